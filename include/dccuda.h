@@ -1,0 +1,1248 @@
+/*
+ * dccuda.h - a stable C ABI over the CUDA driver API and NVRTC.
+ *
+ * One header, C99 and C++. Every function is documented where it is declared:
+ * what it does, who owns what, which thread may call it, and every error it can
+ * return. A caller should never need to read the implementation.
+ *
+ * ---------------------------------------------------------------------------
+ * Conventions that hold for the whole API (read these once)
+ * ---------------------------------------------------------------------------
+ *
+ * Status. Every call that can fail returns a dc_status: DC_SUCCESS (0), the
+ *   non-error result DC_NOT_READY (1) where a query is asked, or a negative
+ *   DC_ERROR_* value. Values are append-only and never renumbered.
+ *
+ * Out-pointers. Results are written through out-pointers, which come last.
+ *   On failure every out-pointer is set to NULL / zero before returning.
+ *
+ * Last error. On every failure the calling thread's last error is set:
+ *   dc_last_error_message() names the call, the argument and what to do;
+ *   dc_last_error_status() gives the status; dc_last_error_cuda() and
+ *   dc_last_error_nvrtc() give the raw CUresult / nvrtcResult behind it (0 if
+ *   none); dc_last_error_detail() holds a long log where one exists (the full
+ *   compiler log, the JIT error log). Every fallible call clears the last error
+ *   when it starts, so a message is never stale. The strings are owned by the
+ *   library and stay valid until the next dc_ call on the same thread.
+ *
+ * Handles. dc_device, dc_buffer, dc_stream, dc_event, dc_program, dc_module,
+ *   dc_function, dc_launch and dc_graph are opaque handles. Each handle a call
+ *   gives you is owned by you and released exactly once with its *_release
+ *   function. A handle that was released, never existed, or is of another type
+ *   is answered with DC_ERROR_INVALID_HANDLE: never a crash. Handle values are
+ *   not addresses and must not be dereferenced. Releasing NULL or an already
+ *   released handle does nothing. Release functions never touch the last error.
+ *
+ * Lifetimes. Children keep their parents alive: a buffer, stream, event,
+ *   module or graph keeps its device alive; a function keeps its module alive;
+ *   a launch keeps its function and its bound buffers alive. Releasing a parent
+ *   handle while children exist is allowed: the parent object lives on until
+ *   the last child is released, although the parent's handle is gone.
+ *
+ * Threads. Every function may be called from any thread, concurrently, unless
+ *   its documentation says otherwise. The library binds the right CUDA context
+ *   on every call itself: a caller never needs cuCtxSetCurrent and never sees
+ *   CUDA_ERROR_INVALID_CONTEXT. If the calling thread has no current context,
+ *   the device's primary context is left current after the call; if another
+ *   context was current, it is restored before the call returns.
+ *
+ * Devices after a fault. A kernel fault (illegal address, trap, ...) makes a
+ *   CUDA context unusable. dccuda then answers every call that uses that device
+ *   with DC_ERROR_CONTEXT_LOST until dc_device_reset() is called.
+ *
+ * Structs. Structs that may grow start with `uint32_t struct_size`; set it to
+ *   sizeof(the struct) (the DC_*_INIT macros do). Structs only grow at the end,
+ *   and the library accepts every size that has ever been published.
+ *
+ * Strings. Input strings are borrowed, UTF-8 and NUL-terminated. Output
+ *   strings are owned by the library; each getter states how long they stay
+ *   valid. Nothing allocated by one side is ever freed by the other.
+ *
+ * ABI. Only fixed-width integers, size_t-free 64-bit sizes, float, double,
+ *   pointers and opaque handles cross the boundary. Enumerations are int32_t
+ *   with #define'd constants. Exported symbols live in the version node
+ *   DCCUDA_1.0 of libdccuda.so.1.
+ */
+#ifndef DCCUDA_H
+#define DCCUDA_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#  if defined(DCCUDA_BUILDING)
+#    define DC_API __declspec(dllexport)
+#  else
+#    define DC_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__)
+#  define DC_API __attribute__((visibility("default")))
+#else
+#  define DC_API
+#endif
+
+/* =========================================================================
+ * Version
+ * ========================================================================= */
+
+#define DCCUDA_VERSION_MAJOR 1
+#define DCCUDA_VERSION_MINOR 0
+#define DCCUDA_VERSION_PATCH 0
+/** MAJOR * 1000000 + MINOR * 1000 + PATCH, the same encoding dc_version() uses. */
+#define DCCUDA_VERSION \
+  (DCCUDA_VERSION_MAJOR * 1000000 + DCCUDA_VERSION_MINOR * 1000 + DCCUDA_VERSION_PATCH)
+
+/**
+ * The version of the loaded library, encoded as DCCUDA_VERSION is.
+ * Compare it with DCCUDA_VERSION to detect a header/library mismatch.
+ * Cannot fail; any thread.
+ */
+DC_API uint32_t dc_version(void);
+
+/* =========================================================================
+ * Status codes and the last error
+ * ========================================================================= */
+
+typedef int32_t dc_status;
+
+#define DC_SUCCESS                  0
+/** Not an error: the queried work (stream, event) has not finished yet. */
+#define DC_NOT_READY                1
+/** An argument is invalid: NULL where a value is required, a bad flag, a
+ *  wrong struct_size, a kernel argument that does not match the kernel. */
+#define DC_ERROR_INVALID_ARGUMENT  (-1)
+/** A handle is NULL, released, of another type, or was never issued. */
+#define DC_ERROR_INVALID_HANDLE    (-2)
+/** No usable CUDA driver was found (none installed, the toolkit's stub
+ *  library, or DCCUDA_DRIVER_LIBRARY names a file that cannot be loaded). */
+#define DC_ERROR_NO_DRIVER         (-3)
+/** The installed driver is too old for this call, or the device lacks the
+ *  feature. The message names the driver version the call needs. */
+#define DC_ERROR_NOT_SUPPORTED     (-4)
+/** The driver works but reports no CUDA device, or the ordinal is too big. */
+#define DC_ERROR_NO_DEVICE         (-5)
+/** Device or host memory is exhausted. The library stays usable. */
+#define DC_ERROR_OUT_OF_MEMORY     (-6)
+/** An offset, size or index lies outside the object it refers to. */
+#define DC_ERROR_OUT_OF_RANGE      (-7)
+/** NVRTC rejected the source. dc_last_error_detail() holds the full log. */
+#define DC_ERROR_COMPILE           (-8)
+/** A launch was refused (too many resources, cooperative grid too large,
+ *  invalid cluster) or failed without harming the context. */
+#define DC_ERROR_LAUNCH_FAILED     (-9)
+/** The device's context was destroyed by a fault (illegal address, trap,
+ *  misaligned access...). Sticky: see dc_device_reset(). */
+#define DC_ERROR_CONTEXT_LOST      (-10)
+/** A bug in dccuda, or an exception that should never happen. */
+#define DC_ERROR_INTERNAL          (-11)
+/** The driver returned an error that has no more specific status;
+ *  dc_last_error_cuda() gives the raw CUresult. */
+#define DC_ERROR_DRIVER            (-12)
+/** NVRTC is not available (not installed, or DCCUDA_NVRTC_LIBRARY is wrong). */
+#define DC_ERROR_NO_COMPILER       (-13)
+/** A name was not found (a kernel or global in a module, a file). */
+#define DC_ERROR_NOT_FOUND         (-14)
+/** A module image is not valid for this device or driver (bad PTX, PTX
+ *  newer than the driver, no code for this GPU's architecture). */
+#define DC_ERROR_INVALID_IMAGE     (-15)
+/** The call is not valid in the object's current state (ending a capture
+ *  that never began, dc_init after the library was already initialised). */
+#define DC_ERROR_INVALID_STATE     (-16)
+/** A file could not be read or written. */
+#define DC_ERROR_IO                (-17)
+
+/**
+ * The name of a status ("DC_ERROR_OUT_OF_RANGE"), or "DC_STATUS_UNKNOWN" for a
+ * value this library does not know. Static storage; never NULL; any thread.
+ */
+DC_API const char* dc_status_name(dc_status status);
+
+/**
+ * The calling thread's last error message: "<function>: <what was wrong>; <what
+ * to do>". Empty ("") when the last fallible call succeeded. UTF-8, owned by
+ * the library, never NULL, valid until the next dc_ call on this thread.
+ */
+DC_API const char* dc_last_error_message(void);
+
+/** The status of the calling thread's last failed call, DC_SUCCESS if none. */
+DC_API dc_status dc_last_error_status(void);
+
+/** The raw CUresult behind the calling thread's last failure, 0 if the failure
+ *  did not come from the driver. */
+DC_API int32_t dc_last_error_cuda(void);
+
+/** The raw nvrtcResult behind the calling thread's last failure, 0 if the
+ *  failure did not come from NVRTC. */
+DC_API int32_t dc_last_error_nvrtc(void);
+
+/**
+ * A long log that belongs to the calling thread's last failure: the full NVRTC
+ * log after DC_ERROR_COMPILE, the JIT error log after DC_ERROR_INVALID_IMAGE.
+ * "" when there is none. Owned by the library, never NULL, valid until the next
+ * dc_ call on this thread.
+ */
+DC_API const char* dc_last_error_detail(void);
+
+/* =========================================================================
+ * Initialisation and the libraries underneath
+ * ========================================================================= */
+
+/** dc_init_options.flags: do not load NVRTC (compile calls report
+ *  DC_ERROR_NO_COMPILER). */
+#define DC_INIT_NO_NVRTC           0x1u
+/** dc_init_options.flags: never read or write the on-disk kernel cache. */
+#define DC_INIT_NO_DISK_CACHE      0x2u
+/** dc_init_options.flags: do not keep compiled kernels in memory. */
+#define DC_INIT_NO_MEMORY_CACHE    0x4u
+
+typedef struct dc_init_options {
+  uint32_t struct_size;        /**< sizeof(dc_init_options) */
+  uint32_t flags;              /**< DC_INIT_* */
+  /** The driver library to load. NULL: $DCCUDA_DRIVER_LIBRARY, else
+   *  libcuda.so.1 (nvcuda.dll on Windows). */
+  const char* driver_library;
+  /** The NVRTC library to load. NULL: $DCCUDA_NVRTC_LIBRARY, else
+   *  libnvrtc.so.13, then libnvrtc.so.12. */
+  const char* nvrtc_library;
+  /** The on-disk cache directory. NULL: $DCCUDA_CACHE_DIR, else
+   *  $XDG_CACHE_HOME/dccuda, else ~/.cache/dccuda. */
+  const char* cache_dir;
+  /** Size limit of the disk cache in bytes (least recently used entries are
+   *  evicted). 0: $DCCUDA_CACHE_MAX_BYTES, else 1 GiB. */
+  uint64_t cache_max_bytes;
+} dc_init_options;
+
+#define DC_INIT_OPTIONS_INIT { (uint32_t)sizeof(dc_init_options), 0u, NULL, NULL, NULL, 0u }
+
+/**
+ * Initialise the library with explicit options. Optional: without it the first
+ * call initialises with the defaults and environment variables above.
+ * Call it at most once, before any other fallible dc_ call.
+ *
+ * `options` may be NULL (defaults). Loading the driver and NVRTC happens here;
+ * each may fail independently and the library keeps what works: without a
+ * driver, compilation still works; without NVRTC, precompiled images do.
+ *
+ * Returns DC_SUCCESS, or DC_ERROR_NO_DRIVER when no driver could be loaded
+ * (NVRTC and the cache are still set up), DC_ERROR_INVALID_ARGUMENT for a bad
+ * struct_size or unknown flag, DC_ERROR_INVALID_STATE if the library was
+ * already initialised. Thread-safe.
+ */
+DC_API dc_status dc_init(const dc_init_options* options);
+
+/**
+ * The CUDA version the driver supports (cuDriverGetVersion: 12040 = 12.4).
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NO_DRIVER.
+ */
+DC_API dc_status dc_driver_version(int32_t* version);
+
+/**
+ * The path or name the driver was loaded from, e.g. "libcuda.so.1". Static for
+ * the life of the process. Errors: DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NO_DRIVER.
+ */
+DC_API dc_status dc_driver_library(const char** path);
+
+/**
+ * The version of the loaded NVRTC (13, 0 for NVRTC 13.0).
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NO_COMPILER.
+ */
+DC_API dc_status dc_nvrtc_version(int32_t* major, int32_t* minor);
+
+/* Handle types, as dc_handle_count() names them. */
+#define DC_HANDLE_DEVICE    1
+#define DC_HANDLE_BUFFER    2
+#define DC_HANDLE_STREAM    3
+#define DC_HANDLE_EVENT     4
+#define DC_HANDLE_PROGRAM   5
+#define DC_HANDLE_MODULE    6
+#define DC_HANDLE_FUNCTION  7
+#define DC_HANDLE_LAUNCH    8
+#define DC_HANDLE_GRAPH     9
+
+/**
+ * How many handles of a type (DC_HANDLE_*) are live in this process: a leak
+ * check for tests and finalizer debugging. Errors: DC_ERROR_INVALID_ARGUMENT
+ * (unknown type or NULL out).
+ */
+DC_API dc_status dc_handle_count(int32_t handle_type, uint64_t* count);
+
+/* =========================================================================
+ * Handles
+ * ========================================================================= */
+
+typedef struct dc_device_s*   dc_device;
+typedef struct dc_buffer_s*   dc_buffer;
+typedef struct dc_stream_s*   dc_stream;
+typedef struct dc_event_s*    dc_event;
+typedef struct dc_program_s*  dc_program;
+typedef struct dc_module_s*   dc_module;
+typedef struct dc_function_s* dc_function;
+typedef struct dc_launch_s*   dc_launch;
+typedef struct dc_graph_s*    dc_graph;
+
+/* =========================================================================
+ * Devices
+ * ========================================================================= */
+
+/**
+ * The number of CUDA devices the driver reports (0 is a valid answer when the
+ * driver works but sees no GPU: DC_SUCCESS with *count = 0).
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NO_DRIVER.
+ */
+DC_API dc_status dc_device_count(int32_t* count);
+
+/**
+ * Open device `ordinal` (0-based) and retain its primary context (the one the
+ * CUDA runtime and other libraries share; it is never destroyed by dccuda).
+ * Each call returns a new handle; release each with dc_device_release().
+ *
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NO_DRIVER,
+ * DC_ERROR_NO_DEVICE (ordinal < 0 or >= dc_device_count), DC_ERROR_OUT_OF_MEMORY
+ * (the context could not be created), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_device_open(int32_t ordinal, dc_device* device);
+
+/**
+ * Release a device handle. The primary context is released when the last
+ * handle and the last object on the device are gone. NULL is ignored.
+ */
+DC_API void dc_device_release(dc_device device);
+
+typedef struct dc_device_info {
+  uint32_t struct_size;              /**< sizeof(dc_device_info) */
+  int32_t  ordinal;
+  char     name[256];                /**< UTF-8, NUL-terminated */
+  uint8_t  uuid[16];
+  int32_t  pci_domain_id;
+  int32_t  pci_bus_id;
+  int32_t  pci_device_id;
+  int32_t  compute_capability_major;
+  int32_t  compute_capability_minor;
+  int32_t  multiprocessor_count;
+  uint64_t total_memory;             /**< bytes */
+  uint64_t free_memory;              /**< bytes, when the info was taken */
+  int32_t  clock_rate_khz;
+  int32_t  memory_clock_rate_khz;
+  int32_t  memory_bus_width_bits;
+  int32_t  warp_size;
+  int32_t  max_threads_per_block;
+  int32_t  max_threads_per_multiprocessor;
+  int32_t  max_block_dim[3];
+  int32_t  max_grid_dim[3];
+  int32_t  max_shared_memory_per_block;        /**< bytes, without opt-in */
+  int32_t  max_shared_memory_per_block_optin;  /**< bytes, with opt-in */
+  int32_t  max_shared_memory_per_multiprocessor;
+  int32_t  max_registers_per_block;
+  int32_t  l2_cache_size;                      /**< bytes */
+  int32_t  async_engine_count;
+  /* Capabilities: 1 = yes, 0 = no. */
+  int32_t  unified_addressing;
+  int32_t  managed_memory;
+  int32_t  concurrent_managed_access;
+  int32_t  pageable_memory_access;
+  int32_t  cooperative_launch;
+  int32_t  cluster_launch;
+  int32_t  memory_pools_supported;
+  int32_t  host_native_atomics;
+  int32_t  ecc_enabled;
+  int32_t  kernel_exec_timeout;
+  int32_t  integrated;
+  int32_t  tcc_driver;
+} dc_device_info;
+
+#define DC_DEVICE_INFO_INIT { (uint32_t)sizeof(dc_device_info), 0, {0}, {0}, 0, 0, 0, 0, 0, 0, 0u, 0u, \
+  0, 0, 0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+/**
+ * Fill `info` (the caller sets info->struct_size; every published size is
+ * accepted and only that many bytes are written).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL info or a
+ * struct_size smaller than the first published struct), DC_ERROR_CONTEXT_LOST,
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_device_get_info(dc_device device, dc_device_info* info);
+
+/**
+ * Any CUdevice_attribute, passed through: `attribute` is the numeric value of
+ * the CU_DEVICE_ATTRIBUTE_* constant in cuda.h.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out or an
+ * attribute the driver does not know), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_device_attribute(dc_device device, int32_t attribute, int32_t* value);
+
+/**
+ * Free and total device memory in bytes, now.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_device_memory_info(dc_device device, uint64_t* free_bytes, uint64_t* total_bytes);
+
+/**
+ * Wait until all work on the device (every stream of its primary context) has
+ * finished. A fault in earlier work is reported here as DC_ERROR_CONTEXT_LOST.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_device_synchronize(dc_device device);
+
+/**
+ * Recover a device after DC_ERROR_CONTEXT_LOST without restarting the process:
+ * resets the device's primary context (cuDevicePrimaryCtxReset) and retains a
+ * fresh one. Every buffer, stream, event, module, function, launch and graph
+ * created on the device before the reset becomes dead: using it returns
+ * DC_ERROR_CONTEXT_LOST; release those handles as usual (their release frees
+ * nothing on the new context). Device handles stay valid. Other libraries
+ * sharing the primary context lose their objects too (the driver's rule).
+ * Valid at any time, not only after a fault. Do not call it while other
+ * threads use the device.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_device_reset(dc_device device);
+
+/**
+ * Give cached pool memory back to the driver. dccuda keeps freed device memory
+ * in its stream-ordered pool so that the next allocation is cheap; this trims
+ * the pool to `keep_bytes`. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_device_trim_memory(dc_device device, uint64_t keep_bytes);
+
+/**
+ * The raw CUdevice ordinal and primary CUcontext, for interoperating with other
+ * CUDA libraries. The context belongs to the device handle: do not destroy it.
+ * Either out-pointer may be NULL. Errors: DC_ERROR_INVALID_HANDLE.
+ */
+DC_API dc_status dc_device_native(dc_device device, int32_t* cu_device, void** cu_context);
+
+/* -- Several devices -------------------------------------------------------- */
+
+/**
+ * Whether `device` can access memory on `peer` directly (cuDeviceCanAccessPeer).
+ * A device can always access itself (1).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
+ */
+DC_API dc_status dc_device_can_access_peer(dc_device device, dc_device peer, int32_t* can_access);
+
+/**
+ * Let kernels and copies on `device` access memory on `peer`. Idempotent:
+ * enabling twice is DC_SUCCESS. Enabling a device for itself is DC_SUCCESS.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_NOT_SUPPORTED (the topology does not
+ * allow peer access between these two devices), DC_ERROR_OUT_OF_RANGE (too many
+ * peer mappings), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_device_enable_peer_access(dc_device device, dc_device peer);
+
+/** Undo dc_device_enable_peer_access. Idempotent. Errors as for enabling. */
+DC_API dc_status dc_device_disable_peer_access(dc_device device, dc_device peer);
+
+/** P2P attribute for a device pair: peer access */
+#define DC_PEER_ATTRIBUTE_PERFORMANCE_RANK         1
+#define DC_PEER_ATTRIBUTE_ACCESS_SUPPORTED         2
+#define DC_PEER_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED  3
+
+/**
+ * A CUdevice_P2PAttribute of the pair (device -> peer), `attribute` being one of
+ * DC_PEER_ATTRIBUTE_* (the same values as cuda.h's CU_DEVICE_P2P_ATTRIBUTE_*).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (same device, bad
+ * attribute, NULL out).
+ */
+DC_API dc_status dc_device_peer_attribute(dc_device device, dc_device peer, int32_t attribute, int32_t* value);
+
+/* =========================================================================
+ * Buffers: memory on the device, pinned host memory, managed memory
+ * ========================================================================= */
+
+/* dc_buffer_kind() answers one of these. */
+#define DC_BUFFER_DEVICE            1  /**< device memory owned by the buffer */
+#define DC_BUFFER_PINNED            2  /**< page-locked host memory owned by the buffer */
+#define DC_BUFFER_MANAGED           3  /**< unified (managed) memory owned by the buffer */
+#define DC_BUFFER_WRAPPED_DEVICE    4  /**< device memory owned by someone else */
+#define DC_BUFFER_REGISTERED_HOST   5  /**< caller's host memory, registered (page-locked) */
+#define DC_BUFFER_MODULE_GLOBAL     6  /**< a __device__ variable of a module */
+
+/* Allocation flags. */
+/** Device memory: use cuMemAlloc instead of the device's stream-ordered pool. */
+#define DC_ALLOC_NO_POOL            0x01u
+/** Pinned / registered host memory: usable by every device's context. */
+#define DC_ALLOC_PORTABLE           0x02u
+/** Pinned / registered host memory: mapped into the device address space
+ *  (dc_buffer_device_pointer gives its device address). */
+#define DC_ALLOC_DEVICE_MAPPED      0x04u
+/** Pinned host memory: write-combined (fast for the GPU to read, very slow for
+ *  the CPU to read). Off unless asked for. */
+#define DC_ALLOC_WRITE_COMBINED     0x08u
+/** Managed memory: attach to the host first (CU_MEM_ATTACH_HOST) instead of
+ *  being accessible from every stream (CU_MEM_ATTACH_GLOBAL). */
+#define DC_ALLOC_ATTACH_HOST        0x10u
+/** Registered host memory: the device only reads it. */
+#define DC_ALLOC_READ_ONLY          0x20u
+
+/**
+ * Allocate `size` bytes of device memory (size > 0). By default the memory
+ * comes from dccuda's stream-ordered pool on the device (fast: no driver
+ * allocation once the pool is warm); DC_ALLOC_NO_POOL, devices without memory
+ * pool support and drivers that lack pools use cuMemAlloc. The memory is
+ * usable from every stream when the call returns; it is not initialised.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0, unknown
+ * flag, NULL out), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_buffer_alloc(dc_device device, uint64_t size, uint32_t flags, dc_buffer* buffer);
+
+/**
+ * Allocate device memory in stream order on `stream` (cuMemAllocFromPoolAsync):
+ * the memory may be used by work enqueued on `stream` after this call; other
+ * streams must first wait for `stream` (dc_stream_wait_event). Falls back to a
+ * synchronous allocation where pools are not supported. Flags as for
+ * dc_buffer_alloc. Errors: as dc_buffer_alloc.
+ */
+DC_API dc_status dc_buffer_alloc_async(dc_stream stream, uint64_t size, uint32_t flags, dc_buffer* buffer);
+
+/**
+ * Allocate `size` bytes of page-locked host memory (cuMemHostAlloc) for fast,
+ * truly asynchronous copies. Flags: DC_ALLOC_PORTABLE, DC_ALLOC_DEVICE_MAPPED,
+ * DC_ALLOC_WRITE_COMBINED. dc_buffer_host_pointer() gives the CPU address.
+ * Errors: as dc_buffer_alloc.
+ */
+DC_API dc_status dc_buffer_alloc_pinned(dc_device device, uint64_t size, uint32_t flags, dc_buffer* buffer);
+
+/**
+ * Allocate `size` bytes of managed (unified) memory (cuMemAllocManaged),
+ * accessible from the CPU and the GPU. Flags: DC_ALLOC_ATTACH_HOST.
+ * Errors: as dc_buffer_alloc, and DC_ERROR_NOT_SUPPORTED if the device has no
+ * managed memory.
+ */
+DC_API dc_status dc_buffer_alloc_managed(dc_device device, uint64_t size, uint32_t flags, dc_buffer* buffer);
+
+/**
+ * Wrap device memory that someone else owns (a CUdeviceptr from another
+ * library) without taking ownership: releasing the buffer frees nothing. The
+ * memory must stay valid while the buffer is used. Bounds checks use `size`.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (0 pointer or size,
+ * NULL out).
+ */
+DC_API dc_status dc_buffer_wrap_device(dc_device device, uint64_t device_pointer, uint64_t size, dc_buffer* buffer);
+
+/**
+ * Register the caller's host memory [host, host + size) with the driver
+ * (cuMemHostRegister) so that copies to and from it run at pinned speed.
+ * The caller keeps ownership of the memory and must keep it allocated until
+ * the buffer is released, which unregisters it. Flags: DC_ALLOC_PORTABLE,
+ * DC_ALLOC_DEVICE_MAPPED, DC_ALLOC_READ_ONLY. Registration is slow (tens of
+ * ms for hundreds of MiB): register once, copy many times.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL host, size 0,
+ * memory already registered), DC_ERROR_OUT_OF_MEMORY.
+ */
+DC_API dc_status dc_buffer_register_host(dc_device device, void* host, uint64_t size, uint32_t flags, dc_buffer* buffer);
+
+/**
+ * Release a buffer. Memory the buffer owns is freed in stream order on the
+ * stream that last used it asynchronously (so work already enqueued that uses
+ * it completes first: never a use-after-free on the GPU), or at once if it was
+ * only used synchronously. If a buffer is used on several streams, the caller
+ * must order those streams (events) before releasing it, as with any shared
+ * data. Buffers referenced by a captured graph must outlive the graph's
+ * launches. NULL is ignored.
+ */
+DC_API void dc_buffer_release(dc_buffer buffer);
+
+/** The buffer's size in bytes. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_buffer_size(dc_buffer buffer, uint64_t* size);
+
+/** The buffer's kind (DC_BUFFER_*). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_buffer_kind(dc_buffer buffer, int32_t* kind);
+
+/** A new handle to the buffer's device; release it with dc_device_release().
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_buffer_device(dc_buffer buffer, dc_device* device);
+
+/**
+ * The buffer's device address (CUdeviceptr), for passing to other CUDA
+ * libraries. Valid while the buffer lives. Pinned and registered host memory
+ * has one only with DC_ALLOC_DEVICE_MAPPED (else DC_ERROR_NOT_SUPPORTED).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED.
+ */
+DC_API dc_status dc_buffer_device_pointer(dc_buffer buffer, uint64_t* device_pointer);
+
+/**
+ * The buffer's CPU address: pinned, registered and managed buffers have one;
+ * device memory does not (DC_ERROR_NOT_SUPPORTED). Valid while the buffer lives.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED.
+ */
+DC_API dc_status dc_buffer_host_pointer(dc_buffer buffer, void** host_pointer);
+
+/* Locations for prefetch and advice. */
+#define DC_LOCATION_HOST  (-1)   /**< the CPU; a value >= 0 is a device ordinal */
+
+/**
+ * Prefetch [offset, offset + size) of a managed buffer to `location`
+ * (DC_LOCATION_HOST or a device ordinal) in stream order on `stream`. Uses the
+ * location-based cuMemPrefetchAsync of CUDA 12.2+, and the device-ordinal one on
+ * older drivers. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a
+ * managed buffer, bad location), DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED
+ * (the device lacks concurrent managed access), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_buffer_prefetch(dc_buffer buffer, uint64_t offset, uint64_t size, int32_t location, dc_stream stream);
+
+/* Advice for managed memory: the values of cuda.h's CUmem_advise. */
+#define DC_ADVISE_SET_READ_MOSTLY           1
+#define DC_ADVISE_UNSET_READ_MOSTLY         2
+#define DC_ADVISE_SET_PREFERRED_LOCATION    3
+#define DC_ADVISE_UNSET_PREFERRED_LOCATION  4
+#define DC_ADVISE_SET_ACCESSED_BY           5
+#define DC_ADVISE_UNSET_ACCESSED_BY         6
+
+/**
+ * Give the driver advice (DC_ADVISE_*) about [offset, offset + size) of a
+ * managed buffer for `location` (DC_LOCATION_HOST or a device ordinal).
+ * Errors: as dc_buffer_prefetch.
+ */
+DC_API dc_status dc_buffer_advise(dc_buffer buffer, uint64_t offset, uint64_t size, int32_t advice, int32_t location);
+
+/* -- Copies and fills ----------------------------------------------------------
+ * Every copy checks offset + size against the buffer it names, and answers
+ * DC_ERROR_OUT_OF_RANGE with the numbers in the message: never a GPU fault.
+ * A size of 0 is a valid copy that does nothing (the handles are still checked).
+ * Host pointers may be ordinary (pageable) memory: large copies from and to
+ * pageable memory are staged through dccuda's own pinned buffers, which is much
+ * faster than the driver's pageable path.
+ */
+
+/**
+ * Copy `size` bytes from host memory `src` into `dst` at `dst_offset`, and
+ * return when the copy is complete. Errors: DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_INVALID_ARGUMENT (NULL src with size > 0), DC_ERROR_OUT_OF_RANGE,
+ * DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_write(dc_buffer dst, uint64_t dst_offset, const void* src, uint64_t size);
+
+/** Copy `size` bytes from `src` at `src_offset` into host memory `dst`, and
+ *  return when complete. Errors: as dc_buffer_write. */
+DC_API dc_status dc_buffer_read(dc_buffer src, uint64_t src_offset, void* dst, uint64_t size);
+
+/**
+ * Copy `size` bytes between two buffers (device, pinned, managed; on one device
+ * or on two: see dc_buffer_copy_path), and return when complete. Overlapping
+ * ranges within one buffer are DC_ERROR_INVALID_ARGUMENT.
+ * Errors: as dc_buffer_write.
+ */
+DC_API dc_status dc_buffer_copy(dc_buffer dst, uint64_t dst_offset, dc_buffer src, uint64_t src_offset, uint64_t size);
+
+/**
+ * As dc_buffer_write, in stream order on `stream`. With pinned `src` the call
+ * returns at once and `src` must stay untouched until the stream reaches the
+ * copy. With pageable `src` the call returns once `src` has been read (it may be
+ * reused then), like the driver's own pageable path. A failure of the copy on the
+ * GPU is reported by a later synchronisation.
+ * Errors: as dc_buffer_write, and DC_ERROR_INVALID_ARGUMENT if the stream is on
+ * another device.
+ */
+DC_API dc_status dc_buffer_write_async(dc_buffer dst, uint64_t dst_offset, const void* src, uint64_t size, dc_stream stream);
+
+/**
+ * As dc_buffer_read, in stream order on `stream`. With pinned `dst` the call
+ * returns at once and the data is there once the stream reaches the copy; with
+ * pageable `dst` the call returns when the data is in `dst`.
+ */
+DC_API dc_status dc_buffer_read_async(dc_buffer src, uint64_t src_offset, void* dst, uint64_t size, dc_stream stream);
+
+/** As dc_buffer_copy, in stream order on `stream` (a stream of either buffer's device). */
+DC_API dc_status dc_buffer_copy_async(dc_buffer dst, uint64_t dst_offset, dc_buffer src, uint64_t src_offset, uint64_t size, dc_stream stream);
+
+/**
+ * Fill [offset, offset + size) of `buffer` with `value` repeated as elements of
+ * `element_size` bytes (1, 2 or 4: cuMemsetD8/D16/D32). offset and size must be
+ * multiples of element_size. Returns when complete.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (bad element size,
+ * misaligned offset or size, a value too wide for the element), DC_ERROR_OUT_OF_RANGE.
+ */
+DC_API dc_status dc_buffer_fill(dc_buffer buffer, uint64_t offset, uint64_t size, uint32_t value, uint32_t element_size);
+
+/** As dc_buffer_fill, in stream order on `stream`. */
+DC_API dc_status dc_buffer_fill_async(dc_buffer buffer, uint64_t offset, uint64_t size, uint32_t value, uint32_t element_size, dc_stream stream);
+
+/* dc_buffer_copy_path() answers one of these. */
+#define DC_COPY_PATH_SAME_DEVICE   1  /**< both buffers on one device */
+#define DC_COPY_PATH_PEER          2  /**< device to device over NVLink/PCIe, peer access enabled */
+#define DC_COPY_PATH_STAGED        3  /**< two devices without peer access: the driver stages through host memory */
+#define DC_COPY_PATH_HOST          4  /**< at least one side is host memory (pinned or registered) */
+
+/**
+ * Which path dc_buffer_copy(dst, ..., src, ...) takes between these buffers
+ * (DC_COPY_PATH_*). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
+ */
+DC_API dc_status dc_buffer_copy_path(dc_buffer dst, dc_buffer src, int32_t* path);
+
+/* =========================================================================
+ * Streams and events
+ * ========================================================================= */
+
+/** dc_stream_create flags: synchronise with the legacy default stream
+ *  (CU_STREAM_DEFAULT). Without it streams are non-blocking. */
+#define DC_STREAM_BLOCKING   0x1u
+
+/**
+ * Create a stream on `device`: non-blocking unless DC_STREAM_BLOCKING is given.
+ * `priority`: 0 is the default; lower numbers are higher priority, clamped to
+ * the range dc_stream_priority_range() gives.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_OUT_OF_MEMORY,
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_stream_create(dc_device device, uint32_t flags, int32_t priority, dc_stream* stream);
+
+/** The device's range of stream priorities (greatest is numerically lowest).
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_stream_priority_range(dc_device device, int32_t* least, int32_t* greatest);
+
+#define DC_STREAM_LEGACY      1  /**< CU_STREAM_LEGACY: synchronises with blocking streams */
+#define DC_STREAM_PER_THREAD  2  /**< CU_STREAM_PER_THREAD: the calling thread's default stream */
+
+/**
+ * A handle for one of the device's default streams (DC_STREAM_LEGACY or
+ * DC_STREAM_PER_THREAD). Release it as any stream; the stream itself is never
+ * destroyed. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
+ */
+DC_API dc_status dc_stream_get_default(dc_device device, int32_t which, dc_stream* stream);
+
+/**
+ * Wrap a CUstream created by another library on `device`'s primary context,
+ * without owning it: releasing the handle does not destroy the stream, which
+ * must outlive the handle. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+ * (NULL cu_stream: use dc_stream_get_default).
+ */
+DC_API dc_status dc_stream_wrap(dc_device device, void* cu_stream, dc_stream* stream);
+
+/**
+ * Release a stream. Work already enqueued still completes; the CUstream is
+ * destroyed once it has (cuStreamDestroy semantics) and once no buffer still
+ * needs it for a stream-ordered free. NULL is ignored.
+ */
+DC_API void dc_stream_release(dc_stream stream);
+
+/** Wait until all work enqueued on the stream has completed. A fault in that
+ *  work is reported here. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST,
+ *  DC_ERROR_LAUNCH_FAILED, DC_ERROR_DRIVER. */
+DC_API dc_status dc_stream_synchronize(dc_stream stream);
+
+/** DC_SUCCESS if all work on the stream has completed, DC_NOT_READY if not.
+ *  Errors: as dc_stream_synchronize. */
+DC_API dc_status dc_stream_query(dc_stream stream);
+
+/** Make future work on `stream` wait until `event` has completed (the event may
+ *  belong to another device). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_stream_wait_event(dc_stream stream, dc_event event);
+
+/** A host function enqueued on a stream. */
+typedef void (*dc_host_fn)(void* user_data);
+
+/**
+ * Enqueue `fn(user_data)` on `stream` (cuLaunchHostFunc): it runs on a thread of
+ * the driver once earlier work on the stream completes, and later work waits for
+ * it to return. `fn` must not call any dc_ function that enqueues work or
+ * synchronises (the driver forbids CUDA calls there) and should return quickly.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL fn),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_stream_add_callback(dc_stream stream, dc_host_fn fn, void* user_data);
+
+/** The raw CUstream (NULL-equivalent values for the default streams: CU_STREAM_LEGACY
+ *  is 0x1, CU_STREAM_PER_THREAD 0x2). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_stream_native(dc_stream stream, void** cu_stream);
+
+/** A new handle to the stream's device. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_stream_device(dc_stream stream, dc_device* device);
+
+/** dc_event_create flags. */
+#define DC_EVENT_DISABLE_TIMING  0x1u  /**< cheaper; dc_event_elapsed_ms is refused */
+#define DC_EVENT_BLOCKING_SYNC   0x2u  /**< dc_event_synchronize sleeps instead of spinning */
+
+/** Create an event on `device`. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
+ *  DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_event_create(dc_device device, uint32_t flags, dc_event* event);
+
+/** Release an event. NULL is ignored. */
+DC_API void dc_event_release(dc_event event);
+
+/** Record the event at the current end of `stream` (a stream of the event's device).
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (other device), DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_event_record(dc_event event, dc_stream stream);
+
+/** Wait until the work before the event's last record has completed (returns at
+ *  once for an event never recorded). Errors: as dc_stream_synchronize. */
+DC_API dc_status dc_event_synchronize(dc_event event);
+
+/** DC_SUCCESS if the recorded work has completed, DC_NOT_READY if not. */
+DC_API dc_status dc_event_query(dc_event event);
+
+/**
+ * Milliseconds between two recorded, completed events (resolution about 0.5 us).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out, an event
+ * created with DC_EVENT_DISABLE_TIMING), DC_ERROR_NOT_READY is never returned:
+ * DC_ERROR_INVALID_STATE if an event was not recorded or has not completed.
+ */
+DC_API dc_status dc_event_elapsed_ms(dc_event start, dc_event end, float* milliseconds);
+
+/** The raw CUevent. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_event_native(dc_event event, void** cu_event);
+
+/* =========================================================================
+ * Runtime compilation (NVRTC) and the kernel cache
+ * ========================================================================= */
+
+/* dc_compile_options.output */
+#define DC_OUTPUT_CUBIN   0   /**< machine code for one architecture (the default) */
+#define DC_OUTPUT_PTX     1   /**< PTX, JIT-compiled by the driver at load */
+#define DC_OUTPUT_LTOIR   2   /**< LTO-IR for link-time optimisation (-dlto) */
+
+/* dc_compile_options.flags */
+#define DC_COMPILE_FAST_MATH       0x01u  /**< --use_fast_math */
+#define DC_COMPILE_LINE_INFO       0x02u  /**< --generate-line-info */
+#define DC_COMPILE_DEVICE_DEBUG    0x04u  /**< --device-debug (-G) */
+#define DC_COMPILE_RELOCATABLE     0x08u  /**< --relocatable-device-code=true */
+#define DC_COMPILE_ARCH_SPECIFIC   0x10u  /**< sm_XYa: architecture-specific features (Hopper wgmma...) */
+#define DC_COMPILE_NO_CACHE        0x20u  /**< neither read nor write the kernel cache */
+
+typedef struct dc_compile_options {
+  uint32_t struct_size;          /**< sizeof(dc_compile_options) */
+  int32_t  output;               /**< DC_OUTPUT_* */
+  /** Target architecture as 10 * major + minor (90 = sm_90). 0: the device's own
+   *  when a device is given, else an error for CUBIN and NVRTC's default for PTX. */
+  int32_t  arch;
+  uint32_t flags;                /**< DC_COMPILE_* */
+  int32_t  max_registers;        /**< --maxrregcount; 0 = no limit */
+  uint32_t num_options;
+  uint32_t num_defines;
+  uint32_t num_include_paths;
+  uint32_t num_headers;
+  uint32_t num_name_expressions;
+  const char* std;               /**< "c++17", "c++20"...; NULL = NVRTC's default */
+  const char* const* options;    /**< raw NVRTC options, passed as they are */
+  const char* const* defines;    /**< "NAME" or "NAME=VALUE" */
+  const char* const* include_paths;
+  const char* const* header_names;    /**< in-memory headers: the name used in #include... */
+  const char* const* header_sources;  /**< ...and its text */
+  /** Expressions whose lowered (mangled) names you need, such as
+   *  "scale<float>" or "&scale<double>": see dc_program_lowered_name(). */
+  const char* const* name_expressions;
+} dc_compile_options;
+
+#define DC_COMPILE_OPTIONS_INIT { (uint32_t)sizeof(dc_compile_options), DC_OUTPUT_CUBIN, 0, 0u, 0, \
+  0u, 0u, 0u, 0u, 0u, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+
+/**
+ * Compile CUDA C++ `source` with NVRTC. `program_name` names the source in
+ * diagnostics (NULL: "dccuda.cu"). `options` may be NULL (CUBIN for `device`).
+ * `device` may be NULL; it supplies the architecture when options->arch is 0.
+ * No GPU and no driver are needed when the architecture is given.
+ *
+ * Results are cached in memory and on disk, keyed by SHA-256 of the source,
+ * headers, options, name expressions, architecture, NVRTC and driver versions:
+ * an identical compile returns the cached output (dc_program_cache_source).
+ *
+ * Returns a new program handle holding the output, the log and the lowered
+ * names. On DC_ERROR_COMPILE the first error line is in the last-error message
+ * and the whole log in dc_last_error_detail().
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL source or out, bad options, CUBIN with
+ * no architecture), DC_ERROR_NO_COMPILER, DC_ERROR_COMPILE, DC_ERROR_NOT_SUPPORTED
+ * (PTX newer than the installed driver can load; an architecture NVRTC does not
+ * know), DC_ERROR_INVALID_HANDLE (a non-NULL device that is not valid).
+ */
+DC_API dc_status dc_compile(const char* source, const char* program_name, const dc_compile_options* options,
+                            dc_device device, dc_program* program);
+
+/** Release a program. NULL is ignored. */
+DC_API void dc_program_release(dc_program program);
+
+/**
+ * The compiled image: `kind` gets DC_OUTPUT_*, `data` a pointer to the bytes
+ * (PTX is NUL-terminated; `size` counts the NUL), valid while the program lives.
+ * Any out-pointer may be NULL. Errors: DC_ERROR_INVALID_HANDLE.
+ */
+DC_API dc_status dc_program_output(dc_program program, int32_t* kind, const void** data, uint64_t* size);
+
+/** The compiler log (warnings), "" if empty; valid while the program lives. For a
+ *  cached program it is the log of the original compile.
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_program_log(dc_program program, const char** log);
+
+/**
+ * The lowered (mangled) name of a name expression given at compile time, e.g.
+ * "_Z5scaleIfEvPT_S0_i" for "scale<float>"; pass it to dc_module_get_function.
+ * Valid while the program lives. Errors: DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_FOUND (not one of the expressions).
+ */
+DC_API dc_status dc_program_lowered_name(dc_program program, const char* name_expression, const char** lowered_name);
+
+/* dc_program_cache_source() answers one of these. */
+#define DC_CACHE_MISS    0   /**< compiled by NVRTC in this call */
+#define DC_CACHE_MEMORY  1   /**< found in the in-process cache */
+#define DC_CACHE_DISK    2   /**< found in the on-disk cache */
+
+/** Where the program's output came from (DC_CACHE_*). Errors: DC_ERROR_INVALID_HANDLE,
+ *  DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_program_cache_source(dc_program program, int32_t* source);
+
+#define DC_CACHE_CLEAR_MEMORY  0x1u
+#define DC_CACHE_CLEAR_DISK    0x2u
+
+/** Empty the in-process cache and/or delete the on-disk cache's entries.
+ *  Errors: DC_ERROR_INVALID_ARGUMENT (no or unknown flags), DC_ERROR_IO. */
+DC_API dc_status dc_cache_clear(uint32_t flags);
+
+/** The on-disk cache directory in use, or "" when the disk cache is disabled.
+ *  Static for the life of the process. Errors: DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_cache_directory(const char** path);
+
+/* =========================================================================
+ * Modules and functions
+ * ========================================================================= */
+
+/* dc_module_options.flags */
+#define DC_JIT_LINE_INFO   0x1u   /**< CU_JIT_GENERATE_LINE_INFO */
+#define DC_JIT_DEBUG       0x2u   /**< CU_JIT_GENERATE_DEBUG_INFO */
+
+typedef struct dc_module_options {
+  uint32_t struct_size;          /**< sizeof(dc_module_options) */
+  uint32_t flags;                /**< DC_JIT_* */
+  int32_t  optimization_level;   /**< PTX JIT: 0..4; -1 = the driver's default (4) */
+  int32_t  max_registers;        /**< PTX JIT: 0 = no limit */
+  uint32_t log_size;             /**< bytes of JIT info/error log kept; 0 = 16 KiB */
+  uint32_t reserved;             /**< must be 0 */
+} dc_module_options;
+
+#define DC_MODULE_OPTIONS_INIT { (uint32_t)sizeof(dc_module_options), 0u, -1, 0, 0u, 0u }
+
+/**
+ * Load a module from an image in memory: PTX (text; NUL-terminated or not),
+ * CUBIN (ELF) or fatbin. PTX is JIT-compiled by the driver. `options` may be
+ * NULL. The image is copied; the caller keeps ownership.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL image, size 0),
+ * DC_ERROR_INVALID_IMAGE (the JIT error log is in dc_last_error_detail(); PTX
+ * too new for the driver is named as such), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_module_load(dc_device device, const void* image, uint64_t size,
+                                const dc_module_options* options, dc_module* module);
+
+/** As dc_module_load, from a file (PTX, CUBIN or fatbin). Errors: as
+ *  dc_module_load, and DC_ERROR_IO / DC_ERROR_NOT_FOUND for the file. */
+DC_API dc_status dc_module_load_file(dc_device device, const char* path,
+                                     const dc_module_options* options, dc_module* module);
+
+/** As dc_module_load, from a compiled program's output (not LTO-IR). */
+DC_API dc_status dc_module_load_program(dc_device device, dc_program program,
+                                        const dc_module_options* options, dc_module* module);
+
+/**
+ * Compile `source` for `device` (through the kernel cache) and load it: the one
+ * call from CUDA C++ to a module. Arguments and errors as dc_compile and
+ * dc_module_load; options->output must be CUBIN or PTX.
+ */
+DC_API dc_status dc_module_compile_and_load(dc_device device, const char* source, const char* program_name,
+                                            const dc_compile_options* options, dc_module* module);
+
+/** Release a module. Its functions keep it loaded until they are released. NULL is ignored. */
+DC_API void dc_module_release(dc_module module);
+
+/** The JIT info log of the load ("" for CUBIN or an empty log); valid while the
+ *  module lives. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_module_jit_log(dc_module module, const char** log);
+
+/**
+ * Look up a kernel by its (mangled, for C++) name. A name that is not there is
+ * DC_ERROR_NOT_FOUND, and the message lists the kernels the module has.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_FOUND,
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_module_get_function(dc_module module, const char* name, dc_function* function);
+
+/** The number of kernels in the module. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_module_function_count(dc_module module, uint32_t* count);
+
+/** The name of kernel `index` (0 .. count-1), valid while the module lives.
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_OUT_OF_RANGE. */
+DC_API dc_status dc_module_function_name(dc_module module, uint32_t index, const char** name);
+
+/**
+ * A module's __device__ / __constant__ variable as a non-owning buffer
+ * (DC_BUFFER_MODULE_GLOBAL) of the variable's size; it keeps the module alive and
+ * can be read, written and passed to kernels like any device buffer.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_FOUND.
+ */
+DC_API dc_status dc_module_get_global(dc_module module, const char* name, dc_buffer* buffer);
+
+/** Release a function handle. NULL is ignored. */
+DC_API void dc_function_release(dc_function function);
+
+/** The kernel's name as the module knows it; valid while the function lives.
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_function_name(dc_function function, const char** name);
+
+typedef struct dc_function_info {
+  uint32_t struct_size;                 /**< sizeof(dc_function_info) */
+  int32_t  num_registers;
+  int32_t  max_threads_per_block;
+  int32_t  static_shared_bytes;
+  int32_t  max_dynamic_shared_bytes;
+  int32_t  local_bytes;                 /**< per thread */
+  int32_t  const_bytes;
+  int32_t  ptx_version;                 /**< 10 * major + minor */
+  int32_t  binary_version;              /**< 10 * major + minor */
+  /** Number of kernel parameters, or -1 when the driver cannot tell (cuFuncGetParamInfo
+   *  needs driver 12.4; PTX images are parsed instead). */
+  int32_t  num_params;
+  uint32_t params_bytes;                /**< size of the packed parameter block; 0 if unknown */
+} dc_function_info;
+
+#define DC_FUNCTION_INFO_INIT { (uint32_t)sizeof(dc_function_info), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0u }
+
+/** The kernel's attributes. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
+ *  DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_function_get_info(dc_function function, dc_function_info* info);
+
+/** Any CUfunction_attribute, passed through (the numeric value of cuda.h's
+ *  CU_FUNC_ATTRIBUTE_*). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_function_attribute(dc_function function, int32_t attribute, int32_t* value);
+
+/**
+ * Set a CUfunction_attribute (e.g. CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+ * to opt in to more than 48 KiB of dynamic shared memory,
+ * CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9). Prepared launches made
+ * afterwards see the new limits. Errors: DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_INVALID_ARGUMENT (a value the device does not allow, with the limit).
+ */
+DC_API dc_status dc_function_set_attribute(dc_function function, int32_t attribute, int32_t value);
+
+/* Cache preference: the values of cuda.h's CUfunc_cache. */
+#define DC_CACHE_PREFER_NONE    0
+#define DC_CACHE_PREFER_SHARED  1
+#define DC_CACHE_PREFER_L1      2
+#define DC_CACHE_PREFER_EQUAL   3
+
+/** Set the kernel's L1/shared memory preference (DC_CACHE_PREFER_*).
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_function_set_cache_config(dc_function function, int32_t preference);
+
+/** The number of the kernel's parameters. Errors: DC_ERROR_INVALID_HANDLE,
+ *  DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED (the driver cannot tell: needs 12.4). */
+DC_API dc_status dc_function_param_count(dc_function function, uint32_t* count);
+
+/** Byte offset and size of parameter `index` in the packed parameter block.
+ *  Errors: as dc_function_param_count, and DC_ERROR_OUT_OF_RANGE. */
+DC_API dc_status dc_function_param_info(dc_function function, uint32_t index, uint64_t* offset, uint64_t* size);
+
+/** The raw CUfunction, valid while the handle lives. Errors: DC_ERROR_INVALID_HANDLE,
+ *  DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_function_native(dc_function function, void** cu_function);
+
+/* =========================================================================
+ * Launching kernels
+ * ========================================================================= */
+
+/* dc_launch_config.flags */
+/** A cooperative launch (grid-wide sync allowed); the grid must fit on the device at once. */
+#define DC_LAUNCH_COOPERATIVE                 0x1u
+/** Let the next kernel on the stream start early (programmatic dependent launch, Hopper+). */
+#define DC_LAUNCH_PROGRAMMATIC_SERIALIZATION  0x2u
+
+/**
+ * How a kernel is launched. grid counts BLOCKS, not clusters, in every
+ * dimension, also when cluster dimensions are given; each grid dimension must then
+ * be a multiple of the cluster dimension.
+ */
+typedef struct dc_launch_config {
+  uint32_t struct_size;          /**< sizeof(dc_launch_config) */
+  uint32_t grid[3];              /**< blocks in x, y, z (each >= 1) */
+  uint32_t block[3];             /**< threads in x, y, z (each >= 1) */
+  uint32_t shared_memory_bytes;  /**< dynamic shared memory per block */
+  uint32_t flags;                /**< DC_LAUNCH_* */
+  /** Thread-block cluster size in x, y, z (compute capability 9.0+); all 0 = no clusters. */
+  uint32_t cluster[3];
+  /** Launch priority (CU_LAUNCH_ATTRIBUTE_PRIORITY); 0 = the stream's priority. */
+  int32_t  priority;
+} dc_launch_config;
+
+#define DC_LAUNCH_CONFIG_INIT { (uint32_t)sizeof(dc_launch_config), {1u, 1u, 1u}, {1u, 1u, 1u}, 0u, 0u, {0u, 0u, 0u}, 0 }
+
+/* dc_arg.kind */
+#define DC_ARG_VALUE   1  /**< `value` points to `size` bytes, copied at launch (or bind) time */
+#define DC_ARG_BUFFER  2  /**< the device address of `buffer` + `offset` (an 8-byte pointer parameter) */
+
+/** One kernel argument. No unions: the fields a kind does not use are ignored. */
+typedef struct dc_arg {
+  uint32_t kind;          /**< DC_ARG_* */
+  uint32_t size;          /**< DC_ARG_VALUE: bytes at `value` */
+  const void* value;      /**< DC_ARG_VALUE */
+  dc_buffer buffer;       /**< DC_ARG_BUFFER */
+  uint64_t offset;        /**< DC_ARG_BUFFER: byte offset into the buffer */
+} dc_arg;
+
+/** Convenience initialisers (C99 compound literals work with them too). */
+#define DC_ARG_VALUE_OF(ptr)          { DC_ARG_VALUE, (uint32_t)sizeof(*(ptr)), (ptr), NULL, 0u }
+#define DC_ARG_BUFFER_OF(buf)         { DC_ARG_BUFFER, 8u, NULL, (buf), 0u }
+#define DC_ARG_BUFFER_AT(buf, off)    { DC_ARG_BUFFER, 8u, NULL, (buf), (off) }
+
+/**
+ * Fill `config` with a 1-D launch of at least `n` threads: the block size that
+ * gives the kernel the highest occupancy with `shared_memory_bytes` of dynamic
+ * shared memory per block, and enough blocks to cover n. The caller sets
+ * config->struct_size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+ * (n = 0, NULL config), DC_ERROR_OUT_OF_RANGE (n needs more blocks than the grid allows).
+ */
+DC_API dc_status dc_launch_config_1d(dc_function function, uint64_t n, uint32_t shared_memory_bytes,
+                                     dc_launch_config* config);
+
+/**
+ * Launch `function` once on `stream` with `num_args` arguments.
+ * The configuration is checked against the device (block size, grid, shared
+ * memory, clusters) and the arguments against the kernel's parameters (count and
+ * every size, where the driver reports them; buffers alive and reachable from
+ * the function's device). A mismatch is DC_ERROR_INVALID_ARGUMENT with a message
+ * such as "dc_launch_kernel: saxpy: parameter 2 is 4 bytes, argument is 8 bytes".
+ * The launch is asynchronous: a fault during the kernel is reported by a later
+ * synchronisation (DC_ERROR_CONTEXT_LOST).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_LAUNCH_FAILED,
+ * DC_ERROR_NOT_SUPPORTED (clusters or cooperative launch on a device without them),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_launch_kernel(dc_function function, const dc_launch_config* config,
+                                  const dc_arg* args, uint32_t num_args, dc_stream stream);
+
+/**
+ * Launch with every parameter packed in one block `params` of `size` bytes, laid
+ * out as the kernel's parameters are (each at its offset, C alignment rules).
+ * `size` is checked against the kernel's parameter block where the driver reports
+ * it. Device pointers inside the block cannot be checked. Errors: as dc_launch_kernel.
+ */
+DC_API dc_status dc_launch_kernel_packed(dc_function function, const dc_launch_config* config,
+                                         const void* params, uint64_t size, dc_stream stream);
+
+/**
+ * A prepared launch: a function, a configuration and bound arguments, checked
+ * when they are set, then enqueued as often as needed at the cost of the raw
+ * driver call (SQLite's prepared statements, for kernels). The new launch has no
+ * arguments bound; bind them with dc_launch_set_arg or dc_launch_set_args.
+ * A prepared launch is not meant to be modified by several threads at once;
+ * dc_launch_enqueue may be called from several threads concurrently.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (config), DC_ERROR_NOT_SUPPORTED.
+ */
+DC_API dc_status dc_launch_create(dc_function function, const dc_launch_config* config, dc_launch* launch);
+
+/** Replace the launch's configuration (checked as in dc_launch_create). */
+DC_API dc_status dc_launch_set_config(dc_launch launch, const dc_launch_config* config);
+
+/**
+ * Bind argument `index`: its size is checked against parameter `index`; a buffer
+ * must be alive, and it stays alive while the launch holds it. Values are copied.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_OUT_OF_RANGE (index).
+ */
+DC_API dc_status dc_launch_set_arg(dc_launch launch, uint32_t index, const dc_arg* arg);
+
+/** Bind all arguments at once; num_args must equal the kernel's parameter count
+ *  where it is known. Errors: as dc_launch_set_arg. */
+DC_API dc_status dc_launch_set_args(dc_launch launch, const dc_arg* args, uint32_t num_args);
+
+/**
+ * Enqueue the prepared launch on `stream` (a stream of the function's device).
+ * Every argument must have been bound.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (an argument not bound),
+ * DC_ERROR_INVALID_ARGUMENT (stream on another device), DC_ERROR_LAUNCH_FAILED,
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_launch_enqueue(dc_launch launch, dc_stream stream);
+
+/** Release a prepared launch and the references it holds. NULL is ignored. */
+DC_API void dc_launch_release(dc_launch launch);
+
+/* =========================================================================
+ * Occupancy
+ * ========================================================================= */
+
+/** Dynamic shared memory a kernel needs for a given block size. */
+typedef uint64_t (*dc_block_shared_memory_fn)(int32_t block_size, void* user_data);
+
+/** How many blocks of `block_size` threads with `dynamic_shared_bytes` can be
+ *  resident on one multiprocessor. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_occupancy_max_active_blocks(dc_function function, int32_t block_size,
+                                                uint64_t dynamic_shared_bytes, int32_t* blocks_per_multiprocessor);
+
+/**
+ * The block size that maximises occupancy, and the minimum grid size that fills
+ * the device with it. Dynamic shared memory per block is `fn(block_size,
+ * user_data)` when `fn` is given (called on the calling thread, before this
+ * returns), else `dynamic_shared_bytes`. `block_size_limit` 0 = no limit.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
+ */
+DC_API dc_status dc_occupancy_max_potential_block_size(dc_function function, dc_block_shared_memory_fn fn,
+                                                       void* user_data, uint64_t dynamic_shared_bytes,
+                                                       int32_t block_size_limit, int32_t* min_grid_size,
+                                                       int32_t* block_size);
+
+/** How many clusters of config->cluster can be co-resident (cuOccupancyMaxActiveClusters).
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED. */
+DC_API dc_status dc_occupancy_max_active_clusters(dc_function function, const dc_launch_config* config,
+                                                  int32_t* clusters);
+
+/** Dynamic shared memory available per block when `num_blocks` blocks of `block_size`
+ *  threads share a multiprocessor. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_occupancy_available_dynamic_shared(dc_function function, int32_t num_blocks,
+                                                       int32_t block_size, uint64_t* bytes);
+
+/* =========================================================================
+ * Graphs
+ * ========================================================================= */
+
+/* Capture modes: the values of cuda.h's CUstreamCaptureMode. */
+#define DC_CAPTURE_GLOBAL        0
+#define DC_CAPTURE_THREAD_LOCAL  1
+#define DC_CAPTURE_RELAXED       2
+
+/**
+ * Begin capturing `stream`: work enqueued on it (launches, copies, fills, host
+ * callbacks, event waits) is recorded into a graph instead of running.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (bad mode, a default
+ * stream), DC_ERROR_INVALID_STATE (already capturing).
+ */
+DC_API dc_status dc_stream_begin_capture(dc_stream stream, int32_t mode);
+
+/**
+ * End the capture and return the recorded graph.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (the stream was not
+ * capturing, or the capture was invalidated by an illegal call during it).
+ */
+DC_API dc_status dc_stream_end_capture(dc_stream stream, dc_graph* graph);
+
+/** 1 if the stream is capturing, else 0. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_stream_is_capturing(dc_stream stream, int32_t* capturing);
+
+/** Instantiate the graph now (else the first launch does). Idempotent.
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER, DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_instantiate(dc_graph graph);
+
+/** Upload the instantiated graph to the device ahead of its first launch.
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_upload(dc_graph graph, dc_stream stream);
+
+/** Launch the graph on `stream` (instantiating it first if needed).
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (stream on another
+ *  device), DC_ERROR_LAUNCH_FAILED, DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_launch(dc_graph graph, dc_stream stream);
+
+/**
+ * Update the instantiated `graph` in place with the parameters of `source` (a new
+ * capture of the same work with other arguments, sizes or buffers), which must
+ * have the same topology. Cheaper than instantiating again. On failure `graph` is
+ * unchanged. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (the
+ * topology differs: the message says how), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_update(dc_graph graph, dc_graph source);
+
+/** The number of nodes in the graph. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_graph_node_count(dc_graph graph, uint64_t* count);
+
+/** Release a graph (and its instantiation). NULL is ignored. */
+DC_API void dc_graph_release(dc_graph graph);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* DCCUDA_H */

@@ -1,0 +1,109 @@
+// Entry points: devices.
+#include "dccuda.h"
+
+#include "core/args.h"
+#include "core/cuda_check.h"
+#include "core/guard.h"
+#include "device/device.h"
+#include "device/device_info.h"
+#include "loader/driver.h"
+
+using namespace dc;
+
+extern "C" {
+
+DC_API dc_status dc_device_count(int32_t* count) {
+  return guarded("dc_device_count", [&] {
+    clear_out(count);
+    require_arg(count, "count");
+    *count = device_count();
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_device_open(int32_t ordinal, dc_device* device) {
+  return guarded("dc_device_open", [&] {
+    clear_out(device);
+    require_arg(device, "device");
+    Ref<Device> d = Device::open(ordinal);
+    *device = issue_handle<dc_device>(d.get());
+    return DC_SUCCESS;
+  });
+}
+
+DC_API void dc_device_release(dc_device device) { close_handle<Device>(device); }
+
+DC_API dc_status dc_device_get_info(dc_device device, dc_device_info* info) {
+  return guarded("dc_device_get_info", [&] {
+    Pinned<Device> d = pin<Device>(device, "device");
+    require_arg(info, "info");
+    require_struct_size(info->struct_size, kDeviceInfoV1Size, "info", "DC_DEVICE_INFO_INIT");
+    d->check_usable();
+    fill_device_info(*d, info);
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_device_attribute(dc_device device, int32_t attribute, int32_t* value) {
+  return guarded("dc_device_attribute", [&] {
+    clear_out(value);
+    Pinned<Device> d = pin<Device>(device, "device");
+    require_arg(value, "value");
+    int v = 0;
+    CUresult r = driver_api().cuDeviceGetAttribute(&v, static_cast<CUdevice_attribute>(attribute), d->cu_device());
+    if (r == CUDA_ERROR_INVALID_VALUE)
+      fail_cuda(DC_ERROR_INVALID_ARGUMENT, r, "attribute %d is not a CUdevice_attribute this driver knows; use a "
+                "CU_DEVICE_ATTRIBUTE_* value from cuda.h", attribute);
+    check(r, "cuDeviceGetAttribute", d.get());
+    *value = v;
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_device_memory_info(dc_device device, uint64_t* free_bytes, uint64_t* total_bytes) {
+  return guarded("dc_device_memory_info", [&] {
+    clear_out(free_bytes);
+    clear_out(total_bytes);
+    Pinned<Device> d = pin<Device>(device, "device");
+    require_arg(free_bytes, "free_bytes");
+    require_arg(total_bytes, "total_bytes");
+    d->check_usable();
+    ContextScope bind(*d);
+    size_t f = 0, t = 0;
+    check(driver_api().cuMemGetInfo(&f, &t), "cuMemGetInfo", d.get());
+    *free_bytes = f;
+    *total_bytes = t;
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_device_synchronize(dc_device device) {
+  return guarded("dc_device_synchronize", [&] {
+    Pinned<Device> d = pin<Device>(device, "device");
+    d->check_usable();
+    ContextScope bind(*d);
+    check(driver_api().cuCtxSynchronize(), "cuCtxSynchronize", d.get());
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_device_reset(dc_device device) {
+  return guarded("dc_device_reset", [&] {
+    Pinned<Device> d = pin<Device>(device, "device");
+    d->reset();
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_device_native(dc_device device, int32_t* cu_device, void** cu_context) {
+  return guarded("dc_device_native", [&] {
+    clear_out(cu_device);
+    clear_out(cu_context);
+    Pinned<Device> d = pin<Device>(device, "device");
+    if (cu_device) *cu_device = d->cu_device();
+    if (cu_context) *cu_context = d->context();
+    return DC_SUCCESS;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,64 @@
+// The thread-local last error (DESIGN rule 4) and the exception that carries a
+// failure from deep inside the library up to the extern "C" entry point.
+//
+// Every entry point opens a CallScope, which names the call and clears the
+// last error. Code below it reports a failure with fail(...), which formats the
+// message ("<call>: <what>"), stores it for this thread and throws Failure; the
+// entry point's guard turns Failure back into the dc_status it carries.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "dccuda.h"
+
+namespace dc {
+
+struct ThreadError {
+  const char* call = "";       // the dc_ function now running on this thread
+  dc_status status = DC_SUCCESS;
+  int32_t cuda = 0;            // raw CUresult behind the failure
+  int32_t nvrtc = 0;           // raw nvrtcResult behind the failure
+  std::string message;
+  std::string detail;          // long logs (compiler, JIT)
+};
+
+ThreadError& thread_error() noexcept;
+
+// Thrown by fail(); holds only the status: the text is already in thread_error().
+struct Failure {
+  dc_status status;
+};
+
+// Opens a fallible call: names it and clears this thread's last error.
+class CallScope {
+ public:
+  explicit CallScope(const char* call) noexcept {
+    ThreadError& e = thread_error();
+    e.call = call;
+    if (e.status != DC_SUCCESS) clear(e);
+  }
+  static void clear(ThreadError& e) noexcept;
+};
+
+// Records a failure for this thread and throws Failure. `format` is printf-like;
+// the call name and ": " are put in front.
+[[noreturn]] void fail(dc_status status, const char* format, ...) __attribute__((format(printf, 2, 3)));
+
+// As fail(), with the raw driver / NVRTC result kept beside the message.
+[[noreturn]] void fail_cuda(dc_status status, int32_t cuda_result, const char* format, ...)
+    __attribute__((format(printf, 3, 4)));
+[[noreturn]] void fail_nvrtc(dc_status status, int32_t nvrtc_result, const char* format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+// Records a failure for this thread without throwing; returns `status`. For
+// the entry-point guard, which must not throw.
+dc_status record_failure(dc_status status, const char* format, ...) __attribute__((format(printf, 2, 3)));
+
+// Attaches a long log (compiler output) to the failure about to be raised.
+void set_error_detail(std::string detail);
+
+// printf into a std::string.
+std::string strf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+}  // namespace dc

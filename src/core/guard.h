@@ -1,0 +1,52 @@
+// The shape of every extern "C" entry point: name the call, clear the last
+// error, run the body, and turn anything thrown into a status. No exception
+// ever crosses the C boundary (DESIGN rule 7).
+#pragma once
+
+#include <new>
+#include <exception>
+
+#include "core/error.h"
+
+namespace dc {
+
+template <class Body>
+inline dc_status guarded(const char* call, Body&& body) noexcept {
+  CallScope scope(call);
+  try {
+    dc_status status = body();
+    if (status >= DC_SUCCESS) {
+      // A failure recovered inside the call must not leave a stale message.
+      ThreadError& e = thread_error();
+      if (e.status != DC_SUCCESS) CallScope::clear(e);
+    }
+    return status;
+  } catch (const Failure& failure) {
+    return failure.status;
+  } catch (const std::bad_alloc&) {
+    return record_failure(DC_ERROR_OUT_OF_MEMORY, "out of host memory; free memory and try again");
+  } catch (const std::exception& ex) {
+    return record_failure(DC_ERROR_INTERNAL, "internal error (%s); this is a dccuda bug, please report it", ex.what());
+  } catch (...) {
+    return record_failure(DC_ERROR_INTERNAL, "internal error (unknown exception); this is a dccuda bug, please report it");
+  }
+}
+
+// For release functions: they return nothing, never fail visibly and never
+// touch the last error.
+template <class Body>
+inline void quietly(Body&& body) noexcept {
+  try {
+    body();
+  } catch (...) {
+  }
+}
+
+// Every out-pointer is zeroed before the body runs, so that it reads NULL / 0
+// on any failure (DESIGN rule 3).
+template <class T>
+inline void clear_out(T* out) noexcept {
+  if (out) *out = T{};
+}
+
+}  // namespace dc

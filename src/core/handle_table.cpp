@@ -1,0 +1,177 @@
+#include "core/handle_table.h"
+
+#include <chrono>
+#include <deque>
+#include <mutex>
+
+#include "core/error.h"
+
+namespace dc {
+namespace {
+
+constexpr uint64_t kOpen = 1ull << 31;
+constexpr uint64_t kPinMask = kOpen - 1;
+constexpr uint32_t kChunkBits = 12;
+constexpr uint32_t kChunkSize = 1u << kChunkBits;
+constexpr uint32_t kMaxChunks = 1u << 16;  // 268 million live handles
+constexpr uint64_t kGenerationMask = 0xFFFFFF;
+
+struct Chunk {
+  HandleSlot slots[kChunkSize];
+};
+
+std::atomic<Chunk*> g_chunks[kMaxChunks];
+std::atomic<uint64_t> g_live[kHandleTypeCount];
+
+struct FreeList {
+  std::mutex mutex;
+  // FIFO, so that a released slot is reused as late as possible and a stale
+  // handle meets a new generation rather than a recycled one.
+  std::deque<uint32_t> free;
+  uint32_t next = 0;
+};
+
+uint64_t first_generation(uint32_t index) noexcept {
+  static const uint64_t seed = [] {
+    uint64_t x = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&g_live)) ^
+                 static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+    return x * 0x9E3779B97F4A7C15ull;
+  }();
+  uint64_t g = (seed ^ (uint64_t(index) * 0xBF58476D1CE4E5B9ull)) >> 40;
+  return (g & kGenerationMask) | 1;
+}
+
+FreeList& free_list() {
+  static FreeList* list = new FreeList;  // never destroyed: handles may be released during exit
+  return *list;
+}
+
+HandleSlot* slot_at(uint32_t index) noexcept {
+  uint32_t c = index >> kChunkBits;
+  if (c >= kMaxChunks) return nullptr;
+  Chunk* chunk = g_chunks[c].load(std::memory_order_acquire);
+  if (!chunk) return nullptr;
+  return &chunk->slots[index & (kChunkSize - 1)];
+}
+
+void destroy(HandleSlot* slot, uint32_t index, uint64_t state) noexcept {
+  Object* object = slot->object;
+  slot->object = nullptr;
+  uint64_t next_generation = (state >> 32) + 1;
+  slot->state.store(next_generation << 32, std::memory_order_release);
+  {
+    FreeList& list = free_list();
+    std::lock_guard<std::mutex> lock(list.mutex);
+    list.free.push_back(index);
+  }
+  if (object) object->unref();
+}
+
+}  // namespace
+
+const char* handle_type_name(HandleType type) noexcept {
+  switch (type) {
+    case HandleType::Device: return "dc_device";
+    case HandleType::Buffer: return "dc_buffer";
+    case HandleType::Stream: return "dc_stream";
+    case HandleType::Event: return "dc_event";
+    case HandleType::Program: return "dc_program";
+    case HandleType::Module: return "dc_module";
+    case HandleType::Function: return "dc_function";
+    case HandleType::Launch: return "dc_launch";
+    case HandleType::Graph: return "dc_graph";
+  }
+  return "handle";
+}
+
+uint64_t HandleTable::insert(Object* object) {
+  FreeList& list = free_list();
+  uint32_t index;
+  HandleSlot* slot;
+  {
+    std::lock_guard<std::mutex> lock(list.mutex);
+    if (!list.free.empty()) {
+      index = list.free.front();
+      list.free.pop_front();
+    } else {
+      index = list.next;
+      uint32_t c = index >> kChunkBits;
+      if (c >= kMaxChunks) throw std::bad_alloc();
+      if (!g_chunks[c].load(std::memory_order_relaxed)) g_chunks[c].store(new Chunk, std::memory_order_release);
+      ++list.next;
+    }
+    slot = slot_at(index);
+    if (index == list.next - 1 && slot->state.load(std::memory_order_relaxed) == 0) {
+      // A fresh slot starts at an unpredictable generation, so that small or
+      // made-up values (0x0100000000000000 for slot 0) do not name live objects.
+      slot->state.store(first_generation(index) << 32, std::memory_order_relaxed);
+    }
+  }
+  object->retain();
+  slot->object = object;
+  uint64_t generation = slot->state.load(std::memory_order_relaxed) >> 32;
+  slot->slot_index = index;
+  slot->state.store((generation << 32) | kOpen, std::memory_order_release);
+  g_live[static_cast<int>(object->type())].fetch_add(1, std::memory_order_relaxed);
+  return (static_cast<uint64_t>(object->type()) << 56) | ((generation & kGenerationMask) << 32) | index;
+}
+
+HandleSlot* HandleTable::pin(uint64_t handle, HandleType type) noexcept {
+  if ((handle >> 56) != static_cast<uint64_t>(type)) return nullptr;
+  HandleSlot* slot = slot_at(static_cast<uint32_t>(handle));
+  if (!slot) return nullptr;
+  uint64_t generation = (handle >> 32) & kGenerationMask;
+  uint64_t state = slot->state.load(std::memory_order_relaxed);
+  for (;;) {
+    if (!(state & kOpen) || ((state >> 32) & kGenerationMask) != generation) return nullptr;
+    if ((state & kPinMask) == kPinMask) return nullptr;
+    if (slot->state.compare_exchange_weak(state, state + 1, std::memory_order_acquire, std::memory_order_relaxed)) break;
+  }
+  if (slot->object->type() != type) {
+    unpin(slot);
+    return nullptr;
+  }
+  return slot;
+}
+
+void HandleTable::unpin(HandleSlot* slot) noexcept {
+  uint64_t previous = slot->state.fetch_sub(1, std::memory_order_acq_rel);
+  if ((previous & kPinMask) == 1 && !(previous & kOpen)) destroy(slot, slot->slot_index, previous - 1);
+}
+
+bool HandleTable::close(uint64_t handle, HandleType type) noexcept {
+  HandleSlot* slot = pin(handle, type);
+  if (!slot) return false;
+  uint64_t state = slot->state.load(std::memory_order_relaxed);
+  for (;;) {
+    if (!(state & kOpen)) {
+      unpin(slot);
+      return false;
+    }
+    if (slot->state.compare_exchange_weak(state, state & ~kOpen, std::memory_order_acq_rel, std::memory_order_relaxed))
+      break;
+  }
+  g_live[static_cast<int>(type)].fetch_sub(1, std::memory_order_relaxed);
+  unpin(slot);
+  return true;
+}
+
+uint64_t HandleTable::live_count(HandleType type) noexcept {
+  return g_live[static_cast<int>(type)].load(std::memory_order_relaxed);
+}
+
+void fail_invalid_handle(const void* handle, HandleType expected, const char* argument) {
+  const char* want = handle_type_name(expected);
+  if (!handle) fail(DC_ERROR_INVALID_HANDLE, "%s is NULL; pass a %s", argument, want);
+  uint64_t value = reinterpret_cast<uintptr_t>(handle);
+  uint64_t type_bits = value >> 56;
+  if (type_bits != static_cast<uint64_t>(expected) && type_bits >= 1 && type_bits < kHandleTypeCount)
+    fail(DC_ERROR_INVALID_HANDLE, "%s (%p) is a %s handle, not a %s", argument, handle,
+         handle_type_name(static_cast<HandleType>(type_bits)), want);
+  fail(DC_ERROR_INVALID_HANDLE,
+       "%s (%p) is not a valid %s: it was released, or never came from dccuda; use a handle from a successful call "
+       "and do not use it after its release",
+       argument, handle, want);
+}
+
+}  // namespace dc

@@ -1,0 +1,119 @@
+// The table behind every opaque handle. A handle is not a pointer: it encodes
+// a slot index, the slot's generation and the handle type, so that a released,
+// forged or mistyped handle is detected without ever being dereferenced
+// (DESIGN rule 2), and so that a handle released on one thread while another
+// thread uses it stays valid until that use ends.
+//
+//   bits 56..63  handle type (never 0, so no handle value is 0)
+//   bits 32..55  generation of the slot (24 bits)
+//   bits  0..31  slot index
+//
+// Each slot has one atomic word: generation (32 bits) | open flag | pin count.
+// A call pins the slot for its duration (one compare-and-swap); releasing the
+// handle clears the open flag; the last unpin of a closed slot drops the
+// slot's reference to the object and recycles the slot with a new generation.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <utility>
+
+#include "core/object.h"
+
+namespace dc {
+
+struct HandleSlot {
+  std::atomic<uint64_t> state{0};
+  Object* object = nullptr;
+  uint32_t slot_index = 0;  // where the slot goes back to on the free list
+};
+
+class HandleTable {
+ public:
+  // Stores a new reference to `object` and returns its handle value.
+  static uint64_t insert(Object* object);
+
+  // Pins the slot named by `handle` if it is open and holds an object of
+  // `type`; returns the slot (nullptr for an invalid handle).
+  static HandleSlot* pin(uint64_t handle, HandleType type) noexcept;
+  static void unpin(HandleSlot* slot) noexcept;
+
+  // The caller's release: closes the handle. Returns false if it was not open.
+  static bool close(uint64_t handle, HandleType type) noexcept;
+
+  static uint64_t live_count(HandleType type) noexcept;
+};
+
+// A pinned handle: the object cannot be destroyed while this lives.
+template <class T>
+class Pinned {
+ public:
+  Pinned() noexcept = default;
+  Pinned(HandleSlot* slot, T* object) noexcept : slot_(slot), object_(object) {}
+  Pinned(Pinned&& o) noexcept : slot_(std::exchange(o.slot_, nullptr)), object_(std::exchange(o.object_, nullptr)) {}
+  Pinned& operator=(Pinned&& o) noexcept {
+    if (this != &o) {
+      reset();
+      slot_ = std::exchange(o.slot_, nullptr);
+      object_ = std::exchange(o.object_, nullptr);
+    }
+    return *this;
+  }
+  Pinned(const Pinned&) = delete;
+  Pinned& operator=(const Pinned&) = delete;
+  ~Pinned() { reset(); }
+
+  T* get() const noexcept { return object_; }
+  T* operator->() const noexcept { return object_; }
+  T& operator*() const noexcept { return *object_; }
+  explicit operator bool() const noexcept { return object_ != nullptr; }
+  // A new owning reference to the object (to keep it beyond this call).
+  Ref<T> share() const noexcept { return Ref<T>::share(object_); }
+
+  void reset() noexcept {
+    if (slot_) HandleTable::unpin(slot_);
+    slot_ = nullptr;
+    object_ = nullptr;
+  }
+
+ private:
+  HandleSlot* slot_ = nullptr;
+  T* object_ = nullptr;
+};
+
+// Pins `handle` as a T, or returns an empty Pinned.
+template <class T>
+Pinned<T> try_pin(const void* handle) noexcept {
+  uint64_t value = reinterpret_cast<uintptr_t>(handle);
+  HandleSlot* slot = HandleTable::pin(value, T::kHandleType);
+  if (!slot) return {};
+  return Pinned<T>(slot, static_cast<T*>(slot->object));
+}
+
+// Pins `handle` as a T, or fails with DC_ERROR_INVALID_HANDLE naming the
+// argument ("dc_buffer_copy: dst is not a valid dc_buffer (released, ...)").
+template <class T>
+Pinned<T> pin(const void* handle, const char* argument);
+
+// Issues a new handle for `object` (which gains a reference).
+template <class Handle, class T>
+Handle issue_handle(T* object) {
+  return reinterpret_cast<Handle>(static_cast<uintptr_t>(HandleTable::insert(object)));
+}
+
+// Closes a handle of type T (the release functions).
+template <class T>
+void close_handle(const void* handle) noexcept {
+  if (handle) HandleTable::close(reinterpret_cast<uintptr_t>(handle), T::kHandleType);
+}
+
+[[noreturn]] void fail_invalid_handle(const void* handle, HandleType expected, const char* argument);
+
+template <class T>
+Pinned<T> pin(const void* handle, const char* argument) {
+  Pinned<T> p = try_pin<T>(handle);
+  if (!p) fail_invalid_handle(handle, T::kHandleType, argument);
+  return p;
+}
+
+}  // namespace dc

@@ -1,0 +1,133 @@
+#include "core/status.h"
+
+#include <cuda.h>
+
+#include "loader/driver.h"
+
+namespace dc {
+
+const char* status_name(dc_status status) noexcept {
+  switch (status) {
+    case DC_SUCCESS: return "DC_SUCCESS";
+    case DC_NOT_READY: return "DC_NOT_READY";
+    case DC_ERROR_INVALID_ARGUMENT: return "DC_ERROR_INVALID_ARGUMENT";
+    case DC_ERROR_INVALID_HANDLE: return "DC_ERROR_INVALID_HANDLE";
+    case DC_ERROR_NO_DRIVER: return "DC_ERROR_NO_DRIVER";
+    case DC_ERROR_NOT_SUPPORTED: return "DC_ERROR_NOT_SUPPORTED";
+    case DC_ERROR_NO_DEVICE: return "DC_ERROR_NO_DEVICE";
+    case DC_ERROR_OUT_OF_MEMORY: return "DC_ERROR_OUT_OF_MEMORY";
+    case DC_ERROR_OUT_OF_RANGE: return "DC_ERROR_OUT_OF_RANGE";
+    case DC_ERROR_COMPILE: return "DC_ERROR_COMPILE";
+    case DC_ERROR_LAUNCH_FAILED: return "DC_ERROR_LAUNCH_FAILED";
+    case DC_ERROR_CONTEXT_LOST: return "DC_ERROR_CONTEXT_LOST";
+    case DC_ERROR_INTERNAL: return "DC_ERROR_INTERNAL";
+    case DC_ERROR_DRIVER: return "DC_ERROR_DRIVER";
+    case DC_ERROR_NO_COMPILER: return "DC_ERROR_NO_COMPILER";
+    case DC_ERROR_NOT_FOUND: return "DC_ERROR_NOT_FOUND";
+    case DC_ERROR_INVALID_IMAGE: return "DC_ERROR_INVALID_IMAGE";
+    case DC_ERROR_INVALID_STATE: return "DC_ERROR_INVALID_STATE";
+    case DC_ERROR_IO: return "DC_ERROR_IO";
+    default: return "DC_STATUS_UNKNOWN";
+  }
+}
+
+bool is_sticky_cuda_error(int32_t r) noexcept {
+  switch (r) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_ECC_UNCORRECTABLE:
+    case CUDA_ERROR_CONTEXT_IS_DESTROYED:
+    case CUDA_ERROR_TENSOR_MEMORY_LEAK:
+      return true;
+    default:
+      return false;
+  }
+}
+
+dc_status status_from_cuda(int32_t r) noexcept {
+  if (is_sticky_cuda_error(r)) return DC_ERROR_CONTEXT_LOST;
+  switch (r) {
+    case CUDA_SUCCESS: return DC_SUCCESS;
+    case CUDA_ERROR_NOT_READY: return DC_NOT_READY;
+    case CUDA_ERROR_INVALID_VALUE:
+    case CUDA_ERROR_INVALID_DEVICE:
+    case CUDA_ERROR_INVALID_CONTEXT:
+    case CUDA_ERROR_ALREADY_MAPPED:
+    case CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED:
+    case CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED:
+      return DC_ERROR_INVALID_ARGUMENT;
+    case CUDA_ERROR_INVALID_HANDLE: return DC_ERROR_INVALID_HANDLE;
+    case CUDA_ERROR_OUT_OF_MEMORY: return DC_ERROR_OUT_OF_MEMORY;
+    case CUDA_ERROR_NO_DEVICE: return DC_ERROR_NO_DEVICE;
+    case CUDA_ERROR_NOT_INITIALIZED:
+    case CUDA_ERROR_DEINITIALIZED:
+    case CUDA_ERROR_STUB_LIBRARY:
+    case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+    case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
+      return DC_ERROR_NO_DRIVER;
+    case CUDA_ERROR_NOT_SUPPORTED:
+    case CUDA_ERROR_PEER_ACCESS_UNSUPPORTED:
+    case CUDA_ERROR_SYSTEM_NOT_READY:
+    case kCudaMissingSymbol:
+      return DC_ERROR_NOT_SUPPORTED;
+    case CUDA_ERROR_NOT_FOUND: return DC_ERROR_NOT_FOUND;
+    case CUDA_ERROR_INVALID_IMAGE:
+    case CUDA_ERROR_INVALID_PTX:
+    case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
+    case CUDA_ERROR_NO_BINARY_FOR_GPU:
+    case CUDA_ERROR_JIT_COMPILER_NOT_FOUND:
+    case CUDA_ERROR_JIT_COMPILATION_DISABLED:
+    case CUDA_ERROR_INVALID_SOURCE:
+    case CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND:
+    case CUDA_ERROR_SHARED_OBJECT_INIT_FAILED:
+    case CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY:
+      return DC_ERROR_INVALID_IMAGE;
+    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+    case CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE:
+    case CUDA_ERROR_INVALID_CLUSTER_SIZE:
+    case CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING:
+      return DC_ERROR_LAUNCH_FAILED;
+    case CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED:
+    case CUDA_ERROR_STREAM_CAPTURE_INVALIDATED:
+    case CUDA_ERROR_STREAM_CAPTURE_MERGE:
+    case CUDA_ERROR_STREAM_CAPTURE_UNMATCHED:
+    case CUDA_ERROR_STREAM_CAPTURE_UNJOINED:
+    case CUDA_ERROR_STREAM_CAPTURE_ISOLATION:
+    case CUDA_ERROR_STREAM_CAPTURE_IMPLICIT:
+    case CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD:
+    case CUDA_ERROR_CAPTURED_EVENT:
+    case CUDA_ERROR_ILLEGAL_STATE:
+    case CUDA_ERROR_PEER_ACCESS_NOT_ENABLED:
+    case CUDA_ERROR_CONTEXT_ALREADY_IN_USE:
+      return DC_ERROR_INVALID_STATE;
+    case CUDA_ERROR_TOO_MANY_PEERS: return DC_ERROR_OUT_OF_RANGE;
+    case CUDA_ERROR_FILE_NOT_FOUND: return DC_ERROR_NOT_FOUND;
+    case CUDA_ERROR_OPERATING_SYSTEM: return DC_ERROR_IO;
+    default: return DC_ERROR_DRIVER;
+  }
+}
+
+const char* cuda_error_name(int32_t r) noexcept {
+  if (r == kCudaMissingSymbol) return "entry point missing from the driver";
+  const char* name = nullptr;
+  const DriverApi& api = driver_api();
+  if (api.cuGetErrorName(static_cast<CUresult>(r), &name) == CUDA_SUCCESS && name) return name;
+  switch (r) {
+    case CUDA_ERROR_INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
+    case CUDA_ERROR_OUT_OF_MEMORY: return "CUDA_ERROR_OUT_OF_MEMORY";
+    case CUDA_ERROR_NOT_INITIALIZED: return "CUDA_ERROR_NOT_INITIALIZED";
+    case CUDA_ERROR_STUB_LIBRARY: return "CUDA_ERROR_STUB_LIBRARY";
+    case CUDA_ERROR_NO_DEVICE: return "CUDA_ERROR_NO_DEVICE";
+    case CUDA_ERROR_ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+    case CUDA_ERROR_LAUNCH_FAILED: return "CUDA_ERROR_LAUNCH_FAILED";
+    default: return "CUDA_ERROR (unnamed)";
+  }
+}
+
+}  // namespace dc

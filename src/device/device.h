@@ -1,0 +1,116 @@
+// A CUDA device and its primary context, shared by every handle and object on
+// that device. One Device object exists per ordinal while anything uses it.
+#pragma once
+
+#include <cuda.h>
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "core/handle_table.h"
+#include "core/object.h"
+
+namespace dc {
+
+// The number of devices the driver reports (0 if it reports none).
+int32_t device_count();
+
+// Attributes read once at open, for checks on hot paths.
+struct DeviceLimits {
+  int32_t compute_major = 0;
+  int32_t compute_minor = 0;
+  int32_t multiprocessors = 0;
+  int32_t warp_size = 32;
+  int32_t max_threads_per_block = 0;
+  int32_t max_block_dim[3] = {0, 0, 0};
+  int32_t max_grid_dim[3] = {0, 0, 0};
+  int32_t max_shared_per_block = 0;
+  int32_t max_shared_per_block_optin = 0;
+  bool unified_addressing = false;
+  bool managed_memory = false;
+  bool concurrent_managed_access = false;
+  bool cooperative_launch = false;
+  bool cluster_launch = false;
+  bool memory_pools = false;
+};
+
+class Device : public Object {
+ public:
+  static constexpr HandleType kHandleType = HandleType::Device;
+
+  // The device for `ordinal`, opened (primary context retained) if needed.
+  static Ref<Device> open(int32_t ordinal);
+  ~Device() override;
+
+  int32_t ordinal() const noexcept { return ordinal_; }
+  CUdevice cu_device() const noexcept { return cu_device_; }
+  CUcontext context() const noexcept { return context_.load(std::memory_order_acquire); }
+  const DeviceLimits& limits() const noexcept { return limits_; }
+
+  // Bumped by reset(): objects made under an older generation are dead.
+  uint32_t generation() const noexcept { return generation_.load(std::memory_order_acquire); }
+
+  bool lost() const noexcept { return lost_result_.load(std::memory_order_relaxed) != 0; }
+  // Fails with DC_ERROR_CONTEXT_LOST if a fault destroyed the context.
+  void check_usable() const {
+    if (lost()) [[unlikely]]
+      fail_lost();
+  }
+  [[noreturn]] void fail_lost() const;
+  void mark_lost(CUresult result) noexcept;
+
+  // dc_device_reset: new primary context, new generation.
+  void reset();
+
+ private:
+  explicit Device(int32_t ordinal);
+
+  int32_t ordinal_;
+  CUdevice cu_device_ = 0;
+  std::atomic<CUcontext> context_{nullptr};
+  std::atomic<uint32_t> generation_{1};
+  std::atomic<int32_t> lost_result_{0};
+  DeviceLimits limits_;
+};
+
+// Something that lives on a device: it keeps the device alive and knows the
+// context generation it was made in.
+class DeviceObject : public Object {
+ public:
+  DeviceObject(HandleType type, Ref<Device> device) noexcept
+      : Object(type), device_(std::move(device)), generation_(device_->generation()) {}
+
+  Device& device() const noexcept { return *device_; }
+  const Ref<Device>& device_ref() const noexcept { return device_; }
+  // False once the device was reset after this object was made: its driver
+  // objects are gone, and it must neither be used nor freed.
+  bool current() const noexcept { return generation_ == device_->generation(); }
+  // Fails with DC_ERROR_CONTEXT_LOST if the device is lost or was reset since.
+  void check_usable() const {
+    if (!current() || device_->lost()) [[unlikely]]
+      fail_unusable();
+  }
+
+ private:
+  [[noreturn]] void fail_unusable() const;
+
+  Ref<Device> device_;
+  uint32_t generation_;
+};
+
+// Binds the device's primary context to the calling thread for the scope of a
+// call (DESIGN rule 9). A thread with no current context keeps ours after the
+// call; another context that was current is restored.
+class ContextScope {
+ public:
+  explicit ContextScope(const Device& device);
+  ~ContextScope();
+  ContextScope(const ContextScope&) = delete;
+  ContextScope& operator=(const ContextScope&) = delete;
+
+ private:
+  CUcontext restore_ = nullptr;
+};
+
+}  // namespace dc

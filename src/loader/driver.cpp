@@ -1,0 +1,180 @@
+#include "loader/driver.h"
+
+#include <dlfcn.h>
+
+#include <cstring>
+#include <mutex>
+#include <type_traits>
+
+#include "core/config.h"
+#include "core/error.h"
+
+namespace dc {
+namespace {
+
+#define DC_STRINGIFY(x) #x
+#define DC_EXPANDED_NAME(x) DC_STRINGIFY(x)
+
+// The current signature of every DC_DRIVER_FN is the one cuda.h declares: the
+// slot type and cuda.h agree, so the version in the slot's type is the version
+// of the ABI the code calls.
+#define DC_DRIVER_FN(name, version)                                                   \
+  static_assert(std::is_same_v<PFN_##name##_v##version, decltype(&name)>,            \
+                #name " at " #version " is not the signature cuda.h declares");
+#define DC_DRIVER_FN_COMPAT(name, version, symbol)
+#include "loader/driver_functions.inc"
+#undef DC_DRIVER_FN
+#undef DC_DRIVER_FN_COMPAT
+
+DriverApi make_missing_table() {
+  DriverApi api;
+#define DC_DRIVER_FN(name, version) api.name = &MissingEntry<PFN_##name##_v##version>::call;
+#define DC_DRIVER_FN_COMPAT(name, version, symbol) \
+  api.name##_v##version = &MissingEntry<PFN_##name##_v##version>::call;
+#include "loader/driver_functions.inc"
+#undef DC_DRIVER_FN
+#undef DC_DRIVER_FN_COMPAT
+  return api;
+}
+
+DriverApi g_api = make_missing_table();
+
+const DriverEntry g_entries[] = {
+#define DC_DRIVER_FN(name, version)                                                      \
+  {#name, version, DC_EXPANDED_NAME(name), false, reinterpret_cast<void* const*>(&g_api.name), \
+   reinterpret_cast<void*>(&MissingEntry<PFN_##name##_v##version>::call)},
+#define DC_DRIVER_FN_COMPAT(name, version, symbol)                                                  \
+  {#name, version, symbol, true, reinterpret_cast<void* const*>(&g_api.name##_v##version),             \
+   reinterpret_cast<void*>(&MissingEntry<PFN_##name##_v##version>::call)},
+#include "loader/driver_functions.inc"
+#undef DC_DRIVER_FN
+#undef DC_DRIVER_FN_COMPAT
+};
+
+DriverState g_state;
+std::once_flag g_once;
+
+const char* default_driver_library() {
+#if defined(_WIN32)
+  return "nvcuda.dll";
+#else
+  // Never bare libcuda.so: in a toolkit install that name is the stub.
+  return "libcuda.so.1";
+#endif
+}
+
+void load() {
+  const Config& cfg = config();
+  std::string path = cfg.driver_library.empty() ? default_driver_library() : cfg.driver_library;
+  const char* origin = cfg.driver_library.empty() ? "the default" : "DCCUDA_DRIVER_LIBRARY or dc_init";
+  g_state.path = path;
+
+  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    const char* why = dlerror();
+    g_state.status = DC_ERROR_NO_DRIVER;
+    g_state.message = strf(
+        "no CUDA driver: could not load %s (%s, %s); install the NVIDIA driver, or set DCCUDA_DRIVER_LIBRARY to the "
+        "path of libcuda.so.1",
+        path.c_str(), origin, why ? why : "unknown error");
+    return;
+  }
+
+  auto get_proc = reinterpret_cast<PFN_cuGetProcAddress_v12000>(dlsym(lib, "cuGetProcAddress_v2"));
+  if (!get_proc) {
+    bool old = dlsym(lib, "cuGetProcAddress") != nullptr || dlsym(lib, "cuInit") != nullptr;
+    g_state.status = old ? DC_ERROR_NOT_SUPPORTED : DC_ERROR_NO_DRIVER;
+    g_state.message = old ? strf("the driver at %s is older than CUDA 12.0 (it lacks cuGetProcAddress_v2); dccuda needs "
+                                 "a driver for CUDA 12.0 or newer (R525+): update the NVIDIA driver",
+                                 path.c_str())
+                          : strf("%s is not a CUDA driver (it exports no cuGetProcAddress_v2); set "
+                                 "DCCUDA_DRIVER_LIBRARY to the path of libcuda.so.1",
+                                 path.c_str());
+    return;
+  }
+
+  // Checks the result, the symbol status and the pointer: all three must agree.
+  auto resolve = [&](const char* name, int version, void** out) -> CUresult {
+    void* fn = nullptr;
+    CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    CUresult r = get_proc(name, &fn, version, CU_GET_PROC_ADDRESS_DEFAULT, &found);
+    if (r == CUDA_SUCCESS && found == CU_GET_PROC_ADDRESS_SUCCESS && fn) {
+      *out = fn;
+      return CUDA_SUCCESS;
+    }
+    return r != CUDA_SUCCESS ? r : CUDA_ERROR_NOT_FOUND;
+  };
+
+  // cuInit decides whether this is a real, working driver.
+  void* init_fn = nullptr;
+  CUresult init = resolve("cuInit", 2000, &init_fn);
+  if (init == CUDA_SUCCESS) init = reinterpret_cast<PFN_cuInit_v2000>(init_fn)(0);
+  g_state.cuda_result = init;
+  if (init == CUDA_ERROR_STUB_LIBRARY) {
+    g_state.status = DC_ERROR_NO_DRIVER;
+    g_state.message = strf("%s is the CUDA toolkit's stub library (CUDA_ERROR_STUB_LIBRARY), not a driver; install "
+                           "the NVIDIA driver, or point DCCUDA_DRIVER_LIBRARY at the real libcuda.so.1",
+                           path.c_str());
+    return;
+  }
+  if (!init_fn) {
+    g_state.status = DC_ERROR_NO_DRIVER;
+    g_state.message = strf("%s did not provide cuInit through cuGetProcAddress_v2 (CUresult %d); it is not a usable "
+                           "CUDA driver: install the NVIDIA driver or fix DCCUDA_DRIVER_LIBRARY",
+                           path.c_str(), static_cast<int>(init));
+    return;
+  }
+  if (init != CUDA_SUCCESS && init != CUDA_ERROR_NO_DEVICE) {
+    g_state.status = DC_ERROR_NO_DRIVER;
+    g_state.message = strf("cuInit failed with CUresult %d from %s; the driver is installed but not working (check "
+                           "nvidia-smi, the kernel module and /dev/nvidia*)",
+                           static_cast<int>(init), path.c_str());
+    return;
+  }
+
+  for (const DriverEntry& e : g_entries) {
+    void* fn = nullptr;
+    if (resolve(e.name, e.version, &fn) == CUDA_SUCCESS) *const_cast<void**>(e.slot) = fn;
+  }
+
+  int version = 0;
+  g_api.cuDriverGetVersion(&version);
+  g_state.version = version;
+  if (version < kMinimumDriverVersion) {
+    g_state.status = DC_ERROR_NOT_SUPPORTED;
+    g_state.message = strf("the driver at %s supports CUDA %s; dccuda needs CUDA 12.0 or newer (driver R525+): update "
+                           "the NVIDIA driver",
+                           path.c_str(), cuda_version_string(version).c_str());
+    return;
+  }
+  g_state.status = DC_SUCCESS;
+  g_state.cuda_result = init;
+}
+
+}  // namespace
+
+std::span<const DriverEntry> driver_entries() noexcept { return g_entries; }
+
+const DriverApi& driver_api() noexcept { return g_api; }
+
+const DriverState& driver_state() {
+  std::call_once(g_once, load);
+  return g_state;
+}
+
+void require_driver() {
+  const DriverState& s = driver_state();
+  if (s.status != DC_SUCCESS) fail_cuda(s.status, s.cuda_result, "%s", s.message.c_str());
+}
+
+std::string cuda_version_string(int32_t version) {
+  return strf("%d.%d", version / 1000, (version % 1000) / 10);
+}
+
+int driver_entry_version(const char* name) noexcept {
+  for (const DriverEntry& e : g_entries)
+    if (!e.compat && std::strcmp(e.name, name) == 0) return e.version;
+  return 0;
+}
+
+}  // namespace dc

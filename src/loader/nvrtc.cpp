@@ -1,0 +1,92 @@
+#include "loader/nvrtc.h"
+
+#include <dlfcn.h>
+
+#include <mutex>
+#include <vector>
+
+#include "core/config.h"
+#include "core/error.h"
+
+namespace dc {
+namespace {
+
+NvrtcApi g_api;
+NvrtcState g_state;
+std::once_flag g_once;
+
+std::vector<std::string> candidates() {
+  const Config& cfg = config();
+  if (!cfg.nvrtc_library.empty()) return {cfg.nvrtc_library};
+  // The loader's search path first, then the usual toolkit locations, so that
+  // a toolkit outside ld.so.conf is still found.
+  std::vector<std::string> names = {"libnvrtc.so.13", "libnvrtc.so.12"};
+  std::vector<std::string> out = names;
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
+    if (const char* root = std::getenv(var))
+      for (const std::string& n : names) out.push_back(std::string(root) + "/lib64/" + n);
+  }
+  for (const std::string& n : names) out.push_back("/usr/local/cuda/lib64/" + n);
+  return out;
+}
+
+void load() {
+  if (config().flags & DC_INIT_NO_NVRTC) {
+    g_state.message = "NVRTC is disabled (DC_INIT_NO_NVRTC was given to dc_init)";
+    return;
+  }
+  std::vector<std::string> tried = candidates();
+  void* lib = nullptr;
+  std::string errors;
+  for (const std::string& path : tried) {
+    lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (lib) {
+      g_state.path = path;
+      break;
+    }
+    if (!errors.empty()) errors += ", ";
+    errors += path;
+  }
+  if (!lib) {
+    g_state.message = strf("NVRTC is not available (tried %s); install the CUDA toolkit's NVRTC "
+                           "(cuda-nvrtc-12-x or -13-x) or set DCCUDA_NVRTC_LIBRARY to libnvrtc.so's path",
+                           errors.c_str());
+    return;
+  }
+  std::string missing;
+#define DC_NVRTC_FN(name, required)                                                   \
+  g_api.name = reinterpret_cast<decltype(&::name)>(dlsym(lib, #name));                \
+  if (!g_api.name && (required)) missing += missing.empty() ? #name : ", " #name;
+#include "loader/nvrtc_functions.inc"
+#undef DC_NVRTC_FN
+  if (!missing.empty()) {
+    g_state.message = strf("%s is not a usable NVRTC: it lacks %s; set DCCUDA_NVRTC_LIBRARY to a CUDA 12 or 13 "
+                           "libnvrtc", g_state.path.c_str(), missing.c_str());
+    return;
+  }
+  int major = 0, minor = 0;
+  if (g_api.nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) {
+    g_state.message = strf("nvrtcVersion failed in %s; the NVRTC install is broken", g_state.path.c_str());
+    return;
+  }
+  g_state.major = major;
+  g_state.minor = minor;
+  g_state.status = DC_SUCCESS;
+}
+
+}  // namespace
+
+const NvrtcState& nvrtc_state() {
+  std::call_once(g_once, load);
+  return g_state;
+}
+
+const NvrtcApi& nvrtc_api() noexcept { return g_api; }
+
+const NvrtcApi& require_nvrtc() {
+  const NvrtcState& s = nvrtc_state();
+  if (s.status != DC_SUCCESS) fail(DC_ERROR_NO_COMPILER, "%s", s.message.c_str());
+  return g_api;
+}
+
+}  // namespace dc

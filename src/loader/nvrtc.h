@@ -1,0 +1,38 @@
+// The NVRTC loader: optional, loaded at first use (libnvrtc.so.13, then .12,
+// or DCCUDA_NVRTC_LIBRARY). Without it compile calls fail with
+// DC_ERROR_NO_COMPILER and everything else works.
+#pragma once
+
+#include <nvrtc.h>
+
+#include <cstdint>
+#include <string>
+
+#include "dccuda.h"
+
+namespace dc {
+
+struct NvrtcApi {
+#define DC_NVRTC_FN(name, required) decltype(&::name) name = nullptr;
+#include "loader/nvrtc_functions.inc"
+#undef DC_NVRTC_FN
+};
+
+struct NvrtcState {
+  dc_status status = DC_ERROR_NO_COMPILER;
+  std::string message;   // why it is not usable, what to do
+  std::string path;      // what was loaded
+  int32_t major = 0;
+  int32_t minor = 0;
+};
+
+// Loads NVRTC once (thread-safe) and reports the outcome.
+const NvrtcState& nvrtc_state();
+
+// The table; only valid once nvrtc_state().status is DC_SUCCESS.
+const NvrtcApi& nvrtc_api() noexcept;
+
+// Fails with DC_ERROR_NO_COMPILER unless NVRTC is usable.
+const NvrtcApi& require_nvrtc();
+
+}  // namespace dc

@@ -1,0 +1,208 @@
+/*
+ * dccuda-info: what dccuda sees on this machine (library, driver, NVRTC,
+ * kernel cache, every device).
+ *
+ *   dccuda-info          human-readable report
+ *   dccuda-info --json   the same as one JSON object
+ *
+ * Exit codes: 0 the driver works and at least one device is visible;
+ *             2 no usable CUDA driver (the rest of the report is still printed);
+ *             3 the driver works but reports no device;
+ *             1 any other error, or a bad command line.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dccuda.h"
+
+enum { EXIT_OK = 0, EXIT_ERROR = 1, EXIT_NO_DRIVER = 2, EXIT_NO_DEVICE = 3 };
+
+/* Prints a JSON string literal. */
+static void json_string(const char* s) {
+  putchar('"');
+  for (; *s; ++s) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') {
+      putchar('\\');
+      putchar(c);
+    } else if (c < 0x20) {
+      printf("\\u%04x", c);
+    } else {
+      putchar(c);
+    }
+  }
+  putchar('"');
+}
+
+static void uuid_text(const uint8_t* u, char* out) {
+  static const int dashes[] = {4, 6, 8, 10};
+  int i, d = 0;
+  char* p = out;
+  for (i = 0; i < 16; ++i) {
+    if (d < 4 && i == dashes[d]) {
+      *p++ = '-';
+      ++d;
+    }
+    sprintf(p, "%02x", u[i]);
+    p += 2;
+  }
+  *p = '\0';
+}
+
+static void version_text(int32_t v, char* out, size_t n) {
+  snprintf(out, n, "%d.%d", (int)(v / 1000), (int)((v % 1000) / 10));
+}
+
+static int report_device(int32_t ordinal, int json, int first) {
+  dc_device device = NULL;
+  dc_device_info info = DC_DEVICE_INFO_INIT;
+  char uuid[40];
+  if (dc_device_open(ordinal, &device) != DC_SUCCESS || dc_device_get_info(device, &info) != DC_SUCCESS) {
+    if (json) {
+      printf("%s{\"ordinal\":%d,\"error\":", first ? "" : ",", (int)ordinal);
+      json_string(dc_last_error_message());
+      printf("}");
+    } else {
+      printf("  device %d: %s\n", (int)ordinal, dc_last_error_message());
+    }
+    dc_device_release(device);
+    return 0;
+  }
+  uuid_text(info.uuid, uuid);
+  if (json) {
+    printf("%s{\"ordinal\":%d,\"name\":", first ? "" : ",", (int)info.ordinal);
+    json_string(info.name);
+    printf(",\"uuid\":\"GPU-%s\",\"pci\":\"%04x:%02x:%02x\",\"compute_capability\":\"%d.%d\","
+           "\"multiprocessors\":%d,\"total_memory\":%llu,\"free_memory\":%llu,\"clock_rate_khz\":%d,"
+           "\"memory_clock_rate_khz\":%d,\"memory_bus_width_bits\":%d,\"warp_size\":%d,"
+           "\"max_threads_per_block\":%d,\"max_shared_memory_per_block\":%d,"
+           "\"max_shared_memory_per_block_optin\":%d,\"l2_cache_size\":%d,\"unified_addressing\":%d,"
+           "\"managed_memory\":%d,\"concurrent_managed_access\":%d,\"cooperative_launch\":%d,"
+           "\"cluster_launch\":%d,\"memory_pools_supported\":%d,\"host_native_atomics\":%d,\"ecc_enabled\":%d,"
+           "\"kernel_exec_timeout\":%d}",
+           uuid, (unsigned)info.pci_domain_id, (unsigned)info.pci_bus_id, (unsigned)info.pci_device_id,
+           (int)info.compute_capability_major, (int)info.compute_capability_minor, (int)info.multiprocessor_count,
+           (unsigned long long)info.total_memory, (unsigned long long)info.free_memory, (int)info.clock_rate_khz,
+           (int)info.memory_clock_rate_khz, (int)info.memory_bus_width_bits, (int)info.warp_size,
+           (int)info.max_threads_per_block, (int)info.max_shared_memory_per_block,
+           (int)info.max_shared_memory_per_block_optin, (int)info.l2_cache_size, (int)info.unified_addressing,
+           (int)info.managed_memory, (int)info.concurrent_managed_access, (int)info.cooperative_launch,
+           (int)info.cluster_launch, (int)info.memory_pools_supported, (int)info.host_native_atomics,
+           (int)info.ecc_enabled, (int)info.kernel_exec_timeout);
+  } else {
+    printf("  device %d: %s\n", (int)info.ordinal, info.name);
+    printf("    uuid                 GPU-%s\n", uuid);
+    printf("    pci                  %04x:%02x:%02x\n", (unsigned)info.pci_domain_id, (unsigned)info.pci_bus_id,
+           (unsigned)info.pci_device_id);
+    printf("    compute capability   %d.%d (sm_%d%d)\n", (int)info.compute_capability_major,
+           (int)info.compute_capability_minor, (int)info.compute_capability_major,
+           (int)info.compute_capability_minor);
+    printf("    multiprocessors      %d\n", (int)info.multiprocessor_count);
+    printf("    memory               %.1f GiB total, %.1f GiB free\n", (double)info.total_memory / 1073741824.0,
+           (double)info.free_memory / 1073741824.0);
+    printf("    clocks               %d MHz SM, %d MHz memory, %d-bit bus\n", (int)(info.clock_rate_khz / 1000),
+           (int)(info.memory_clock_rate_khz / 1000), (int)info.memory_bus_width_bits);
+    printf("    L2 cache             %d KiB\n", (int)(info.l2_cache_size / 1024));
+    printf("    threads per block    %d (block %d x %d x %d, grid %d x %d x %d)\n", (int)info.max_threads_per_block,
+           (int)info.max_block_dim[0], (int)info.max_block_dim[1], (int)info.max_block_dim[2],
+           (int)info.max_grid_dim[0], (int)info.max_grid_dim[1], (int)info.max_grid_dim[2]);
+    printf("    shared memory        %d KiB per block, %d KiB with opt-in, %d KiB per SM\n",
+           (int)(info.max_shared_memory_per_block / 1024), (int)(info.max_shared_memory_per_block_optin / 1024),
+           (int)(info.max_shared_memory_per_multiprocessor / 1024));
+    printf("    features            %s%s%s%s%s%s%s%s\n", info.unified_addressing ? " unified-addressing" : "",
+           info.managed_memory ? " managed-memory" : "", info.concurrent_managed_access ? " concurrent-managed" : "",
+           info.cooperative_launch ? " cooperative-launch" : "", info.cluster_launch ? " clusters" : "",
+           info.memory_pools_supported ? " memory-pools" : "", info.host_native_atomics ? " host-atomics" : "",
+           info.ecc_enabled ? " ecc" : "");
+  }
+  dc_device_release(device);
+  return 1;
+}
+
+int main(int argc, char** argv) {
+  int json = 0, i;
+  uint32_t v = dc_version();
+  int32_t driver = 0, nvrtc_major = 0, nvrtc_minor = 0, count = 0;
+  dc_status driver_status, nvrtc_status, count_status = DC_ERROR_NO_DRIVER;
+  const char* driver_path = "";
+  char driver_error[1024] = "", nvrtc_error[1024] = "", text[32];
+  const char* cache_dir = "";
+  int exit_code = EXIT_OK, opened = 0;
+
+  for (i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--json") == 0) {
+      json = 1;
+    } else {
+      fprintf(stderr, "usage: %s [--json]\n", argv[0]);
+      return strcmp(argv[i], "--help") == 0 ? EXIT_OK : EXIT_ERROR;
+    }
+  }
+
+  driver_status = dc_driver_version(&driver);
+  if (driver_status == DC_SUCCESS) {
+    dc_driver_library(&driver_path);
+    count_status = dc_device_count(&count);
+  } else {
+    snprintf(driver_error, sizeof driver_error, "%s", dc_last_error_message());
+  }
+  nvrtc_status = dc_nvrtc_version(&nvrtc_major, &nvrtc_minor);
+  if (nvrtc_status != DC_SUCCESS) snprintf(nvrtc_error, sizeof nvrtc_error, "%s", dc_last_error_message());
+  /* CACHE_DIRECTORY_HOOK */
+
+  if (driver_status != DC_SUCCESS) exit_code = EXIT_NO_DRIVER;
+  else if (count_status != DC_SUCCESS) exit_code = EXIT_ERROR;
+  else if (count == 0) exit_code = EXIT_NO_DEVICE;
+
+  if (json) {
+    printf("{\"dccuda\":\"%u.%u.%u\",\"driver\":", v / 1000000, (v / 1000) % 1000, v % 1000);
+    if (driver_status == DC_SUCCESS) {
+      version_text(driver, text, sizeof text);
+      printf("{\"cuda_version\":\"%s\",\"library\":", text);
+      json_string(driver_path);
+      printf("}");
+    } else {
+      printf("{\"error\":");
+      json_string(dc_status_name(driver_status));
+      printf(",\"message\":");
+      json_string(driver_error);
+      printf("}");
+    }
+    printf(",\"nvrtc\":");
+    if (nvrtc_status == DC_SUCCESS) {
+      printf("{\"version\":\"%d.%d\"}", (int)nvrtc_major, (int)nvrtc_minor);
+    } else {
+      printf("{\"error\":");
+      json_string(nvrtc_error);
+      printf("}");
+    }
+    printf(",\"kernel_cache\":");
+    json_string(cache_dir ? cache_dir : "");
+    printf(",\"devices\":[");
+    for (i = 0; i < count; ++i) opened += report_device(i, 1, i == 0);
+    printf("],\"exit_code\":%d}\n", exit_code);
+  } else {
+    printf("dccuda %u.%u.%u\n", v / 1000000, (v / 1000) % 1000, v % 1000);
+    if (driver_status == DC_SUCCESS) {
+      version_text(driver, text, sizeof text);
+      printf("driver   CUDA %s (%s)\n", text, driver_path);
+    } else {
+      printf("driver   none: %s\n", driver_error);
+    }
+    if (nvrtc_status == DC_SUCCESS)
+      printf("nvrtc    %d.%d (runtime compilation works%s)\n", (int)nvrtc_major, (int)nvrtc_minor,
+             driver_status == DC_SUCCESS ? "" : ", also without a driver");
+    else
+      printf("nvrtc    none: %s\n", nvrtc_error);
+    printf("cache    %s\n", cache_dir && *cache_dir ? cache_dir : "(disk cache disabled)");
+    if (driver_status == DC_SUCCESS) {
+      if (count_status != DC_SUCCESS) printf("devices  error: %s\n", dc_last_error_message());
+      else printf("devices  %d\n", (int)count);
+      for (i = 0; i < count; ++i) opened += report_device(i, 0, i == 0);
+    } else {
+      printf("devices  unavailable without a driver; what works here: NVRTC compilation%s\n",
+             nvrtc_status == DC_SUCCESS ? "" : " (not installed either)");
+    }
+  }
+  (void)opened;
+  return exit_code;
+}

@@ -1,0 +1,54 @@
+/*
+ * Control interface of the fake CUDA driver (a test double; never a GPU).
+ *
+ * The fake driver is a shared library that exports cuGetProcAddress_v2,
+ * cuDriverGetVersion and every entry point dccuda resolves, backed by host
+ * memory. Tests load it through DCCUDA_DRIVER_LIBRARY and steer it with these
+ * functions (dlsym them from the same library; see tests/support/fake.h).
+ *
+ * Environment, read once at cuInit:
+ *   DCFAKE_DEVICES=N           number of fake devices (default 1)
+ *   DCFAKE_DRIVER_VERSION=V    what cuDriverGetVersion reports (default 13000);
+ *                              entry points newer than V are not found
+ *   DCFAKE_MISSING=a,b         entry points to pretend the driver lacks
+ *   DCFAKE_NO_POOLS=1          devices report no memory-pool support
+ *   DCFAKE_INIT_RESULT=R       cuInit returns R (e.g. 100: no device)
+ *   DCFAKE_NO_PEER=1           devices cannot access each other
+ */
+#ifndef DCFAKE_CONTROL_H
+#define DCFAKE_CONTROL_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Forget injected faults and call counts (live objects are kept). */
+void dcfake_reset(void);
+
+/* Make calls number nth, nth+1, ... nth+times-1 (1-based, counted from now) of
+ * entry point `entry` (its plain name, "cuMemAlloc") return `result`.
+ * times < 0: every call from the nth on. A sticky result (700, 719...) also
+ * breaks the current context until cuDevicePrimaryCtxReset. */
+void dcfake_inject(const char* entry, int nth, int result, int times);
+
+/* How many times `entry` was called since the last dcfake_reset. */
+long dcfake_call_count(const char* entry);
+
+/* Live objects of a kind: "allocations", "host_allocations", "managed",
+ * "registrations", "pools", "streams", "events", "modules", "graphs",
+ * "graph_execs", "primary_retains". -1 for an unknown kind. */
+long dcfake_live(const char* kind);
+
+/* Calls of the legacy, unversioned entry points (cuMemAlloc taking 32-bit
+ * pointers...) that a correct loader never binds. */
+long dcfake_legacy_calls(void);
+
+/* Break device `ordinal`'s primary context with a sticky `result`, as a kernel
+ * fault would; every later call in it returns `result` until reset. */
+void dcfake_break_context(int ordinal, int result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs what building and testing dccuda needs on a fresh Debian 12 machine
+# that has the CUDA toolkit in /usr/local/cuda. Idempotent: packages already
+# present are not fetched again.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ clang pkg-config python3
+  libgtest-dev libgmock-dev libbenchmark-dev
+  valgrind libclang-rt-14-dev
+  mono-mcs mono-runtime swig abigail-tools
+  cargo rustc
+  nodejs npm
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# cargo/rustc may come from rustup rather than Debian: accept either.
+if command -v cargo >/dev/null 2>&1; then
+  missing=("${missing[@]/cargo}")
+  missing=("${missing[@]/rustc}")
+fi
+filtered=()
+for p in "${missing[@]}"; do [ -n "$p" ] && filtered+=("$p"); done
+
+if [ ${#filtered[@]} -gt 0 ]; then
+  echo "setup: installing ${filtered[*]}"
+  sudo_cmd=""
+  if [ "$(id -u)" != 0 ]; then sudo_cmd="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo_cmd apt-get update -qq
+  $sudo_cmd apt-get install -y -qq --no-install-recommends "${filtered[@]}" >/dev/null
+else
+  echo "setup: all packages present"
+fi
+
+if [ ! -d /usr/local/cuda/include ]; then
+  echo "setup: the CUDA toolkit (headers, NVRTC) is expected in /usr/local/cuda" >&2
+  exit 1
+fi

@@ -1,0 +1,60 @@
+#include "support/fake.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace dctest {
+
+const FakeDriver* fake_driver() {
+  static const FakeDriver* driver = []() -> const FakeDriver* {
+    const char* path = std::getenv("DCCUDA_DRIVER_LIBRARY");
+    if (!path || !*path) return nullptr;
+    void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!lib || !dlsym(lib, "dcfake_reset")) return nullptr;
+    static FakeDriver d;
+    d.reset = reinterpret_cast<void (*)()>(dlsym(lib, "dcfake_reset"));
+    d.inject = reinterpret_cast<void (*)(const char*, int, int, int)>(dlsym(lib, "dcfake_inject"));
+    d.call_count = reinterpret_cast<long (*)(const char*)>(dlsym(lib, "dcfake_call_count"));
+    d.live = reinterpret_cast<long (*)(const char*)>(dlsym(lib, "dcfake_live"));
+    d.legacy_calls = reinterpret_cast<long (*)()>(dlsym(lib, "dcfake_legacy_calls"));
+    d.break_context = reinterpret_cast<void (*)(int, int)>(dlsym(lib, "dcfake_break_context"));
+    return &d;
+  }();
+  return driver;
+}
+
+bool real_driver() {
+  int32_t v = 0;
+  return !fake_driver() && dc_driver_version(&v) == DC_SUCCESS;
+}
+
+int32_t device_count() {
+  int32_t n = 0;
+  if (dc_device_count(&n) != DC_SUCCESS) return 0;
+  return n;
+}
+
+uint64_t live_handles() {
+  uint64_t total = 0;
+  for (int32_t t = DC_HANDLE_DEVICE; t <= DC_HANDLE_GRAPH; ++t) {
+    uint64_t n = 0;
+    dc_handle_count(t, &n);
+    total += n;
+  }
+  return total;
+}
+
+const char* driver_description() {
+  static std::string text = [] {
+    if (fake_driver()) return std::string("driver: the FAKE driver (test double, no GPU)");
+    int32_t v = 0;
+    if (dc_driver_version(&v) != DC_SUCCESS) return std::string("driver: none");
+    return "driver: a REAL driver, CUDA " + std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10) +
+           ", " + std::to_string(device_count()) + " device(s)";
+  }();
+  return text.c_str();
+}
+
+}  // namespace dctest
