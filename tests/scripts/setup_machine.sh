@@ -9,29 +9,23 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   valgrind libclang-rt-14-dev
   mono-mcs mono-runtime swig abigail-tools
-  cargo rustc
-  nodejs npm
 )
+# Tools that may come from outside Debian (rustup, NodeSource): only installed
+# from Debian when the command is missing.
+command -v cargo >/dev/null 2>&1 || packages+=(cargo rustc)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# cargo/rustc may come from rustup rather than Debian: accept either.
-if command -v cargo >/dev/null 2>&1; then
-  missing=("${missing[@]/cargo}")
-  missing=("${missing[@]/rustc}")
-fi
-filtered=()
-for p in "${missing[@]}"; do [ -n "$p" ] && filtered+=("$p"); done
-
-if [ ${#filtered[@]} -gt 0 ]; then
-  echo "setup: installing ${filtered[*]}"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
   sudo_cmd=""
   if [ "$(id -u)" != 0 ]; then sudo_cmd="sudo"; fi
   export DEBIAN_FRONTEND=noninteractive
   $sudo_cmd apt-get update -qq
-  $sudo_cmd apt-get install -y -qq --no-install-recommends "${filtered[@]}" >/dev/null
+  $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 else
   echo "setup: all packages present"
 fi
