@@ -121,6 +121,7 @@ void Device::reset() {
   context_.store(fresh, std::memory_order_release);
   generation_.fetch_add(1, std::memory_order_acq_rel);
   lost_result_.store(0, std::memory_order_relaxed);
+  peers_enabled_.store(0, std::memory_order_release);  // a fresh context has no peer mappings
   if (current == old) api.cuCtxSetCurrent(fresh);
   check(r, "cuDevicePrimaryCtxReset");
 }

@@ -63,6 +63,19 @@ class Device : public Object {
   // dc_device_reset: new primary context, new generation.
   void reset();
 
+  // Whether this device's context may access `peer_ordinal`'s memory directly
+  // (dc_device_enable_peer_access was called; ordinals >= 64 are never recorded).
+  bool peer_enabled(int32_t peer_ordinal) const noexcept {
+    return peer_ordinal >= 0 && peer_ordinal < 64 &&
+           (peers_enabled_.load(std::memory_order_acquire) >> peer_ordinal) & 1u;
+  }
+  void set_peer_enabled(int32_t peer_ordinal, bool enabled) noexcept {
+    if (peer_ordinal < 0 || peer_ordinal >= 64) return;
+    uint64_t bit = uint64_t(1) << peer_ordinal;
+    if (enabled) peers_enabled_.fetch_or(bit, std::memory_order_acq_rel);
+    else peers_enabled_.fetch_and(~bit, std::memory_order_acq_rel);
+  }
+
  private:
   explicit Device(int32_t ordinal);
 
@@ -71,6 +84,7 @@ class Device : public Object {
   std::atomic<CUcontext> context_{nullptr};
   std::atomic<uint32_t> generation_{1};
   std::atomic<int32_t> lost_result_{0};
+  std::atomic<uint64_t> peers_enabled_{0};
   DeviceLimits limits_;
 };
 

@@ -23,3 +23,5 @@ dc_test(test_device SOURCES ${DCTEST_UNIT}/test_device.cpp ENV ${DCTEST_FAKE_ENV
 # A CUDA 11.8 driver is refused with a clear message.
 dc_test(test_too_old_driver SOURCES ${DCTEST_UNIT}/test_old_driver.cpp
   ENV ${DCTEST_FAKE_ENV} DCFAKE_DRIVER_VERSION=11080)
+dc_test(test_peer SOURCES ${DCTEST_UNIT}/test_peer.cpp ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2)
+dc_test(test_peer_forbidden SOURCES ${DCTEST_UNIT}/test_peer.cpp ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCFAKE_NO_PEER=1)

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds everything that runs on a GPU machine and gathers it in one folder
+# (default .carry/gpu): the library, dccuda-info, the samples, the test
+# binaries, the benchmarks and tests/gpu/run.sh's helpers. The GPU machine
+# needs no compiler: it only runs what is here.
+#   tests/gpu/bundle.sh [out-dir]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+out="${1:-$root/.carry/gpu}"
+build="$root/build-gpu"
+
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCCUDA_BUILD_TESTS=ON \
+  -DDCCUDA_BUILD_BENCH=ON >/dev/null
+cmake --build "$build"
+
+rm -rf "$out"
+mkdir -p "$out/lib" "$out/bin" "$out/tests" "$out/bench"
+cp -a "$build"/libdccuda.so* "$out/lib/"
+cp "$build/tests/libdcfake_cuda.so" "$out/lib/"
+for exe in dccuda-info dccuda-saxpy; do
+  [ -x "$build/$exe" ] && cp "$build/$exe" "$out/bin/"
+done
+find "$build/tests" -maxdepth 1 -type f -name 'test_*' -perm -u+x -exec cp {} "$out/tests/" \;
+if [ -d "$build/bench" ]; then
+  find "$build/bench" -maxdepth 1 -type f -name 'bench_*' -perm -u+x -exec cp {} "$out/bench/" \;
+fi
+# Optional extras other build steps place in build-gpu/extra (binding samples...).
+if [ -d "$build/extra" ]; then cp -a "$build/extra" "$out/"; fi
+strip --strip-debug "$out"/tests/* "$out"/bench/* "$out"/bin/* 2>/dev/null || true
+du -sh "$out"

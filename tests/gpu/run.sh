@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Runs the GPU suite on a machine with an NVIDIA GPU, from the repository root,
+# over a bundle made by tests/gpu/bundle.sh (default .carry/gpu). Every test
+# binary runs against the REAL driver (no DCCUDA_DRIVER_LIBRARY). Logs go to
+# $OUT (or ./gpu-out); a summary table is printed last.
+#   tests/gpu/run.sh [bundle-dir] [--sanitize] [--bench]
+set -uo pipefail
+bundle=.carry/gpu
+sanitize=0; bench=0
+for a in "$@"; do
+  case "$a" in
+    --sanitize) sanitize=1 ;;
+    --bench) bench=1 ;;
+    *) bundle="$a" ;;
+  esac
+done
+final="${OUT:-$PWD/gpu-out}"
+# Logs are gathered in a scratch folder and come back as one archive.
+out="$(mktemp -d)"
+mkdir -p "$final"
+export LD_LIBRARY_PATH="$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+unset DCCUDA_DRIVER_LIBRARY
+export DCCUDA_CACHE_DIR="$out/kernel-cache"
+summary="$out/summary.txt"
+: > "$summary"
+
+echo "== machine"; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
+date -u +"%Y-%m-%d %H:%M UTC" | tee -a "$out/gpu.txt"
+
+echo "== dccuda-info"
+"$bundle/bin/dccuda-info" | tee "$out/dccuda-info.txt"; echo "exit $?" >> "$out/dccuda-info.txt"
+"$bundle/bin/dccuda-info" --json > "$out/dccuda-info.json"
+
+if [ -x "$bundle/bin/dccuda-saxpy" ]; then
+  echo "== saxpy sample (C)"
+  "$bundle/bin/dccuda-saxpy" 2>&1 | tee "$out/saxpy.txt"
+  echo "saxpy (C)                $( [ ${PIPESTATUS[0]} -eq 0 ] && echo PASS || echo FAIL )" >> "$summary"
+fi
+
+# Tests that only make sense on the fake driver or without a driver.
+skip_re='^(test_no_driver|test_stub_driver|test_init|test_old_driver|test_too_old_driver)$'
+echo "== test binaries against the real driver"
+for t in "$bundle"/tests/test_*; do
+  name=$(basename "$t")
+  [[ "$name" =~ $skip_re ]] && continue
+  "$t" --gtest_brief=1 > "$out/$name.log" 2>&1
+  rc=$?
+  counts=$(grep -E '^\[ +(PASSED|FAILED|SKIPPED) +\]' "$out/$name.log" | tr -s ' ' | tr '\n' ' ')
+  printf "%-24s rc=%d %s\n" "$name" "$rc" "$counts" | tee -a "$summary"
+  [ $rc -ne 0 ] && grep -B3 -A12 'Failure\|FAILED' "$out/$name.log" | head -60
+done
+
+if [ $sanitize -eq 1 ] && command -v compute-sanitizer >/dev/null; then
+  echo "== compute-sanitizer memcheck"
+  for t in "$bundle"/tests/test_*; do
+    name=$(basename "$t")
+    [[ "$name" =~ $skip_re ]] && continue
+    [[ "$name" =~ (stress|recovery|lost) ]] && continue
+    compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 "$t" --gtest_brief=1 \
+      --gtest_filter='-*Fault*:*Lost*:*Recover*:*Illegal*' > "$out/memcheck-$name.log" 2>&1
+    rc=$?
+    errs=$(grep -o 'ERROR SUMMARY: [0-9]* error' "$out/memcheck-$name.log" | tail -1)
+    printf "memcheck %-15s rc=%d %s\n" "$name" "$rc" "$errs" | tee -a "$summary"
+  done
+fi
+
+if [ $bench -eq 1 ]; then
+  echo "== benchmarks"
+  for b in "$bundle"/bench/bench_*; do
+    name=$(basename "$b")
+    "$b" --benchmark_min_time=0.2 --benchmark_out="$out/$name.json" --benchmark_out_format=json \
+      > "$out/$name.txt" 2>&1
+    echo "bench $name rc=$?" | tee -a "$summary"
+  done
+fi
+
+echo "== summary"
+cat "$summary"
+cp "$summary" "$out/dccuda-info.txt" "$final/" 2>/dev/null
+tar -czf "$final/gpu-logs.tgz" -C "$out" .
