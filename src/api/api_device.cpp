@@ -49,6 +49,11 @@ DC_API dc_status dc_device_attribute(dc_device device, int32_t attribute, int32_
     clear_out(value);
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(value, "value");
+    // Checked before the cast: a value outside the enumeration is undefined behaviour in C++.
+    if (attribute <= 0 || attribute >= CU_DEVICE_ATTRIBUTE_MAX)
+      fail(DC_ERROR_INVALID_ARGUMENT, "attribute %d is not a CUdevice_attribute (1..%d in the CUDA %d.%d headers "
+           "dccuda was built with); use a CU_DEVICE_ATTRIBUTE_* value from cuda.h", attribute,
+           CU_DEVICE_ATTRIBUTE_MAX - 1, CUDA_VERSION / 1000, (CUDA_VERSION % 1000) / 10);
     int v = 0;
     CUresult r = driver_api().cuDeviceGetAttribute(&v, static_cast<CUdevice_attribute>(attribute), d->cu_device());
     if (r == CUDA_ERROR_INVALID_VALUE)

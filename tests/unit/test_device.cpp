@@ -1,6 +1,7 @@
 // Devices: open, info, attributes, memory, synchronisation, recovery, and
 // context binding from many threads. Runs against the fake driver in CI
 // (two fake devices) and against the real driver on a GPU machine.
+#include <cuda.h>
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -34,8 +35,8 @@ class DeviceTest : public testing::Test {
 };
 
 // Raw driver access for checking which context is current.
-using GetCurrent = int (*)(void**);
-using SetCurrent = int (*)(void*);
+using GetCurrent = CUresult (*)(CUcontext*);
+using SetCurrent = CUresult (*)(CUcontext);
 void* driver_library() {
   const char* path = nullptr;
   if (dc_driver_library(&path) != DC_SUCCESS) return nullptr;
@@ -196,13 +197,13 @@ TEST_F(DeviceTest, ContextCurrentOnTheThreadIsRespected) {
   ASSERT_DC_OK(dc_device_native(device_, nullptr, &ours));
 
   // A thread with no current context keeps ours after the call.
-  void* after = nullptr;
+  CUcontext after = nullptr;
   std::thread([&] {
     uint64_t f, t;
     EXPECT_DC_OK(dc_device_memory_info(device_, &f, &t));
     get_current(&after);
   }).join();
-  EXPECT_EQ(after, ours);
+  EXPECT_EQ(static_cast<void*>(after), ours);
 
   if (dctest::device_count() < 2) GTEST_SKIP() << "restoring another device's context needs two devices";
   dc_device other = nullptr;
@@ -210,12 +211,12 @@ TEST_F(DeviceTest, ContextCurrentOnTheThreadIsRespected) {
   void* theirs = nullptr;
   ASSERT_DC_OK(dc_device_native(other, nullptr, &theirs));
   std::thread([&] {
-    ASSERT_EQ(set_current(theirs), 0);
+    ASSERT_EQ(set_current(static_cast<CUcontext>(theirs)), CUDA_SUCCESS);
     uint64_t f, t;
     EXPECT_DC_OK(dc_device_memory_info(device_, &f, &t));
     get_current(&after);
   }).join();
-  EXPECT_EQ(after, theirs) << "the caller's own context must be restored";
+  EXPECT_EQ(static_cast<void*>(after), theirs) << "the caller's own context must be restored";
   dc_device_release(other);
 }
 
