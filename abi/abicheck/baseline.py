@@ -101,7 +101,7 @@ def classify(rc: int, text: str) -> Diff:
             continue
         in_added = False
         other.append(s)
-    if other:
+    if other and not d.problems:
         d.problems.append(f"the report shows changes other than added functions, starting with: {other[0]}")
     if rc & ABIDIFF_CHANGE and not d.problems and not d.added:
         d.problems.append("abidiff reports an ABI change (exit bit 4) that is not an added function")

@@ -43,7 +43,14 @@ class SLayout:
 
 
 def norm(name: str) -> str:
+    """Field names compare without case and underscores (struct_size = StructSize)."""
     return name.replace("_", "").lower()
+
+
+def norm_struct(name: str) -> str:
+    """Struct names also without the dc prefix (dc_arg = DcArg = Arg)."""
+    n = norm(name)
+    return n[2:] if n.startswith("dc") else n
 
 
 _STRUCT = re.compile(r"^struct\s+([A-Za-z_][\w.]*)\s+size\s+(\d+)\s+align\s+(\d+)$")
@@ -60,13 +67,13 @@ def parse_layout(text: str) -> Tuple[Dict[str, SLayout], List[str]]:
         m = _STRUCT.match(line)
         if m:
             name = m.group(1).split(".")[-1]
-            if norm(name) in structs:
+            if norm_struct(name) in structs:
                 errors.append(f"line {i}: struct {name} printed twice")
-            structs[norm(name)] = SLayout(name, int(m.group(2)), int(m.group(3)))
+            structs[norm_struct(name)] = SLayout(name, int(m.group(2)), int(m.group(3)))
             continue
         m = _FIELD.match(line)
         if m:
-            s = structs.get(norm(m.group(1)))
+            s = structs.get(norm_struct(m.group(1)))
             if s is None:
                 errors.append(f"line {i}: field {m.group(1)}.{m.group(2)} before its `struct {m.group(1)}` line")
                 continue
@@ -163,7 +170,7 @@ def check_c(ctx: Context, ref: Optional[Dict[str, SLayout]], error: str) -> Resu
         for f in s.fields:
             sl.fields[norm(f.name)] = SField(f.name, f.offset, f.size)
             sl.order.append(norm(f.name))
-        mine[norm(s.name)] = sl
+        mine[norm_struct(s.name)] = sl
     bad = compare(ref, mine, "abi/api.py", r)
     n_fields = sum(len(s.fields) for s in ref.values())
     return r.finish(f"{len(ref)} structs, {n_fields} fields from the C compiler; abi/api.py "

@@ -49,13 +49,15 @@ def describe(cls: str) -> str:
 def compare(decl: Decl, ctx: Context, binding: str, exported: Set[str]) -> List[str]:
     """Everything wrong with one declaration."""
     out = [f"{binding}: {decl.where}: {p}" for p in decl.problems]
-    label = f"`{decl.name}`" if not decl.method or decl.method == decl.name else \
-        f"`{decl.name}` (method {decl.method}, entry point from the {decl.how})"
+    if decl.method and decl.method != decl.name:
+        label = f"`{decl.name}` (method {decl.method}, named by {decl.how})"
+    else:
+        label = f"`{decl.name}`"
     if decl.name not in exported:
         hint = ""
         if decl.how == "method name":
-            hint = (": the attribute has no EntryPoint, so the method name is looked up; "
-                    "add EntryPoint = \"dc_...\"")
+            label = f"`{decl.name}` (the method's own name: the attribute has no EntryPoint)"
+            hint = ": add EntryPoint = \"dc_...\" to the attribute"
         near = [n for n in exported if decl.name.startswith(n) or n.startswith(decl.name)]
         if near:
             hint += f" (did you mean {', '.join(sorted(near)[:3])}?)"
@@ -75,7 +77,7 @@ def compare(decl: Decl, ctx: Context, binding: str, exported: Set[str]) -> List[
     for i, (bp, cp) in enumerate(zip(decl.params, fn.params)):
         if bp.cls != cp.type.cls:
             out.append(f"{binding}: {decl.where}: {label} parameter {i + 1} (`{cp.name}`): C `{cp.type.c}` "
-                       f"is a {describe(cp.type.cls)}, {binding} `{bp.type}` is a {describe(bp.cls)}")
+                       f"({describe(cp.type.cls)}) but {binding} `{bp.type}` ({describe(bp.cls)})")
     if decl.ret.cls != fn.ret.cls:
         out.append(f"{binding}: {decl.where}: {label} returns {binding} `{decl.ret.type}` "
                    f"({describe(decl.ret.cls)}), C returns `{fn.ret.c}` ({describe(fn.ret.cls)})")
@@ -247,7 +249,8 @@ def check_parsed(ctx: Context, p: Parsed, unbound: Unbound, result: Result) -> N
         result.note(s)
     for s in p.notes:
         result.note(s)
+    n_unbound = len([n for n in exported if unbound.has(p.binding, n) and n not in bound])
     result.finish(f"{len(p.decls)} declarations ({len(bound)} entry points), {bad} wrong; "
-                  f"{len(exported) - len(missing)}/{len(exported)} exported functions covered"
-                  + (f", {len(unbound.entries.get(p.binding, {}))} listed as not bound"
-                     if unbound.entries.get(p.binding) else ""))
+                  f"{len(bound & exported)}/{len(exported)} exported functions bound"
+                  + (f", {n_unbound} not bound on purpose" if n_unbound else "")
+                  + (f", {len(missing)} missing" if missing else ""))

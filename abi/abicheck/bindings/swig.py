@@ -45,10 +45,15 @@ def find_generated(ctx: Context) -> Tuple[Optional[str], List[str], str]:
         dirs.append(ctx.swig_generated)
     elif ctx.build_dir and os.path.isdir(ctx.build_dir):
         dirs.append(ctx.build_dir)
+    mine = os.path.abspath(ctx.work_dir) + os.sep if ctx.work_dir else None
+
+    def not_mine(f: str) -> bool:   # what this check generated itself is not the build's
+        return not (mine and os.path.abspath(f).startswith(mine))
+
     for d in dirs:
         wraps = [f for f in files_under(d, ["_wrap.c", "_wrap.cxx", "_wrap.cpp"])
-                 if "CSharp_" in read(f)[:200000]]
-        pinvokes = [f for f in files_under(d, ["PINVOKE.cs"])]
+                 if not_mine(f) and "CSharp_" in read(f)[:200000]]
+        pinvokes = [f for f in files_under(d, ["PINVOKE.cs"]) if not_mine(f)]
         if wraps and pinvokes:
             wrap = max(wraps, key=os.path.getmtime)
             cs_dir = os.path.dirname(max(pinvokes, key=os.path.getmtime))
@@ -90,9 +95,10 @@ def _c_class(t: str, typedefs: Dict[str, str]) -> str:
 
 
 def wrappers(ctx: Context, text: str) -> Dict[str, Tuple[str, List[str], str]]:
-    """CSharp_ wrapper name -> (return C type, parameter C types, body)."""
+    """Exported wrapper name (CSharp_..., SWIGRegister...) -> (return C type, parameter C
+    types, body)."""
     out = {}
-    for m in re.finditer(r"SWIGEXPORT\s+(.*?)\s*SWIGSTDCALL\s+(CSharp_\w+)\s*\(", text):
+    for m in re.finditer(r"SWIGEXPORT\s+([^;{}()]*?)\s*SWIGSTDCALL\s+(\w+)\s*\(", text):
         popen = m.end() - 1
         pclose = matching(text, popen)
         params = [p for p in split_top(text[popen + 1:pclose]) if p and p != "void"]
@@ -109,8 +115,9 @@ def wrapped_functions(ctx: Context, wraps: Dict[str, Tuple[str, List[str], str]]
     for wname, (_, _, body) in wraps.items():
         for fn in ctx.api.functions:
             n = len(fn.params)
-            args = ",".join(f"arg{i}" for i in range(1, n + 1))
-            pat = r"\b" + re.escape(fn.name) + r"\(\s*" + re.escape(args).replace(",", r"\s*,\s*") + r"\s*\)"
+            # SWIG's action passes arg1..argN in order, some behind a cast: (T const *)arg2.
+            args = r"\s*,\s*".join(r"(?:\([^()]*\)\s*)?arg%d" % i for i in range(1, n + 1))
+            pat = r"\b" + re.escape(fn.name) + r"\(\s*" + args + r"\s*\)"
             if n == 0:
                 # A zero-argument call inside typemap code (an exception check calling
                 # dc_last_error_message()) is not the action: require `result = ...f()` or
@@ -132,6 +139,7 @@ def check(ctx: Context, unbound: Unbound) -> Optional[List[Result]]:
         r.fail(f"{ctx.rel(interface)} does not exist")
         return [r.finish("no interface file")]
     wrap, cs_files, source = find_generated(ctx)
+    from_build = wrap is not None
     if wrap is None:
         wrap, cs_files, source = generate(ctx, interface)
     if wrap is None:
@@ -146,6 +154,9 @@ def check(ctx: Context, unbound: Unbound) -> Optional[List[Result]]:
     typedefs.update({c.name: "ptr" for c in ctx.api.callbacks})
     typedefs.update({k: v.cls for k, v in ctx.api.typedefs.items()})
     typedefs.update(api_mod.ALLOWED_BASE)
+    # SWIG's own helper types in the wrapper (callback typedefs for exceptions and strings).
+    for m in re.finditer(r"typedef\s+[^;()]*\(\s*(?:SWIGSTDCALL\s*)?\*\s*(\w+)\s*\)\s*\(", wtext):
+        typedefs[m.group(1)] = "ptr"
     # 1. coverage
     covered = wrapped_functions(ctx, wraps)
     exported = ctx.exported()
@@ -185,7 +196,7 @@ def check(ctx: Context, unbound: Unbound) -> Optional[List[Result]]:
             for i, (bp, ct) in enumerate(zip(d.params, ptypes)):
                 cc = _c_class(ct, typedefs)
                 if bp.cls != cc:
-                    msgs.append(f"parameter {i + 1}: wrapper `{ct}` is a {describe(cc)}, C# `{bp.type}` is a {describe(bp.cls)}")
+                    msgs.append(f"parameter {i + 1}: wrapper `{ct}` ({describe(cc)}) but C# `{bp.type}` ({describe(bp.cls)})")
         rc = _c_class(ret_c, typedefs)
         if rc != d.ret.cls:
             msgs.append(f"returns C# `{d.ret.type}` ({describe(d.ret.cls)}), the wrapper returns `{ret_c}` ({describe(rc)})")
@@ -193,7 +204,7 @@ def check(ctx: Context, unbound: Unbound) -> Optional[List[Result]]:
             r.fail(f"swig C#: {d.where}: {d.name}: {m} (check the imtype/ctype typemaps in dccuda.i)")
         bad += bool(msgs)
     # 3. the wrapper library exports every entry point
-    lib, how = _wrapper_library(ctx, decls, wrap)
+    lib, how = _wrapper_library(ctx, decls, wrap, from_build)
     if lib is None:
         r.fail(how)
     else:
@@ -208,16 +219,20 @@ def check(ctx: Context, unbound: Unbound) -> Optional[List[Result]]:
                     r.fail(f"swig C#: EntryPoint `{d.name}` is not exported by {ctx.rel(lib)} ({how})")
                     bad += 1
             r.note(f"wrapper library: {ctx.rel(lib)} ({how})")
-    return [r.finish(f"{len(decls)} PInvoke declarations, {bad} wrong; {len(exported) - len(missing)}/"
-                     f"{len(exported)} exported functions wrapped")]
+    n_unbound = len([n for n in exported if unbound.has("swig", n) and n not in bound])
+    return [r.finish(f"{len(decls)} PInvoke declarations, {bad} wrong; {len(bound & exported)}/"
+                     f"{len(exported)} exported functions wrapped"
+                     + (f", {n_unbound} not bound on purpose" if n_unbound else "")
+                     + (f", {len(missing)} missing" if missing else ""))]
 
 
-def _wrapper_library(ctx: Context, decls: List[Decl], wrap: str) -> Tuple[Optional[str], str]:
-    """The SWIG wrapper library to hold the EntryPoints against."""
+def _wrapper_library(ctx: Context, decls: List[Decl], wrap: str, from_build: bool) -> Tuple[Optional[str], str]:
+    """The SWIG wrapper library to hold the EntryPoints against: the one the generated
+    DllImport names, as the build made it, when the sources are the build's."""
     if ctx.swig_library:
         return ctx.swig_library, "--swig-library"
     names = {d.library for d in decls if d.library}
-    if ctx.build_dir and os.path.isdir(ctx.build_dir) and os.path.abspath(wrap).startswith(os.path.abspath(ctx.build_dir)):
+    if from_build and ctx.build_dir and os.path.isdir(ctx.build_dir):
         found = []
         for dirpath, _, filenames in os.walk(ctx.build_dir):
             for fn in filenames:

@@ -86,7 +86,8 @@ class Types:
         if re.match(r"^\??\s*(\*|\[\s*\*)", t):
             return "ptr"
         if t.startswith("?"):
-            return "?"    # an optional that is not a pointer has no C layout
+            # ?T is C-compatible only where T is a pointer (null is its niche).
+            return "ptr" if self.cls(t[1:], depth + 1) == "ptr" else "?"
         if re.match(r"^(extern\s+|packed\s+)?struct\b", t):
             m = re.match(r"^packed\s+struct\s*\(\s*(\w+)\s*\)", t)
             return PRIMITIVES.get(m.group(1), "?") if m else "struct"
