@@ -634,14 +634,10 @@ class _Parser:
         return Type(text, cls, base=base, pointer_depth=depth, array=arrays), name
 
     def parse_params(self, toks: List[_Tok], context: str) -> List[Param]:
+        if not toks:
+            return []   # `()`: the caller reports it
         parts = _split_commas(toks)
         if len(parts) == 1 and [t.text for t in parts[0]] == ["void"]:
-            return []
-        if not parts or parts == [[]]:
-            if toks:
-                return []
-            self.problem(toks[0] if toks else _Tok("", "", 0),
-                         f"{context}: `()` means unspecified parameters in C; write `(void)`")
             return []
         params = []
         for i, p in enumerate(parts):
@@ -711,6 +707,8 @@ class _Parser:
                 if j + 1 < len(st) and st[j + 1].text == "(":
                     k = _matching(st, j + 1)
                     params = self.parse_params(st[j + 2:k], f"typedef {name}")
+                    if k == j + 2:
+                        self.problem(st[0], f"typedef {name}: `()` means unspecified parameters in C; write `(void)`")
                     self.api.callbacks.append(Callback(name, ret, params, self.line(st[0])))
                     return
             self.problem(st[0], f"unsupported typedef `{_join(st)[:60]}`")

@@ -135,12 +135,12 @@ def check(ctx: Context) -> Result:
         r.fail(f"{lib} has no debug information: build with -g (RelWithDebInfo or Debug) so that "
                "abidiff can see types")
     elif not diff.compatible:
-        r.fail(f"{lib} is not compatible with the released ABI in {base} (version {bver}):\n"
+        r.fail(f"{lib} is not compatible with the released ABI in {base} (version {bver or 'unknown'}):\n"
                + "\n".join("  " + p for p in diff.problems)
                + "\nabidiff's report:\n" + _indent(diff.text))
     for a in diff.added:
         r.note(f"added function: {a}")
-    return r.finish(f"{lib} against {base} (version {bver}): abidiff exit {diff.rc}, "
+    return r.finish(f"{lib} against {base} (version {bver or 'unknown'}): abidiff exit {diff.rc}, "
                     f"{len(diff.added)} added functions, {len(diff.problems)} incompatibilities")
 
 

@@ -1,6 +1,7 @@
 # The ABI checks (abi/check_abi.py, abi/README.md), registered with CTest:
 #   abi.case.<name>  one planted mistake each (tests/abi/run_case.py): the check must fail
 #                    and name the problem; abi.case.good_fixture_passes is the control.
+#   abi.parsers      unit tests of the header and binding parsers (tests/abi/test_parsers.py).
 #   abi.check        the real check on the built libdccuda, the header and bindings/.
 #                    Not strict by default (a binding or tool that is not there is shown,
 #                    not failed); -DDCCUDA_ABI_STRICT=ON (or DCCUDA_ABI_STRICT=1 in the
@@ -21,6 +22,10 @@ foreach(_n IN LISTS _dcabi_names)
   add_test(NAME abi.case.${_n} COMMAND ${Python3_EXECUTABLE} ${DCABI_RUN_CASE} ${_n})
   set_tests_properties(abi.case.${_n} PROPERTIES LABELS abi TIMEOUT 300)
 endforeach()
+
+# The parsers behind the check, on source layouts the fixtures do not show.
+add_test(NAME abi.parsers COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/test_parsers.py)
+set_tests_properties(abi.parsers PROPERTIES LABELS abi TIMEOUT 120)
 
 set(_dcabi_strict "")
 if(DCCUDA_ABI_STRICT)

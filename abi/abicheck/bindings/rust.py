@@ -88,6 +88,9 @@ class Types:
 def _single_field(rest: str) -> Optional[str]:
     """The one non-PhantomData field of a struct body that starts `rest`."""
     rest = rest.lstrip()
+    if rest.startswith("<"):           # generic parameters
+        rest = rest[matching(rest, 0) + 1:].lstrip()
+    rest = re.sub(r"^where\b[^{(]*", "", rest).lstrip()
     if rest.startswith("("):
         body = rest[1:matching(rest, 0)]
         fields = [re.sub(r"^pub(\([^)]*\))?\s+", "", f) for f in split_top(body) if f]
