@@ -121,6 +121,16 @@ CASES = {
         ["bindings"], [r"swig: `dc_buffer_alloc` \(include/dccuda\.h:\d+\) is not wrapped"],
         edits=[("bindings/swig/dccuda.i", "%ignore dc_stream_add_callback;",
                 "%ignore dc_stream_add_callback;\n%ignore dc_buffer_alloc;")]),
+    "swig_typemap_mismatch": Case(
+        "A custom imtype typemap makes the PInvoke side 32-bit where the C wrapper takes 64 bits.",
+        ["bindings"], [r"swig C#: dccudaPINVOKE\.cs:\d+: CSharp_dc_buffer_alloc: parameter 2: wrapper "
+                       r"`unsigned long long` \(64-bit int\) but C# `uint` \(32-bit int\)"],
+        edits=[("bindings/swig/dccuda.i", "%include \"stdint.i\"\n",
+                "%include \"stdint.i\"\n%typemap(imtype) uint64_t \"uint\"\n")]),
+    "swig_wrong_library": Case(
+        "The library the generated C# loads (here: libdccuda itself) does not export SWIG's wrappers.",
+        ["bindings"], [r"swig C#: EntryPoint `CSharp_dc_version` is not exported by .*libdccuda\.so\.1 \(--swig-library\)"],
+        args=["--swig-library", "@LIB@"]),
     "unbound_stale_entry": Case(
         "unbound.txt says a function is not bound by a binding that binds it.",
         ["bindings"], [r"unbound\.txt:\d+: `rust dc_version` is listed as not bound, but rust binds it: remove the line"],
@@ -319,11 +329,12 @@ def run_case(name: str, keep: bool = False) -> bool:
             shutil.rmtree(full) if os.path.isdir(full) else os.remove(full)
             log(f"   removed: {r}")
         args = list(common)
-        needs_library = bool({"all", "symbols", "abi"} & set(case.checks)) or "--update-baseline" in case.args
+        needs_library = (bool({"all", "symbols", "abi"} & set(case.checks)) or "--update-baseline" in case.args
+                         or "@LIB@" in case.args)
+        lib = os.path.join(tmp, "no-such-library.so")
         if case.library != "none" and needs_library:
-            args += ["--library", build_library(tree, os.path.join(tmp, "build"), case.library)]
-        else:
-            args += ["--library", os.path.join(tmp, "no-such-library.so")]
+            lib = build_library(tree, os.path.join(tmp, "build"), case.library)
+        args += ["--library", lib]
         args += ["--layout-output", "zig=" + os.path.join(tree, "layouts", "zig.txt")] \
             if os.path.exists(os.path.join(tree, "layouts", "zig.txt")) else []
         if "all" in case.checks or "layouts" in case.checks:
@@ -339,7 +350,7 @@ def run_case(name: str, keep: bool = False) -> bool:
                     log("   note: cargo not installed: the Rust layout comes from layouts/rust.txt")
         extra = [a if "=" not in a or not a.split("=", 1)[1].startswith("layouts/")
                  else a.split("=", 1)[0] + "=" + os.path.join(tree, a.split("=", 1)[1]) for a in case.args]
-        extra = [os.path.join(tree, a) if a == "nm.txt" else a for a in extra]
+        extra = [os.path.join(tree, a) if a == "nm.txt" else lib if a == "@LIB@" else a for a in extra]
         cmd = [sys.executable, CHECK] + case.checks + args + extra + (["--strict"] if case.strict else [])
         env = dict(os.environ)
         env.pop("DCCUDA_ABI_STRICT", None)

@@ -51,9 +51,9 @@ def find_generated(ctx: Context) -> Tuple[Optional[str], List[str], str]:
         return not (mine and os.path.abspath(f).startswith(mine))
 
     for d in dirs:
-        wraps = [f for f in files_under(d, ["_wrap.c", "_wrap.cxx", "_wrap.cpp"])
+        wraps = [f for f in files_under(d, ["_wrap.c", "_wrap.cxx", "_wrap.cpp"], skip_dirs=("abi-check",))
                  if not_mine(f) and "CSharp_" in read(f)[:200000]]
-        pinvokes = [f for f in files_under(d, ["PINVOKE.cs"]) if not_mine(f)]
+        pinvokes = [f for f in files_under(d, ["PINVOKE.cs"], skip_dirs=("abi-check",)) if not_mine(f)]
         if wraps and pinvokes:
             wrap = max(wraps, key=os.path.getmtime)
             cs_dir = os.path.dirname(max(pinvokes, key=os.path.getmtime))
