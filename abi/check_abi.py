@@ -137,7 +137,7 @@ def parse_args(argv):
     g.add_argument("--swig-generated", help="folder holding SWIG's generated *_wrap.c and C#")
     g.add_argument("--swig-library", help="the built SWIG wrapper library")
     g.add_argument("--version-node", default="DCCUDA_1.0", help="the version node every symbol belongs to")
-    g.add_argument("--work-dir", help="where helpers are compiled (default <build>/abi-check or a temp folder)")
+    g.add_argument("--work-dir", help="where the generated test programs are compiled (default <build>/abi-check or a temp folder)")
     g.add_argument("--report-file", help="also write the report here")
     args = ap.parse_args(argv)
     for c in args.checks:

@@ -50,7 +50,7 @@ class Context:
         return os.path.dirname(os.path.abspath(self.header))
 
     def work(self, sub: str) -> str:
-        """A folder for compiled helpers: --work-dir, else <build>/abi-check, else a temporary
+        """A folder for generated test programs: --work-dir, else <build>/abi-check, else a temporary
         folder removed at exit."""
         if self.work_dir is None:
             if self.build_dir and os.path.isdir(self.build_dir):

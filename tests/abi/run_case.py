@@ -172,6 +172,10 @@ CASES = {
         "--update-baseline writes the baseline for an added function after a minor bump (the control).",
         [], [r"wrote .*dccuda\.abi \(9 functions\) and .*dccuda\.abi\.version \(1\.1\.0\)"],
         rc=0, edits=[ADD_FN_HDR, ADD_FN_IMPL, MINOR_BUMP], baseline=True, args=["--update-baseline"]),
+    "symbols_update_refuses_released_removal": Case(
+        "--update-symbols refuses to drop a released function without a major version bump.",
+        [], [r"refused: these functions were released .*: dc_event_elapsed_ms"],
+        edits=[DEL_FN_HDR, DEL_FN_IMPL], baseline=True, args=["--update-symbols"]),
     # -- exported symbols ------------------------------------------------------------------
     "symbols_leaked_cxx": Case(
         "A C++ function leaks from the library (a version script without `local: *;`).",

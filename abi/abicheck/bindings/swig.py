@@ -154,7 +154,7 @@ def check(ctx: Context, unbound: Unbound) -> Optional[List[Result]]:
     typedefs.update({c.name: "ptr" for c in ctx.api.callbacks})
     typedefs.update({k: v.cls for k, v in ctx.api.typedefs.items()})
     typedefs.update(api_mod.ALLOWED_BASE)
-    # SWIG's own helper types in the wrapper (callback typedefs for exceptions and strings).
+    # SWIG's own support types in the wrapper (callback typedefs for exceptions and strings).
     for m in re.finditer(r"typedef\s+[^;()]*\(\s*(?:SWIGSTDCALL\s*)?\*\s*(\w+)\s*\)\s*\(", wtext):
         typedefs[m.group(1)] = "ptr"
     # 1. coverage
