@@ -66,6 +66,7 @@
 #ifndef DCCUDA_H
 #define DCCUDA_H
 
+#include <stddef.h> /* NULL, used by the DC_*_INIT and DC_ARG_* initialiser macros */
 #include <stdint.h>
 
 #ifdef __cplusplus

@@ -1,0 +1,1 @@
+"""The pieces of abi/check_abi.py, one concern per module (see abi/README.md)."""
