@@ -78,7 +78,7 @@ CompileRequest make_compile_request(const char* source, const char* program_name
          "options->arch");
 
   if (r.arch) r.args.push_back(arch_option(r.output, r.arch, specific));
-  if (r.output == DC_OUTPUT_LTOIR) r.args.emplace_back("--dlto");
+  if (r.output == DC_OUTPUT_LTOIR) r.args.emplace_back("-dlto");
   if (o.std) r.args.push_back(std::string("--std=") + o.std);
   if (o.flags & DC_COMPILE_FAST_MATH) r.args.emplace_back("--use_fast_math");
   if (o.flags & DC_COMPILE_LINE_INFO) r.args.emplace_back("--generate-line-info");

@@ -106,8 +106,8 @@ std::string elf_bounds_problem(const void* data, size_t size) {
   if (eh.e_shnum && eh.e_shentsize != sizeof(Elf64_Shdr)) return "its section header size is wrong";
   if (eh.e_phnum && eh.e_phentsize != sizeof(Elf64_Phdr)) return "its program header size is wrong";
   auto fits = [&](uint64_t offset, uint64_t length) { return offset <= size && length <= size - offset; };
-  if (!fits(eh.e_shoff, uint64_t(eh.e_shnum) * eh.e_shentsize)) return "its section headers lie past the end";
-  if (!fits(eh.e_phoff, uint64_t(eh.e_phnum) * eh.e_phentsize)) return "its program headers lie past the end";
+  if (!fits(eh.e_shoff, uint64_t(eh.e_shnum) * eh.e_shentsize)) return "its section headers lie past the end (truncated)";
+  if (!fits(eh.e_phoff, uint64_t(eh.e_phnum) * eh.e_phentsize)) return "its program headers lie past the end (truncated)";
   for (size_t i = 0; i < eh.e_shnum; ++i) {
     Elf64_Shdr s = read<Elf64_Shdr>(b + eh.e_shoff + i * eh.e_shentsize);
     if (s.sh_type != SHT_NOBITS && !fits(s.sh_offset, s.sh_size)) return "a section lies past the end (truncated)";
