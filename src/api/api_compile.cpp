@@ -22,7 +22,7 @@ DC_API dc_status dc_compile(const char* source, const char* program_name, const 
     Pinned<Device> d;
     if (device) d = pin<Device>(device, "device");
     CompileRequest request = make_compile_request(source, program_name, options, d.get());
-    Ref<Program> p = compile_program(request, d.get());
+    Ref<Program> p = compile_program(std::move(request), d.get());
     *program = issue_handle<dc_program>(p.get());
     return DC_SUCCESS;
   });

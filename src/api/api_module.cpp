@@ -117,7 +117,7 @@ DC_API dc_status dc_module_compile_and_load(dc_device device, const char* source
       fail(DC_ERROR_INVALID_ARGUMENT, "options->output is DC_OUTPUT_LTOIR, which cannot be loaded; use "
            "DC_OUTPUT_CUBIN or DC_OUTPUT_PTX");
     CompileRequest request = make_compile_request(source, program_name, options, d.get());
-    Ref<Program> p = compile_program(request, d.get());
+    Ref<Program> p = compile_program(std::move(request), d.get());
     const CompiledOutput& out = p->output();
     Ref<Module> m = Module::load(d.share(), out.image.data(), out.image.size(), nullptr);
     *module = issue_handle<dc_module>(m.get());

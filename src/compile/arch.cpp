@@ -4,6 +4,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "compile/compile_request.h"
 #include "core/error.h"
 #include "device/device.h"
 #include "loader/nvrtc.h"
@@ -38,39 +39,43 @@ const std::vector<int32_t>& nvrtc_supported_archs() {
   return archs;
 }
 
-int32_t resolve_arch(int32_t requested, int32_t output, const Device* device) {
-  const std::vector<int32_t>& supported = nvrtc_supported_archs();
-  auto known = [&](int32_t a) { return supported.empty() || std::binary_search(supported.begin(), supported.end(), a); };
-  const NvrtcState& nvrtc = nvrtc_state();
+int32_t requested_arch(int32_t requested, int32_t output, const Device* device) {
   if (requested != 0) {
     if (requested < 10 || requested > 9999)
       fail(DC_ERROR_INVALID_ARGUMENT, "options->arch is %d; give 10 * major + minor (90 for sm_90) or 0 for the "
            "device's own", requested);
-    if (!known(requested))
-      fail(DC_ERROR_NOT_SUPPORTED, "options->arch %d (sm_%d) is not a target NVRTC %d.%d supports (%s); pick one "
-           "of these or use another NVRTC (DCCUDA_NVRTC_LIBRARY)", requested, requested, nvrtc.major, nvrtc.minor,
-           arch_list(supported).c_str());
     return requested;
   }
-  if (!device) {
-    if (output == DC_OUTPUT_CUBIN)
-      fail(DC_ERROR_INVALID_ARGUMENT, "a CUBIN needs a target architecture: pass a device, or set options->arch "
-           "(e.g. 90 for sm_90)");
-    return 0;  // PTX and LTO-IR: NVRTC's default virtual architecture
-  }
-  int32_t own = device->limits().compute_major * 10 + device->limits().compute_minor;
-  if (known(own)) return own;
+  if (device) return device->limits().compute_major * 10 + device->limits().compute_minor;
+  if (output == DC_OUTPUT_CUBIN)
+    fail(DC_ERROR_INVALID_ARGUMENT, "a CUBIN needs a target architecture: pass a device, or set options->arch "
+         "(e.g. 90 for sm_90)");
+  return 0;  // PTX and LTO-IR: NVRTC's default virtual architecture
+}
+
+bool settle_arch(CompileRequest& r) {
+  const std::vector<int32_t>& supported = nvrtc_supported_archs();
+  if (r.arch == 0 || supported.empty() || std::binary_search(supported.begin(), supported.end(), r.arch))
+    return false;
+  const NvrtcState& nvrtc = nvrtc_state();
+  if (r.device_ordinal < 0)
+    fail(DC_ERROR_NOT_SUPPORTED, "options->arch %d (sm_%d) is not a target NVRTC %d.%d supports (%s); pick one "
+         "of these or use another NVRTC (DCCUDA_NVRTC_LIBRARY)", r.arch, r.arch, nvrtc.major, nvrtc.minor,
+         arch_list(supported).c_str());
   // A device newer than this NVRTC: the newest code it can still run.
+  int32_t own = r.arch;
   int32_t best = 0;
   for (int32_t a : supported) {
-    bool usable = output == DC_OUTPUT_CUBIN ? (a / 10 == own / 10 && a <= own) : a <= own;
+    bool usable = r.output == DC_OUTPUT_CUBIN ? (a / 10 == own / 10 && a <= own) : a <= own;
     if (usable) best = a;
   }
-  if (best) return best;
-  fail(DC_ERROR_NOT_SUPPORTED, "device %d is sm_%d, for which NVRTC %d.%d cannot make %s (it targets %s); use a "
-       "newer NVRTC (DCCUDA_NVRTC_LIBRARY)%s", device->ordinal(), own, nvrtc.major, nvrtc.minor,
-       output == DC_OUTPUT_CUBIN ? "a CUBIN" : "code", arch_list(supported).c_str(),
-       output == DC_OUTPUT_CUBIN ? " or compile to PTX (DC_OUTPUT_PTX)" : "");
+  if (!best || r.arch_specific)
+    fail(DC_ERROR_NOT_SUPPORTED, "device %d is sm_%d, for which NVRTC %d.%d cannot make %s (it targets %s); use a "
+         "newer NVRTC (DCCUDA_NVRTC_LIBRARY)%s", r.device_ordinal, own, nvrtc.major, nvrtc.minor,
+         r.output == DC_OUTPUT_CUBIN ? "a CUBIN" : "code", arch_list(supported).c_str(),
+         r.output == DC_OUTPUT_CUBIN ? " or compile to PTX (DC_OUTPUT_PTX)" : "");
+  r.arch = best;
+  return true;
 }
 
 int32_t driver_max_ptx_isa(int32_t driver_version) {

@@ -17,8 +17,9 @@ CacheKey make_cache_key(const CompileRequest& r, int32_t nvrtc_major, int32_t nv
   }
   h.field_u64(r.name_expressions.size());
   for (const std::string& e : r.name_expressions) h.field(e);
-  h.field_u64(r.args.size());
-  for (const std::string& a : r.args) h.field(a);
+  std::vector<std::string> args = r.nvrtc_args();
+  h.field_u64(args.size());
+  for (const std::string& a : args) h.field(a);
   h.field_u64(static_cast<uint64_t>(r.output));
   h.field_u64(static_cast<uint64_t>(r.arch));
   h.field_u64(static_cast<uint64_t>(nvrtc_major));

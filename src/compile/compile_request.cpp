@@ -3,7 +3,7 @@
 #include "compile/arch.h"
 #include "core/args.h"
 #include "core/error.h"
-#include "loader/nvrtc.h"
+#include "device/device.h"
 
 namespace dc {
 namespace {
@@ -30,13 +30,19 @@ std::vector<std::string> copy_strings(uint32_t count, const char* const* items, 
   return out;
 }
 
-std::string arch_option(int32_t output, int32_t arch, bool specific) {
-  std::string a = (output == DC_OUTPUT_CUBIN ? "sm_" : "compute_") + std::to_string(arch);
-  if (specific) a += 'a';
-  return "--gpu-architecture=" + a;
-}
-
 }  // namespace
+
+std::vector<std::string> CompileRequest::nvrtc_args() const {
+  std::vector<std::string> args;
+  args.reserve(options.size() + 1);
+  if (arch) {
+    std::string a = (output == DC_OUTPUT_CUBIN ? "sm_" : "compute_") + std::to_string(arch);
+    if (arch_specific) a += 'a';
+    args.push_back("--gpu-architecture=" + a);
+  }
+  args.insert(args.end(), options.begin(), options.end());
+  return args;
+}
 
 CompileRequest make_compile_request(const char* source, const char* program_name, const dc_compile_options* options,
                                     const Device* device) {
@@ -69,25 +75,24 @@ CompileRequest make_compile_request(const char* source, const char* program_name
   r.name_expressions = copy_strings(o.num_name_expressions, o.name_expressions, "options->name_expressions", false);
   if (o.std && !*o.std) fail(DC_ERROR_INVALID_ARGUMENT, "options->std is empty; use NULL for NVRTC's default or e.g. \"c++17\"");
 
-  // The architecture needs NVRTC's list of targets.
-  require_nvrtc();
-  bool specific = (o.flags & DC_COMPILE_ARCH_SPECIFIC) != 0;
-  r.arch = resolve_arch(o.arch, o.output, device);
-  if (specific && r.arch == 0)
+  r.arch_specific = (o.flags & DC_COMPILE_ARCH_SPECIFIC) != 0;
+  r.arch = requested_arch(o.arch, o.output, device);
+  if (o.arch == 0 && device) r.device_ordinal = device->ordinal();
+  if (r.arch_specific && r.arch == 0)
     fail(DC_ERROR_INVALID_ARGUMENT, "DC_COMPILE_ARCH_SPECIFIC needs an architecture: pass a device or set "
          "options->arch");
 
-  if (r.arch) r.args.push_back(arch_option(r.output, r.arch, specific));
-  if (r.output == DC_OUTPUT_LTOIR) r.args.emplace_back("-dlto");
-  if (o.std) r.args.push_back(std::string("--std=") + o.std);
-  if (o.flags & DC_COMPILE_FAST_MATH) r.args.emplace_back("--use_fast_math");
-  if (o.flags & DC_COMPILE_LINE_INFO) r.args.emplace_back("--generate-line-info");
-  if (o.flags & DC_COMPILE_DEVICE_DEBUG) r.args.emplace_back("--device-debug");
-  if (o.flags & DC_COMPILE_RELOCATABLE) r.args.emplace_back("--relocatable-device-code=true");
-  if (o.max_registers > 0) r.args.push_back("--maxrregcount=" + std::to_string(o.max_registers));
-  for (const std::string& d : defines) r.args.push_back("--define-macro=" + d);
-  for (const std::string& p : r.include_paths) r.args.push_back("--include-path=" + p);
-  for (std::string& a : raw) r.args.push_back(std::move(a));
+  std::vector<std::string>& a = r.options;
+  if (r.output == DC_OUTPUT_LTOIR) a.emplace_back("-dlto");
+  if (o.std) a.push_back(std::string("--std=") + o.std);
+  if (o.flags & DC_COMPILE_FAST_MATH) a.emplace_back("--use_fast_math");
+  if (o.flags & DC_COMPILE_LINE_INFO) a.emplace_back("--generate-line-info");
+  if (o.flags & DC_COMPILE_DEVICE_DEBUG) a.emplace_back("--device-debug");
+  if (o.flags & DC_COMPILE_RELOCATABLE) a.emplace_back("--relocatable-device-code=true");
+  if (o.max_registers > 0) a.push_back("--maxrregcount=" + std::to_string(o.max_registers));
+  for (const std::string& d : defines) a.push_back("--define-macro=" + d);
+  for (const std::string& p : r.include_paths) a.push_back("--include-path=" + p);
+  for (std::string& raw_option : raw) a.push_back(std::move(raw_option));
   return r;
 }
 

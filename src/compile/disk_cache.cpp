@@ -23,7 +23,7 @@ namespace dc {
 namespace {
 
 constexpr char kSuffix[] = ".dcc";
-constexpr char kTempMark[] = ".dcc.tmp.";
+constexpr char kTempMark[] = ".tmp.";
 // A temporary file this old belongs to a writer that died.
 constexpr time_t kStaleTempSeconds = 3600;
 // Entries larger than this are not real kernels: refuse to read them.
@@ -49,6 +49,15 @@ std::string resolve_directory() {
 bool ends_with(const std::string& s, const char* suffix) {
   size_t n = std::strlen(suffix);
   return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+// The cache's own files: entries, NVRTC memos (nvrtc_identity.h) and the
+// temporary files of both. The directory may hold other things.
+bool is_entry(const std::string& name) { return ends_with(name, kSuffix); }
+bool is_memo(const std::string& name) { return name.rfind("nvrtc-", 0) == 0 && ends_with(name, ".id"); }
+bool is_temp(const std::string& name) {
+  size_t at = name.find(kTempMark);
+  return at != std::string::npos && (is_entry(name.substr(0, at)) || is_memo(name.substr(0, at)));
 }
 
 // mkdir -p, private to the user for the parts it creates.
@@ -112,8 +121,8 @@ void evict(const std::string& dir, const std::string& keep) {
   time_t now = ::time(nullptr);
   while (struct dirent* e = ::readdir(d)) {
     std::string name = e->d_name;
-    bool entry = ends_with(name, kSuffix);
-    bool temp = name.find(kTempMark) != std::string::npos;
+    bool entry = is_entry(name);
+    bool temp = is_temp(name);
     if (!entry && !temp) continue;
     std::string path = dir + "/" + name;
     struct stat st;
@@ -165,29 +174,37 @@ std::shared_ptr<const CompiledOutput> disk_cache_load(const CacheKey& key) {
   return out;
 }
 
+bool write_file_atomically(const std::string& path, const void* data, size_t size, bool durable) {
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+  if (!make_directories(dir)) return false;
+  std::string temp = temp_name(path);
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  bool ok = write_all(fd, static_cast<const uint8_t*>(data), size) && (!durable || ::fsync(fd) == 0);
+  ok = (::close(fd) == 0) && ok;
+  if (!ok || ::rename(temp.c_str(), path.c_str()) != 0) {
+    ::unlink(temp.c_str());
+    return false;
+  }
+  if (durable) {
+    // Make the rename itself durable.
+    int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+      ::fsync(dfd);
+      ::close(dfd);
+    }
+  }
+  return true;
+}
+
 void disk_cache_store(const CacheKey& key, const CompiledOutput& output) {
   const std::string& dir = disk_cache_directory();
   if (dir.empty()) return;
   std::vector<uint8_t> bytes = encode_cache_entry(key.digest, output);
   if (bytes.size() > cache_max_bytes()) return;
-  if (!make_directories(dir)) return;
   std::string final_path = dir + "/" + key.hex + kSuffix;
-  std::string temp = temp_name(final_path);
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return;
-  bool ok = write_all(fd, bytes.data(), bytes.size()) && ::fsync(fd) == 0;
-  ok = (::close(fd) == 0) && ok;
-  if (!ok || ::rename(temp.c_str(), final_path.c_str()) != 0) {
-    ::unlink(temp.c_str());
-    return;
-  }
-  // Make the rename itself durable.
-  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  evict(dir, final_path);
+  if (write_file_atomically(final_path, bytes.data(), bytes.size(), true)) evict(dir, final_path);
 }
 
 void disk_cache_clear() {
@@ -202,7 +219,7 @@ void disk_cache_clear() {
   while (struct dirent* e = ::readdir(d)) {
     std::string name = e->d_name;
     // Only our own files: the directory may be shared with other things.
-    if (!ends_with(name, kSuffix) && name.find(kTempMark) == std::string::npos) continue;
+    if (!is_entry(name) && !is_memo(name) && !is_temp(name)) continue;
     std::string path = dir + "/" + name;
     if (::unlink(path.c_str()) != 0 && errno != ENOENT && first_error.empty())
       first_error = path + ": " + std::strerror(errno);

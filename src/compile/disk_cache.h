@@ -32,4 +32,9 @@ void disk_cache_store(const CacheKey& key, const CompiledOutput& output);
 // Deletes every entry (and left-over temporary file). Fails with DC_ERROR_IO.
 void disk_cache_clear();
 
+// Writes `path` whole or not at all: a temporary file of its own, flushed
+// (fsync when `durable`), renamed over `path`. Creates the directory. Returns
+// false on any failure (and leaves nothing behind).
+bool write_file_atomically(const std::string& path, const void* data, size_t size, bool durable);
+
 }  // namespace dc

@@ -131,7 +131,8 @@ std::shared_ptr<const CompiledOutput> run_nvrtc(const CompileRequest& req) {
   std::vector<const char*> header_names, header_sources, args;
   for (const std::string& h : req.header_names) header_names.push_back(h.c_str());
   for (const std::string& h : req.header_sources) header_sources.push_back(h.c_str());
-  for (const std::string& a : req.args) args.push_back(a.c_str());
+  std::vector<std::string> arg_strings = req.nvrtc_args();
+  for (const std::string& a : arg_strings) args.push_back(a.c_str());
 
   ProgramGuard program(api);
   nvrtcResult r = api.nvrtcCreateProgram(program.out(), req.source.c_str(), req.program_name.c_str(),

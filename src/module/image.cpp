@@ -14,7 +14,8 @@ constexpr uint32_t kFatbinMagic = 0xBA55ED50u;
 constexpr uint32_t kLtoIrMagic = 0x7F4E43EDu;  // NVRTC's LTO-IR
 constexpr size_t kFatbinHeaderSize = 16;
 constexpr uint16_t kFatbinMemberPtx = 1, kFatbinMemberElf = 2;
-constexpr uint64_t kFatbinMemberCompressed = 0x2000;
+// Compressed members (LZ4 in older toolkits, Zstandard since CUDA 12.8) cannot be read here.
+constexpr uint64_t kFatbinMemberCompressed = 0x2000 | 0x8000;
 
 uint32_t u32_at(const uint8_t* p) {
   uint32_t v;

@@ -482,6 +482,59 @@ TEST_F(CacheTest, SizeLimitEvictsTheLeastRecentlyUsed) {
   remove_tree(dir);
 }
 
+// Loading NVRTC costs ~10 ms: a process that finds its kernel on disk must not
+// need it. The first process records which NVRTC it loaded (nvrtc-*.id); a
+// record that no longer matches is never trusted.
+TEST_F(CacheTest, ADiskHitInANewProcessDoesNotLoadNvrtc) {
+  std::string src = kernel_named("memo_kernel");
+  std::string file = source_file(src);
+  ASSERT_EQ(compile(src, cubin90()).source, DC_CACHE_MISS);  // this process loads NVRTC and records it
+  std::set<std::string> memos = files_in(dir_, ".id");
+  ASSERT_EQ(memos.size(), 1u);
+  std::string memo_path = dir_ + "/" + *memos.begin();
+  std::string memo = read_file(memo_path);
+  auto run = [&](std::vector<std::string> env = {}) {
+    ChildResult r = run_child({"compile", file, "1"}, env);
+    EXPECT_EQ(r.exit_code, 0) << r.out;
+    return r.out;
+  };
+  std::string out = run();
+  EXPECT_EQ(out.substr(0, 1), "2") << out;
+  EXPECT_NE(out.find("nvrtc=0"), std::string::npos) << "NVRTC was loaded for a disk hit: " << out;
+
+  // A record claiming another NVRTC version: the lookup misses, NVRTC is
+  // loaded, and the entry under the real version is found after all.
+  std::string wrong = memo;
+  wrong.replace(wrong.find(' ') + 1, 2, "77");
+  write_file(memo_path, wrong);
+  out = run();
+  EXPECT_EQ(out.substr(0, 1), "2") << out;
+  EXPECT_NE(out.find("nvrtc=1"), std::string::npos) << out;
+  EXPECT_EQ(read_file(memo_path), memo) << "the wrong record was not corrected";
+
+  // A record whose library file changed (here: its recorded size) is ignored.
+  std::istringstream fields(memo);
+  std::string magic, major, minor, ino, size;
+  fields >> magic >> major >> minor >> ino >> size;
+  std::string changed = memo;
+  changed.replace(changed.find(" " + size + " ") + 1, size.size(), size + "1");
+  write_file(memo_path, changed);
+  out = run();
+  EXPECT_NE(out.find("nvrtc=1"), std::string::npos) << out;
+  EXPECT_EQ(read_file(memo_path), memo);
+  write_file(memo_path, "garbage");
+  out = run();
+  EXPECT_NE(out.find("nvrtc=1"), std::string::npos) << out;
+  EXPECT_EQ(read_file(memo_path), memo);
+
+  // Another NVRTC setting is another context: no record applies, and without
+  // NVRTC there is no compiler, cached entry or not.
+  ChildResult none = run_child({"compile", file, "1"}, {"DCCUDA_NVRTC_LIBRARY=/nonexistent/libnvrtc.so"});
+  EXPECT_EQ(none.exit_code, 2) << none.out;
+  ASSERT_DC_OK(dc_cache_clear(DC_CACHE_CLEAR_DISK));
+  EXPECT_TRUE(files_in(dir_, ".id").empty()) << "clearing the disk cache clears the records too";
+}
+
 // --- The child process ------------------------------------------------------
 
 // --child compile <source file> <times> [--print-dir] [--init-no-disk]
@@ -527,6 +580,12 @@ int child_main(int argc, char** argv) {
     std::printf("%d\n", from);
   }
   std::printf("%zu\n", std::hash<std::string>()(bytes));
+  // Whether this process loaded NVRTC (a disk hit should not need to).
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  bool nvrtc = false;
+  while (std::getline(maps, line)) nvrtc = nvrtc || line.find("libnvrtc") != std::string::npos;
+  std::printf("nvrtc=%d\n", nvrtc ? 1 : 0);
   return 0;
 }
 

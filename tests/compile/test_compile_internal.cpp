@@ -7,10 +7,14 @@
 
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <fstream>
 #include <string>
 
 #include "compile/arch.h"
+#include "compile/compile_request.h"
+#include "core/error.h"
+#include "loader/nvrtc.h"
 #include "compile/cache_entry.h"
 #include "compile/cache_key.h"
 #include "compile/include_scan.h"
@@ -157,6 +161,35 @@ TEST(CacheKey, IncludeScanFollowsIncludesAndIgnoresInMemoryHeaders) {
   for (const char* f : {"/a.h", "/sub/b.h", "/sub/c.h", "/unused.h"}) std::remove((d + f).c_str());
   rmdir((d + "/sub").c_str());
   rmdir(dir);
+}
+
+TEST(Architecture, ADeviceNewerThanNvrtcGetsTheNewestCodeItRuns) {
+  if (dc::nvrtc_state().status != DC_SUCCESS) GTEST_SKIP() << "needs NVRTC";
+  const std::vector<int32_t>& supported = dc::nvrtc_supported_archs();
+  if (supported.empty()) GTEST_SKIP() << "this NVRTC cannot list its targets";
+  int32_t newest = supported.back();
+  int32_t next_major = (newest / 10 + 1) * 10;  // a device no NVRTC here knows
+  dc::CompileRequest r;
+  r.device_ordinal = 0;
+  r.output = DC_OUTPUT_PTX;
+  r.arch = next_major + 5;
+  EXPECT_TRUE(dc::settle_arch(r));
+  EXPECT_EQ(r.arch, newest) << "PTX of the newest architecture; the driver JIT-compiles it";
+  r.output = DC_OUTPUT_CUBIN;
+  r.arch = next_major + 5;
+  EXPECT_THROW(dc::settle_arch(r), dc::Failure) << "no CUBIN of another major version runs on the device";
+  EXPECT_NE(dc::thread_error().message.find("DC_OUTPUT_PTX"), std::string::npos) << dc::thread_error().message;
+  r.arch = newest + 1;  // a newer minor of a known major: the CUBIN of that major runs
+  if (newest % 10 != 9 && !std::binary_search(supported.begin(), supported.end(), r.arch)) {
+    EXPECT_TRUE(dc::settle_arch(r));
+    EXPECT_EQ(r.arch, newest);
+  }
+  r.arch = newest;
+  EXPECT_FALSE(dc::settle_arch(r)) << "a supported architecture is kept";
+  r.device_ordinal = -1;  // asked for explicitly: never replaced
+  r.arch = next_major + 5;
+  EXPECT_THROW(dc::settle_arch(r), dc::Failure);
+  EXPECT_EQ(dc::thread_error().status, DC_ERROR_NOT_SUPPORTED);
 }
 
 }  // namespace

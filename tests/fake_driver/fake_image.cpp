@@ -267,7 +267,7 @@ ParsedImage parse_image(const void* image, int device_arch, int max_ptx_isa) {
       uint64_t payload = at<uint64_t>(m + 8);
       uint32_t sm = at<uint32_t>(m + 28);
       uint64_t flags = at<uint64_t>(m + 40);
-      if (flags & 0x2000) {
+      if (flags & (0x2000 | 0x8000)) {  // LZ4 or Zstandard
         compressed = true;  // the fake cannot decompress: skip it
       } else if (kind == 2 && static_cast<int>(sm) / 10 == device_arch / 10 && static_cast<int>(sm) <= device_arch) {
         return parse_elf(m + mh, device_arch);

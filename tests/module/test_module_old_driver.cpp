@@ -100,6 +100,18 @@ TEST_F(OldDriverModules, PtxKernelsAndLayoutsComeFromThePtxText) {
   dc_module_release(m);
 }
 
+#ifdef DCTEST_KERNELS_FATBIN
+TEST_F(OldDriverModules, PrecompiledImagesAreReadToo) {
+  for (const char* path : {DCTEST_KERNELS_CUBIN, DCTEST_KERNELS_FATBIN}) {
+    SCOPED_TRACE(path);
+    dc_module m = nullptr;
+    ASSERT_DC_OK(dc_module_load_file(device_, path, nullptr, &m));
+    check_module(m);
+    dc_module_release(m);
+  }
+}
+#endif
+
 TEST_F(OldDriverModules, PtxNewerThanTheDriverIsRefusedClearly) {
   int32_t major = 0, minor = 0;
   dc_nvrtc_version(&major, &minor);

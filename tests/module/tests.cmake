@@ -32,6 +32,7 @@ dc_uses_precompiled_kernels(test_module)
 dc_test(test_module_old_driver SOURCES ${DCTEST_MODULE}/test_module_old_driver.cpp
   ENV ${DCTEST_FAKE_ENV} DCFAKE_DRIVER_VERSION=12000)
 target_link_libraries(test_module_old_driver PRIVATE dctest_kernels)
+dc_uses_precompiled_kernels(test_module_old_driver)
 # White-box: dccuda's image readers against the driver's answers.
 dc_test(test_module_internal SOURCES ${DCTEST_MODULE}/test_module_internal.cpp INTERNAL)
 # Module globals through dc_buffer_*: needs the buffer code (src/memory).
