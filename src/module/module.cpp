@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "compile/arch.h"
 #include "core/args.h"
@@ -51,8 +52,16 @@ LoadOptions validate(const dc_module_options* o) {
 
 void* option_value(uintptr_t v) { return reinterpret_cast<void*>(v); }
 
-std::string trimmed(const std::vector<char>& buffer) {
-  std::string s(buffer.data(), strnlen(buffer.data(), buffer.size()));
+// A JIT log buffer: not zero-filled (16 KiB twice per load would cost more
+// than a CUBIN load's own overhead); only the first byte is cleared.
+struct LogBuffer {
+  explicit LogBuffer(uint32_t n) : size(n), data(new char[n]) { data[0] = '\0'; }
+  uint32_t size;
+  std::unique_ptr<char[]> data;
+};
+
+std::string trimmed(const LogBuffer& buffer) {
+  std::string s(buffer.data.get(), strnlen(buffer.data.get(), buffer.size));
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
   return s;
 }
@@ -114,10 +123,11 @@ Ref<Module> Module::load(Ref<Device> device, const void* image, size_t size, con
   device->check_usable();
   PreparedImage prepared = prepare_image(image, size);
 
-  std::vector<char> info_log(o.log_size, '\0'), error_log(o.log_size, '\0');
+  LogBuffer info_log(o.log_size), error_log(o.log_size);
   std::vector<CUjit_option> keys = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
                                     CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  std::vector<void*> values = {info_log.data(), option_value(o.log_size), error_log.data(), option_value(o.log_size)};
+  std::vector<void*> values = {info_log.data.get(), option_value(o.log_size), error_log.data.get(),
+                               option_value(o.log_size)};
   if (prepared.kind == ImageKind::Ptx) {
     // ptxas's resource report ("Used 12 registers...") is the useful part of the info log.
     keys.push_back(CU_JIT_LOG_VERBOSE);
