@@ -100,7 +100,6 @@ DC_API dc_status dc_module_load_program(dc_device device, dc_program program, co
     if (out.kind == DC_OUTPUT_LTOIR)
       fail(DC_ERROR_INVALID_ARGUMENT, "the program holds LTO-IR, which the driver cannot load; link it with "
            "nvJitLink, or compile to DC_OUTPUT_CUBIN or DC_OUTPUT_PTX");
-    if (out.kind == DC_OUTPUT_PTX) check_ptx_loadable(out);
     Ref<Module> m = Module::load(d.share(), out.image.data(), out.image.size(), options);
     *module = issue_handle<dc_module>(m.get());
     return DC_SUCCESS;

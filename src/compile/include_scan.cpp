@@ -1,9 +1,13 @@
 #include "compile/include_scan.h"
 
+#include <sys/stat.h>
+
+#include <ctime>
 #include <fstream>
-#include <iterator>
+#include <mutex>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 namespace dc {
 namespace {
@@ -59,6 +63,58 @@ bool read_file(const std::string& path, std::string* out) {
   return true;
 }
 
+// What a header file contributes: its digest and its own directives.
+struct FileFacts {
+  Digest digest{};
+  std::vector<Directive> directives;
+};
+
+// Headers that have not changed are not read again: a lookup of a kernel
+// that includes a large library (hundreds of headers) costs a stat per
+// header. A file modified in the last few seconds is always read again, as
+// a write within the file system's timestamp granularity would not show.
+struct Remembered {
+  uint64_t ino, size;
+  int64_t sec, nsec;
+  FileFacts facts;
+};
+std::mutex g_files_mutex;
+std::unordered_map<std::string, Remembered>& remembered_files() {
+  static auto* m = new std::unordered_map<std::string, Remembered>;
+  return *m;
+}
+constexpr int64_t kRacySeconds = 3;
+constexpr size_t kMaxRemembered = 8192;
+
+bool file_facts(const std::string& path, FileFacts* out, size_t* bytes) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  {
+    std::lock_guard<std::mutex> lock(g_files_mutex);
+    auto it = remembered_files().find(path);
+    if (it != remembered_files().end() && it->second.ino == static_cast<uint64_t>(st.st_ino) &&
+        it->second.size == static_cast<uint64_t>(st.st_size) && it->second.sec == st.st_mtim.tv_sec &&
+        it->second.nsec == st.st_mtim.tv_nsec) {
+      *out = it->second.facts;
+      *bytes = 0;
+      return true;
+    }
+  }
+  std::string content;
+  if (!read_file(path, &content)) return false;
+  out->digest = sha256(content.data(), content.size());
+  out->directives = directives(content);
+  *bytes = content.size();
+  if (::time(nullptr) - st.st_mtim.tv_sec > kRacySeconds) {
+    std::lock_guard<std::mutex> lock(g_files_mutex);
+    auto& m = remembered_files();
+    if (m.size() >= kMaxRemembered) m.clear();
+    m[path] = Remembered{static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_size), st.st_mtim.tv_sec,
+                         st.st_mtim.tv_nsec, *out};
+  }
+  return true;
+}
+
 std::string directory_of(const std::string& path) {
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
@@ -71,7 +127,11 @@ class Scanner {
   }
 
   void scan_text(const std::string& text, const std::string& dir, bool on_disk) {
-    for (const Directive& d : directives(text)) {
+    scan_directives(directives(text), dir, on_disk);
+  }
+
+  void scan_directives(const std::vector<Directive>& list, const std::string& dir, bool on_disk) {
+    for (const Directive& d : list) {
       if (files_.size() >= kMaxFiles || bytes_ > kMaxBytes) return;
       if (in_memory_.count(d.name)) continue;  // hashed with the request already
       std::vector<std::string> candidates;
@@ -84,12 +144,13 @@ class Scanner {
       }
       for (const std::string& c : candidates) {
         if (visited_.count(c)) break;
-        std::string content;
-        if (!read_file(c, &content)) continue;
+        FileFacts facts;
+        size_t bytes = 0;
+        if (!file_facts(c, &facts, &bytes)) continue;
         visited_.insert(c);
-        bytes_ += content.size();
-        files_.push_back({c, sha256(content.data(), content.size())});
-        scan_text(content, directory_of(c), true);
+        bytes_ += bytes;
+        files_.push_back({c, facts.digest});
+        scan_directives(facts.directives, directory_of(c), true);
         break;  // the first match is the one the preprocessor takes
       }
     }

@@ -2,11 +2,13 @@
 // format (every damaged byte is caught), log parsing, version tables and the
 // include scan of the cache key.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <algorithm>
 #include <fstream>
 #include <string>
@@ -160,6 +162,26 @@ TEST(CacheKey, IncludeScanFollowsIncludesAndIgnoresInMemoryHeaders) {
   EXPECT_NE(dc::make_cache_key(r, 12, 9, 13000).hex, k2.hex) << "the NVRTC version is in the key";
   for (const char* f : {"/a.h", "/sub/b.h", "/sub/c.h", "/unused.h"}) std::remove((d + f).c_str());
   rmdir((d + "/sub").c_str());
+  rmdir(dir);
+}
+
+TEST(CacheKey, AnOldHeaderIsRememberedUntilItChanges) {
+  char dir[] = "/tmp/dccuda-scan-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  std::string header = std::string(dir) + "/old.h";
+  std::ofstream(header) << "#define OLD 1\n";
+  // Modified an hour ago: its digest is remembered after the first read.
+  struct timespec times[2] = {{time(nullptr) - 3600, 0}, {time(nullptr) - 3600, 0}};
+  ASSERT_EQ(utimensat(AT_FDCWD, header.c_str(), times, 0), 0);
+  dc::CompileRequest r;
+  r.source = "#include \"old.h\"\n";
+  r.include_paths = {dir};
+  std::string first = dc::make_cache_key(r, 13, 0, 0).hex;
+  EXPECT_EQ(dc::make_cache_key(r, 13, 0, 0).hex, first);
+  std::ofstream(header) << "#define OLD 2\n";  // a write moves the modification time
+  EXPECT_NE(dc::make_cache_key(r, 13, 0, 0).hex, first) << "a remembered digest outlived its file";
+  std::remove(header.c_str());
+  EXPECT_NE(dc::make_cache_key(r, 13, 0, 0).hex, first) << "a deleted header still counted";
   rmdir(dir);
 }
 

@@ -172,7 +172,7 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule* module, const void* image, unsigne
   }
   for (ImageGlobal& ig : parsed.globals) {
     Global gl{ig.name, ig.size, std::calloc(1, ig.size ? ig.size : 1)};
-    std::memcpy(gl.memory, ig.init.data(), std::min(ig.init.size(), ig.size));
+    if (!ig.init.empty()) std::memcpy(gl.memory, ig.init.data(), std::min(ig.init.size(), ig.size));
     m->globals.push_back(std::move(gl));
   }
   modules().insert(m);
