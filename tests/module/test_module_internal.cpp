@@ -189,6 +189,35 @@ TEST(ImagePreparation, KindsAndBounds) {
   EXPECT_NE(dc::thread_error().message.find("LTO-IR"), std::string::npos);
 }
 
+// The test double itself: garbage is refused the way the driver refuses it,
+// with the JIT error log in the caller's buffer and its length written back.
+TEST(FakeDriver, RefusesGarbageWithAJitLog) {
+  REQUIRE_FAKE_DRIVER();
+  dc_device device = nullptr;
+  ASSERT_DC_OK(dc_device_open(0, &device));
+  ASSERT_DC_OK(dc_device_synchronize(device));  // leaves the device's context current on this thread
+  char error_log[256] = "untouched";
+  char info_log[256] = "untouched";
+  CUjit_option keys[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_INFO_LOG_BUFFER,
+                         CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {error_log, reinterpret_cast<void*>(uintptr_t{sizeof error_log}), info_log,
+                    reinterpret_cast<void*>(uintptr_t{sizeof info_log})};
+  const unsigned char garbage[] = {0x13, 0x37, 0x00};
+  CUmodule m = nullptr;
+  EXPECT_EQ(dc::driver_api().cuModuleLoadDataEx(&m, garbage, 4, keys, values), CUDA_ERROR_INVALID_IMAGE);
+  EXPECT_EQ(m, nullptr);
+  EXPECT_GT(std::strlen(error_log), 0u);
+  EXPECT_NE(std::string(error_log), "untouched");
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(values[1]), std::strlen(error_log) + 1) << "the log's length is written back";
+  EXPECT_STREQ(info_log, "");
+  const char* not_ptx = "hello";
+  values[1] = reinterpret_cast<void*>(uintptr_t{sizeof error_log});  // the sizes are in-out
+  values[3] = reinterpret_cast<void*>(uintptr_t{sizeof info_log});
+  EXPECT_EQ(dc::driver_api().cuModuleLoadDataEx(&m, not_ptx, 4, keys, values), CUDA_ERROR_INVALID_PTX);
+  EXPECT_NE(std::string(error_log).find(".version"), std::string::npos) << error_log;
+  dc_device_release(device);
+}
+
 // dc_module_get_global hands out a buffer handle that keeps the module loaded.
 // (Reading and writing it through dc_buffer_* is test_module_global_api.)
 struct BufferHandle {
