@@ -245,8 +245,11 @@ void Module::fail_missing_function(const char* name) {
     list = "(the kernels could not be listed)";
     count = 1;
   }
-  fail(DC_ERROR_NOT_FOUND, "the module has no kernel \"%s\"; %s%s%s", name,
-       count ? "it has: " : "it has no kernels", list.c_str(), hint.c_str());
+  const char* none = image_read_ ? "its kernels cannot be listed (a driver older than CUDA 12.4 cannot, and the "
+                                   "image does not declare them readably)"
+                                 : "it has no kernels";
+  fail(DC_ERROR_NOT_FOUND, "the module has no kernel \"%s\"; %s%s%s", name, count ? "it has: " : none,
+       list.c_str(), hint.c_str());
 }
 
 Ref<Function> Module::get_function(const char* name) {
