@@ -253,8 +253,16 @@ ParsedImage parse_elf(const uint8_t* b, int device_arch) {
 
 ParsedImage parse_image(const void* image, int device_arch, int max_ptx_isa) {
   const uint8_t* b = static_cast<const uint8_t*>(image);
-  if (std::memcmp(b, ELFMAG, SELFMAG) == 0) return parse_elf(b, device_arch);
-  if (at<uint32_t>(b) == 0xBA55ED50u) {
+  // Byte by byte, so that a short NUL-terminated text is never read past its end.
+  auto starts_with = [&](const uint8_t* magic) {
+    for (int i = 0; i < 4; ++i)
+      if (b[i] != magic[i]) return false;
+    return true;
+  };
+  static const uint8_t kElf[4] = {0x7f, 'E', 'L', 'F'};
+  static const uint8_t kFatbin[4] = {0x50, 0xed, 0x55, 0xba};
+  if (starts_with(kElf)) return parse_elf(b, device_arch);
+  if (starts_with(kFatbin)) {
     // Fatbin: members of [kind u16, _, header size u32, payload size u64, ..., sm u32 at 28, flags u64 at 40].
     uint16_t header = at<uint16_t>(b + 6);
     uint64_t body = at<uint64_t>(b + 8);
