@@ -17,4 +17,12 @@ std::string unique_source(const std::string& base) {
          "\n" + base;
 }
 
+std::string next_to_executable(const char* name) {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return name;
+  std::string path(self, static_cast<size_t>(n));
+  return path.substr(0, path.rfind('/') + 1) + name;
+}
+
 }  // namespace dctest

@@ -91,4 +91,8 @@ inline std::vector<ExpectedParam> mixed_layout() { return c_abi_layout<char, S, 
 // A source with a unique comment, so that it misses every cache.
 std::string unique_source(const std::string& base);
 
+// The path of `name` in the directory of the running test executable (where
+// the build puts the precompiled kernels).
+std::string next_to_executable(const char* name);
+
 }  // namespace dctest

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "compile/kernel_sources.h"
 #include "dccuda.h"
 #include "support/fake.h"
 
@@ -89,7 +90,7 @@ TEST(NoNvrtc, PrecompiledImagesStillLoad) {
   EXPECT_EQ(size, 4u);
 #ifdef DCTEST_KERNELS_CUBIN
   dc_module cubin = nullptr;
-  ASSERT_DC_OK(dc_module_load_file(d, DCTEST_KERNELS_CUBIN, nullptr, &cubin));
+  ASSERT_DC_OK(dc_module_load_file(d, dctest::next_to_executable(DCTEST_KERNELS_CUBIN).c_str(), nullptr, &cubin));
   dc_function saxpy = nullptr;
   EXPECT_DC_OK(dc_module_get_function(cubin, "saxpy", &saxpy));
   dc_function_release(saxpy);

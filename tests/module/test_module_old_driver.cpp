@@ -102,10 +102,11 @@ TEST_F(OldDriverModules, PtxKernelsAndLayoutsComeFromThePtxText) {
 
 #ifdef DCTEST_KERNELS_FATBIN
 TEST_F(OldDriverModules, PrecompiledImagesAreReadToo) {
-  for (const char* path : {DCTEST_KERNELS_CUBIN, DCTEST_KERNELS_FATBIN}) {
+  for (const char* file : {DCTEST_KERNELS_CUBIN, DCTEST_KERNELS_FATBIN}) {
+    std::string path = dctest::next_to_executable(file);
     SCOPED_TRACE(path);
     dc_module m = nullptr;
-    ASSERT_DC_OK(dc_module_load_file(device_, path, nullptr, &m));
+    ASSERT_DC_OK(dc_module_load_file(device_, path.c_str(), nullptr, &m));
     check_module(m);
     dc_module_release(m);
   }

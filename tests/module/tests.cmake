@@ -15,7 +15,9 @@ if(CUDAToolkit_NVCC_EXECUTABLE AND EXISTS ${CUDAToolkit_NVCC_EXECUTABLE})
             -o ${_fatbin} ${DCTEST_MODULE}/kernels.cu
     DEPENDS ${DCTEST_MODULE}/kernels.cu VERBATIM)
   add_custom_target(dctest_precompiled_kernels DEPENDS ${_cubin} ${_fatbin})
-  set(DCTEST_KERNEL_DEFINES DCTEST_KERNELS_CUBIN="${_cubin}" DCTEST_KERNELS_FATBIN="${_fatbin}")
+  # File names only: the tests find them next to their executable, so that a
+  # build tree moved to another machine still works.
+  set(DCTEST_KERNEL_DEFINES DCTEST_KERNELS_CUBIN="kernels_sm90.cubin" DCTEST_KERNELS_FATBIN="kernels.fatbin")
 endif()
 function(dc_uses_precompiled_kernels target)
   if(DCTEST_KERNEL_DEFINES)
