@@ -833,19 +833,34 @@ typedef struct dc_compile_options {
  * Compile CUDA C++ `source` with NVRTC. `program_name` names the source in
  * diagnostics (NULL: "dccuda.cu"). `options` may be NULL (CUBIN for `device`).
  * `device` may be NULL; it supplies the architecture when options->arch is 0.
- * No GPU and no driver are needed when the architecture is given.
+ * No GPU and no driver are needed when the architecture is given. A device
+ * newer than the loaded NVRTC can target gets the newest code it can run (a
+ * CUBIN of its major version, else PTX the driver JIT-compiles).
  *
  * Results are cached in memory and on disk, keyed by SHA-256 of the source,
- * headers, options, name expressions, architecture, NVRTC and driver versions:
- * an identical compile returns the cached output (dc_program_cache_source).
+ * headers, options, name expressions, architecture, NVRTC and driver versions,
+ * and the contents of the header files the source includes from its include
+ * paths (followed recursively; an #include named by a macro is not): an
+ * identical compile returns the cached output (dc_program_cache_source) and
+ * editing an included header compiles again. A cache hit does not load NVRTC
+ * when an earlier process recorded which NVRTC it uses. Entries that are
+ * damaged or truncated on disk are ignored and replaced; failing to write the
+ * disk cache never fails a compile.
+ *
+ * When `device` is given and the output is PTX, the PTX must be loadable by
+ * the installed driver: PTX of a newer ISA than the driver accepts (NVRTC
+ * newer than the driver) is refused here, with both versions in the message,
+ * instead of failing at load. Without a device the PTX is returned as it is
+ * (it may be meant for another machine).
  *
  * Returns a new program handle holding the output, the log and the lowered
  * names. On DC_ERROR_COMPILE the first error line is in the last-error message
  * and the whole log in dc_last_error_detail().
  * Errors: DC_ERROR_INVALID_ARGUMENT (NULL source or out, bad options, CUBIN with
- * no architecture), DC_ERROR_NO_COMPILER, DC_ERROR_COMPILE, DC_ERROR_NOT_SUPPORTED
- * (PTX newer than the installed driver can load; an architecture NVRTC does not
- * know), DC_ERROR_INVALID_HANDLE (a non-NULL device that is not valid).
+ * no architecture, an option NVRTC rejects: its log is in dc_last_error_detail),
+ * DC_ERROR_NO_COMPILER, DC_ERROR_COMPILE, DC_ERROR_NOT_SUPPORTED (PTX newer than
+ * the installed driver can load; an architecture NVRTC does not know),
+ * DC_ERROR_INVALID_HANDLE (a non-NULL device that is not valid).
  */
 DC_API dc_status dc_compile(const char* source, const char* program_name, const dc_compile_options* options,
                             dc_device device, dc_program* program);
@@ -885,7 +900,8 @@ DC_API dc_status dc_program_cache_source(dc_program program, int32_t* source);
 #define DC_CACHE_CLEAR_MEMORY  0x1u
 #define DC_CACHE_CLEAR_DISK    0x2u
 
-/** Empty the in-process cache and/or delete the on-disk cache's entries.
+/** Empty the in-process cache and/or delete the on-disk cache's entries (only
+ *  the cache's own files: other files in the directory are left alone).
  *  Errors: DC_ERROR_INVALID_ARGUMENT (no or unknown flags), DC_ERROR_IO. */
 DC_API dc_status dc_cache_clear(uint32_t flags);
 
@@ -915,7 +931,9 @@ typedef struct dc_module_options {
 /**
  * Load a module from an image in memory: PTX (text; NUL-terminated or not),
  * CUBIN (ELF) or fatbin. PTX is JIT-compiled by the driver. `options` may be
- * NULL. The image is copied; the caller keeps ownership.
+ * NULL. The image is copied; the caller keeps ownership. A CUBIN or fatbin is
+ * checked against `size` before the driver sees it (the driver is never told
+ * the size), so a truncated image is an error, never a read past its end.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL image, size 0),
  * DC_ERROR_INVALID_IMAGE (the JIT error log is in dc_last_error_detail(); PTX
  * too new for the driver is named as such), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
@@ -943,8 +961,9 @@ DC_API dc_status dc_module_compile_and_load(dc_device device, const char* source
 /** Release a module. Its functions keep it loaded until they are released. NULL is ignored. */
 DC_API void dc_module_release(dc_module module);
 
-/** The JIT info log of the load ("" for CUBIN or an empty log); valid while the
- *  module lives. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+/** The JIT info log of the load (for PTX, ptxas's report: registers, shared
+ *  and local memory of each kernel; "" for CUBIN or an empty log); valid while
+ *  the module lives. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
 DC_API dc_status dc_module_jit_log(dc_module module, const char** log);
 
 /**
@@ -987,8 +1006,8 @@ typedef struct dc_function_info {
   int32_t  const_bytes;
   int32_t  ptx_version;                 /**< 10 * major + minor */
   int32_t  binary_version;              /**< 10 * major + minor */
-  /** Number of kernel parameters, or -1 when the driver cannot tell (cuFuncGetParamInfo
-   *  needs driver 12.4; PTX images are parsed instead). */
+  /** Number of kernel parameters, or -1 when unknown (cuFuncGetParamInfo needs
+   *  driver 12.4; older drivers get the count from the image where it says). */
   int32_t  num_params;
   uint32_t params_bytes;                /**< size of the packed parameter block; 0 if unknown */
 } dc_function_info;
@@ -1022,8 +1041,10 @@ DC_API dc_status dc_function_set_attribute(dc_function function, int32_t attribu
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
 DC_API dc_status dc_function_set_cache_config(dc_function function, int32_t preference);
 
-/** The number of the kernel's parameters. Errors: DC_ERROR_INVALID_HANDLE,
- *  DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED (the driver cannot tell: needs 12.4). */
+/** The number of the kernel's parameters: from cuFuncGetParamInfo (driver
+ *  12.4+), else read from the module's image (PTX parameter lists, CUBIN
+ *  parameter records). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
+ *  DC_ERROR_NOT_SUPPORTED (neither the driver nor the image tells). */
 DC_API dc_status dc_function_param_count(dc_function function, uint32_t* count);
 
 /** Byte offset and size of parameter `index` in the packed parameter block.

@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
   }
   nvrtc_status = dc_nvrtc_version(&nvrtc_major, &nvrtc_minor);
   if (nvrtc_status != DC_SUCCESS) snprintf(nvrtc_error, sizeof nvrtc_error, "%s", dc_last_error_message());
-  /* CACHE_DIRECTORY_HOOK */
+  dc_cache_directory(&cache_dir);
 
   if (driver_status != DC_SUCCESS) exit_code = EXIT_NO_DRIVER;
   else if (count_status != DC_SUCCESS) exit_code = EXIT_ERROR;

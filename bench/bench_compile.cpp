@@ -1,0 +1,404 @@
+// Compilation and the kernel cache: NVRTC (raw and through dccuda), the
+// in-process cache hit, the disk cache hit in this process and in a new
+// process, and loading a module from CUBIN against PTX JIT (raw and dccuda).
+//
+//   bench_compile [--benchmark_filter=...]
+//
+// Unless DCCUDA_CACHE_DIR is set, the run uses a fresh cache directory of its
+// own. On a machine without a device the module benchmarks are skipped; with
+// DCCUDA_DRIVER_LIBRARY pointing at the test double their numbers mean nothing.
+#include <benchmark/benchmark.h>
+#include <cuda.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <nvrtc.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "dccuda.h"
+
+extern char** environ;
+
+namespace {
+
+// A typical small kernel (the size NVRTC users compile at run time).
+const char* kSource = R"(
+template <typename T>
+__device__ T clamp01(T v) { return v < T(0) ? T(0) : (v > T(1) ? T(1) : v); }
+
+extern "C" __global__ void saxpy(float a, const float* __restrict__ x, float* __restrict__ y, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    y[i] = clamp01(a * x[i] + y[i]);
+}
+
+extern "C" __global__ void reduce_sum(const float* __restrict__ in, float* out, int n) {
+  __shared__ float partial[256];
+  float s = 0.f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) s += in[i];
+  partial[threadIdx.x] = s;
+  __syncthreads();
+  for (int step = blockDim.x / 2; step > 0; step /= 2) {
+    if (threadIdx.x < step) partial[threadIdx.x] += partial[threadIdx.x + step];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) atomicAdd(out, partial[0]);
+}
+)";
+
+std::string g_self;
+dc_device g_device = nullptr;
+int32_t g_arch = 90;
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+dc_compile_options options(int32_t output, uint32_t flags = 0) {
+  dc_compile_options o = DC_COMPILE_OPTIONS_INIT;
+  o.output = output;
+  o.arch = g_arch;
+  o.flags = flags;
+  return o;
+}
+
+dc_program compile_or_die(const char* source, dc_compile_options o) {
+  dc_program p = nullptr;
+  if (dc_compile(source, "bench.cu", &o, nullptr, &p) != DC_SUCCESS) {
+    std::fprintf(stderr, "dc_compile: %s\n%s\n", dc_last_error_message(), dc_last_error_detail());
+    std::exit(1);
+  }
+  return p;
+}
+
+std::string output_of(dc_program p) {
+  const void* data = nullptr;
+  uint64_t size = 0;
+  dc_program_output(p, nullptr, &data, &size);
+  return std::string(static_cast<const char*>(data), size);
+}
+
+// --- Raw NVRTC and driver, for the baselines --------------------------------
+
+struct RawNvrtc {
+  decltype(&nvrtcCreateProgram) create = nullptr;
+  decltype(&nvrtcCompileProgram) compile = nullptr;
+  decltype(&nvrtcGetCUBINSize) cubin_size = nullptr;
+  decltype(&nvrtcGetCUBIN) cubin = nullptr;
+  decltype(&nvrtcDestroyProgram) destroy = nullptr;
+};
+
+const RawNvrtc* raw_nvrtc() {
+  static RawNvrtc api;
+  static bool ok = [] {
+    std::vector<std::string> names;
+    if (const char* p = std::getenv("DCCUDA_NVRTC_LIBRARY")) names.push_back(p);
+    for (const char* n : {"libnvrtc.so.13", "libnvrtc.so.12", "/usr/local/cuda/lib64/libnvrtc.so.13",
+                          "/usr/local/cuda/lib64/libnvrtc.so.12"})
+      names.push_back(n);
+    void* lib = nullptr;
+    for (const std::string& n : names)
+      if ((lib = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
+    if (!lib) return false;
+    api.create = reinterpret_cast<decltype(api.create)>(dlsym(lib, "nvrtcCreateProgram"));
+    api.compile = reinterpret_cast<decltype(api.compile)>(dlsym(lib, "nvrtcCompileProgram"));
+    api.cubin_size = reinterpret_cast<decltype(api.cubin_size)>(dlsym(lib, "nvrtcGetCUBINSize"));
+    api.cubin = reinterpret_cast<decltype(api.cubin)>(dlsym(lib, "nvrtcGetCUBIN"));
+    api.destroy = reinterpret_cast<decltype(api.destroy)>(dlsym(lib, "nvrtcDestroyProgram"));
+    return api.create && api.compile && api.cubin_size && api.cubin && api.destroy;
+  }();
+  return ok ? &api : nullptr;
+}
+
+struct RawDriver {
+  CUresult (*load)(CUmodule*, const void*, unsigned, CUjit_option*, void**) = nullptr;
+  CUresult (*unload)(CUmodule) = nullptr;
+  CUresult (*set_current)(CUcontext) = nullptr;
+};
+
+const RawDriver* raw_driver() {
+  static RawDriver api;
+  static bool ok = [] {
+    const char* path = nullptr;
+    if (!g_device || dc_driver_library(&path) != DC_SUCCESS) return false;
+    void* lib = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+    if (!lib) return false;
+    api.load = reinterpret_cast<decltype(api.load)>(dlsym(lib, "cuModuleLoadDataEx"));
+    api.unload = reinterpret_cast<decltype(api.unload)>(dlsym(lib, "cuModuleUnload"));
+    api.set_current = reinterpret_cast<decltype(api.set_current)>(dlsym(lib, "cuCtxSetCurrent"));
+    void* ctx = nullptr;
+    dc_device_native(g_device, nullptr, &ctx);
+    return api.load && api.unload && api.set_current && api.set_current(static_cast<CUcontext>(ctx)) == CUDA_SUCCESS;
+  }();
+  return ok ? &api : nullptr;
+}
+
+// --- Compilation ---------------------------------------------------------------
+
+void BM_Nvrtc_Raw(benchmark::State& state) {
+  const RawNvrtc* api = raw_nvrtc();
+  if (!api) return state.SkipWithError("NVRTC not found");
+  std::string arch = "--gpu-architecture=sm_" + std::to_string(g_arch);
+  const char* opts[] = {arch.c_str()};
+  for (auto _ : state) {
+    nvrtcProgram p = nullptr;
+    api->create(&p, kSource, "bench.cu", 0, nullptr, nullptr);
+    if (api->compile(p, 1, opts) != NVRTC_SUCCESS) return state.SkipWithError("raw NVRTC compile failed");
+    size_t n = 0;
+    api->cubin_size(p, &n);
+    std::vector<char> out(n);
+    api->cubin(p, out.data());
+    api->destroy(&p);
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+BENCHMARK(BM_Nvrtc_Raw)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+void BM_Compile_Uncached(benchmark::State& state) {
+  for (auto _ : state) dc_program_release(compile_or_die(kSource, options(DC_OUTPUT_CUBIN, DC_COMPILE_NO_CACHE)));
+}
+BENCHMARK(BM_Compile_Uncached)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+void BM_Compile_MemoryHit(benchmark::State& state) {
+  dc_program_release(compile_or_die(kSource, options(DC_OUTPUT_CUBIN)));
+  for (auto _ : state) {
+    dc_program p = compile_or_die(kSource, options(DC_OUTPUT_CUBIN));
+    int32_t source = -1;
+    dc_program_cache_source(p, &source);
+    if (source != DC_CACHE_MEMORY) return state.SkipWithError("not a memory hit");
+    dc_program_release(p);
+  }
+}
+BENCHMARK(BM_Compile_MemoryHit)->Unit(benchmark::kMicrosecond);
+
+void BM_Compile_DiskHit(benchmark::State& state) {
+  dc_program_release(compile_or_die(kSource, options(DC_OUTPUT_CUBIN)));
+  for (auto _ : state) {
+    state.PauseTiming();
+    dc_cache_clear(DC_CACHE_CLEAR_MEMORY);
+    state.ResumeTiming();
+    dc_program p = compile_or_die(kSource, options(DC_OUTPUT_CUBIN));
+    int32_t source = -1;
+    dc_program_cache_source(p, &source);
+    if (source != DC_CACHE_DISK) return state.SkipWithError("not a disk hit (is the disk cache disabled?)");
+    dc_program_release(p);
+  }
+}
+BENCHMARK(BM_Compile_DiskHit)->Unit(benchmark::kMicrosecond);
+
+// --- New processes ----------------------------------------------------------------
+
+struct ChildTimes {
+  double compile_s = 0, load_s = 0;
+  int cache_source = -1, nvrtc_loaded = -1;
+  bool ok = false;
+};
+
+ChildTimes run_child(const char* mode) {
+  std::string self = g_self;
+  std::vector<char*> argv = {self.data(), const_cast<char*>("--child"), const_cast<char*>(mode), nullptr};
+  int fds[2];
+  ChildTimes t;
+  if (pipe(fds) != 0) return t;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  pid_t pid = -1;
+  int rc = posix_spawn(&pid, self.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  std::string out;
+  char buf[512];
+  ssize_t n;
+  while ((n = read(fds[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  if (rc != 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return t;
+  std::istringstream in(out);
+  t.ok = static_cast<bool>(in >> t.compile_s >> t.load_s >> t.cache_source >> t.nvrtc_loaded);
+  return t;
+}
+
+// A new process that finds its kernel in the disk cache: dc_compile (a disk
+// hit) plus, with a device, loading the CUBIN. Process start, library and
+// driver initialisation and opening the device are not counted (the child
+// measures itself).
+void BM_NewProcess_DiskHit(benchmark::State& state) {
+  dc_program_release(compile_or_die(kSource, options(DC_OUTPUT_CUBIN)));  // the entry and the NVRTC record exist
+  double compile_total = 0, load_total = 0;
+  int nvrtc_loaded = 0;
+  for (auto _ : state) {
+    ChildTimes t = run_child("disk-hit");
+    if (!t.ok || t.cache_source != DC_CACHE_DISK) return state.SkipWithError("the child did not get a disk hit");
+    state.SetIterationTime(t.compile_s + t.load_s);
+    compile_total += t.compile_s;
+    load_total += t.load_s;
+    nvrtc_loaded += t.nvrtc_loaded;
+  }
+  state.counters["compile_us"] = benchmark::Counter(compile_total * 1e6 / static_cast<double>(state.iterations()));
+  state.counters["load_us"] = benchmark::Counter(load_total * 1e6 / static_cast<double>(state.iterations()));
+  state.counters["nvrtc_loaded"] = benchmark::Counter(nvrtc_loaded, benchmark::Counter::kAvgIterations);
+}
+BENCHMARK(BM_NewProcess_DiskHit)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+
+// The same without a cache: the first NVRTC compile of a new process
+// (loading NVRTC and its builtins included), plus loading the CUBIN.
+void BM_NewProcess_NvrtcCold(benchmark::State& state) {
+  double compile_total = 0, load_total = 0;
+  for (auto _ : state) {
+    ChildTimes t = run_child("cold");
+    if (!t.ok || t.cache_source != DC_CACHE_MISS) return state.SkipWithError("the child failed");
+    state.SetIterationTime(t.compile_s + t.load_s);
+    compile_total += t.compile_s;
+    load_total += t.load_s;
+  }
+  state.counters["compile_us"] = benchmark::Counter(compile_total * 1e6 / static_cast<double>(state.iterations()));
+  state.counters["load_us"] = benchmark::Counter(load_total * 1e6 / static_cast<double>(state.iterations()));
+}
+BENCHMARK(BM_NewProcess_NvrtcCold)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+
+// --- Loading modules ---------------------------------------------------------------
+
+void load_module_dc(benchmark::State& state, int32_t output) {
+  if (!g_device) return state.SkipWithError("no device");
+  dc_program p = compile_or_die(kSource, options(output));
+  std::string image = output_of(p);
+  dc_program_release(p);
+  for (auto _ : state) {
+    dc_module m = nullptr;
+    if (dc_module_load(g_device, image.data(), image.size(), nullptr, &m) != DC_SUCCESS)
+      return state.SkipWithError(dc_last_error_message());
+    dc_module_release(m);
+  }
+}
+
+void load_module_raw(benchmark::State& state, int32_t output) {
+  const RawDriver* api = raw_driver();
+  if (!api) return state.SkipWithError("no device");
+  dc_program p = compile_or_die(kSource, options(output));
+  std::string image = output_of(p);
+  dc_program_release(p);
+  for (auto _ : state) {
+    CUmodule m = nullptr;
+    if (api->load(&m, image.data(), 0, nullptr, nullptr) != CUDA_SUCCESS)
+      return state.SkipWithError("cuModuleLoadDataEx failed");
+    api->unload(m);
+  }
+}
+
+void BM_ModuleLoad_Cubin_Raw(benchmark::State& s) { load_module_raw(s, DC_OUTPUT_CUBIN); }
+void BM_ModuleLoad_Cubin(benchmark::State& s) { load_module_dc(s, DC_OUTPUT_CUBIN); }
+void BM_ModuleLoad_PtxJit_Raw(benchmark::State& s) { load_module_raw(s, DC_OUTPUT_PTX); }
+void BM_ModuleLoad_PtxJit(benchmark::State& s) { load_module_dc(s, DC_OUTPUT_PTX); }
+BENCHMARK(BM_ModuleLoad_Cubin_Raw)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ModuleLoad_Cubin)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ModuleLoad_PtxJit_Raw)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ModuleLoad_PtxJit)->Unit(benchmark::kMillisecond);
+
+// The one-call path from source to a loaded module, served from memory.
+void BM_CompileAndLoad_MemoryHit(benchmark::State& state) {
+  if (!g_device) return state.SkipWithError("no device");
+  dc_compile_options o = options(DC_OUTPUT_CUBIN);
+  for (auto _ : state) {
+    dc_module m = nullptr;
+    if (dc_module_compile_and_load(g_device, kSource, "bench.cu", &o, &m) != DC_SUCCESS)
+      return state.SkipWithError(dc_last_error_message());
+    dc_module_release(m);
+  }
+}
+BENCHMARK(BM_CompileAndLoad_MemoryHit)->Unit(benchmark::kMicrosecond);
+
+// --- The child process ---------------------------------------------------------------
+
+// --child disk-hit|cold: prints "<compile seconds> <load seconds> <cache source> <nvrtc loaded>".
+int child_main(const char* mode) {
+  dc_device device = nullptr;
+  if (dc_device_open(0, &device) == DC_SUCCESS) {
+    dc_device_info info = DC_DEVICE_INFO_INIT;
+    dc_device_get_info(device, &info);
+    g_arch = info.compute_capability_major * 10 + info.compute_capability_minor;
+  }
+  bool cold = std::strcmp(mode, "cold") == 0;
+  dc_compile_options o = options(DC_OUTPUT_CUBIN, cold ? DC_COMPILE_NO_CACHE : 0u);
+  auto t0 = std::chrono::steady_clock::now();
+  dc_program p = compile_or_die(kSource, o);
+  double compile_s = seconds_since(t0);
+  double load_s = 0;
+  if (device) {
+    auto t1 = std::chrono::steady_clock::now();
+    dc_module m = nullptr;
+    dc_function f = nullptr;
+    if (dc_module_load_program(device, p, nullptr, &m) != DC_SUCCESS ||
+        dc_module_get_function(m, "saxpy", &f) != DC_SUCCESS)
+      return 3;
+    load_s = seconds_since(t1);
+    dc_function_release(f);
+    dc_module_release(m);
+  }
+  int32_t source = -1;
+  dc_program_cache_source(p, &source);
+  dc_program_release(p);
+  dc_device_release(device);
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  int nvrtc = 0;
+  while (std::getline(maps, line)) nvrtc |= line.find("libnvrtc") != std::string::npos;
+  std::printf("%.9f %.9f %d %d\n", compile_s, load_s, source, nvrtc);
+  return 0;
+}
+
+void remove_tree(const std::string& dir) {
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d))
+      if (std::strcmp(e->d_name, ".") && std::strcmp(e->d_name, "..")) unlink((dir + "/" + e->d_name).c_str());
+    closedir(d);
+  }
+  rmdir(dir.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return 70;
+  self[n] = '\0';
+  g_self = self;
+  if (argc >= 3 && std::strcmp(argv[1], "--child") == 0) return child_main(argv[2]);
+  std::string own_dir;
+  if (!std::getenv("DCCUDA_CACHE_DIR")) {
+    char dir[] = "/tmp/dccuda-bench-cache-XXXXXX";
+    if (!mkdtemp(dir)) return 71;
+    own_dir = dir;
+    setenv("DCCUDA_CACHE_DIR", dir, 1);  // the children inherit it
+  }
+  if (dc_device_open(0, &g_device) == DC_SUCCESS) {
+    dc_device_info info = DC_DEVICE_INFO_INIT;
+    dc_device_get_info(g_device, &info);
+    g_arch = info.compute_capability_major * 10 + info.compute_capability_minor;
+    benchmark::AddCustomContext("device", info.name);
+  } else {
+    benchmark::AddCustomContext("device", std::string("none: ") + dc_last_error_message());
+  }
+  int32_t major = 0, minor = 0;
+  if (dc_nvrtc_version(&major, &minor) == DC_SUCCESS)
+    benchmark::AddCustomContext("nvrtc", std::to_string(major) + "." + std::to_string(minor));
+  int32_t driver = 0;
+  if (dc_driver_version(&driver) == DC_SUCCESS) benchmark::AddCustomContext("driver", std::to_string(driver));
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  dc_device_release(g_device);
+  if (!own_dir.empty()) remove_tree(own_dir);
+  return 0;
+}

@@ -1,0 +1,178 @@
+#include "compile/include_scan.h"
+
+#include <sys/stat.h>
+
+#include <ctime>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+namespace dc {
+namespace {
+
+// Bounds that keep a pathological include graph from costing more than the
+// compile it guards.
+constexpr size_t kMaxFiles = 512;
+constexpr size_t kMaxBytes = size_t(64) << 20;
+
+struct Directive {
+  std::string name;
+  bool quoted;
+};
+
+// The `#include "x"` / `#include <x>` directives of a text.
+std::vector<Directive> directives(const std::string& text) {
+  std::vector<Directive> out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    size_t i = pos;
+    auto skip_space = [&] {
+      while (i < end && (text[i] == ' ' || text[i] == '\t')) ++i;
+    };
+    skip_space();
+    if (i < end && text[i] == '#') {
+      ++i;
+      skip_space();
+      if (text.compare(i, 7, "include") == 0) {
+        i += 7;
+        skip_space();
+        if (i < end && (text[i] == '"' || text[i] == '<')) {
+          char close = text[i] == '"' ? '"' : '>';
+          size_t stop = text.find(close, i + 1);
+          if (stop != std::string::npos && stop < end && stop > i + 1)
+            out.push_back({text.substr(i + 1, stop - i - 1), close == '"'});
+        }
+      }
+    }
+    pos = end + 1;
+  }
+  return out;
+}
+
+bool read_file(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) return false;
+  *out = s.str();
+  return true;
+}
+
+// What a header file contributes: its digest and its own directives.
+struct FileFacts {
+  Digest digest{};
+  std::vector<Directive> directives;
+};
+
+// Headers that have not changed are not read again: a lookup of a kernel
+// that includes a large library (hundreds of headers) costs a stat per
+// header. A file modified in the last few seconds is always read again, as
+// a write within the file system's timestamp granularity would not show.
+struct Remembered {
+  uint64_t ino, size;
+  int64_t sec, nsec;
+  FileFacts facts;
+};
+std::mutex g_files_mutex;
+std::unordered_map<std::string, Remembered>& remembered_files() {
+  static auto* m = new std::unordered_map<std::string, Remembered>;
+  return *m;
+}
+constexpr int64_t kRacySeconds = 3;
+constexpr size_t kMaxRemembered = 8192;
+
+bool file_facts(const std::string& path, FileFacts* out, size_t* bytes) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  {
+    std::lock_guard<std::mutex> lock(g_files_mutex);
+    auto it = remembered_files().find(path);
+    if (it != remembered_files().end() && it->second.ino == static_cast<uint64_t>(st.st_ino) &&
+        it->second.size == static_cast<uint64_t>(st.st_size) && it->second.sec == st.st_mtim.tv_sec &&
+        it->second.nsec == st.st_mtim.tv_nsec) {
+      *out = it->second.facts;
+      *bytes = 0;
+      return true;
+    }
+  }
+  std::string content;
+  if (!read_file(path, &content)) return false;
+  out->digest = sha256(content.data(), content.size());
+  out->directives = directives(content);
+  *bytes = content.size();
+  if (::time(nullptr) - st.st_mtim.tv_sec > kRacySeconds) {
+    std::lock_guard<std::mutex> lock(g_files_mutex);
+    auto& m = remembered_files();
+    if (m.size() >= kMaxRemembered) m.clear();
+    m[path] = Remembered{static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_size), st.st_mtim.tv_sec,
+                         st.st_mtim.tv_nsec, *out};
+  }
+  return true;
+}
+
+std::string directory_of(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+}
+
+class Scanner {
+ public:
+  explicit Scanner(const CompileRequest& r) : request_(r) {
+    for (const std::string& h : r.header_names) in_memory_.insert(h);
+  }
+
+  void scan_text(const std::string& text, const std::string& dir, bool on_disk) {
+    scan_directives(directives(text), dir, on_disk);
+  }
+
+  void scan_directives(const std::vector<Directive>& list, const std::string& dir, bool on_disk) {
+    for (const Directive& d : list) {
+      if (files_.size() >= kMaxFiles || bytes_ > kMaxBytes) return;
+      if (in_memory_.count(d.name)) continue;  // hashed with the request already
+      std::vector<std::string> candidates;
+      if (!d.name.empty() && d.name[0] == '/') {
+        candidates.push_back(d.name);
+      } else {
+        if (d.quoted) candidates.push_back((on_disk ? dir : std::string()) + d.name);
+        for (const std::string& p : request_.include_paths)
+          candidates.push_back(p + (p.back() == '/' ? "" : "/") + d.name);
+      }
+      for (const std::string& c : candidates) {
+        if (visited_.count(c)) break;
+        FileFacts facts;
+        size_t bytes = 0;
+        if (!file_facts(c, &facts, &bytes)) continue;
+        visited_.insert(c);
+        bytes_ += bytes;
+        files_.push_back({c, facts.digest});
+        scan_directives(facts.directives, directory_of(c), true);
+        break;  // the first match is the one the preprocessor takes
+      }
+    }
+  }
+
+  std::vector<IncludedFile> take() { return std::move(files_); }
+
+ private:
+  const CompileRequest& request_;
+  std::set<std::string> in_memory_;
+  std::set<std::string> visited_;
+  std::vector<IncludedFile> files_;
+  size_t bytes_ = 0;
+};
+
+}  // namespace
+
+std::vector<IncludedFile> scan_includes(const CompileRequest& request) {
+  Scanner s(request);
+  s.scan_text(request.source, std::string(), false);
+  for (const std::string& h : request.header_sources) s.scan_text(h, std::string(), false);
+  return s.take();
+}
+
+}  // namespace dc

@@ -1,0 +1,153 @@
+#include "compile/nvrtc_identity.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <string>
+
+#include "compile/disk_cache.h"
+#include "compile/sha256.h"
+#include "core/config.h"
+#include "core/error.h"
+#include "loader/nvrtc.h"
+
+namespace dc {
+namespace {
+
+std::mutex g_mutex;
+bool g_known = false;  // g_version holds the answer for this process
+NvrtcVersion g_version;
+
+void stat_field(Sha256& h, const std::string& path) {
+  struct stat st;
+  if (path.empty() || ::stat(path.c_str(), &st) != 0) {
+    h.field("-");
+    return;
+  }
+  h.field_u64(static_cast<uint64_t>(st.st_ino));
+  h.field_u64(static_cast<uint64_t>(st.st_size));
+  h.field_u64(static_cast<uint64_t>(st.st_mtim.tv_sec));
+  h.field_u64(static_cast<uint64_t>(st.st_mtim.tv_nsec));
+}
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+// Everything that decides which file dlopen would pick for NVRTC.
+std::string context_id() {
+  Sha256 h;
+  h.field("dccuda nvrtc identity 1");
+  h.field(config().nvrtc_library);
+  std::string ld = env("LD_LIBRARY_PATH");
+  h.field(ld);
+  h.field(env("CUDA_HOME"));
+  h.field(env("CUDA_PATH"));
+  stat_field(h, "/etc/ld.so.cache");
+  // A file added to one of these directories changes its modification time.
+  std::stringstream dirs(ld);
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) stat_field(h, dir);
+  if (!env("CUDA_HOME").empty()) stat_field(h, env("CUDA_HOME") + "/lib64");
+  if (!env("CUDA_PATH").empty()) stat_field(h, env("CUDA_PATH") + "/lib64");
+  stat_field(h, "/usr/local/cuda/lib64");
+  return to_hex(h.finish()).substr(0, 32);
+}
+
+std::string memo_path() {
+  const std::string& dir = disk_cache_directory();
+  if (dir.empty()) return {};
+  return dir + "/nvrtc-" + context_id() + ".id";
+}
+
+struct FileId {
+  uint64_t ino = 0, size = 0, sec = 0, nsec = 0;
+  bool operator==(const FileId&) const = default;
+};
+
+bool file_id(const std::string& path, FileId* id) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return false;
+  *id = {static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_size),
+         static_cast<uint64_t>(st.st_mtim.tv_sec), static_cast<uint64_t>(st.st_mtim.tv_nsec)};
+  return true;
+}
+
+// The version a valid memo records, if there is one.
+bool read_memo(NvrtcVersion* out) {
+  std::string path = memo_path();
+  if (path.empty()) return false;
+  std::ifstream in(path);
+  std::string magic, library;
+  NvrtcVersion v;
+  FileId recorded;
+  if (!(in >> magic >> v.major >> v.minor >> recorded.ino >> recorded.size >> recorded.sec >> recorded.nsec)) return false;
+  in >> std::ws;
+  if (magic != "dccuda-nvrtc-1" || !std::getline(in, library) || library.empty()) return false;
+  FileId now;
+  if (!file_id(library, &now) || !(now == recorded)) return false;
+  *out = v;
+  return true;
+}
+
+void write_memo(const NvrtcVersion& v) {
+  std::string path = memo_path();
+  if (path.empty()) return;
+  // The file NVRTC was actually loaded from.
+  Dl_info info{};
+  void* symbol = reinterpret_cast<void*>(nvrtc_api().nvrtcVersion);
+  if (!symbol || !dladdr(symbol, &info) || !info.dli_fname) return;
+  char resolved[PATH_MAX];
+  if (!::realpath(info.dli_fname, resolved)) return;
+  FileId id;
+  if (!file_id(resolved, &id)) return;
+  std::ostringstream text;
+  text << "dccuda-nvrtc-1 " << v.major << ' ' << v.minor << ' ' << id.ino << ' ' << id.size << ' ' << id.sec << ' '
+       << id.nsec << '\n'
+       << resolved << '\n';
+  std::string bytes = text.str();
+  write_file_atomically(path, bytes.data(), bytes.size(), false);
+}
+
+}  // namespace
+
+NvrtcVersion load_nvrtc_for_compile() {
+  require_nvrtc();
+  const NvrtcState& s = nvrtc_state();
+  NvrtcVersion v{s.major, s.minor};
+  std::lock_guard<std::mutex> lock(g_mutex);
+  // The loaded NVRTC is the truth from now on; the record is corrected once
+  // per process if it said otherwise.
+  static bool recorded = false;
+  if (!recorded) {
+    recorded = true;
+    NvrtcVersion memo;
+    if (!read_memo(&memo) || memo.major != v.major || memo.minor != v.minor) write_memo(v);
+  }
+  g_version = v;
+  g_known = true;
+  return v;
+}
+
+NvrtcVersion nvrtc_version_for_key() {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_known) return g_version;
+    if (!(config().flags & DC_INIT_NO_NVRTC)) {
+      NvrtcVersion v;
+      if (read_memo(&v)) {
+        g_version = v;
+        g_known = true;
+        return v;
+      }
+    }
+  }
+  return load_nvrtc_for_compile();
+}
+
+}  // namespace dc

@@ -1,0 +1,108 @@
+#include "module/function.h"
+
+#include <cstring>
+
+#include "core/args.h"
+#include "core/cuda_check.h"
+#include "core/error.h"
+#include "loader/driver.h"
+
+namespace dc {
+
+ParamLayout driver_param_layout(CUfunction function) {
+  const DriverApi& api = driver_api();
+  ParamLayout layout;
+  if (!present(api.cuFuncGetParamInfo)) return layout;
+  // The driver has no count query before 13.0: ask index by index until it
+  // says the index is past the end.
+  constexpr size_t kMaxParams = 1u << 16;
+  for (size_t i = 0; i < kMaxParams; ++i) {
+    size_t offset = 0, size = 0;
+    CUresult r = api.cuFuncGetParamInfo(function, i, &offset, &size);
+    if (r == CUDA_ERROR_INVALID_VALUE) {
+      layout.known = true;
+      return layout;
+    }
+    if (r != CUDA_SUCCESS || offset > UINT32_MAX || size > UINT32_MAX) return {};
+    ParamInfo p{static_cast<uint32_t>(offset), static_cast<uint32_t>(size)};
+    layout.params.push_back(p);
+    if (p.offset + p.size > layout.total_bytes) layout.total_bytes = p.offset + p.size;
+  }
+  return {};
+}
+
+Function::Function(Ref<Module> module, CUfunction function, std::string name, ParamLayout layout,
+                   int32_t max_dynamic_shared_bytes)
+    : DeviceObject(kHandleType, module->device_ref()),
+      module_(std::move(module)),
+      function_(function),
+      name_(std::move(name)),
+      layout_(std::move(layout)),
+      max_dynamic_shared_(max_dynamic_shared_bytes) {}
+
+int32_t Function::attribute(int32_t attribute) const {
+  check_usable();
+  ContextScope bind(device());
+  int v = 0;
+  CUresult r = driver_api().cuFuncGetAttribute(&v, static_cast<CUfunction_attribute>(attribute), function_);
+  if (r == CUDA_ERROR_INVALID_VALUE)
+    fail_cuda(DC_ERROR_INVALID_ARGUMENT, r, "attribute %d is not a CUfunction_attribute this driver knows; use a "
+              "CU_FUNC_ATTRIBUTE_* value from cuda.h", attribute);
+  check(r, "cuFuncGetAttribute", &device());
+  return v;
+}
+
+void Function::set_attribute(int32_t attr, int32_t value) {
+  check_usable();
+  if (attr == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
+    if (value < 0) fail(DC_ERROR_INVALID_ARGUMENT, "value %d: a shared memory size cannot be negative", value);
+    int32_t static_bytes = attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    int32_t optin = device().limits().max_shared_per_block_optin;
+    if (optin > 0 && value > optin - static_bytes)
+      fail(DC_ERROR_INVALID_ARGUMENT, "%s: %d bytes of dynamic shared memory exceed device %d's limit of %d (%d "
+           "bytes per block with opt-in, minus %d bytes of static shared memory)", name_.c_str(), value,
+           device().ordinal(), optin - static_bytes, optin, static_bytes);
+  } else if (attr == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) {
+    if (value < -1 || value > 100)
+      fail(DC_ERROR_INVALID_ARGUMENT, "value %d: the shared memory carveout is a percentage, 0..100, or -1 for no "
+           "preference", value);
+  }
+  ContextScope bind(device());
+  CUresult r = driver_api().cuFuncSetAttribute(function_, static_cast<CUfunction_attribute>(attr), value);
+  if (r == CUDA_ERROR_INVALID_VALUE)
+    fail_cuda(DC_ERROR_INVALID_ARGUMENT, r, "%s: the driver refused attribute %d = %d (it is read-only, unknown, or "
+              "the value is out of range)", name_.c_str(), attr, value);
+  check(r, "cuFuncSetAttribute", &device());
+  if (attr == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+    max_dynamic_shared_.store(value, std::memory_order_release);
+}
+
+void Function::set_cache_config(int32_t preference) {
+  check_usable();
+  if (preference < DC_CACHE_PREFER_NONE || preference > DC_CACHE_PREFER_EQUAL)
+    fail(DC_ERROR_INVALID_ARGUMENT, "preference is %d; use DC_CACHE_PREFER_NONE, _SHARED, _L1 or _EQUAL (0..3)",
+         preference);
+  ContextScope bind(device());
+  check(driver_api().cuFuncSetCacheConfig(function_, static_cast<CUfunc_cache>(preference)), "cuFuncSetCacheConfig",
+        &device());
+}
+
+void Function::fill_info(dc_function_info* info) const {
+  // Only the fields of the first published struct: callers built against a
+  // larger one keep their extra fields.
+  dc_function_info out = DC_FUNCTION_INFO_INIT;
+  out.struct_size = info->struct_size;
+  out.num_registers = attribute(CU_FUNC_ATTRIBUTE_NUM_REGS);
+  out.max_threads_per_block = attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  out.static_shared_bytes = attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+  out.max_dynamic_shared_bytes = attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+  out.local_bytes = attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+  out.const_bytes = attribute(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES);
+  out.ptx_version = attribute(CU_FUNC_ATTRIBUTE_PTX_VERSION);
+  out.binary_version = attribute(CU_FUNC_ATTRIBUTE_BINARY_VERSION);
+  out.num_params = layout_.known ? static_cast<int32_t>(layout_.params.size()) : -1;
+  out.params_bytes = layout_.known ? layout_.total_bytes : 0;
+  std::memcpy(info, &out, sizeof out);
+}
+
+}  // namespace dc
