@@ -35,6 +35,10 @@ struct DeviceLimits {
   bool memory_pools = false;
 };
 
+// The memory area's per-device state (pool, internal stream, staging
+// buffers): defined in memory/memory_state.h, made on first use.
+struct MemoryState;
+
 class Device : public Object {
  public:
   static constexpr HandleType kHandleType = HandleType::Device;
@@ -63,6 +67,10 @@ class Device : public Object {
   // dc_device_reset: new primary context, new generation.
   void reset();
 
+  // The memory area's state for this device (memory/memory_state.h owns and
+  // destroys it; it is rebuilt when the generation changes).
+  std::atomic<MemoryState*>& memory_state() noexcept { return memory_state_; }
+
  private:
   explicit Device(int32_t ordinal);
 
@@ -72,6 +80,7 @@ class Device : public Object {
   std::atomic<uint32_t> generation_{1};
   std::atomic<int32_t> lost_result_{0};
   DeviceLimits limits_;
+  std::atomic<MemoryState*> memory_state_{nullptr};
 };
 
 // Something that lives on a device: it keeps the device alive and knows the

@@ -1,0 +1,17 @@
+# Buffers, copies, fills, streams and events. By default against the fake
+# driver; the same binaries run against a real driver on a GPU machine.
+set(DCTEST_MEMORY ${CMAKE_CURRENT_SOURCE_DIR}/memory)
+
+dc_test(test_buffer SOURCES ${DCTEST_MEMORY}/test_buffer.cpp)
+dc_test(test_copy SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_fill.cpp)
+dc_test(test_stream SOURCES ${DCTEST_MEMORY}/test_stream.cpp ${DCTEST_MEMORY}/test_event.cpp)
+dc_test(test_memory_faults SOURCES ${DCTEST_MEMORY}/test_memory_faults.cpp)
+# Two fake devices: copies between devices, streams and events of the wrong device.
+dc_test(test_multi_device_memory SOURCES ${DCTEST_MEMORY}/test_multi_device.cpp
+  ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2)
+# A CUDA 12.0 driver: prefetch, advice and event timing use the older entry points.
+dc_test(test_memory_old_driver SOURCES ${DCTEST_MEMORY}/test_old_driver_memory.cpp
+  ENV ${DCTEST_FAKE_ENV} DCFAKE_DRIVER_VERSION=12000)
+# Devices without memory pools (TCC, old drivers): cuMemAlloc throughout.
+dc_test(test_memory_no_pools SOURCES ${DCTEST_MEMORY}/test_no_pools.cpp
+  ENV ${DCTEST_FAKE_ENV} DCFAKE_NO_POOLS=1)
