@@ -124,8 +124,9 @@ void copy(Buffer& dst, uint64_t dst_offset, Buffer& src, uint64_t src_offset, ui
                     static_cast<const char*>(src.host_pointer()) + src_offset, n);
     return;
   }
-  // The stream's device, else the destination's (a synchronous copy).
-  Device& d = stream ? stream->device() : dst.device();
+  // The stream's device; for a synchronous copy, the device whose memory is
+  // involved (the destination's unless that is host memory).
+  Device& d = stream ? stream->device() : (dst.is_host() ? src.device() : dst.device());
   ContextScope bind(d);
   CUstream on = stream ? stream->handle() : CU_STREAM_LEGACY;
   if (stream) {
