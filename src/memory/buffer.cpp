@@ -1,5 +1,7 @@
 #include "memory/buffer.h"
 
+#include <unistd.h>
+
 #include <cinttypes>
 
 #include "core/cuda_check.h"
@@ -17,6 +19,24 @@ void require_fits(const Device& device, const MemoryState& state, uint64_t size)
   if (size > state.total_memory)
     fail(DC_ERROR_OUT_OF_MEMORY, "size %" PRIu64 " bytes exceeds device %d's total memory (%" PRIu64 " bytes)", size,
          device.ordinal(), state.total_memory);
+}
+
+// The machine's physical memory in bytes, 0 if unknown.
+uint64_t host_memory() noexcept {
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGE_SIZE)
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0) return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page);
+#endif
+  return 0;
+}
+
+// Host memory (pinned, or managed memory's backing) beyond what the machine
+// has can never succeed; the driver's answer to it varies.
+void require_host_fits(uint64_t size, uint64_t also_available, const char* what) {
+  uint64_t have = host_memory();
+  if (have && size > have + also_available)
+    fail(DC_ERROR_OUT_OF_MEMORY, "size %" PRIu64 " bytes exceeds what %s can use (%" PRIu64 " bytes)", size, what,
+         have + also_available);
 }
 
 std::string oom_hint(const Device& device, uint64_t size) {
@@ -97,6 +117,7 @@ Ref<Buffer> Buffer::alloc_pinned(Ref<Device> device, uint64_t size, uint32_t fla
   if (flags & DC_ALLOC_PORTABLE) cu_flags |= CU_MEMHOSTALLOC_PORTABLE;
   if (flags & DC_ALLOC_DEVICE_MAPPED) cu_flags |= CU_MEMHOSTALLOC_DEVICEMAP;
   if (flags & DC_ALLOC_WRITE_COMBINED) cu_flags |= CU_MEMHOSTALLOC_WRITECOMBINED;
+  require_host_fits(size, 0, "this machine's memory");
   Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_PINNED, Memory::Pinned, size, flags));
   void* h = nullptr;
   check(api.cuMemHostAlloc(&h, static_cast<size_t>(size), cu_flags), "cuMemHostAlloc", &d,
@@ -119,6 +140,7 @@ Ref<Buffer> Buffer::alloc_managed(Ref<Device> device, uint64_t size, uint32_t fl
   if (!d.limits().managed_memory)
     fail(DC_ERROR_NOT_SUPPORTED, "device %d does not support managed memory; use dc_buffer_alloc and copies",
          d.ordinal());
+  require_host_fits(size, memory_state(d).total_memory, "managed memory (host and device memory together)");
   Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_MANAGED, Memory::Managed, size, flags));
   CUdeviceptr p = 0;
   unsigned attach = (flags & DC_ALLOC_ATTACH_HOST) ? CU_MEM_ATTACH_HOST : CU_MEM_ATTACH_GLOBAL;
