@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -110,7 +111,12 @@ CopyPool* pool() noexcept {
   // Never destroyed: detached workers may outlive static destruction.
   static CopyPool* p = [] () -> CopyPool* {
     unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    unsigned threads = std::min(host_copy::kThreads, hw);
+    unsigned wanted = host_copy::kThreads;
+    if (const char* v = std::getenv("DCCUDA_COPY_THREADS")) {
+      int n = std::atoi(v);
+      if (n >= 1 && n <= 64) wanted = static_cast<unsigned>(n);
+    }
+    unsigned threads = std::min(wanted, hw);
     if (threads <= 1) return nullptr;
     auto* made = new (std::nothrow) CopyPool(threads - 1);
     return made && made->threads() > 1 ? made : nullptr;

@@ -9,8 +9,8 @@
 namespace dc {
 
 namespace host_copy {
-// Threads that copy one piece each, the calling thread included. Tuned on an
-// H200 host; 1 disables the pool.
+// Threads that copy one piece each, the calling thread included (default;
+// DCCUDA_COPY_THREADS overrides it for tuning runs, 1..64); 1 disables the pool.
 inline constexpr unsigned kThreads = 8;
 // The smallest piece worth handing to another thread (waking it costs
 // microseconds).

@@ -1,6 +1,7 @@
 #include "memory/staging.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "core/cuda_check.h"
 #include "core/error.h"
@@ -10,6 +11,33 @@
 #include "stream/quiet_context.h"
 
 namespace dc {
+
+namespace staging {
+namespace {
+
+uint64_t env_u64(const char* name, uint64_t fallback, uint64_t lo, uint64_t hi) noexcept {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  unsigned long long x = std::strtoull(v, &end, 0);
+  return (end && *end == '\0' && x >= lo && x <= hi) ? x : fallback;
+}
+
+}  // namespace
+
+const Tuning& tuning() noexcept {
+  static const Tuning t = [] {
+    Tuning d;
+    d.min_bytes = env_u64("DCCUDA_STAGING_MIN_BYTES", kMinBytes, 1, uint64_t(1) << 40);
+    d.chunk_bytes = env_u64("DCCUDA_STAGING_CHUNK_BYTES", kChunkBytes, 64 << 10, uint64_t(1) << 30);
+    d.min_chunk_bytes = env_u64("DCCUDA_STAGING_MIN_CHUNK_BYTES", kMinChunkBytes, 64 << 10, d.chunk_bytes);
+    d.buffers = static_cast<int>(env_u64("DCCUDA_STAGING_BUFFERS", kBuffers, 1, kMaxBuffers));
+    return d;
+  }();
+  return t;
+}
+
+}  // namespace staging
 
 bool is_driver_memory(const void* p, uint64_t n) noexcept {
   const DriverApi& api = driver_api();
@@ -26,10 +54,14 @@ bool is_driver_memory(const void* p, uint64_t n) noexcept {
 
 std::unique_ptr<Stager> Stager::create(Device& device) {
   const DriverApi& api = driver_api();
+  const staging::Tuning& t = staging::tuning();
   std::unique_ptr<Stager> s(new Stager);
+  s->buffers_ = t.buffers;
+  s->chunk_bytes_ = t.chunk_bytes;
+  s->min_chunk_bytes_ = t.min_chunk_bytes;
   try {
-    for (int b = 0; b < staging::kBuffers; ++b) {
-      check(api.cuMemHostAlloc(&s->pinned_[b], staging::kChunkBytes, 0), "cuMemHostAlloc", &device);
+    for (int b = 0; b < s->buffers_; ++b) {
+      check(api.cuMemHostAlloc(&s->pinned_[b], static_cast<size_t>(s->chunk_bytes_), 0), "cuMemHostAlloc", &device);
       check(api.cuEventCreate(&s->done_[b], CU_EVENT_DISABLE_TIMING), "cuEventCreate", &device);
     }
   } catch (...) {
@@ -43,7 +75,7 @@ Stager::~Stager() = default;
 
 void Stager::free_driver_objects() noexcept {
   const DriverApi& api = driver_api();
-  for (int b = 0; b < staging::kBuffers; ++b) {
+  for (int b = 0; b < staging::kMaxBuffers; ++b) {
     if (done_[b]) {
       if (pending_[b]) api.cuEventSynchronize(done_[b]);
       release_quietly([&] { return api.cuEventDestroy(done_[b]); });
@@ -58,9 +90,9 @@ void Stager::free_driver_objects() noexcept {
 }
 
 uint64_t Stager::chunk_for(uint64_t n) const noexcept {
-  uint64_t c = (n + staging::kBuffers - 1) / staging::kBuffers;
+  uint64_t c = (n + buffers_ - 1) / buffers_;
   c = (c + 0xFFFF) & ~uint64_t(0xFFFF);
-  return std::clamp(c, staging::kMinChunkBytes, staging::kChunkBytes);
+  return std::clamp(c, min_chunk_bytes_, chunk_bytes_);
 }
 
 void Stager::wait(Device& device, int b, bool report) {
@@ -92,7 +124,7 @@ void Stager::write(Device& device, CUdeviceptr dst, const void* src, uint64_t n,
   const char* from = static_cast<const char*>(src);
   uint64_t chunk = chunk_for(n);
   int b = 0;
-  for (uint64_t off = 0; off < n; off += chunk, b = (b + 1) % staging::kBuffers) {
+  for (uint64_t off = 0; off < n; off += chunk, b = (b + 1) % buffers_) {
     size_t len = static_cast<size_t>(std::min(chunk, n - off));
     wait(device, b, false);
     parallel_memcpy(pinned_[b], from + off, len);
@@ -107,23 +139,23 @@ void Stager::read(Device& device, void* dst, CUdeviceptr src, uint64_t n, CUstre
   uint64_t chunk = chunk_for(n);
   uint64_t chunks = (n + chunk - 1) / chunk;
   // Buffers still in use by an earlier write.
-  for (int b = 0; b < staging::kBuffers; ++b) wait(device, b, false);
+  for (int b = 0; b < buffers_; ++b) wait(device, b, false);
   auto start = [&](uint64_t i) {
-    int b = static_cast<int>(i % staging::kBuffers);
+    int b = static_cast<int>(i % buffers_);
     uint64_t off = i * chunk;
     size_t len = static_cast<size_t>(std::min(chunk, n - off));
     enqueue(device, b, stream, "cuMemcpyDtoHAsync",
             [&] { return api.cuMemcpyDtoHAsync(pinned_[b], src + off, len, stream); });
   };
-  uint64_t ahead = std::min<uint64_t>(chunks, staging::kBuffers);
+  uint64_t ahead = std::min<uint64_t>(chunks, buffers_);
   for (uint64_t i = 0; i < ahead; ++i) start(i);
   for (uint64_t i = 0; i < chunks; ++i) {
-    int b = static_cast<int>(i % staging::kBuffers);
+    int b = static_cast<int>(i % buffers_);
     uint64_t off = i * chunk;
     size_t len = static_cast<size_t>(std::min(chunk, n - off));
     wait(device, b, true);
     parallel_memcpy(to + off, pinned_[b], len);
-    if (i + staging::kBuffers < chunks) start(i + staging::kBuffers);
+    if (i + buffers_ < chunks) start(i + buffers_);
   }
 }
 

@@ -5,7 +5,7 @@
 // previous chunk is on its way to the device (and the reverse for reads)
 // keeps both the host and the DMA engine busy.
 //
-// Copies smaller than staging::kMinBytes and copies from or to memory the
+// Copies smaller than staging::tuning().min_bytes and copies from or to memory the
 // driver already knows (pinned, registered, managed: is_driver_memory) go
 // straight to the driver.
 #pragma once
@@ -23,16 +23,32 @@ namespace dc {
 struct MemoryState;
 
 namespace staging {
+// The defaults of the tunables (see Tuning below for overriding them).
 // Below this a pageable copy goes straight to the driver: its own staging is
 // as fast for small copies, and ours would cost a pointer query.
 inline constexpr uint64_t kMinBytes = uint64_t(256) << 10;
 // The largest chunk moved through one pinned buffer at a time.
 inline constexpr uint64_t kChunkBytes = uint64_t(8) << 20;
-// The smallest chunk: a copy is split in at least kBuffers chunks (so that
+// The smallest chunk: a copy is split in at least `buffers` chunks (so that
 // host copies and DMA overlap) unless that makes chunks smaller than this.
 inline constexpr uint64_t kMinChunkBytes = uint64_t(256) << 10;
-// Pinned buffers of kChunkBytes each, per device, reused by every copy.
+// Pinned buffers of `chunk_bytes` each, per device, reused by every copy.
 inline constexpr int kBuffers = 4;
+inline constexpr int kMaxBuffers = 16;
+
+// The tunables in force: the defaults above, each overridable for tuning
+// runs (read once, at the first staged copy) by an environment variable:
+// DCCUDA_STAGING_MIN_BYTES, DCCUDA_STAGING_CHUNK_BYTES,
+// DCCUDA_STAGING_MIN_CHUNK_BYTES, DCCUDA_STAGING_BUFFERS (1..16), and
+// DCCUDA_COPY_THREADS for memory/host_copy.h. Values out of range keep the
+// default.
+struct Tuning {
+  uint64_t min_bytes = kMinBytes;
+  uint64_t chunk_bytes = kChunkBytes;
+  uint64_t min_chunk_bytes = kMinChunkBytes;
+  int buffers = kBuffers;
+};
+const Tuning& tuning() noexcept;
 }  // namespace staging
 
 // Whether the driver knows [p, p + n) as its own memory (pinned, registered,
@@ -68,15 +84,18 @@ class Stager {
   template <class Copy>
   void enqueue(Device& device, int b, CUstream stream, const char* entry, Copy&& copy);
 
-  void* pinned_[staging::kBuffers] = {};
-  CUevent done_[staging::kBuffers] = {};
-  bool pending_[staging::kBuffers] = {};
+  int buffers_ = 0;
+  uint64_t chunk_bytes_ = 0;        // the size of each pinned buffer
+  uint64_t min_chunk_bytes_ = 0;
+  void* pinned_[staging::kMaxBuffers] = {};
+  CUevent done_[staging::kMaxBuffers] = {};
+  bool pending_[staging::kMaxBuffers] = {};
 };
 
 // Whether a copy of n bytes from or to host memory `p` should be staged:
 // large enough, and memory the driver does not know (pageable).
 inline bool wants_staging(const void* p, uint64_t n) noexcept {
-  return n >= staging::kMinBytes && !is_driver_memory(p, n);
+  return n >= staging::tuning().min_bytes && !is_driver_memory(p, n);
 }
 
 // Copies through the device's stager; returns false (nothing done) if the

@@ -72,8 +72,9 @@ void write(Buffer& dst, uint64_t dst_offset, const void* src, uint64_t size, Str
   }
   // Small copies ask about their first byte only: the answer only decides
   // whether to wait below.
-  bool driver_memory = is_driver_memory(src, size < staging::kMinBytes ? 1 : size);
-  if (!driver_memory && size >= staging::kMinBytes && staged_write(d, to, src, size, CU_STREAM_LEGACY)) {
+  bool large = size >= staging::tuning().min_bytes;
+  bool driver_memory = is_driver_memory(src, large ? size : 1);
+  if (!driver_memory && large && staged_write(d, to, src, size, CU_STREAM_LEGACY)) {
     finish_legacy(d);
     return;
   }
