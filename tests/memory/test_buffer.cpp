@@ -401,6 +401,24 @@ TEST_F(MemoryTest, HandleMisuseIsAnErrorNeverACrash) {
   dc_buffer_release(b);
 }
 
+TEST_F(MemoryTest, ReleasesNeverTouchTheLastError) {
+  dc_stream s = stream();
+  dc_buffer used = alloc(1 << 20), pinned = nullptr;
+  ASSERT_DC_OK(dc_buffer_alloc_pinned(device_, 4096, 0, &pinned));
+  dc_event e = nullptr;
+  ASSERT_DC_OK(dc_event_create(device_, 0, &e));
+  ASSERT_DC_OK(dc_buffer_fill_async(used, 0, 1 << 20, 1, 1, s));
+  dc_buffer b = nullptr;
+  ASSERT_EQ(dc_buffer_alloc(device_, 0, 0, &b), DC_ERROR_INVALID_ARGUMENT);
+  std::string message = dc_last_error_message();
+  dc_buffer_release(used);
+  dc_buffer_release(pinned);
+  dc_event_release(e);
+  dc_stream_release(s);
+  EXPECT_EQ(dc_last_error_status(), DC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(message, dc_last_error_message());
+}
+
 TEST_F(MemoryTest, BuffersKeepTheirDeviceAlive) {
   dc_buffer b = alloc(kMiB);
   dc_device_release(device_);
