@@ -404,7 +404,10 @@ DC_API dc_status dc_device_reset(dc_device device);
 /**
  * Give cached pool memory back to the driver. dccuda keeps freed device memory
  * in its stream-ordered pool so that the next allocation is cheap; this trims
- * the pool to `keep_bytes`. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST.
+ * the pool to `keep_bytes`. It first waits until all work on the device has
+ * finished (dc_device_synchronize), so that memory freed in stream order is
+ * counted as free. Nothing to do (DC_SUCCESS) on devices without pools.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_device_trim_memory(dc_device device, uint64_t keep_bytes);
 
@@ -517,9 +520,11 @@ DC_API dc_status dc_buffer_alloc_managed(dc_device device, uint64_t size, uint32
 /**
  * Wrap device memory that someone else owns (a CUdeviceptr from another
  * library) without taking ownership: releasing the buffer frees nothing. The
- * memory must stay valid while the buffer is used. Bounds checks use `size`.
+ * memory must stay valid while the buffer is used. Bounds checks use `size`;
+ * where the driver knows the allocation the pointer lies in, a size that runs
+ * past it is refused.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (0 pointer or size,
- * NULL out).
+ * NULL out), DC_ERROR_OUT_OF_RANGE (size runs past the allocation).
  */
 DC_API dc_status dc_buffer_wrap_device(dc_device device, uint64_t device_pointer, uint64_t size, dc_buffer* buffer);
 
@@ -542,7 +547,9 @@ DC_API dc_status dc_buffer_register_host(dc_device device, void* host, uint64_t 
  * only used synchronously. If a buffer is used on several streams, the caller
  * must order those streams (events) before releasing it, as with any shared
  * data. Buffers referenced by a captured graph must outlive the graph's
- * launches. NULL is ignored.
+ * launches; a buffer released while its last stream is capturing is freed
+ * outside the capture, so work enqueued on that stream before the capture
+ * began must have completed. NULL is ignored.
  */
 DC_API void dc_buffer_release(dc_buffer buffer);
 
@@ -560,14 +567,16 @@ DC_API dc_status dc_buffer_device(dc_buffer buffer, dc_device* device);
  * The buffer's device address (CUdeviceptr), for passing to other CUDA
  * libraries. Valid while the buffer lives. Pinned and registered host memory
  * has one only with DC_ALLOC_DEVICE_MAPPED (else DC_ERROR_NOT_SUPPORTED).
- * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED,
+ * DC_ERROR_CONTEXT_LOST (the buffer died with dc_device_reset).
  */
 DC_API dc_status dc_buffer_device_pointer(dc_buffer buffer, uint64_t* device_pointer);
 
 /**
  * The buffer's CPU address: pinned, registered and managed buffers have one;
  * device memory does not (DC_ERROR_NOT_SUPPORTED). Valid while the buffer lives.
- * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED,
+ * DC_ERROR_CONTEXT_LOST (the buffer died with dc_device_reset).
  */
 DC_API dc_status dc_buffer_host_pointer(dc_buffer buffer, void** host_pointer);
 
@@ -605,7 +614,12 @@ DC_API dc_status dc_buffer_advise(dc_buffer buffer, uint64_t offset, uint64_t si
  * A size of 0 is a valid copy that does nothing (the handles are still checked).
  * Host pointers may be ordinary (pageable) memory: large copies from and to
  * pageable memory are staged through dccuda's own pinned buffers, which is much
- * faster than the driver's pageable path.
+ * faster than the driver's pageable path. Host memory the driver already knows
+ * (pinned, registered, managed) is copied directly at full speed.
+ * Synchronous copies and fills run in order with the legacy default stream, as
+ * the driver's own synchronous copies do, and return when complete. Between two
+ * host buffers (pinned, registered) synchronous copies and fills are done by
+ * the CPU.
  */
 
 /**
@@ -658,7 +672,10 @@ DC_API dc_status dc_buffer_copy_async(dc_buffer dst, uint64_t dst_offset, dc_buf
  */
 DC_API dc_status dc_buffer_fill(dc_buffer buffer, uint64_t offset, uint64_t size, uint32_t value, uint32_t element_size);
 
-/** As dc_buffer_fill, in stream order on `stream`. */
+/** As dc_buffer_fill, in stream order on `stream`: the device fills the memory,
+ *  also host memory (pinned, registered), which must be mapped for the device
+ *  (registered memory the driver did not map: DC_ERROR_NOT_SUPPORTED) and not
+ *  registered with DC_ALLOC_READ_ONLY (DC_ERROR_INVALID_ARGUMENT). */
 DC_API dc_status dc_buffer_fill_async(dc_buffer buffer, uint64_t offset, uint64_t size, uint32_t value, uint32_t element_size, dc_stream stream);
 
 /* dc_buffer_copy_path() answers one of these. */
@@ -707,8 +724,11 @@ DC_API dc_status dc_stream_get_default(dc_device device, int32_t which, dc_strea
 /**
  * Wrap a CUstream created by another library on `device`'s primary context,
  * without owning it: releasing the handle does not destroy the stream, which
- * must outlive the handle. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
- * (NULL cu_stream: use dc_stream_get_default).
+ * must outlive the handle and every buffer last used on it (such a buffer's
+ * release frees its memory in order on that stream). CU_STREAM_LEGACY (0x1)
+ * and CU_STREAM_PER_THREAD (0x2) give the default streams.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL cu_stream:
+ * use dc_stream_get_default).
  */
 DC_API dc_status dc_stream_wrap(dc_device device, void* cu_stream, dc_stream* stream);
 
@@ -739,14 +759,17 @@ typedef void (*dc_host_fn)(void* user_data);
  * Enqueue `fn(user_data)` on `stream` (cuLaunchHostFunc): it runs on a thread of
  * the driver once earlier work on the stream completes, and later work waits for
  * it to return. `fn` must not call any dc_ function that enqueues work or
- * synchronises (the driver forbids CUDA calls there) and should return quickly.
+ * synchronises (the driver forbids CUDA calls there: such a call made from `fn`
+ * is refused with DC_ERROR_INVALID_STATE), nor release the last handle of a
+ * buffer (its memory could not be freed there), and should return quickly.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL fn),
  * DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_stream_add_callback(dc_stream stream, dc_host_fn fn, void* user_data);
 
 /** The raw CUstream (NULL-equivalent values for the default streams: CU_STREAM_LEGACY
- *  is 0x1, CU_STREAM_PER_THREAD 0x2). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+ *  is 0x1, CU_STREAM_PER_THREAD 0x2). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
+ *  DC_ERROR_CONTEXT_LOST (the stream died with dc_device_reset). */
 DC_API dc_status dc_stream_native(dc_stream stream, void** cu_stream);
 
 /** A new handle to the stream's device. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
@@ -775,14 +798,17 @@ DC_API dc_status dc_event_synchronize(dc_event event);
 DC_API dc_status dc_event_query(dc_event event);
 
 /**
- * Milliseconds between two recorded, completed events (resolution about 0.5 us).
+ * Milliseconds between two recorded, completed events of one device
+ * (resolution about 0.5 us). DC_NOT_READY is never returned: an event that was
+ * not recorded or has not completed is DC_ERROR_INVALID_STATE.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out, an event
- * created with DC_EVENT_DISABLE_TIMING), DC_ERROR_NOT_READY is never returned:
- * DC_ERROR_INVALID_STATE if an event was not recorded or has not completed.
+ * created with DC_EVENT_DISABLE_TIMING, events of two devices),
+ * DC_ERROR_INVALID_STATE, DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_event_elapsed_ms(dc_event start, dc_event end, float* milliseconds);
 
-/** The raw CUevent. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+/** The raw CUevent. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
+ *  DC_ERROR_CONTEXT_LOST (the event died with dc_device_reset). */
 DC_API dc_status dc_event_native(dc_event event, void** cu_event);
 
 /* =========================================================================

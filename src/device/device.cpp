@@ -6,6 +6,7 @@
 #include "core/cuda_check.h"
 #include "core/error.h"
 #include "loader/driver.h"
+#include "memory/memory_state.h"
 
 namespace dc {
 namespace {
@@ -80,6 +81,8 @@ Device::Device(int32_t ordinal) : Object(HandleType::Device), ordinal_(ordinal) 
 }
 
 Device::~Device() {
+  // Pool, internal stream and staging buffers go before the context.
+  destroy_memory_state(*this);
   {
     std::lock_guard<std::mutex> lock(g_registry_mutex);
     auto it = registry().find(ordinal_);

@@ -35,6 +35,10 @@ struct DeviceLimits {
   bool memory_pools = false;
 };
 
+// The memory area's per-device state (pool, internal stream, staging
+// buffers): defined in memory/memory_state.h, made on first use.
+struct MemoryState;
+
 class Device : public Object {
  public:
   static constexpr HandleType kHandleType = HandleType::Device;
@@ -75,6 +79,9 @@ class Device : public Object {
     if (enabled) peers_enabled_.fetch_or(bit, std::memory_order_acq_rel);
     else peers_enabled_.fetch_and(~bit, std::memory_order_acq_rel);
   }
+  // The memory area's state for this device (memory/memory_state.h owns and
+  // destroys it; it is rebuilt when the generation changes).
+  std::atomic<MemoryState*>& memory_state() noexcept { return memory_state_; }
 
  private:
   explicit Device(int32_t ordinal);
@@ -86,6 +93,7 @@ class Device : public Object {
   std::atomic<int32_t> lost_result_{0};
   std::atomic<uint64_t> peers_enabled_{0};
   DeviceLimits limits_;
+  std::atomic<MemoryState*> memory_state_{nullptr};
 };
 
 // Something that lives on a device: it keeps the device alive and knows the

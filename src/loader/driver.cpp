@@ -132,14 +132,22 @@ void load() {
     return;
   }
 
+  int version = 0;
+  void* version_fn = nullptr;
+  if (resolve("cuDriverGetVersion", 2020, &version_fn) == CUDA_SUCCESS)
+    reinterpret_cast<PFN_cuDriverGetVersion_v2020>(version_fn)(&version);
+  g_state.version = version;
+
   for (const DriverEntry& e : g_entries) {
+    // An ABI introduced after the driver's CUDA version cannot be there: the
+    // driver would answer with an older version of the function (asking a 12.0
+    // driver for cuMemPrefetchAsync at 12020 gives the 8.0 signature), so the
+    // entry stays missing and its compat sibling, if any, is used.
+    if (e.version > version) continue;
     void* fn = nullptr;
     if (resolve(e.name, e.version, &fn) == CUDA_SUCCESS) *const_cast<void**>(e.slot) = fn;
   }
 
-  int version = 0;
-  g_api.cuDriverGetVersion(&version);
-  g_state.version = version;
   if (version < kMinimumDriverVersion) {
     g_state.status = DC_ERROR_NOT_SUPPORTED;
     g_state.message = strf("the driver at %s supports CUDA %s; dccuda needs CUDA 12.0 or newer (driver R525+): update "

@@ -31,6 +31,18 @@ void dcfake_reset(void);
  * breaks the current context until cuDevicePrimaryCtxReset. */
 void dcfake_inject(const char* entry, int nth, int result, int times);
 
+/* A failed asynchronous operation, as a GPU reports one: the nth call
+ * (1-based, counted from now) of the asynchronous entry point `entry`
+ * ("cuMemcpyHtoDAsync", "cuMemsetD32Async", "cuLaunchHostFunc"...) is accepted
+ * and its work runs, then it "fails on the device" with `result`: a sticky
+ * result (700, 719...) breaks the context at once; any other is reported once
+ * by the stream's next cuStreamSynchronize / cuStreamQuery (and by
+ * cuEventSynchronize / cuEventQuery of an event recorded after it).
+ * Legacy entry points count under "<name>_v<version>" ("cuMemAdvise_v8000"),
+ * for dcfake_inject and dcfake_call_count too. Each fires once; dcfake_reset
+ * does not forget one that has not fired yet. */
+void dcfake_inject_async(const char* entry, int nth, int result);
+
 /* How many times `entry` was called since the last dcfake_reset. */
 long dcfake_call_count(const char* entry);
 

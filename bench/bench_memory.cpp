@@ -1,0 +1,272 @@
+// bench_memory: dccuda's allocation, copies and fills against the raw driver
+// API, in the same process and run. Each benchmark times the dc_ call in
+// Google Benchmark's loop, then the raw driver equivalent for as many
+// iterations, and reports both and their ratio:
+//   dc_us, raw_us        time per operation
+//   speedup              raw_us / dc_us (above 1: dccuda is faster)
+//   dc_GB/s, raw_GB/s    bandwidth, for copies and fills
+//
+// The raw equivalents: cuMemAlloc + cuMemFree; cuMemcpyHtoD / cuMemcpyDtoH
+// from the same host memory (pinned: a pinned buffer's host pointer;
+// pageable: ordinary, already touched memory); cuMemcpyDtoD and cuMemsetD32
+// followed by a synchronisation of the legacy stream (dc_buffer_copy and
+// dc_buffer_fill return when the work is complete).
+//
+// Without a usable driver and device it prints why and exits 0.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "dccuda.h"
+#include "raw_driver.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Env {
+  dc_device device = nullptr;
+  CUcontext context = nullptr;
+  const bench::RawDriver* raw = nullptr;
+  std::string name;
+};
+
+Env g_env;
+
+bool setup(std::string* why) {
+  int32_t count = 0;
+  if (dc_device_count(&count) != DC_SUCCESS) {
+    *why = dc_last_error_message();
+    return false;
+  }
+  if (count < 1) {
+    *why = "the driver reports no CUDA device";
+    return false;
+  }
+  if (dc_device_open(0, &g_env.device) != DC_SUCCESS) {
+    *why = dc_last_error_message();
+    return false;
+  }
+  void* ctx = nullptr;
+  dc_device_native(g_env.device, nullptr, &ctx);
+  g_env.context = static_cast<CUcontext>(ctx);
+  g_env.raw = bench::raw_driver(why);
+  if (!g_env.raw) return false;
+  dc_device_info info = DC_DEVICE_INFO_INIT;
+  dc_device_get_info(g_env.device, &info);
+  g_env.name = info.name;
+  return true;
+}
+
+// The raw calls need the device's context current on the benchmark thread.
+void bind() { g_env.raw->cuCtxSetCurrent(g_env.context); }
+
+bool dc_ok(benchmark::State& state, dc_status status) {
+  if (status == DC_SUCCESS) return true;
+  state.SkipWithError(dc_last_error_message());
+  return false;
+}
+
+bool raw_ok(benchmark::State& state, CUresult r, const char* what) {
+  if (r == CUDA_SUCCESS) return true;
+  static thread_local std::string text;
+  text = std::string(what) + " failed with CUresult " + std::to_string(static_cast<int>(r));
+  state.SkipWithError(text.c_str());
+  return false;
+}
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Runs the dc_ operation in the benchmark loop, then the raw one as many
+// times, and reports the counters. Each operation returns false on failure
+// (after marking the state skipped).
+template <class Dc, class Raw>
+void compare(benchmark::State& state, uint64_t bytes, Dc&& dc, Raw&& raw) {
+  bind();
+  if (!dc() || !raw()) return;  // warm: pools, staging buffers, first-touch costs
+  auto t0 = Clock::now();
+  for (auto _ : state)
+    if (!dc()) return;
+  double dc_seconds = seconds_since(t0);
+  int64_t n = state.iterations();
+  auto t1 = Clock::now();
+  for (int64_t i = 0; i < n; ++i)
+    if (!raw()) return;
+  double raw_seconds = seconds_since(t1);
+  double dc_each = dc_seconds / static_cast<double>(n), raw_each = raw_seconds / static_cast<double>(n);
+  state.counters["dc_us"] = dc_each * 1e6;
+  state.counters["raw_us"] = raw_each * 1e6;
+  state.counters["speedup"] = raw_each / dc_each;
+  if (bytes) {
+    state.counters["dc_GB/s"] = static_cast<double>(bytes) / dc_each / 1e9;
+    state.counters["raw_GB/s"] = static_cast<double>(bytes) / raw_each / 1e9;
+    state.SetBytesProcessed(n * static_cast<int64_t>(bytes));
+  }
+}
+
+// -- Allocation ---------------------------------------------------------------
+
+void alloc_free(benchmark::State& state, uint32_t flags) {
+  const bench::RawDriver& raw = *g_env.raw;
+  uint64_t size = static_cast<uint64_t>(state.range(0));
+  compare(
+      state, 0,
+      [&] {
+        dc_buffer b = nullptr;
+        if (!dc_ok(state, dc_buffer_alloc(g_env.device, size, flags, &b))) return false;
+        dc_buffer_release(b);
+        return true;
+      },
+      [&] {
+        CUdeviceptr p = 0;
+        if (!raw_ok(state, raw.cuMemAlloc(&p, size), "cuMemAlloc")) return false;
+        return raw_ok(state, raw.cuMemFree(p), "cuMemFree");
+      });
+}
+
+void BM_AllocFree(benchmark::State& state) { alloc_free(state, 0); }
+void BM_AllocFreeNoPool(benchmark::State& state) { alloc_free(state, DC_ALLOC_NO_POOL); }
+
+// -- Copies -------------------------------------------------------------------
+
+// Host memory for a copy benchmark: a pinned buffer's, or ordinary memory
+// touched once so that page faults are not measured.
+struct HostMemory {
+  dc_buffer pinned = nullptr;
+  std::unique_ptr<char[]> pageable;
+  void* p = nullptr;
+  HostMemory(uint64_t size, bool use_pinned) {
+    if (use_pinned) {
+      if (dc_buffer_alloc_pinned(g_env.device, size, 0, &pinned) == DC_SUCCESS) dc_buffer_host_pointer(pinned, &p);
+    } else {
+      pageable.reset(new char[size]);
+      std::memset(pageable.get(), 1, size);
+      p = pageable.get();
+    }
+  }
+  ~HostMemory() { dc_buffer_release(pinned); }
+};
+
+struct DeviceMemory {
+  dc_buffer buffer = nullptr;
+  uint64_t address = 0;
+  explicit DeviceMemory(uint64_t size) {
+    if (dc_buffer_alloc(g_env.device, size, 0, &buffer) == DC_SUCCESS) dc_buffer_device_pointer(buffer, &address);
+  }
+  ~DeviceMemory() { dc_buffer_release(buffer); }
+};
+
+void host_to_device(benchmark::State& state, bool pinned) {
+  const bench::RawDriver& raw = *g_env.raw;
+  uint64_t size = static_cast<uint64_t>(state.range(0));
+  HostMemory host(size, pinned);
+  DeviceMemory dev(size);
+  if (!host.p || !dev.address) {
+    state.SkipWithError(dc_last_error_message());
+    return;
+  }
+  compare(
+      state, size, [&] { return dc_ok(state, dc_buffer_write(dev.buffer, 0, host.p, size)); },
+      [&] { return raw_ok(state, raw.cuMemcpyHtoD(dev.address, host.p, size), "cuMemcpyHtoD"); });
+}
+
+void device_to_host(benchmark::State& state, bool pinned) {
+  const bench::RawDriver& raw = *g_env.raw;
+  uint64_t size = static_cast<uint64_t>(state.range(0));
+  HostMemory host(size, pinned);
+  DeviceMemory dev(size);
+  if (!host.p || !dev.address) {
+    state.SkipWithError(dc_last_error_message());
+    return;
+  }
+  compare(
+      state, size, [&] { return dc_ok(state, dc_buffer_read(dev.buffer, 0, host.p, size)); },
+      [&] { return raw_ok(state, raw.cuMemcpyDtoH(host.p, dev.address, size), "cuMemcpyDtoH"); });
+}
+
+void BM_H2D_Pinned(benchmark::State& state) { host_to_device(state, true); }
+void BM_H2D_Pageable(benchmark::State& state) { host_to_device(state, false); }
+void BM_D2H_Pinned(benchmark::State& state) { device_to_host(state, true); }
+void BM_D2H_Pageable(benchmark::State& state) { device_to_host(state, false); }
+
+void BM_D2D(benchmark::State& state) {
+  const bench::RawDriver& raw = *g_env.raw;
+  uint64_t size = static_cast<uint64_t>(state.range(0));
+  DeviceMemory a(size), b(size);
+  if (!a.address || !b.address) {
+    state.SkipWithError(dc_last_error_message());
+    return;
+  }
+  compare(
+      state, size, [&] { return dc_ok(state, dc_buffer_copy(b.buffer, 0, a.buffer, 0, size)); },
+      [&] {
+        return raw_ok(state, raw.cuMemcpyDtoD(b.address, a.address, size), "cuMemcpyDtoD") &&
+               raw_ok(state, raw.cuStreamSynchronize(CU_STREAM_LEGACY), "cuStreamSynchronize");
+      });
+}
+
+void BM_Memset(benchmark::State& state) {
+  const bench::RawDriver& raw = *g_env.raw;
+  uint64_t size = static_cast<uint64_t>(state.range(0));
+  DeviceMemory a(size);
+  if (!a.address) {
+    state.SkipWithError(dc_last_error_message());
+    return;
+  }
+  compare(
+      state, size, [&] { return dc_ok(state, dc_buffer_fill(a.buffer, 0, size, 0x01020304u, 4)); },
+      [&] {
+        return raw_ok(state, raw.cuMemsetD32(a.address, 0x01020304u, size / 4), "cuMemsetD32") &&
+               raw_ok(state, raw.cuStreamSynchronize(CU_STREAM_LEGACY), "cuStreamSynchronize");
+      });
+}
+
+constexpr int64_t kKiB = 1024, kMiB = 1024 * 1024;
+
+void alloc_sizes(benchmark::internal::Benchmark* b) {
+  for (int64_t s : {4 * kKiB, kMiB, 64 * kMiB, 256 * kMiB}) b->Arg(s);
+  b->UseRealTime()->Unit(benchmark::kMicrosecond);
+}
+void copy_sizes(benchmark::internal::Benchmark* b) {
+  for (int64_t s : {4 * kKiB, kMiB, 256 * kMiB}) b->Arg(s);
+  b->UseRealTime()->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK(BM_AllocFree)->Apply(alloc_sizes);
+BENCHMARK(BM_AllocFreeNoPool)->Apply(alloc_sizes);
+BENCHMARK(BM_H2D_Pinned)->Apply(copy_sizes);
+BENCHMARK(BM_H2D_Pageable)->Apply(copy_sizes);
+BENCHMARK(BM_D2H_Pinned)->Apply(copy_sizes);
+BENCHMARK(BM_D2H_Pageable)->Apply(copy_sizes);
+BENCHMARK(BM_D2D)->Apply(copy_sizes);
+BENCHMARK(BM_Memset)->Apply(copy_sizes);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  std::string why;
+  if (!setup(&why)) {
+    std::printf("bench_memory: %s: skipping\n", why.c_str());
+    dc_device_release(g_env.device);
+    return 0;
+  }
+  int32_t version = 0;
+  dc_driver_version(&version);
+  const char* library = "";
+  dc_driver_library(&library);
+  bool fake = g_env.name.find("fake") != std::string::npos;
+  std::printf("bench_memory: device 0: %s; driver CUDA %d.%d (%s)%s\n", g_env.name.c_str(), version / 1000,
+              (version % 1000) / 10, library, fake ? "; the FAKE driver: a smoke run, the numbers mean nothing" : "");
+  benchmark::AddCustomContext("device", g_env.name);
+  benchmark::AddCustomContext("driver", std::to_string(version));
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  dc_device_release(g_env.device);
+  return 0;
+}

@@ -1,0 +1,29 @@
+// The raw driver entry points the benchmarks compare dccuda against, taken
+// from the very driver library dccuda loaded (cuGetProcAddress_v2, at the
+// same versions dccuda asks for), so that both sides run against one driver.
+#pragma once
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <string>
+
+namespace bench {
+
+struct RawDriver {
+  PFN_cuCtxSetCurrent_v4000 cuCtxSetCurrent = nullptr;
+  PFN_cuMemAlloc_v3020 cuMemAlloc = nullptr;
+  PFN_cuMemFree_v3020 cuMemFree = nullptr;
+  PFN_cuMemHostAlloc_v2020 cuMemHostAlloc = nullptr;
+  PFN_cuMemFreeHost_v2000 cuMemFreeHost = nullptr;
+  PFN_cuMemcpyHtoD_v3020 cuMemcpyHtoD = nullptr;
+  PFN_cuMemcpyDtoH_v3020 cuMemcpyDtoH = nullptr;
+  PFN_cuMemcpyDtoD_v3020 cuMemcpyDtoD = nullptr;
+  PFN_cuMemsetD32_v3020 cuMemsetD32 = nullptr;
+  PFN_cuStreamSynchronize_v2000 cuStreamSynchronize = nullptr;
+};
+
+// The driver dccuda uses, or nullptr with the reason in *why.
+const RawDriver* raw_driver(std::string* why);
+
+}  // namespace bench

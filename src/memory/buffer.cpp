@@ -1,0 +1,264 @@
+#include "memory/buffer.h"
+
+#include <unistd.h>
+
+#include <cinttypes>
+
+#include "core/cuda_check.h"
+#include "core/error.h"
+#include "loader/driver.h"
+#include "memory/memory_state.h"
+#include "stream/quiet_context.h"
+
+namespace dc {
+namespace {
+
+// A request larger than the whole device can never succeed: say so plainly
+// (the driver's answer to it varies).
+void require_fits(const Device& device, const MemoryState& state, uint64_t size) {
+  if (size > state.total_memory)
+    fail(DC_ERROR_OUT_OF_MEMORY, "size %" PRIu64 " bytes exceeds device %d's total memory (%" PRIu64 " bytes)", size,
+         device.ordinal(), state.total_memory);
+}
+
+// The machine's physical memory in bytes, 0 if unknown.
+uint64_t host_memory() noexcept {
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGE_SIZE)
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0) return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page);
+#endif
+  return 0;
+}
+
+// Host memory (pinned, or managed memory's backing) beyond what the machine
+// has can never succeed; the driver's answer to it varies.
+void require_host_fits(uint64_t size, uint64_t also_available, const char* what) {
+  uint64_t have = host_memory();
+  if (have && size > have + also_available)
+    fail(DC_ERROR_OUT_OF_MEMORY, "size %" PRIu64 " bytes exceeds what %s can use (%" PRIu64 " bytes)", size, what,
+         have + also_available);
+}
+
+std::string oom_hint(const Device& device, uint64_t size) {
+  return strf("device %d has no room for %" PRIu64 " more bytes; release buffers you no longer need, or call "
+              "dc_device_trim_memory",
+              device.ordinal(), size);
+}
+
+// A pool allocation; on CUDA_ERROR_OUT_OF_MEMORY, waits for the device once
+// (memory freed in stream order becomes reusable when its stream gets there)
+// and tries again.
+CUresult pool_alloc(CUdeviceptr* p, uint64_t size, CUmemoryPool pool, CUstream stream) {
+  const DriverApi& api = driver_api();
+  CUresult r = api.cuMemAllocFromPoolAsync(p, static_cast<size_t>(size), pool, stream);
+  if (r == CUDA_ERROR_OUT_OF_MEMORY && api.cuCtxSynchronize() == CUDA_SUCCESS)
+    r = api.cuMemAllocFromPoolAsync(p, static_cast<size_t>(size), pool, stream);
+  return r;
+}
+
+// Waits for the work on `stream` (bound to the stream's own device), before
+// memory it may still use is freed. Never throws.
+void wait_quietly(Stream* stream) noexcept {
+  if (!stream || !stream->current() || stream->capturing()) return;
+  QuietContextScope bind(stream->device());
+  if (bind.ok()) driver_api().cuStreamSynchronize(stream->free_handle());
+}
+
+}  // namespace
+
+Ref<Buffer> Buffer::alloc_device(Ref<Device> device, uint64_t size, uint32_t flags) {
+  const DriverApi& api = driver_api();
+  Device& d = *device;
+  MemoryState& state = memory_state(d);
+  require_fits(d, state, size);
+  bool pooled = state.pool && !(flags & DC_ALLOC_NO_POOL);
+  // The object first: if the driver call fails, its destructor frees nothing;
+  // once the memory is in it, the destructor frees it on any later failure.
+  Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_DEVICE,
+                                                pooled ? Memory::Pool : Memory::Driver, size, flags));
+  CUdeviceptr p = 0;
+  if (pooled) {
+    check(pool_alloc(&p, size, state.pool, state.internal), "cuMemAllocFromPoolAsync", &d, oom_hint(d, size).c_str());
+    b->address_ = b->device_address_ = p;
+    // Allocated in order on the internal stream: once that stream is past the
+    // allocation, every stream may use the memory.
+    check(api.cuStreamSynchronize(state.internal), "cuStreamSynchronize", &d);
+    return b;
+  }
+  CUresult r = api.cuMemAlloc(&p, static_cast<size_t>(size));
+  if (r == CUDA_ERROR_OUT_OF_MEMORY && state.pool && api.cuCtxSynchronize() == CUDA_SUCCESS) {
+    // dccuda's own pool may hold the memory this needs, cached: give it back.
+    api.cuMemPoolTrimTo(state.pool, 0);
+    r = api.cuMemAlloc(&p, static_cast<size_t>(size));
+  }
+  check(r, "cuMemAlloc", &d, oom_hint(d, size).c_str());
+  b->address_ = b->device_address_ = p;
+  return b;
+}
+
+Ref<Buffer> Buffer::alloc_device_async(Stream& stream, uint64_t size, uint32_t flags) {
+  Device& d = stream.device();
+  MemoryState& state = memory_state(d);
+  require_fits(d, state, size);
+  if (!state.pool || (flags & DC_ALLOC_NO_POOL)) return alloc_device(stream.device_ref(), size, flags | DC_ALLOC_NO_POOL);
+  Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(stream.device_ref(), DC_BUFFER_DEVICE, Memory::Pool, size, flags));
+  CUdeviceptr p = 0;
+  check(pool_alloc(&p, size, state.pool, stream.handle()), "cuMemAllocFromPoolAsync", &d, oom_hint(d, size).c_str());
+  b->address_ = b->device_address_ = p;
+  // Freed in order on the stream it was allocated on, unless used elsewhere later.
+  b->note_use(&stream);
+  return b;
+}
+
+Ref<Buffer> Buffer::alloc_pinned(Ref<Device> device, uint64_t size, uint32_t flags) {
+  const DriverApi& api = driver_api();
+  Device& d = *device;
+  unsigned cu_flags = 0;
+  if (flags & DC_ALLOC_PORTABLE) cu_flags |= CU_MEMHOSTALLOC_PORTABLE;
+  if (flags & DC_ALLOC_DEVICE_MAPPED) cu_flags |= CU_MEMHOSTALLOC_DEVICEMAP;
+  if (flags & DC_ALLOC_WRITE_COMBINED) cu_flags |= CU_MEMHOSTALLOC_WRITECOMBINED;
+  require_host_fits(size, 0, "this machine's memory");
+  Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_PINNED, Memory::Pinned, size, flags));
+  void* h = nullptr;
+  check(api.cuMemHostAlloc(&h, static_cast<size_t>(size), cu_flags), "cuMemHostAlloc", &d,
+        strf("the system could not page-lock %" PRIu64 " bytes; allocate less, or use ordinary memory",
+             size).c_str());
+  b->host_ = h;
+  b->address_ = reinterpret_cast<CUdeviceptr>(h);
+  // Under unified addressing pinned memory is mapped at its host address,
+  // except write-combined memory, which has a device address of its own.
+  CUdeviceptr mapped = 0;
+  if (api.cuMemHostGetDevicePointer(&mapped, h, 0) == CUDA_SUCCESS)
+    b->device_address_ = mapped;
+  else if (!(flags & DC_ALLOC_WRITE_COMBINED))
+    b->device_address_ = reinterpret_cast<CUdeviceptr>(h);
+  return b;
+}
+
+Ref<Buffer> Buffer::alloc_managed(Ref<Device> device, uint64_t size, uint32_t flags) {
+  Device& d = *device;
+  if (!d.limits().managed_memory)
+    fail(DC_ERROR_NOT_SUPPORTED, "device %d does not support managed memory; use dc_buffer_alloc and copies",
+         d.ordinal());
+  require_host_fits(size, memory_state(d).total_memory, "managed memory (host and device memory together)");
+  Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_MANAGED, Memory::Managed, size, flags));
+  CUdeviceptr p = 0;
+  unsigned attach = (flags & DC_ALLOC_ATTACH_HOST) ? CU_MEM_ATTACH_HOST : CU_MEM_ATTACH_GLOBAL;
+  check(driver_api().cuMemAllocManaged(&p, static_cast<size_t>(size), attach), "cuMemAllocManaged", &d,
+        oom_hint(d, size).c_str());
+  b->address_ = b->device_address_ = p;
+  b->host_ = reinterpret_cast<void*>(p);
+  return b;
+}
+
+Ref<Buffer> Buffer::wrap_device(Ref<Device> device, CUdeviceptr pointer, uint64_t size) {
+  const DriverApi& api = driver_api();
+  // Where the driver knows the allocation, a size that runs past it would let
+  // bounds checks pass for copies that fault: refuse it now.
+  CUdeviceptr start = 0;
+  size_t range = 0;
+  if (api.cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, pointer) == CUDA_SUCCESS &&
+      api.cuPointerGetAttribute(&range, CU_POINTER_ATTRIBUTE_RANGE_SIZE, pointer) == CUDA_SUCCESS && range != 0 &&
+      start <= pointer) {
+    uint64_t available = range - (pointer - start);
+    if (pointer - start > range || size > available)
+      fail(DC_ERROR_OUT_OF_RANGE,
+           "device_pointer 0x%" PRIx64 " + size %" PRIu64 " runs past the allocation it lies in (%zu bytes from 0x%" PRIx64
+           "); pass the size of the memory that is really there",
+           static_cast<uint64_t>(pointer), size, range, static_cast<uint64_t>(start));
+  }
+  Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_WRAPPED_DEVICE, Memory::Borrowed, size, 0));
+  b->address_ = b->device_address_ = pointer;
+  return b;
+}
+
+Ref<Buffer> Buffer::register_host(Ref<Device> device, void* host, uint64_t size, uint32_t flags) {
+  const DriverApi& api = driver_api();
+  Device& d = *device;
+  unsigned cu_flags = 0;
+  if (flags & DC_ALLOC_PORTABLE) cu_flags |= CU_MEMHOSTREGISTER_PORTABLE;
+  if (flags & DC_ALLOC_DEVICE_MAPPED) cu_flags |= CU_MEMHOSTREGISTER_DEVICEMAP;
+  if (flags & DC_ALLOC_READ_ONLY) cu_flags |= CU_MEMHOSTREGISTER_READ_ONLY;
+  Ref<Buffer> b =
+      Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_REGISTERED_HOST, Memory::Borrowed, size, flags));
+  CUresult r = api.cuMemHostRegister(host, static_cast<size_t>(size), cu_flags);
+  if (r == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED)
+    fail_cuda(DC_ERROR_INVALID_ARGUMENT, r,
+              "host memory %p + %" PRIu64 " bytes overlaps memory already registered or pinned with the driver; "
+              "register each range once (or use the existing buffer)",
+              host, size);
+  check(r, "cuMemHostRegister", &d, "the memory could not be page-locked; register less, or copy without registering");
+  b->memory_ = Memory::Registered;
+  b->host_ = host;
+  b->address_ = reinterpret_cast<CUdeviceptr>(host);
+  CUdeviceptr mapped = 0;
+  if (api.cuMemHostGetDevicePointer(&mapped, host, 0) == CUDA_SUCCESS) b->device_address_ = mapped;
+  return b;
+}
+
+Ref<Buffer> Buffer::wrap_module_global(Ref<Device> device, CUdeviceptr pointer, uint64_t size, Ref<Object> owner) {
+  Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_MODULE_GLOBAL, Memory::Borrowed, size, 0));
+  b->address_ = b->device_address_ = pointer;
+  b->owner_ = std::move(owner);
+  return b;
+}
+
+void Buffer::note_use_slow(Stream* stream) noexcept {
+  if (stream) stream->retain();
+  Stream* old = last_stream_.exchange(stream, std::memory_order_acq_rel);
+  if (old) old->unref();
+}
+
+Buffer::~Buffer() {
+  // The stream reference goes after the free has been enqueued on it.
+  Ref<Stream> last = Ref<Stream>::adopt(last_stream_.exchange(nullptr, std::memory_order_acq_rel));
+  if (memory_ == Memory::Borrowed || (!address_ && !host_)) return;
+  // Made before dc_device_reset: the memory died with the old context.
+  if (!current()) return;
+  free_memory(last.get());
+}
+
+void Buffer::free_memory(Stream* last) noexcept {
+  const DriverApi& api = driver_api();
+  QuietContextScope bind(device());
+  if (!bind.ok()) return;
+  if (last && !last->current()) last = nullptr;
+  switch (memory_) {
+    case Memory::Pool: {
+      MemoryState* state = existing_memory_state(device());
+      if (!state) return;
+      CUstream on = state->internal;
+      if (last && &last->device() == &device() && !last->capturing()) {
+        on = last->free_handle();
+      } else if (last) {
+        // A stream of another device, or one capturing a graph (a free there
+        // would become a node of the graph): wait for it where possible, then
+        // free on the internal stream.
+        wait_quietly(last);
+      }
+      if (api.cuMemFreeAsync(address_, on) != CUDA_SUCCESS) {
+        // Not freed in order: wait for that stream, then free synchronously.
+        if (on != state->internal) wait_quietly(last);
+        release_quietly([&] { return api.cuMemFree(address_); });
+      }
+      return;
+    }
+    case Memory::Driver:
+    case Memory::Managed:
+      wait_quietly(last);
+      release_quietly([&] { return api.cuMemFree(address_); });
+      return;
+    case Memory::Pinned:
+      wait_quietly(last);
+      release_quietly([&] { return api.cuMemFreeHost(host_); });
+      return;
+    case Memory::Registered:
+      wait_quietly(last);
+      release_quietly([&] { return api.cuMemHostUnregister(host_); });
+      return;
+    case Memory::Borrowed:
+      return;
+  }
+}
+
+}  // namespace dc

@@ -1,0 +1,102 @@
+// A buffer: device memory (from dccuda's pool or cuMemAlloc), pinned host
+// memory, managed memory, or memory someone else owns (a wrapped device
+// pointer, registered host memory, a module's global variable).
+//
+// Stream-ordered release. A buffer remembers the last stream it was used on
+// asynchronously and keeps that stream alive. When the buffer dies, memory it
+// owns is freed in order on that stream (cuMemFreeAsync for pool memory;
+// waiting for the stream first for other kinds), so work already enqueued
+// that uses it completes first; a buffer only used synchronously is freed at
+// once. Code that enqueues work using a buffer (copies, fills, prefetches,
+// kernel launches) must tell it:
+//
+//     buffer->note_use(stream);   // after the work was enqueued on `stream`
+//
+// On the hot path (the same stream as last time) this is one relaxed load and
+// a compare; a new stream costs a reference count exchange. If a buffer is
+// used on several streams, the caller orders them (dccuda.h says so): the
+// last one noted is where the free goes.
+#pragma once
+
+#include <cuda.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "dccuda.h"
+#include "device/device.h"
+#include "stream/stream.h"
+
+namespace dc {
+
+class Buffer : public DeviceObject {
+ public:
+  static constexpr HandleType kHandleType = HandleType::Buffer;
+
+  // Where the memory came from, and so how it is freed.
+  enum class Memory : uint8_t {
+    Pool,        // dccuda's pool (cuMemAllocFromPoolAsync): cuMemFreeAsync
+    Driver,      // cuMemAlloc: cuMemFree
+    Pinned,      // cuMemHostAlloc: cuMemFreeHost
+    Managed,     // cuMemAllocManaged: cuMemFree
+    Registered,  // cuMemHostRegister on the caller's memory: cuMemHostUnregister
+    Borrowed,    // a wrapped pointer or a module global: nothing to free
+  };
+
+  // Every factory needs the device's context bound and takes checked
+  // arguments (size > 0, known flags): the entry points check them.
+  static Ref<Buffer> alloc_device(Ref<Device> device, uint64_t size, uint32_t flags);
+  static Ref<Buffer> alloc_device_async(Stream& stream, uint64_t size, uint32_t flags);
+  static Ref<Buffer> alloc_pinned(Ref<Device> device, uint64_t size, uint32_t flags);
+  static Ref<Buffer> alloc_managed(Ref<Device> device, uint64_t size, uint32_t flags);
+  static Ref<Buffer> wrap_device(Ref<Device> device, CUdeviceptr pointer, uint64_t size);
+  static Ref<Buffer> register_host(Ref<Device> device, void* host, uint64_t size, uint32_t flags);
+  // A module's __device__ variable (DC_BUFFER_MODULE_GLOBAL): keeps `owner`
+  // (the module) alive, frees nothing.
+  static Ref<Buffer> wrap_module_global(Ref<Device> device, CUdeviceptr pointer, uint64_t size, Ref<Object> owner);
+  ~Buffer() override;
+
+  int32_t kind() const noexcept { return kind_; }
+  uint64_t size() const noexcept { return size_; }
+  uint32_t flags() const noexcept { return flags_; }
+  Memory memory() const noexcept { return memory_; }
+
+  // Pinned or registered host memory: the CPU reads and writes it directly.
+  bool is_host() const noexcept { return kind_ == DC_BUFFER_PINNED || kind_ == DC_BUFFER_REGISTERED_HOST; }
+  // The address copies use (cuMemcpy resolves it by unified addressing):
+  // device memory's device address, host memory's host address.
+  CUdeviceptr address() const noexcept { return address_; }
+  // The address the device uses (kernels, fills): 0 for host memory the
+  // driver gave no device mapping.
+  CUdeviceptr device_address() const noexcept { return device_address_; }
+  // The CPU address: null for device memory.
+  void* host_pointer() const noexcept { return host_; }
+
+  // Records that work using this buffer was enqueued on `stream` (see the top
+  // of this file). Never fails.
+  void note_use(Stream* stream) noexcept {
+    if (last_stream_.load(std::memory_order_relaxed) != stream) [[unlikely]]
+      note_use_slow(stream);
+  }
+  // The last stream noted, for tests and diagnostics (may change concurrently).
+  Stream* last_stream() const noexcept { return last_stream_.load(std::memory_order_acquire); }
+
+ private:
+  Buffer(Ref<Device> device, int32_t kind, Memory memory, uint64_t size, uint32_t flags) noexcept
+      : DeviceObject(HandleType::Buffer, std::move(device)), kind_(kind), memory_(memory), flags_(flags), size_(size) {}
+  void note_use_slow(Stream* stream) noexcept;
+  void free_memory(Stream* last) noexcept;
+
+  int32_t kind_;
+  Memory memory_;
+  uint32_t flags_;
+  uint64_t size_;
+  CUdeviceptr address_ = 0;
+  CUdeviceptr device_address_ = 0;
+  void* host_ = nullptr;
+  // Owns one reference to the stream it points to.
+  std::atomic<Stream*> last_stream_{nullptr};
+  Ref<Object> owner_;
+};
+
+}  // namespace dc

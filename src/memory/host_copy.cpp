@@ -1,0 +1,150 @@
+#include "memory/host_copy.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <thread>
+
+namespace dc {
+namespace {
+
+// How long an idle worker spins for the next piece of work before sleeping:
+// the chunks of one staged copy follow each other within microseconds, and a
+// sleeping thread takes tens of microseconds to wake.
+constexpr auto kSpin = std::chrono::microseconds(200);
+
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+struct Job {
+  char* dst;
+  const char* src;
+  size_t n;
+  size_t piece;
+  size_t pieces;
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> done{0};
+};
+
+void run_pieces(Job& job) noexcept {
+  for (;;) {
+    size_t i = job.next.fetch_add(1, std::memory_order_relaxed);
+    if (i >= job.pieces) return;
+    size_t begin = i * job.piece;
+    size_t len = std::min(job.piece, job.n - begin);
+    std::memcpy(job.dst + begin, job.src + begin, len);
+    job.done.fetch_add(1, std::memory_order_release);
+  }
+}
+
+class CopyPool {
+ public:
+  // Starts up to `workers` threads; fewer if the system refuses more.
+  explicit CopyPool(unsigned workers) {
+    for (unsigned i = 0; i < workers; ++i) {
+      try {
+        std::thread([this] { worker(); }).detach();
+      } catch (...) {
+        break;
+      }
+      ++workers_;
+    }
+  }
+
+  unsigned threads() const noexcept { return workers_ + 1; }
+
+  // False if another copy holds the pool (the caller then copies alone).
+  bool run(Job& job) noexcept {
+    std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
+    if (!busy) return false;
+    job_.store(&job, std::memory_order_seq_cst);
+    {
+      std::lock_guard<std::mutex> lock(wake_mutex_);
+      epoch_.fetch_add(1, std::memory_order_seq_cst);
+    }
+    wake_.notify_all();
+    run_pieces(job);
+    while (job.done.load(std::memory_order_acquire) < job.pieces) cpu_relax();
+    // No worker may still hold `job` (it lives on the caller's stack).
+    job_.store(nullptr, std::memory_order_seq_cst);
+    while (inside_.load(std::memory_order_seq_cst) != 0) cpu_relax();
+    return true;
+  }
+
+ private:
+  void worker() noexcept {
+    uint64_t seen = epoch_.load(std::memory_order_acquire);
+    for (;;) {
+      auto until = std::chrono::steady_clock::now() + kSpin;
+      while (epoch_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < until) cpu_relax();
+      if (epoch_.load(std::memory_order_acquire) == seen) {
+        std::unique_lock<std::mutex> lock(wake_mutex_);
+        wake_.wait(lock, [&] { return epoch_.load(std::memory_order_acquire) != seen; });
+      }
+      seen = epoch_.load(std::memory_order_acquire);
+      inside_.fetch_add(1, std::memory_order_seq_cst);
+      if (Job* job = job_.load(std::memory_order_seq_cst)) run_pieces(*job);
+      inside_.fetch_sub(1, std::memory_order_seq_cst);
+    }
+  }
+
+  unsigned workers_ = 0;
+  std::mutex busy_;
+  std::mutex wake_mutex_;
+  std::condition_variable wake_;
+  std::atomic<uint64_t> epoch_{0};
+  std::atomic<Job*> job_{nullptr};
+  std::atomic<int> inside_{0};
+};
+
+CopyPool* pool() noexcept {
+  // Never destroyed: detached workers may outlive static destruction.
+  static CopyPool* p = [] () -> CopyPool* {
+    unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    unsigned wanted = host_copy::kThreads;
+    if (const char* v = std::getenv("DCCUDA_COPY_THREADS")) {
+      int n = std::atoi(v);
+      if (n >= 1 && n <= 64) wanted = static_cast<unsigned>(n);
+    }
+    unsigned threads = std::min(wanted, hw);
+    if (threads <= 1) return nullptr;
+    auto* made = new (std::nothrow) CopyPool(threads - 1);
+    return made && made->threads() > 1 ? made : nullptr;
+  }();
+  return p;
+}
+
+}  // namespace
+
+void parallel_memcpy(void* dst, const void* src, size_t n) noexcept {
+  if (n < 2 * host_copy::kMinPieceBytes) {
+    std::memcpy(dst, src, n);
+    return;
+  }
+  CopyPool* p = pool();
+  size_t pieces = p ? std::min<size_t>(p->threads(), n / host_copy::kMinPieceBytes) : 1;
+  if (pieces <= 1) {
+    std::memcpy(dst, src, n);
+    return;
+  }
+  Job job;
+  job.dst = static_cast<char*>(dst);
+  job.src = static_cast<const char*>(src);
+  job.n = n;
+  // Pieces of whole cache lines, so that no two threads write one line.
+  job.piece = ((n + pieces - 1) / pieces + 63) & ~size_t(63);
+  job.pieces = (n + job.piece - 1) / job.piece;
+  if (!p->run(job)) std::memcpy(dst, src, n);
+}
+
+}  // namespace dc

@@ -1,0 +1,25 @@
+// Host-side memcpy split over a persistent pool of threads. One thread copies
+// ordinary (pageable) memory at a fraction of what the memory system gives;
+// staging a pageable copy through pinned buffers only beats the driver's own
+// pageable path if the host side is fast too.
+#pragma once
+
+#include <cstddef>
+
+namespace dc {
+
+namespace host_copy {
+// Threads that copy one piece each, the calling thread included (default;
+// DCCUDA_COPY_THREADS overrides it for tuning runs, 1..64); 1 disables the pool.
+inline constexpr unsigned kThreads = 8;
+// The smallest piece worth handing to another thread (waking it costs
+// microseconds).
+inline constexpr size_t kMinPieceBytes = size_t(256) << 10;
+}  // namespace host_copy
+
+// memcpy(dst, src, n) with up to host_copy::kThreads threads (never more than
+// the machine has). While another copy uses the pool, the calling thread
+// copies alone. The workers start at the first call and live for the process.
+void parallel_memcpy(void* dst, const void* src, size_t n) noexcept;
+
+}  // namespace dc

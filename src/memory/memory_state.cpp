@@ -1,0 +1,109 @@
+#include "memory/memory_state.h"
+
+#include <limits>
+
+#include "core/cuda_check.h"
+#include "core/error.h"
+#include "loader/driver.h"
+#include "memory/staging.h"
+#include "stream/quiet_context.h"
+
+namespace dc {
+namespace {
+
+std::mutex g_state_mutex;
+
+// Makes the device's pool, or returns null where pools are not available
+// (device attribute, driver entry point, or the driver refusing with
+// CUDA_ERROR_NOT_SUPPORTED). Other failures (out of memory) are raised.
+CUmemoryPool make_pool(Device& device) {
+  const DriverApi& api = driver_api();
+  if (!device.limits().memory_pools || !present(api.cuMemPoolCreate)) return nullptr;
+  CUmemPoolProps props{};
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+  props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  props.location.id = device.ordinal();
+  CUmemoryPool pool = nullptr;
+  CUresult r = api.cuMemPoolCreate(&pool, &props);
+  if (r == CUDA_ERROR_NOT_SUPPORTED) return nullptr;
+  check(r, "cuMemPoolCreate", &device);
+  // Keep freed memory cached: trimming is explicit (dc_device_trim_memory).
+  cuuint64_t threshold = std::numeric_limits<cuuint64_t>::max();
+  r = api.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold);
+  if (r != CUDA_SUCCESS) {
+    release_quietly([&] { return api.cuMemPoolDestroy(pool); });
+    check(r, "cuMemPoolSetAttribute", &device);
+  }
+  return pool;
+}
+
+}  // namespace
+
+MemoryState::MemoryState() = default;
+MemoryState::~MemoryState() = default;
+
+namespace detail {
+
+MemoryState& make_memory_state(Device& device) {
+  std::lock_guard<std::mutex> lock(g_state_mutex);
+  std::atomic<MemoryState*>& slot = device.memory_state();
+  MemoryState* old = slot.load(std::memory_order_acquire);
+  uint32_t generation = device.generation();
+  if (old && old->generation == generation) return *old;
+
+  const DriverApi& api = driver_api();
+  auto state = std::make_unique<MemoryState>();
+  state->generation = generation;
+  size_t total = 0;
+  check(api.cuDeviceTotalMem(&total, device.cu_device()), "cuDeviceTotalMem", &device);
+  state->total_memory = total;
+  check(api.cuStreamCreateWithPriority(&state->internal, CU_STREAM_NON_BLOCKING, 0), "cuStreamCreateWithPriority",
+        &device);
+  try {
+    state->pool = make_pool(device);
+  } catch (...) {
+    release_quietly([&] { return api.cuStreamDestroy(state->internal); });
+    throw;
+  }
+  // Older states stay reachable (and are freed with the device): a state is
+  // tiny, and its driver objects died with the old context.
+  state->retired = old;
+  MemoryState* made = state.release();
+  slot.store(made, std::memory_order_release);
+  return *made;
+}
+
+}  // namespace detail
+
+void destroy_memory_state(Device& device) noexcept {
+  MemoryState* s = device.memory_state().exchange(nullptr, std::memory_order_acq_rel);
+  if (!s) return;
+  if (s->generation == device.generation() && !device.lost()) {
+    QuietContextScope bind(device);
+    if (bind.ok()) {
+      const DriverApi& api = driver_api();
+      if (s->stager) s->stager->free_driver_objects();
+      api.cuStreamSynchronize(s->internal);
+      release_quietly([&] { return api.cuStreamDestroy(s->internal); });
+      // Memory still in flight is released by the driver once its frees complete.
+      if (s->pool) release_quietly([&] { return api.cuMemPoolDestroy(s->pool); });
+    }
+  }
+  while (s) {
+    MemoryState* next = s->retired;
+    delete s;
+    s = next;
+  }
+}
+
+void trim_memory(Device& device, uint64_t keep_bytes) {
+  MemoryState* s = existing_memory_state(device);
+  if (!s || !s->pool) return;  // nothing cached
+  const DriverApi& api = driver_api();
+  // Frees enqueued on streams count as outstanding until they have happened.
+  check(api.cuCtxSynchronize(), "cuCtxSynchronize", &device);
+  check(api.cuMemPoolTrimTo(s->pool, static_cast<size_t>(keep_bytes)), "cuMemPoolTrimTo", &device);
+}
+
+}  // namespace dc

@@ -1,0 +1,201 @@
+#include "memory/staging.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "core/cuda_check.h"
+#include "core/error.h"
+#include "loader/driver.h"
+#include "memory/host_copy.h"
+#include "memory/memory_state.h"
+#include "stream/quiet_context.h"
+
+namespace dc {
+
+namespace staging {
+namespace {
+
+uint64_t env_u64(const char* name, uint64_t fallback, uint64_t lo, uint64_t hi) noexcept {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  unsigned long long x = std::strtoull(v, &end, 0);
+  return (end && *end == '\0' && x >= lo && x <= hi) ? x : fallback;
+}
+
+}  // namespace
+
+const Tuning& tuning() noexcept {
+  static const Tuning t = [] {
+    Tuning d;
+    d.min_bytes = env_u64("DCCUDA_STAGING_MIN_BYTES", kMinBytes, 1, uint64_t(1) << 40);
+    d.chunk_bytes = env_u64("DCCUDA_STAGING_CHUNK_BYTES", kChunkBytes, 64 << 10, uint64_t(1) << 30);
+    d.min_chunk_bytes = env_u64("DCCUDA_STAGING_MIN_CHUNK_BYTES", kMinChunkBytes, 64 << 10, d.chunk_bytes);
+    d.buffers = static_cast<int>(env_u64("DCCUDA_STAGING_BUFFERS", kBuffers, 1, kMaxBuffers));
+    return d;
+  }();
+  return t;
+}
+
+}  // namespace staging
+
+bool is_driver_memory(const void* p, uint64_t n) noexcept {
+  const DriverApi& api = driver_api();
+  // Both ends: a range that starts in registered memory may run past it.
+  for (uintptr_t at : {reinterpret_cast<uintptr_t>(p), reinterpret_cast<uintptr_t>(p) + (n ? n - 1 : 0)}) {
+    unsigned int type = 0;
+    if (api.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, static_cast<CUdeviceptr>(at)) !=
+        CUDA_SUCCESS)
+      return false;
+    if (type != CU_MEMORYTYPE_HOST && type != CU_MEMORYTYPE_DEVICE && type != CU_MEMORYTYPE_UNIFIED) return false;
+  }
+  return true;
+}
+
+std::unique_ptr<Stager> Stager::create(Device& device) {
+  const DriverApi& api = driver_api();
+  const staging::Tuning& t = staging::tuning();
+  std::unique_ptr<Stager> s(new Stager);
+  s->buffers_ = t.buffers;
+  s->chunk_bytes_ = t.chunk_bytes;
+  s->min_chunk_bytes_ = t.min_chunk_bytes;
+  try {
+    for (int b = 0; b < s->buffers_; ++b) {
+      check(api.cuMemHostAlloc(&s->pinned_[b], static_cast<size_t>(s->chunk_bytes_), 0), "cuMemHostAlloc", &device);
+      check(api.cuEventCreate(&s->done_[b], CU_EVENT_DISABLE_TIMING), "cuEventCreate", &device);
+    }
+  } catch (...) {
+    s->free_driver_objects();
+    throw;
+  }
+  return s;
+}
+
+Stager::~Stager() = default;
+
+void Stager::free_driver_objects() noexcept {
+  const DriverApi& api = driver_api();
+  for (int b = 0; b < staging::kMaxBuffers; ++b) {
+    if (done_[b]) {
+      if (pending_[b]) api.cuEventSynchronize(done_[b]);
+      release_quietly([&] { return api.cuEventDestroy(done_[b]); });
+      done_[b] = nullptr;
+    }
+    pending_[b] = false;
+    if (pinned_[b]) {
+      release_quietly([&] { return api.cuMemFreeHost(pinned_[b]); });
+      pinned_[b] = nullptr;
+    }
+  }
+}
+
+uint64_t Stager::chunk_for(uint64_t n) const noexcept {
+  uint64_t c = (n + buffers_ - 1) / buffers_;
+  c = (c + 0xFFFF) & ~uint64_t(0xFFFF);
+  return std::clamp(c, min_chunk_bytes_, chunk_bytes_);
+}
+
+void Stager::wait(Device& device, int b, bool report) {
+  if (!pending_[b]) return;
+  CUresult r = driver_api().cuEventSynchronize(done_[b]);
+  pending_[b] = false;
+  // A failed copy is over too: the buffer is free. Its error belongs to the
+  // copy that made it (reported by that stream's synchronisation) unless
+  // this wait is how that copy reports (`report`), or the context is lost.
+  if (report || is_sticky_cuda_error(r)) check(r, "cuEventSynchronize", &device);
+}
+
+template <class Copy>
+void Stager::enqueue(Device& device, int b, CUstream stream, const char* entry, Copy&& copy) {
+  const DriverApi& api = driver_api();
+  check(copy(), entry, &device);
+  CUresult r = api.cuEventRecord(done_[b], stream);
+  if (r != CUDA_SUCCESS) {
+    // Without the event nothing tells when the buffer is free again: wait for
+    // the stream before the buffer is reused.
+    api.cuStreamSynchronize(stream);
+    check(r, "cuEventRecord", &device);
+  }
+  pending_[b] = true;
+}
+
+void Stager::write(Device& device, CUdeviceptr dst, const void* src, uint64_t n, CUstream stream) {
+  const DriverApi& api = driver_api();
+  const char* from = static_cast<const char*>(src);
+  uint64_t chunk = chunk_for(n);
+  int b = 0;
+  for (uint64_t off = 0; off < n; off += chunk, b = (b + 1) % buffers_) {
+    size_t len = static_cast<size_t>(std::min(chunk, n - off));
+    wait(device, b, false);
+    parallel_memcpy(pinned_[b], from + off, len);
+    enqueue(device, b, stream, "cuMemcpyHtoDAsync",
+            [&] { return api.cuMemcpyHtoDAsync(dst + off, pinned_[b], len, stream); });
+  }
+}
+
+void Stager::read(Device& device, void* dst, CUdeviceptr src, uint64_t n, CUstream stream) {
+  const DriverApi& api = driver_api();
+  char* to = static_cast<char*>(dst);
+  uint64_t chunk = chunk_for(n);
+  uint64_t chunks = (n + chunk - 1) / chunk;
+  // Buffers still in use by an earlier write.
+  for (int b = 0; b < buffers_; ++b) wait(device, b, false);
+  auto start = [&](uint64_t i) {
+    int b = static_cast<int>(i % buffers_);
+    uint64_t off = i * chunk;
+    size_t len = static_cast<size_t>(std::min(chunk, n - off));
+    enqueue(device, b, stream, "cuMemcpyDtoHAsync",
+            [&] { return api.cuMemcpyDtoHAsync(pinned_[b], src + off, len, stream); });
+  };
+  uint64_t ahead = std::min<uint64_t>(chunks, buffers_);
+  for (uint64_t i = 0; i < ahead; ++i) start(i);
+  for (uint64_t i = 0; i < chunks; ++i) {
+    int b = static_cast<int>(i % buffers_);
+    uint64_t off = i * chunk;
+    size_t len = static_cast<size_t>(std::min(chunk, n - off));
+    wait(device, b, true);
+    parallel_memcpy(to + off, pinned_[b], len);
+    if (i + buffers_ < chunks) start(i + buffers_);
+  }
+}
+
+namespace {
+
+// The device's stager, made on first use; null if staging is not possible
+// (the pinned buffers could not be made once: the copy then goes directly).
+// The caller holds state.staging_mutex.
+Stager* stager_of(Device& device, MemoryState& state) {
+  if (state.stager) return state.stager.get();
+  if (state.staging_failed) return nullptr;
+  try {
+    state.stager = Stager::create(device);
+  } catch (const Failure&) {
+    // Not fatal: the driver's pageable path still works. Forget the message.
+    state.staging_failed = true;
+    CallScope::clear(thread_error());
+    return nullptr;
+  }
+  return state.stager.get();
+}
+
+}  // namespace
+
+bool staged_write(Device& device, CUdeviceptr dst, const void* src, uint64_t n, CUstream stream) {
+  MemoryState& state = memory_state(device);
+  std::lock_guard<std::mutex> lock(state.staging_mutex);
+  Stager* s = stager_of(device, state);
+  if (!s) return false;
+  s->write(device, dst, src, n, stream);
+  return true;
+}
+
+bool staged_read(Device& device, void* dst, CUdeviceptr src, uint64_t n, CUstream stream) {
+  MemoryState& state = memory_state(device);
+  std::lock_guard<std::mutex> lock(state.staging_mutex);
+  Stager* s = stager_of(device, state);
+  if (!s) return false;
+  s->read(device, dst, src, n, stream);
+  return true;
+}
+
+}  // namespace dc

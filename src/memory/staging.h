@@ -1,0 +1,107 @@
+// Copies between ordinary (pageable) host memory and the device, staged
+// through reusable pinned buffers of the library's own. The driver's pageable
+// path moves about 6-8 GB/s on an H200 host against 55 GB/s from pinned
+// memory; copying chunks into pinned buffers with several threads while the
+// previous chunk is on its way to the device (and the reverse for reads)
+// keeps both the host and the DMA engine busy.
+//
+// Copies smaller than staging::tuning().min_bytes and copies from or to memory the
+// driver already knows (pinned, registered, managed: is_driver_memory) go
+// straight to the driver.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "device/device.h"
+
+namespace dc {
+
+struct MemoryState;
+
+namespace staging {
+// The defaults of the tunables (see Tuning below for overriding them).
+// Below this a pageable copy goes straight to the driver: its own staging is
+// as fast for small copies, and ours would cost a pointer query.
+inline constexpr uint64_t kMinBytes = uint64_t(256) << 10;
+// The largest chunk moved through one pinned buffer at a time.
+inline constexpr uint64_t kChunkBytes = uint64_t(8) << 20;
+// The smallest chunk: a copy is split in at least `buffers` chunks (so that
+// host copies and DMA overlap) unless that makes chunks smaller than this.
+inline constexpr uint64_t kMinChunkBytes = uint64_t(256) << 10;
+// Pinned buffers of `chunk_bytes` each, per device, reused by every copy.
+inline constexpr int kBuffers = 4;
+inline constexpr int kMaxBuffers = 16;
+
+// The tunables in force: the defaults above, each overridable for tuning
+// runs (read once, at the first staged copy) by an environment variable:
+// DCCUDA_STAGING_MIN_BYTES, DCCUDA_STAGING_CHUNK_BYTES,
+// DCCUDA_STAGING_MIN_CHUNK_BYTES, DCCUDA_STAGING_BUFFERS (1..16), and
+// DCCUDA_COPY_THREADS for memory/host_copy.h. Values out of range keep the
+// default.
+struct Tuning {
+  uint64_t min_bytes = kMinBytes;
+  uint64_t chunk_bytes = kChunkBytes;
+  uint64_t min_chunk_bytes = kMinChunkBytes;
+  int buffers = kBuffers;
+};
+const Tuning& tuning() noexcept;
+}  // namespace staging
+
+// Whether the driver knows [p, p + n) as its own memory (pinned, registered,
+// managed, device): such copies need no staging and get the driver's full
+// speed directly. The device's context must be bound.
+bool is_driver_memory(const void* p, uint64_t n) noexcept;
+
+class Stager {
+ public:
+  // Allocates the pinned buffers and their events; the context must be bound.
+  static std::unique_ptr<Stager> create(Device& device);
+  ~Stager();
+  Stager(const Stager&) = delete;
+  Stager& operator=(const Stager&) = delete;
+
+  // Host to device on `stream`; returns once `src` has been read (the last
+  // chunks may still be on their way: later copies wait for them).
+  void write(Device& device, CUdeviceptr dst, const void* src, uint64_t n, CUstream stream);
+  // Device to host on `stream`; returns once all of `dst` is written.
+  void read(Device& device, void* dst, CUdeviceptr src, uint64_t n, CUstream stream);
+
+  // Waits for copies in flight and frees the pinned buffers and events (the
+  // context must be bound and alive). Never throws.
+  void free_driver_objects() noexcept;
+
+ private:
+  Stager() = default;
+  uint64_t chunk_for(uint64_t n) const noexcept;
+  // Waits until buffer b's last copy has completed; raises that copy's error
+  // only if `report` (or if the context is lost).
+  void wait(Device& device, int b, bool report);
+  // Enqueues a copy that uses buffer b, then records b's event after it.
+  template <class Copy>
+  void enqueue(Device& device, int b, CUstream stream, const char* entry, Copy&& copy);
+
+  int buffers_ = 0;
+  uint64_t chunk_bytes_ = 0;        // the size of each pinned buffer
+  uint64_t min_chunk_bytes_ = 0;
+  void* pinned_[staging::kMaxBuffers] = {};
+  CUevent done_[staging::kMaxBuffers] = {};
+  bool pending_[staging::kMaxBuffers] = {};
+};
+
+// Whether a copy of n bytes from or to host memory `p` should be staged:
+// large enough, and memory the driver does not know (pageable).
+inline bool wants_staging(const void* p, uint64_t n) noexcept {
+  return n >= staging::tuning().min_bytes && !is_driver_memory(p, n);
+}
+
+// Copies through the device's stager; returns false (nothing done) if the
+// staging buffers cannot be made (the caller then copies directly). The
+// context must be bound.
+bool staged_write(Device& device, CUdeviceptr dst, const void* src, uint64_t n, CUstream stream);
+bool staged_read(Device& device, void* dst, CUdeviceptr src, uint64_t n, CUstream stream);
+
+}  // namespace dc

@@ -1,0 +1,67 @@
+#include "stream/host_callback.h"
+
+#include "core/cuda_check.h"
+#include "core/error.h"
+#include "loader/driver.h"
+
+namespace dc {
+namespace detail {
+
+bool& in_host_callback() noexcept {
+  thread_local bool flag = false;
+  return flag;
+}
+
+void fail_in_host_callback() {
+  fail(DC_ERROR_INVALID_STATE,
+       "called from a host function running on a stream (dc_stream_add_callback); the driver forbids CUDA work "
+       "there: record what is needed and do it after the callback has returned");
+}
+
+}  // namespace detail
+
+namespace {
+
+// C and C++ function pointers of this shape have the same calling convention
+// on every 64-bit platform the driver supports (CUDA_CB is empty there, and
+// __stdcall is ignored on x64 Windows), so a captured callback may call the
+// caller's function directly.
+static_assert(sizeof(CUhostFn) == sizeof(dc_host_fn));
+
+struct HostCall {
+  dc_host_fn fn;
+  void* user_data;
+};
+
+// Marks the driver's callback thread while the caller's function runs, so
+// that dc_ calls from it are refused instead of deadlocking.
+void CUDA_CB trampoline(void* p) {
+  HostCall call = *static_cast<HostCall*>(p);
+  delete static_cast<HostCall*>(p);
+  bool& flag = detail::in_host_callback();
+  bool outer = flag;
+  flag = true;
+  call.fn(call.user_data);
+  flag = outer;
+}
+
+}  // namespace
+
+void enqueue_host_callback(Stream& stream, dc_host_fn fn, void* user_data) {
+  const DriverApi& api = driver_api();
+  if (stream.capturing()) {
+    // A captured host node runs at every launch of the graph: it cannot own a
+    // record that the first run frees, so the caller's function goes in as it is.
+    check(api.cuLaunchHostFunc(stream.handle(), reinterpret_cast<CUhostFn>(fn), user_data), "cuLaunchHostFunc",
+          &stream.device());
+    return;
+  }
+  auto* call = new HostCall{fn, user_data};
+  CUresult r = api.cuLaunchHostFunc(stream.handle(), trampoline, call);
+  if (r != CUDA_SUCCESS) {
+    delete call;
+    check(r, "cuLaunchHostFunc", &stream.device());
+  }
+}
+
+}  // namespace dc

@@ -1,0 +1,52 @@
+#include "stream/stream.h"
+
+#include "core/cuda_check.h"
+#include "core/error.h"
+#include "loader/driver.h"
+#include "stream/quiet_context.h"
+
+namespace dc {
+
+Ref<Stream> Stream::create(Ref<Device> device, uint32_t flags, int32_t priority) {
+  const DriverApi& api = driver_api();
+  int least = 0, greatest = 0;
+  check(api.cuCtxGetStreamPriorityRange(&least, &greatest), "cuCtxGetStreamPriorityRange", device.get());
+  // Lower numbers are higher priority: greatest <= priority <= least.
+  int clamped = priority < greatest ? greatest : priority > least ? least : priority;
+  unsigned cu_flags = (flags & DC_STREAM_BLOCKING) ? CU_STREAM_DEFAULT : CU_STREAM_NON_BLOCKING;
+  // The object first, so that nothing leaks if allocating it throws.
+  Ref<Stream> s = Ref<Stream>::adopt(new Stream(device, nullptr, Kind::Owned));
+  check(api.cuStreamCreateWithPriority(&s->handle_, cu_flags, clamped), "cuStreamCreateWithPriority", device.get());
+  return s;
+}
+
+Ref<Stream> Stream::default_stream(Ref<Device> device, int32_t which) {
+  bool legacy = which == DC_STREAM_LEGACY;
+  return Ref<Stream>::adopt(
+      new Stream(std::move(device), legacy ? CU_STREAM_LEGACY : CU_STREAM_PER_THREAD, legacy ? Kind::Legacy : Kind::PerThread));
+}
+
+Ref<Stream> Stream::wrap(Ref<Device> device, CUstream stream) {
+  return Ref<Stream>::adopt(new Stream(std::move(device), stream, Kind::Wrapped));
+}
+
+Stream::~Stream() {
+  // A stream made before dc_device_reset died with its context.
+  if (kind_ != Kind::Owned || !handle_ || !current()) return;
+  QuietContextScope bind(device());
+  if (bind.ok()) release_quietly([&] { return driver_api().cuStreamDestroy(handle_); });
+}
+
+bool Stream::capturing() const noexcept {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (driver_api().cuStreamIsCapturing(handle_, &status) != CUDA_SUCCESS) return false;
+  return status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+void Stream::require_device(const Device& other, const char* what) const {
+  if (&device() != &other) [[unlikely]]
+    fail(DC_ERROR_INVALID_ARGUMENT, "stream is on device %d, %s is on device %d; use a stream of device %d",
+         device().ordinal(), what, other.ordinal(), other.ordinal());
+}
+
+}  // namespace dc

@@ -1,0 +1,46 @@
+// The fake driver's legacy entry points that dccuda still calls on old
+// drivers (a test double, never a GPU): the device-ordinal cuMemPrefetchAsync
+// and cuMemAdvise of CUDA 8.0, which a 12.0 driver has instead of the
+// location-based ones of 12.2, and cuEventElapsedTime of CUDA 2.0, which
+// drivers before 12.8 have instead of cuEventElapsedTime_v2. They are exported
+// under their plain names, as a real driver exports them: cuda.h's macros,
+// which rename these names to their _v2 successors, are undone below.
+#include "fake_memory.h"
+
+#undef cuMemPrefetchAsync
+#undef cuMemAdvise
+#undef cuEventElapsedTime
+
+namespace {
+
+// CU_DEVICE_CPU (-1) or a device ordinal, as CUDA 8.0 named locations.
+CUmemLocation location_of(CUdevice device) {
+  CUmemLocation loc;
+  loc.type = device == CU_DEVICE_CPU ? CU_MEM_LOCATION_TYPE_HOST : CU_MEM_LOCATION_TYPE_DEVICE;
+  loc.id = device == CU_DEVICE_CPU ? 0 : device;
+  return loc;
+}
+
+}  // namespace
+
+extern "C" CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice,
+                                               CUstream hStream) {
+  FAKE_ENTER(cuMemPrefetchAsync_v8000);
+  FAKE_REQUIRE_CONTEXT();
+  return fake::prefetch(devPtr, count, location_of(dstDevice), hStream, "cuMemPrefetchAsync_v8000");
+}
+FAKE_EXPORT(cuMemPrefetchAsync, 8000)
+
+extern "C" CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device) {
+  FAKE_ENTER(cuMemAdvise_v8000);
+  FAKE_REQUIRE_CONTEXT();
+  return fake::advise(devPtr, count, advice, location_of(device));
+}
+FAKE_EXPORT(cuMemAdvise, 8000)
+
+extern "C" CUresult CUDAAPI cuEventElapsedTime(float* pMilliseconds, CUevent hStart, CUevent hEnd) {
+  FAKE_ENTER(cuEventElapsedTime_v2000);
+  FAKE_REQUIRE_CONTEXT();
+  return fake::elapsed_time(pMilliseconds, hStart, hEnd);
+}
+FAKE_EXPORT(cuEventElapsedTime, 2000)

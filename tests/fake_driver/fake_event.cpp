@@ -1,0 +1,158 @@
+// The fake driver's events (a test double, never a GPU). Work completes when
+// it is enqueued, so a recorded event is complete at once; its timestamp is
+// the host clock at the record. The legacy cuEventElapsedTime (CUDA 2.0 ABI)
+// is in fake_compat.cpp and shares elapsed_time() below.
+#include <chrono>
+
+#include "fake_memory.h"
+
+namespace fake {
+
+struct Event {
+  Context* ctx = nullptr;
+  unsigned flags = 0;
+  bool recorded = false;
+  double time_ms = 0;
+  // The recording stream's asynchronous error at the record: reported once
+  // by this event's synchronisation or query.
+  CUresult error = CUDA_SUCCESS;
+};
+
+namespace {
+
+std::map<Event*, bool>& events() {
+  static auto* m = new std::map<Event*, bool>;
+  return *m;
+}
+
+Event* live_event(CUevent h) {
+  Event* e = reinterpret_cast<Event*>(h);
+  return events().count(e) ? e : nullptr;
+}
+
+double now_ms() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+CUresult take_error(Event* e) {
+  if (CUresult r = sticky_of(e->ctx)) return r;
+  CUresult r = e->error;
+  e->error = CUDA_SUCCESS;
+  return r;
+}
+
+void drop_context(Context* ctx) {
+  for (auto it = events().begin(); it != events().end();) {
+    Event* e = it->first;
+    ++it;
+    if (e->ctx == ctx) {
+      events().erase(e);
+      live_add("events", -1);
+      delete e;
+    }
+  }
+}
+ResetHook g_reset_hook(drop_context);
+
+}  // namespace
+
+bool event_context(CUevent h, Context** ctx) {
+  Event* e = live_event(h);
+  if (!e) return false;
+  *ctx = e->ctx;
+  return true;
+}
+
+CUresult elapsed_time(float* ms, CUevent start, CUevent end) {
+  if (!ms) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Event* a = live_event(start);
+  Event* b = live_event(end);
+  if (!a || !b) return CUDA_ERROR_INVALID_HANDLE;
+  if ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING) return CUDA_ERROR_INVALID_HANDLE;
+  if (!a->recorded || !b->recorded) return CUDA_ERROR_INVALID_HANDLE;
+  if (a->ctx != b->ctx) return CUDA_ERROR_INVALID_HANDLE;
+  *ms = static_cast<float>(b->time_ms - a->time_ms);
+  return CUDA_SUCCESS;
+}
+
+}  // namespace fake
+
+using namespace fake;
+
+CUresult CUDAAPI cuEventCreate(CUevent* phEvent, unsigned int flags) {
+  FAKE_ENTER(cuEventCreate);
+  FAKE_REQUIRE_CONTEXT();
+  if (!phEvent) return CUDA_ERROR_INVALID_VALUE;
+  *phEvent = nullptr;
+  if (flags & ~unsigned(CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Event* e = new Event;
+  e->ctx = current_context();
+  e->flags = flags;
+  events()[e] = true;
+  live_add("events", 1);
+  *phEvent = reinterpret_cast<CUevent>(e);
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuEventCreate, 2000)
+
+CUresult CUDAAPI cuEventDestroy(CUevent hEvent) {
+  FAKE_ENTER(cuEventDestroy);
+  FAKE_REQUIRE_CONTEXT();
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Event* e = live_event(hEvent);
+  if (!e) return CUDA_ERROR_INVALID_HANDLE;
+  events().erase(e);
+  live_add("events", -1);
+  delete e;
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuEventDestroy, 4000)
+
+CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream) {
+  FAKE_ENTER(cuEventRecord);
+  FAKE_REQUIRE_CONTEXT();
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Event* e = live_event(hEvent);
+  if (!e) return CUDA_ERROR_INVALID_HANDLE;
+  Stream* s = nullptr;
+  if (CUresult r = stream_for_work(hStream, &s)) return r;
+  if (e->ctx != s->ctx) return CUDA_ERROR_INVALID_HANDLE;
+  return enqueue(s, "cuEventRecord", [&] {
+    e->recorded = true;
+    e->time_ms = now_ms();
+    e->error = s->pending_error;
+    return CUDA_SUCCESS;
+  });
+}
+FAKE_EXPORT(cuEventRecord, 2000)
+
+CUresult CUDAAPI cuEventSynchronize(CUevent hEvent) {
+  FAKE_ENTER(cuEventSynchronize);
+  FAKE_REQUIRE_CONTEXT();
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Event* e = live_event(hEvent);
+  if (!e) return CUDA_ERROR_INVALID_HANDLE;
+  return take_error(e);
+}
+FAKE_EXPORT(cuEventSynchronize, 2000)
+
+CUresult CUDAAPI cuEventQuery(CUevent hEvent) {
+  FAKE_ENTER(cuEventQuery);
+  FAKE_REQUIRE_CONTEXT();
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Event* e = live_event(hEvent);
+  if (!e) return CUDA_ERROR_INVALID_HANDLE;
+  return take_error(e);
+}
+FAKE_EXPORT(cuEventQuery, 2000)
+
+CUresult CUDAAPI cuEventElapsedTime(float* pMilliseconds, CUevent hStart, CUevent hEnd) {
+  FAKE_ENTER(cuEventElapsedTime);
+  FAKE_REQUIRE_CONTEXT();
+  return elapsed_time(pMilliseconds, hStart, hEnd);
+}
+FAKE_EXPORT(cuEventElapsedTime, 12080)

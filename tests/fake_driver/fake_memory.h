@@ -1,0 +1,105 @@
+// Internals shared by the fake driver's memory, copy, stream and event files
+// (a test double, never a GPU).
+//
+// Memory: every allocation is host memory; a device pointer is its host
+// address. The fake keeps a map of live allocations so that a copy, fill or
+// prefetch touching bytes outside a live allocation is refused with
+// CUDA_ERROR_INVALID_VALUE: a bounds bug in dccuda shows up as a failed test,
+// not as silently corrupted host memory.
+//
+// Streams: work runs at once, on the calling thread, inside enqueue(). Each
+// stream keeps the error of a failed asynchronous operation until the next
+// synchronisation reports it (dcfake_inject_async), which is how a real GPU
+// reports a failed copy.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+#include "fake.h"
+
+namespace fake {
+
+enum class MemKind {
+  Device,      // cuMemAlloc, pools
+  Pinned,      // cuMemHostAlloc
+  Managed,     // cuMemAllocManaged
+  Registered,  // cuMemHostRegister (the caller's memory: never freed by the fake)
+};
+
+struct Pool;
+
+struct Allocation {
+  uintptr_t base = 0;
+  size_t size = 0;
+  MemKind kind = MemKind::Device;
+  Context* ctx = nullptr;
+  int ordinal = 0;
+  Pool* pool = nullptr;      // the pool it came from, if any
+  unsigned flags = 0;        // cuMemHostAlloc / cuMemHostRegister / cuMemAllocManaged flags
+};
+
+// The live allocation that holds all of [p, p + n) (n = 0 counts as 1 byte),
+// or nullptr. Callers hold fake::lock().
+Allocation* find_allocation(uintptr_t p, size_t n);
+// The live allocation that holds byte p, or nullptr (for telling device and
+// host addresses apart in unified copies).
+Allocation* allocation_containing(uintptr_t p);
+
+// Whether [p, p + n) may be read or written by the device: inside a live
+// allocation of any kind (pinned and registered host memory is mapped, as
+// under unified addressing on a real GPU).
+bool device_range_ok(CUdeviceptr p, size_t n);
+
+struct Stream {
+  Context* ctx = nullptr;
+  unsigned flags = 0;
+  int priority = 0;
+  bool is_default = false;         // the context's NULL / legacy / per-thread stream
+  // The error of a failed asynchronous operation: the next cuStreamSynchronize
+  // or cuStreamQuery of this stream (or cuEventSynchronize of an event recorded
+  // after it) reports it once.
+  CUresult pending_error = CUDA_SUCCESS;
+  long operations = 0;             // work items run on this stream
+  // Stream capture belongs here: a capture state (mode, the graph being
+  // recorded) as members, and enqueue() appending a node to that graph instead
+  // of running the work while the state is active.
+};
+
+// The stream a CUstream names, for work enqueued in the current context:
+// 0, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD are the current context's
+// default stream; any other value must be a live stream of the current
+// context (CUDA_ERROR_INVALID_HANDLE otherwise). Callers hold fake::lock().
+CUresult stream_for_work(CUstream handle, Stream** out);
+// As stream_for_work, for calls that accept a stream of any context
+// (synchronize, query, destroy): the default-stream values need a current
+// context. Callers hold fake::lock().
+CUresult any_stream(CUstream handle, Stream** out);
+
+// Runs `work` as stream work on `stream` (at once), counting the call of
+// `entry` for dcfake_inject_async. If `work` fails, its error is returned at
+// once (the enqueue-time check); if an asynchronous fault is due, the work
+// still runs and then "fails on the device": a sticky fault breaks the
+// context, any other is kept for the stream's next synchronisation.
+// Callers hold fake::lock().
+CUresult enqueue(Stream* stream, const char* entry, const std::function<CUresult()>& work);
+
+// Whether `handle` is a live event; its context goes to *ctx. Callers hold fake::lock().
+bool event_context(CUevent handle, Context** ctx);
+
+// Shared by the current entry points and the legacy ones in fake_compat.cpp.
+CUresult prefetch(CUdeviceptr p, size_t count, const CUmemLocation& loc, CUstream stream, const char* entry);
+CUresult advise(CUdeviceptr p, size_t count, CUmem_advise advice, const CUmemLocation& loc);
+CUresult elapsed_time(float* ms, CUevent start, CUevent end);
+
+// Maps a context broken by a sticky error: a helper for synchronisation calls.
+inline CUresult sticky_of(Context* ctx) { return ctx && ctx->broken ? static_cast<CUresult>(ctx->broken) : CUDA_SUCCESS; }
+
+// Device bytes the fake pretends to have: a cuMemAlloc larger than what is
+// left fails with CUDA_ERROR_OUT_OF_MEMORY, as on a GPU.
+size_t device_total_memory();
+// Host memory the fake lets pinned and managed allocations use in all.
+constexpr size_t kHostAllocationLimit = size_t(64) << 30;
+
+}  // namespace fake

@@ -1,0 +1,45 @@
+// Devices without stream-ordered memory pools (fake, DCFAKE_NO_POOLS=1, as on
+// TCC devices and some virtualised GPUs): device memory comes from
+// cuMemAlloc, asynchronous allocation falls back to it, trimming does nothing.
+#include <cstdlib>
+
+#include "memory_test.h"
+
+namespace {
+
+using memtest::MemoryTest;
+
+class NoPoolsTest : public MemoryTest {
+ protected:
+  void SetUp() override {
+    REQUIRE_FAKE_DRIVER();
+    if (!std::getenv("DCFAKE_NO_POOLS")) GTEST_SKIP() << "runs with DCFAKE_NO_POOLS=1";
+    MemoryTest::SetUp();
+  }
+};
+
+TEST_F(NoPoolsTest, EverythingUsesCuMemAlloc) {
+  auto* f = dctest::fake_driver();
+  dc_device_info info = DC_DEVICE_INFO_INIT;
+  ASSERT_DC_OK(dc_device_get_info(device_, &info));
+  EXPECT_EQ(info.memory_pools_supported, 0);
+  dc_stream s = stream();
+  dc_buffer a = alloc(1 << 20), b = nullptr;
+  ASSERT_DC_OK(dc_buffer_alloc_async(s, 1 << 20, 0, &b));
+  std::vector<uint8_t> data = memtest::random_bytes(1 << 20, 3), back(1 << 20);
+  ASSERT_DC_OK(dc_buffer_write_async(b, 0, data.data(), data.size(), s));
+  ASSERT_DC_OK(dc_buffer_copy_async(a, 0, b, 0, data.size(), s));
+  ASSERT_DC_OK(dc_buffer_read_async(a, 0, back.data(), back.size(), s));
+  ASSERT_DC_OK(dc_stream_synchronize(s));
+  EXPECT_EQ(back, data);
+  EXPECT_EQ(f->call_count("cuMemAlloc"), 2);
+  EXPECT_EQ(f->call_count("cuMemAllocFromPoolAsync"), 0);
+  EXPECT_EQ(f->call_count("cuMemPoolCreate"), 0);
+  EXPECT_DC_OK(dc_device_trim_memory(device_, 0));
+  dc_buffer_release(a);
+  dc_buffer_release(b);
+  EXPECT_EQ(f->call_count("cuMemFree"), 2);
+  dc_stream_release(s);
+}
+
+}  // namespace
