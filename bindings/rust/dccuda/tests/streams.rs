@@ -69,7 +69,7 @@ fn a_callback_runs_after_earlier_work_and_once() {
     let mut buffer = DeviceBuffer::<u32>::new(&device, 256).unwrap();
     buffer.fill_range_async(0, 256, 5, &stream).unwrap();
     let (tx, rx) = mpsc::channel();
-    let owned = vec![1u8, 2, 3]; // moved into the callback, dropped when it ran
+    let owned = String::from("abc"); // moved into the callback, dropped when it ran
     stream
         .add_callback(move || {
             tx.send(owned.len()).unwrap();
