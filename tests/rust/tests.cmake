@@ -3,13 +3,30 @@
 # the release build of the samples for the GPU bundle (target rust_gpu_extra).
 # Cargo's output goes to <build>/cargo-target. Without cargo the tests are reported skipped.
 
-find_program(DCCUDA_CARGO cargo HINTS $ENV{CARGO_HOME}/bin $ENV{HOME}/.cargo/bin)
+# rustup's cargo first: Debian's packaged cargo can be older than the crates need.
+find_program(DCCUDA_CARGO cargo PATHS $ENV{CARGO_HOME}/bin $ENV{HOME}/.cargo/bin NO_DEFAULT_PATH)
+find_program(DCCUDA_CARGO cargo)
 set(DCRUST_DIR ${PROJECT_SOURCE_DIR}/bindings/rust)
+set(DCRUST_MIN_VERSION 1.77)  # rust-version in bindings/rust/Cargo.toml (offset_of!)
 
+set(_dcrust_skip "")
 if(NOT DCCUDA_CARGO)
-  message(STATUS "cargo not found: the Rust binding's tests are registered as skipped")
+  set(_dcrust_skip "cargo not found")
+else()
+  execute_process(COMMAND ${DCCUDA_CARGO} --version OUTPUT_VARIABLE _dcrust_version ERROR_QUIET)
+  if(_dcrust_version MATCHES "^cargo ([0-9]+\\.[0-9]+(\\.[0-9]+)?)")
+    set(_dcrust_version ${CMAKE_MATCH_1})
+  else()
+    set(_dcrust_version "")
+  endif()
+  if(NOT _dcrust_version OR _dcrust_version VERSION_LESS DCRUST_MIN_VERSION)
+    set(_dcrust_skip "${DCCUDA_CARGO} is cargo '${_dcrust_version}', the crates need ${DCRUST_MIN_VERSION} or newer")
+  endif()
+endif()
+if(_dcrust_skip)
+  message(STATUS "Rust binding: ${_dcrust_skip}; its tests are registered as skipped")
   foreach(t cargo_test saxpy_sample bench_calls_sample)
-    add_test(NAME rust.${t} COMMAND sh -c "echo 'cargo not found: the Rust binding is not tested'; exit 77")
+    add_test(NAME rust.${t} COMMAND sh -c "echo 'skipped: ${_dcrust_skip}'; exit 77")
     set_tests_properties(rust.${t} PROPERTIES SKIP_RETURN_CODE 77 LABELS rust)
   endforeach()
   return()
