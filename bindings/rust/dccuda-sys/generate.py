@@ -124,10 +124,11 @@ class Header:
 
 
 def doc_lines(text: str, indent: str = "") -> List[str]:
-    """/// lines. Each line is stripped so that rustdoc never sees an indented code block."""
+    """/// lines. Each line is stripped so that rustdoc never sees an indented code block, and
+    `<` is escaped so that `scale<float>` is not read as an HTML tag."""
     out = []
     for ln in text.strip().split("\n"):
-        ln = ln.strip()
+        ln = ln.strip().replace("<", "\\<")
         out.append(f"{indent}///" + (f" {ln}" if ln else ""))
     return out
 

@@ -419,7 +419,7 @@ pub struct dc_compile_options {
     /// ...and its text
     pub header_sources: *const *const c_char,
     /// Expressions whose lowered (mangled) names you need, such as
-    /// "scale<float>" or "&scale<double>": see dc_program_lowered_name().
+    /// "scale\<float>" or "&scale\<double>": see dc_program_lowered_name().
     pub name_expressions: *const *const c_char,
 }
 
@@ -587,7 +587,7 @@ extern "C" {
     /// value this library does not know. Static storage; never NULL; any thread.
     pub fn dc_status_name(status: dc_status) -> *const c_char;
 
-    /// The calling thread's last error message: "<function>: <what was wrong>; <what
+    /// The calling thread's last error message: "\<function>: \<what was wrong>; \<what
     /// to do>". Empty ("") when the last fallible call succeeded. UTF-8, owned by
     /// the library, never NULL, valid until the next dc_ call on this thread.
     pub fn dc_last_error_message() -> *const c_char;
@@ -650,7 +650,7 @@ extern "C" {
     /// Each call returns a new handle; release each with dc_device_release().
     ///
     /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NO_DRIVER,
-    /// DC_ERROR_NO_DEVICE (ordinal < 0 or >= dc_device_count), DC_ERROR_OUT_OF_MEMORY
+    /// DC_ERROR_NO_DEVICE (ordinal \< 0 or >= dc_device_count), DC_ERROR_OUT_OF_MEMORY
     /// (the context could not be created), DC_ERROR_DRIVER.
     pub fn dc_device_open(ordinal: i32, device: *mut dc_device) -> dc_status;
 
@@ -1008,7 +1008,7 @@ extern "C" {
     pub fn dc_program_log(program: dc_program, log: *mut *const c_char) -> dc_status;
 
     /// The lowered (mangled) name of a name expression given at compile time, e.g.
-    /// "_Z5scaleIfEvPT_S0_i" for "scale<float>"; pass it to dc_module_get_function.
+    /// "_Z5scaleIfEvPT_S0_i" for "scale\<float>"; pass it to dc_module_get_function.
     /// Valid while the program lives. Errors: DC_ERROR_INVALID_HANDLE,
     /// DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_FOUND (not one of the expressions).
     pub fn dc_program_lowered_name(program: dc_program, name_expression: *const c_char, lowered_name: *mut *const c_char) -> dc_status;

@@ -152,7 +152,7 @@ impl CompileOptions {
         self.headers.push((name.into(), source.into()));
         self
     }
-    /// An expression whose lowered name you need ("scale<float>"): see
+    /// An expression whose lowered name you need (`"scale<float>"`): see
     /// [`Program::lowered_name`].
     pub fn name_expression(mut self, expression: impl Into<String>) -> Self {
         self.name_expressions.push(expression.into());

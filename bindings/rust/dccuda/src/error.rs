@@ -103,7 +103,7 @@ impl Error {
         self.status
     }
 
-    /// "<function>: <what was wrong>; <what to do>".
+    /// `"<function>: <what was wrong>; <what to do>"`.
     pub fn message(&self) -> &str {
         &self.message
     }
