@@ -217,7 +217,11 @@ fn measure_c_layout(include: Option<&Path>) {
             .output()
             .map_err(|e| format!("{cc} could not run: {e}"))?;
         if !compiled.status.success() {
-            return Err(format!("{cc} failed on {}:\n{}", program.display(), String::from_utf8_lossy(&compiled.stderr)));
+            return Err(format!(
+                "{cc} failed on {}:\n{}",
+                program.display(),
+                String::from_utf8_lossy(&compiled.stderr)
+            ));
         }
         let ran = Command::new(&exe).output().map_err(|e| format!("{} could not run: {e}", exe.display()))?;
         if !ran.status.success() {

@@ -30,6 +30,6 @@ pub fn report() -> String {
     macro_rules! one {
         ($t:ident { $($f:ident),* }) => { report_struct!(out; $t { $($f),* }) };
     }
-    crate::__dccuda_for_each_struct!(one);
+    __dccuda_for_each_struct!(one);
     out
 }

@@ -14,6 +14,9 @@
 #![no_std]
 #![allow(non_camel_case_types, non_upper_case_globals, clippy::missing_safety_doc)]
 
+// Formatted by the generator, not rustfmt; its struct-list macro is used by `layout`.
+#[rustfmt::skip]
+#[macro_use]
 mod generated;
 pub use generated::*;
 

@@ -72,9 +72,11 @@ fn the_comparison_sees_a_wrong_offset_a_missing_field_and_a_missing_struct() {
     let moved = rust.replacen("field dc_arg.offset offset 24", "field dc_arg.offset offset 20", 1);
     assert_ne!(moved, rust, "the report has dc_arg.offset at 24");
     assert!(!differences(&parse(&rust), &parse(&moved)).is_empty());
-    let dropped: String = rust.lines().filter(|l| !l.starts_with("field dc_launch_config.priority")).map(|l| format!("{l}\n")).collect();
+    let dropped: String =
+        rust.lines().filter(|l| !l.starts_with("field dc_launch_config.priority")).map(|l| format!("{l}\n")).collect();
     assert!(!differences(&parse(&rust), &parse(&dropped)).is_empty());
-    let no_struct: String = rust.lines().filter(|l| !l.contains("dc_module_options")).map(|l| format!("{l}\n")).collect();
+    let no_struct: String =
+        rust.lines().filter(|l| !l.contains("dc_module_options")).map(|l| format!("{l}\n")).collect();
     assert!(!differences(&parse(&rust), &parse(&no_struct)).is_empty());
 }
 

@@ -98,7 +98,12 @@ fn main() -> dccuda::Result<()> {
     report(&o, "launch_prepared_empty", measure(&o, || empty_launch.enqueue(&stream).expect("enqueue"), sync));
 
     let mut saxpy_launch = Launch::new(&saxpy, &config)?;
-    saxpy_launch.set_args(&[KernelArg::value(&1.0f32), KernelArg::buffer(&x), KernelArg::buffer(&y), KernelArg::value(&(n as i32))])?;
+    saxpy_launch.set_args(&[
+        KernelArg::value(&1.0f32),
+        KernelArg::buffer(&x),
+        KernelArg::buffer(&y),
+        KernelArg::value(&(n as i32)),
+    ])?;
     report(&o, "launch_prepared_saxpy4", measure(&o, || saxpy_launch.enqueue(&stream).expect("enqueue"), sync));
 
     report(

@@ -212,7 +212,10 @@ impl<T: Pod> DeviceBuffer<T> {
             unsafe { sys::dc_buffer_release(raw) };
             return Err(Error::local(
                 Status::INVALID_ARGUMENT,
-                format!("{what}: {size} bytes are not a whole number of {} ({elem} bytes each)", std::any::type_name::<T>()),
+                format!(
+                    "{what}: {size} bytes are not a whole number of {} ({elem} bytes each)",
+                    std::any::type_name::<T>()
+                ),
             ));
         }
         Ok(DeviceBuffer { raw, len: (size / elem) as usize, _t: PhantomData })
@@ -340,15 +343,20 @@ impl<T: Pod> DeviceBuffer<T> {
 
     /// As [`write_at`](Self::write_at), in stream order on `stream`. `src` is ordinary
     /// memory, so the call returns once `src` has been read: it may be reused at once.
+    /// Refused (`INVALID_STATE`) on a stream that is capturing a graph: the graph would read
+    /// `src` again at every launch, long after the borrow ended.
     pub fn write_at_async(&mut self, offset: usize, src: &[T], stream: &Stream) -> Result<()> {
         let (off, bytes) = range::<T>("DeviceBuffer::write_at_async", self.len, offset, src.len())?;
+        stream.refuse_capture("DeviceBuffer::write_at_async")?;
         check(unsafe { sys::dc_buffer_write_async(self.raw, off, src.as_ptr().cast(), bytes, stream.as_raw()) })
     }
 
     /// As [`read_at`](Self::read_at), in stream order on `stream`. `dst` is ordinary memory,
-    /// so the call returns when the data is in `dst`.
+    /// so the call returns when the data is in `dst`. Refused (`INVALID_STATE`) on a stream
+    /// that is capturing a graph: the graph would write `dst` at every launch.
     pub fn read_at_async(&self, offset: usize, dst: &mut [T], stream: &Stream) -> Result<()> {
         let (off, bytes) = range::<T>("DeviceBuffer::read_at_async", self.len, offset, dst.len())?;
+        stream.refuse_capture("DeviceBuffer::read_at_async")?;
         check(unsafe { sys::dc_buffer_read_async(self.raw, off, dst.as_mut_ptr().cast(), bytes, stream.as_raw()) })
     }
 
@@ -361,7 +369,13 @@ impl<T: Pod> DeviceBuffer<T> {
     }
 
     /// Copies `count` elements of `src` from `src_offset` to `dst_offset` here; returns when done.
-    pub fn copy_from_buffer(&mut self, dst_offset: usize, src: &DeviceBuffer<T>, src_offset: usize, count: usize) -> Result<()> {
+    pub fn copy_from_buffer(
+        &mut self,
+        dst_offset: usize,
+        src: &DeviceBuffer<T>,
+        src_offset: usize,
+        count: usize,
+    ) -> Result<()> {
         let what = "DeviceBuffer::copy_from_buffer";
         let (d, bytes) = range::<T>(what, self.len, dst_offset, count)?;
         let (s, _) = range::<T>(what, src.len, src_offset, count)?;
@@ -409,7 +423,9 @@ impl<T: Pod> DeviceBuffer<T> {
                 4 => Ok((std::mem::transmute_copy::<T, u32>(&value), 4)),
                 n => Err(Error::local(
                     Status::INVALID_ARGUMENT,
-                    format!("{what}: elements of {n} bytes cannot be filled (the device fills 1, 2 or 4 bytes at a time)"),
+                    format!(
+                        "{what}: elements of {n} bytes cannot be filled (the device fills 1, 2 or 4 bytes at a time)"
+                    ),
                 )),
             }
         }
@@ -500,7 +516,13 @@ impl<'a, T: Pod> RegisteredBuffer<'a, T> {
     }
 
     /// Copies `count` elements from `src_offset` of this memory into `dst` at `dst_offset`.
-    pub fn copy_to_buffer(&self, src_offset: usize, dst: &mut DeviceBuffer<T>, dst_offset: usize, count: usize) -> Result<()> {
+    pub fn copy_to_buffer(
+        &self,
+        src_offset: usize,
+        dst: &mut DeviceBuffer<T>,
+        dst_offset: usize,
+        count: usize,
+    ) -> Result<()> {
         let what = "RegisteredBuffer::copy_to_buffer";
         let (s, bytes) = range::<T>(what, self.len, src_offset, count)?;
         let (d, _) = range::<T>(what, dst.len, dst_offset, count)?;
@@ -508,7 +530,13 @@ impl<'a, T: Pod> RegisteredBuffer<'a, T> {
     }
 
     /// Copies `count` elements of `src` from `src_offset` into this memory at `dst_offset`.
-    pub fn copy_from_buffer(&mut self, dst_offset: usize, src: &DeviceBuffer<T>, src_offset: usize, count: usize) -> Result<()> {
+    pub fn copy_from_buffer(
+        &mut self,
+        dst_offset: usize,
+        src: &DeviceBuffer<T>,
+        src_offset: usize,
+        count: usize,
+    ) -> Result<()> {
         let what = "RegisteredBuffer::copy_from_buffer";
         let (d, bytes) = range::<T>(what, self.len, dst_offset, count)?;
         let (s, _) = range::<T>(what, src.len, src_offset, count)?;

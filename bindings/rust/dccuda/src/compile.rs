@@ -258,7 +258,13 @@ impl Program {
         let c = options.to_c("Program::compile")?;
         let mut raw = std::ptr::null_mut();
         check(unsafe {
-            sys::dc_compile(src.as_ptr(), c.name_ptr(), c.raw(), device.map_or(std::ptr::null_mut(), |d| d.as_raw()), &mut raw)
+            sys::dc_compile(
+                src.as_ptr(),
+                c.name_ptr(),
+                c.raw(),
+                device.map_or(std::ptr::null_mut(), |d| d.as_raw()),
+                &mut raw,
+            )
         })?;
         Ok(Program { raw })
     }

@@ -32,11 +32,14 @@ pub struct Capture<'s> {
     stream: &'s mut Stream,
     callbacks: Vec<usize>,
     ended: bool,
+    /// Not Send: in the GLOBAL and THREAD_LOCAL modes only the thread that began a capture
+    /// may end it.
+    _same_thread: std::marker::PhantomData<*const ()>,
 }
 
 impl<'s> Capture<'s> {
     pub(crate) fn new(stream: &'s mut Stream) -> Self {
-        Capture { stream, callbacks: Vec::new(), ended: false }
+        Capture { stream, callbacks: Vec::new(), ended: false, _same_thread: std::marker::PhantomData }
     }
 
     /// Adds a host node that calls `f` every time the graph runs (on a driver thread; the

@@ -60,7 +60,13 @@ impl Module {
     pub fn load(device: &Device, image: &[u8], options: Option<&ModuleOptions>) -> Result<Module> {
         let mut raw = std::ptr::null_mut();
         check(unsafe {
-            sys::dc_module_load(device.as_raw(), image.as_ptr().cast(), image.len() as u64, options_ptr(options), &mut raw)
+            sys::dc_module_load(
+                device.as_raw(),
+                image.as_ptr().cast(),
+                image.len() as u64,
+                options_ptr(options),
+                &mut raw,
+            )
         })?;
         Ok(Module { raw })
     }
@@ -77,7 +83,9 @@ impl Module {
     /// Loads a compiled program's output (CUBIN or PTX).
     pub fn load_program(device: &Device, program: &Program, options: Option<&ModuleOptions>) -> Result<Module> {
         let mut raw = std::ptr::null_mut();
-        check(unsafe { sys::dc_module_load_program(device.as_raw(), program.as_raw(), options_ptr(options), &mut raw) })?;
+        check(unsafe {
+            sys::dc_module_load_program(device.as_raw(), program.as_raw(), options_ptr(options), &mut raw)
+        })?;
         Ok(Module { raw })
     }
 
@@ -242,7 +250,11 @@ impl Function {
     /// As [`max_potential_block_size`](Self::max_potential_block_size), with the dynamic
     /// shared memory a block of a given size needs given by `shared(block_size)` (called on
     /// this thread before the call returns).
-    pub fn max_potential_block_size_with<F: Fn(i32) -> u64>(&self, shared: F, block_size_limit: i32) -> Result<(i32, i32)> {
+    pub fn max_potential_block_size_with<F: Fn(i32) -> u64>(
+        &self,
+        shared: F,
+        block_size_limit: i32,
+    ) -> Result<(i32, i32)> {
         unsafe extern "C" fn call<F: Fn(i32) -> u64>(block_size: i32, user_data: *mut c_void) -> u64 {
             let f = unsafe { &*(user_data as *const F) };
             match catch_unwind(AssertUnwindSafe(|| f(block_size))) {

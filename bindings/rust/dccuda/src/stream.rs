@@ -120,9 +120,33 @@ impl Stream {
     /// Begins capturing: work enqueued on the stream (through the returned guard, which
     /// derefs to the stream) is recorded into a graph instead of running, until
     /// [`Capture::end`] returns the graph. Dropping the guard without `end` ends the capture
-    /// and discards the graph.
-    pub fn begin_capture(&mut self, mode: CaptureMode) -> Result<Capture<'_>> {
+    /// and discards the graph. End it on the thread that began it (the guard is not `Send`).
+    ///
+    /// # Safety
+    /// A graph records raw addresses, and nothing keeps what they point to alive: every
+    /// buffer used by the captured work (and by work on streams that join the capture by
+    /// waiting for an event recorded in it) must outlive every launch of the graph, and a
+    /// host function must not rely on memory it does not own. Copies between buffers and
+    /// host slices are refused while capturing (see [`DeviceBuffer::write_at_async`]).
+    ///
+    /// [`DeviceBuffer::write_at_async`]: crate::DeviceBuffer::write_at_async
+    pub unsafe fn begin_capture(&mut self, mode: CaptureMode) -> Result<Capture<'_>> {
         check(unsafe { sys::dc_stream_begin_capture(self.raw, mode.raw()) })?;
         Ok(Capture::new(self))
+    }
+
+    /// `Err(INVALID_STATE)` when the stream is capturing: for calls whose capture would
+    /// record the address of memory Rust may free or reuse before the graph runs.
+    pub(crate) fn refuse_capture(&self, what: &str) -> Result<()> {
+        if self.is_capturing()? {
+            return Err(crate::error::Error::local(
+                crate::error::Status::INVALID_STATE,
+                format!(
+                    "{what}: the stream is capturing a graph, which would replay this copy into or from the \
+                     host slice after it is gone; copy through a pinned DeviceBuffer instead"
+                ),
+            ));
+        }
+        Ok(())
     }
 }

@@ -4,7 +4,9 @@
 
 mod common;
 
-use dccuda::{handle_count, CaptureMode, DeviceBuffer, Event, HandleType, Launch, LaunchConfig, Module, Program, Stream};
+use dccuda::{
+    handle_count, CaptureMode, DeviceBuffer, Event, HandleType, Launch, LaunchConfig, Module, Program, Stream,
+};
 
 fn counts() -> Vec<u64> {
     HandleType::ALL.iter().map(|&t| handle_count(t).unwrap()).collect()
@@ -31,7 +33,8 @@ fn every_handle_type_is_created_and_released() {
         launch.set_arg(2, &buffer).unwrap();
         launch.set_arg(3, &16i32).unwrap();
         let graph = {
-            let capture = stream.begin_capture(CaptureMode::ThreadLocal).unwrap();
+            // SAFETY: the buffers outlive every launch of the graph.
+            let capture = unsafe { stream.begin_capture(CaptureMode::ThreadLocal) }.unwrap();
             launch.enqueue(&capture).unwrap();
             capture.end().unwrap()
         };

@@ -91,9 +91,8 @@ fn buffer_offsets_and_the_occupancy_config() {
     let (min_grid, block) = s.f.max_potential_block_size(0, 0).unwrap();
     assert!(min_grid >= 1 && block >= 32, "{min_grid} {block}");
     let calls = AtomicUsize::new(0);
-    let (_, block_with) = s
-        .f
-        .max_potential_block_size_with(
+    let (_, block_with) =
+        s.f.max_potential_block_size_with(
             |b| {
                 calls.fetch_add(1, Ordering::Relaxed);
                 assert!(b > 0);
@@ -137,7 +136,14 @@ fn a_prepared_launch_runs_many_times_and_rebinds() {
     // Not every argument bound yet.
     let e = launch.enqueue(&stream).unwrap_err();
     assert_eq!(e.status(), Status::INVALID_STATE, "{e}");
-    launch.set_args(&[KernelArg::value(&1.0f32), KernelArg::buffer(&dx), KernelArg::buffer(&dy), KernelArg::value(&(n as i32))]).unwrap();
+    launch
+        .set_args(&[
+            KernelArg::value(&1.0f32),
+            KernelArg::buffer(&dx),
+            KernelArg::buffer(&dy),
+            KernelArg::value(&(n as i32)),
+        ])
+        .unwrap();
     for _ in 0..3 {
         launch.enqueue(&stream).unwrap();
     }
@@ -173,7 +179,14 @@ fn a_prepared_launch_keeps_its_buffers_alive() {
     let mut launch = Launch::new(&s.f, &LaunchConfig::linear(n as u32, 64)).unwrap();
     {
         let dx = DeviceBuffer::from_slice(&s.device, &vec![2.0f32; n]).unwrap();
-        launch.set_args(&[KernelArg::value(&1.0f32), KernelArg::buffer(&dx), KernelArg::buffer(&dy), KernelArg::value(&(n as i32))]).unwrap();
+        launch
+            .set_args(&[
+                KernelArg::value(&1.0f32),
+                KernelArg::buffer(&dx),
+                KernelArg::buffer(&dy),
+                KernelArg::value(&(n as i32)),
+            ])
+            .unwrap();
     } // dx's handle is released; the launch still holds the buffer
     let stream = Stream::new(&s.device).unwrap();
     launch.enqueue(&stream).unwrap();
@@ -209,11 +222,13 @@ fn a_captured_graph_replays_kernels_copies_and_host_nodes() {
     let x = common::random_f32(n, 10);
     let dx = DeviceBuffer::from_slice(&s.device, &x).unwrap();
     let dy = DeviceBuffer::<f32>::zeroed(&s.device, n).unwrap();
+    let mut copy = DeviceBuffer::<f32>::zeroed(&s.device, n).unwrap();
     let mut stream = Stream::new(&s.device).unwrap();
     assert!(!stream.is_capturing().unwrap());
     let runs = Arc::new(AtomicUsize::new(0));
     let graph = {
-        let mut capture = stream.begin_capture(CaptureMode::ThreadLocal).unwrap();
+        // SAFETY: the buffers outlive every launch of the graph.
+        let mut capture = unsafe { stream.begin_capture(CaptureMode::ThreadLocal) }.unwrap();
         assert!(capture.is_capturing().unwrap());
         s.f.launch(&LaunchConfig::linear(n as u32, 256))
             .arg(&1.0f32)
@@ -222,14 +237,17 @@ fn a_captured_graph_replays_kernels_copies_and_host_nodes() {
             .arg(&(n as i32))
             .launch(&capture)
             .unwrap();
+        copy.copy_from_buffer_async(0, &dy, 0, n, &capture).unwrap();
         let counter = runs.clone();
-        capture.add_callback(move || {
-            counter.fetch_add(1, Ordering::SeqCst);
-        }).unwrap();
+        capture
+            .add_callback(move || {
+                counter.fetch_add(1, Ordering::SeqCst);
+            })
+            .unwrap();
         capture.end().unwrap()
     };
     assert!(!stream.is_capturing().unwrap());
-    assert!(graph.node_count().unwrap() >= 2, "a kernel node and a host node");
+    assert_eq!(graph.node_count().unwrap(), 3, "a kernel node, a copy node and a host node");
     assert_eq!(runs.load(Ordering::SeqCst), 0, "nothing runs while capturing");
     assert!(dy.to_vec().unwrap().iter().all(|&v| v == 0.0), "nothing ran while capturing");
     graph.instantiate().unwrap();
@@ -240,11 +258,13 @@ fn a_captured_graph_replays_kernels_copies_and_host_nodes() {
     stream.synchronize().unwrap();
     assert_eq!(runs.load(Ordering::SeqCst), 4, "the host node runs on every launch");
     assert_close(&dy.to_vec().unwrap(), &x.iter().map(|v| 4.0 * v).collect::<Vec<_>>());
+    assert_eq!(copy.to_vec().unwrap(), dy.to_vec().unwrap(), "the copy node ran after the kernel");
 
     // Update from a capture of the same work with another scale factor.
     let mut graph = graph;
     let source = {
-        let mut capture = stream.begin_capture(CaptureMode::ThreadLocal).unwrap();
+        // SAFETY: the buffers outlive every launch of the graph.
+        let mut capture = unsafe { stream.begin_capture(CaptureMode::ThreadLocal) }.unwrap();
         s.f.launch(&LaunchConfig::linear(n as u32, 256))
             .arg(&-1.0f32)
             .arg(&dx)
@@ -252,10 +272,13 @@ fn a_captured_graph_replays_kernels_copies_and_host_nodes() {
             .arg(&(n as i32))
             .launch(&capture)
             .unwrap();
+        copy.copy_from_buffer_async(0, &dy, 0, n, &capture).unwrap();
         let counter = runs.clone();
-        capture.add_callback(move || {
-            counter.fetch_add(10, Ordering::SeqCst);
-        }).unwrap();
+        capture
+            .add_callback(move || {
+                counter.fetch_add(10, Ordering::SeqCst);
+            })
+            .unwrap();
         capture.end().unwrap()
     };
     graph.update(&source).unwrap();
@@ -277,11 +300,26 @@ fn capture_misuse_is_a_clean_error() {
     assert!(g.is_null());
     // A capture dropped without end() is ended and discarded.
     {
-        let _capture = stream.begin_capture(CaptureMode::Global).unwrap();
+        let _capture = unsafe { stream.begin_capture(CaptureMode::Global) }.unwrap();
     }
     assert!(!stream.is_capturing().unwrap());
+    // Copies with host slices are refused while capturing (the graph would replay them
+    // into memory Rust may have freed); the capture goes on.
+    let mut buffer = DeviceBuffer::<u32>::zeroed(&s.device, 4).unwrap();
+    let mut host = [1u32, 2, 3, 4];
+    {
+        let capture = unsafe { stream.begin_capture(CaptureMode::ThreadLocal) }.unwrap();
+        let e = buffer.write_at_async(0, &host, &capture).unwrap_err();
+        assert_eq!(e.status(), Status::INVALID_STATE, "{e}");
+        assert!(e.message().contains("capturing"), "{e}");
+        let e = buffer.read_at_async(0, &mut host, &capture).unwrap_err();
+        assert_eq!(e.status(), Status::INVALID_STATE, "{e}");
+        let graph = capture.end().unwrap();
+        assert_eq!(graph.node_count().unwrap(), 0);
+    }
+    assert_eq!(buffer.to_vec().unwrap(), [0; 4]);
     // Synchronising a capturing stream invalidates the capture: end() reports it.
-    let capture = stream.begin_capture(CaptureMode::Relaxed).unwrap();
+    let capture = unsafe { stream.begin_capture(CaptureMode::Relaxed) }.unwrap();
     let _ = capture.synchronize();
     assert!(capture.end().is_err());
     assert!(!stream.is_capturing().unwrap());

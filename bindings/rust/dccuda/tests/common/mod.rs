@@ -18,11 +18,9 @@ pub fn describe_driver() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| match dccuda::driver_library() {
         Ok(path) if path.contains("dcfake") => eprintln!("driver: the FAKE driver ({path}; test double, no GPU)"),
-        Ok(path) => eprintln!(
-            "driver: {path}, CUDA {:?}, {} device(s)",
-            dccuda::driver_version(),
-            Device::count().unwrap_or(0)
-        ),
+        Ok(path) => {
+            eprintln!("driver: {path}, CUDA {:?}, {} device(s)", dccuda::driver_version(), Device::count().unwrap_or(0))
+        }
         Err(e) => eprintln!("driver: none ({e})"),
     });
 }
