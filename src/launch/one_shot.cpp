@@ -1,6 +1,7 @@
 #include "launch/one_shot.h"
 
 #include <memory>
+#include <new>
 
 #include "core/error.h"
 #include "launch/launch_args.h"
@@ -10,6 +11,41 @@
 
 namespace dc {
 namespace {
+
+// The buffers pinned for one call, constructed only as buffer arguments are
+// met: a launch with few of them pays for few (an array of kInlineArgs
+// default-constructed pins cost more than the rest of the call's checks).
+class CallPins {
+ public:
+  explicit CallPins(uint32_t capacity) {
+    if (capacity > kInlineArgs) heap_ = static_cast<Pinned<Buffer>*>(::operator new(sizeof(Pinned<Buffer>) * capacity));
+  }
+  ~CallPins() {
+    Pinned<Buffer>* p = data();
+    for (uint32_t i = 0; i < count_; ++i) p[i].~Pinned<Buffer>();
+    if (heap_) ::operator delete(heap_);
+  }
+  CallPins(const CallPins&) = delete;
+  CallPins& operator=(const CallPins&) = delete;
+
+  Buffer& add(Pinned<Buffer>&& b) {
+    Pinned<Buffer>* slot = new (data() + count_) Pinned<Buffer>(std::move(b));
+    ++count_;
+    return **slot;
+  }
+  void note_use(Stream* s) {
+    Pinned<Buffer>* p = data();
+    for (uint32_t i = 0; i < count_; ++i) p[i]->note_use(s);
+  }
+
+ private:
+  Pinned<Buffer>* data() noexcept {
+    return heap_ ? heap_ : std::launder(reinterpret_cast<Pinned<Buffer>*>(inline_));
+  }
+  alignas(Pinned<Buffer>) unsigned char inline_[kInlineArgs * sizeof(Pinned<Buffer>)];
+  Pinned<Buffer>* heap_ = nullptr;
+  uint32_t count_ = 0;
+};
 
 void launch_now(Function& f, const LaunchShape& shape, Stream& s, void** params, void** extra) {
   f.check_usable();
@@ -36,22 +72,17 @@ void launch_once(Function& f, const dc_launch_config* config, const dc_arg* args
   // address kept here, and stay pinned until the launch is enqueued.
   void* inline_params[kInlineArgs];
   CUdeviceptr inline_addresses[kInlineArgs];
-  Pinned<Buffer> inline_buffers[kInlineArgs];
   std::unique_ptr<void*[]> heap_params;
   std::unique_ptr<CUdeviceptr[]> heap_addresses;
-  std::unique_ptr<Pinned<Buffer>[]> heap_buffers;
   void** params = inline_params;
   CUdeviceptr* addresses = inline_addresses;
-  Pinned<Buffer>* buffers = inline_buffers;
   if (n > kInlineArgs) [[unlikely]] {
     heap_params.reset(new void*[n]);
     heap_addresses.reset(new CUdeviceptr[n]);
-    heap_buffers.reset(new Pinned<Buffer>[n]);
     params = heap_params.get();
     addresses = heap_addresses.get();
-    buffers = heap_buffers.get();
   }
-  bool any_buffer = false;
+  CallPins pins(n);
   for (uint32_t i = 0; i < n; ++i) {
     const dc_arg& a = args[i];
     check_arg(f, a, {false, i});
@@ -59,15 +90,12 @@ void launch_once(Function& f, const dc_launch_config* config, const dc_arg* args
       params[i] = const_cast<void*>(a.value);
       continue;
     }
-    buffers[i] = pin_buffer_arg(a, {false, i});
-    addresses[i] = buffer_arg_address(f, *buffers[i], a.offset, {false, i});
+    Buffer& b = pins.add(pin_buffer_arg(a, {false, i}));
+    addresses[i] = buffer_arg_address(f, b, a.offset, {false, i});
     params[i] = &addresses[i];
-    any_buffer = true;
   }
   launch_now(f, shape, s, n ? params : nullptr, nullptr);
-  if (any_buffer)
-    for (uint32_t i = 0; i < n; ++i)
-      if (buffers[i]) buffers[i]->note_use(&s);
+  pins.note_use(&s);
 }
 
 void launch_once_packed(Function& f, const dc_launch_config* config, const void* params, uint64_t size,

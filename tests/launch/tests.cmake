@@ -22,3 +22,11 @@ foreach(t test_launch test_launch_kernels test_launch_faults test_launch_multi_d
           test_launch_no_ex test_launch_internal)
   target_link_libraries(${t} PRIVATE dctest_kernels)
 endforeach()
+
+# The C sample: on the fake driver it runs the emulation (and says so);
+# without a driver it compiles to PTX only and still succeeds.
+add_test(NAME saxpy_sample_fake COMMAND env ${DCTEST_FAKE_ENV} $<TARGET_FILE:dccuda-saxpy> 100003)
+set_tests_properties(saxpy_sample_fake PROPERTIES PASS_REGULAR_EXPRESSION "saxpy: OK \\(on the fake driver")
+add_test(NAME saxpy_sample_no_driver
+  COMMAND env DCCUDA_DRIVER_LIBRARY=/nonexistent/libcuda.so.1 DCCUDA_CACHE_DIR=${DCTEST_CACHE_DIR} $<TARGET_FILE:dccuda-saxpy>)
+set_tests_properties(saxpy_sample_no_driver PROPERTIES PASS_REGULAR_EXPRESSION "no GPU is available.*compiled saxpy to PTX with NVRTC: [0-9]+ bytes")
