@@ -2,6 +2,7 @@
 
 #include "core/cuda_check.h"
 #include "core/error.h"
+#include "graph/capture_registry.h"
 #include "loader/driver.h"
 
 namespace dc {
@@ -26,8 +27,14 @@ void begin_capture(Stream& s, int32_t mode) {
   if (status != CU_STREAM_CAPTURE_STATUS_NONE)
     fail(DC_ERROR_INVALID_STATE, "stream is already capturing%s; end that capture with dc_stream_end_capture first",
          status == CU_STREAM_CAPTURE_STATUS_INVALIDATED ? " (a capture that was invalidated)" : "");
-  check(driver_api().cuStreamBeginCapture(s.handle(), static_cast<CUstreamCaptureMode>(mode)), "cuStreamBeginCapture",
-        &s.device());
+  // Registered first: a launch from another thread right after the driver
+  // call must find the capture.
+  capture_registry::begin(s.handle());
+  CUresult r = driver_api().cuStreamBeginCapture(s.handle(), static_cast<CUstreamCaptureMode>(mode));
+  if (r != CUDA_SUCCESS) {
+    capture_registry::end(s.handle());
+    check(r, "cuStreamBeginCapture", &s.device());
+  }
 }
 
 Ref<Graph> end_capture(Stream& s) {
@@ -36,6 +43,9 @@ Ref<Graph> end_capture(Stream& s) {
   const DriverApi& api = driver_api();
   CUgraph graph = nullptr;
   CUresult r = api.cuStreamEndCapture(s.handle(), &graph);
+  // Still capturing (ended on the wrong thread): the registration stays.
+  std::vector<Ref<Object>> keep;
+  if (r != CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD) keep = capture_registry::end(s.handle());
   if (r == CUDA_ERROR_STREAM_CAPTURE_INVALIDATED)
     fail_cuda(DC_ERROR_INVALID_STATE, r,
               "the capture was invalidated by a call that is not allowed while a stream captures (a synchronisation "
@@ -48,7 +58,7 @@ Ref<Graph> end_capture(Stream& s) {
               "that thread, or begin it with DC_CAPTURE_RELAXED");
   check(r, "cuStreamEndCapture", &s.device());
   try {
-    return make_ref<Graph>(s.device_ref(), graph);
+    return make_ref<Graph>(s.device_ref(), graph, std::move(keep));
   } catch (...) {
     api.cuGraphDestroy(graph);
     throw;

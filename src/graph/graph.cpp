@@ -4,6 +4,7 @@
 
 #include "core/cuda_check.h"
 #include "core/error.h"
+#include "graph/capture_registry.h"
 #include "loader/driver.h"
 #include "stream/quiet_context.h"
 
@@ -87,10 +88,14 @@ void Graph::upload(Stream& stream) {
 }
 
 void Graph::launch(Stream& stream) {
-  std::lock_guard<std::mutex> g(mutex_);
-  CUresult r = driver_api().cuGraphLaunch(exec_locked(), stream.handle());
-  if (r != CUDA_SUCCESS) [[unlikely]]
-    check(r, "cuGraphLaunch", &device());
+  {
+    std::lock_guard<std::mutex> g(mutex_);
+    CUresult r = driver_api().cuGraphLaunch(exec_locked(), stream.handle());
+    if (r != CUDA_SUCCESS) [[unlikely]]
+      check(r, "cuGraphLaunch", &device());
+  }
+  // Launched into a capture: a child graph of the graph being recorded.
+  capture_registry::note(stream.handle(), this);
 }
 
 void Graph::update(Graph& source) {

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <vector>
 
 #include "device/device.h"
 #include "stream/stream.h"
@@ -21,8 +22,10 @@ class Graph : public DeviceObject {
  public:
   static constexpr HandleType kHandleType = HandleType::Graph;
 
-  // Takes ownership of `graph` (destroyed with the object).
-  Graph(Ref<Device> device, CUgraph graph) noexcept : DeviceObject(kHandleType, std::move(device)), graph_(graph) {}
+  // Takes ownership of `graph` (destroyed with the object); `keep` is what
+  // its nodes use (functions, child graphs: capture_registry.h).
+  Graph(Ref<Device> device, CUgraph graph, std::vector<Ref<Object>> keep) noexcept
+      : DeviceObject(kHandleType, std::move(device)), graph_(graph), keep_(std::move(keep)) {}
   ~Graph() override;
 
   // The device's context must be bound for each of these.
@@ -39,6 +42,8 @@ class Graph : public DeviceObject {
   CUgraph graph_;
   CUgraphExec exec_ = nullptr;
   std::mutex mutex_;
+  // Destroyed after the driver's graph (members go after the destructor body).
+  std::vector<Ref<Object>> keep_;
 };
 
 }  // namespace dc

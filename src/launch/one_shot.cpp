@@ -4,6 +4,7 @@
 #include <new>
 
 #include "core/error.h"
+#include "graph/capture_registry.h"
 #include "launch/launch_args.h"
 #include "launch/launch_driver.h"
 #include "launch/launch_shape.h"
@@ -58,6 +59,7 @@ void launch_now(Function& f, const LaunchShape& shape, Stream& s, void** params,
   } else {
     launch_on_driver(f, shape, nullptr, s.handle(), params, extra);
   }
+  capture_registry::note(s.handle(), &f);
 }
 
 }  // namespace

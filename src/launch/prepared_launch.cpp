@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "graph/capture_registry.h"
 #include "launch/launch_args.h"
 #include "launch/launch_driver.h"
 
@@ -183,6 +184,7 @@ void Launch::enqueue(Stream& s) {
   launch_on_driver(f, shape_, use_ex_ ? &attributes_ : nullptr, s.handle(), pointers_.empty() ? nullptr : pointers_.data(),
                    nullptr);
   for (Buffer* b : used_) b->note_use(&s);
+  capture_registry::note(s.handle(), &f);
 }
 
 }  // namespace dc

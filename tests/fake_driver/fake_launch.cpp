@@ -121,7 +121,9 @@ CUresult launch(const char* entry, CUfunction f, const Shape& shape, CUstream hS
   node.cooperative = shape.cooperative;
   // The kernel "runs on the device": a fault breaks the context instead of
   // failing the launch.
-  node.work = [run, ctx] {
+  node.work = [run, ctx, f] {
+    // A graph replayed after the kernel's module was unloaded: the code is gone.
+    if (!function_live(f)) return CUDA_ERROR_INVALID_HANDLE;
     CUresult r = emulate_kernel(run);
     if (r != CUDA_SUCCESS && !ctx->broken) ctx->broken = r;
     return CUDA_SUCCESS;

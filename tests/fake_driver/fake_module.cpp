@@ -124,6 +124,8 @@ bool kernel_info(CUfunction h, KernelInfo* out) {
   return true;
 }
 
+bool function_live(CUfunction h) { return live_function(h) != nullptr; }
+
 void* module_global(const void* module, const char* name, size_t* size) {
   Module* m = const_cast<Module*>(static_cast<const Module*>(module));
   if (!modules().count(m)) return nullptr;

@@ -35,6 +35,8 @@ struct KernelInfo {
 
 // The kernel `f` names; false if it is not a live function. Callers hold fake::lock().
 bool kernel_info(CUfunction f, KernelInfo* out);
+// Whether `f` is a function of a loaded module. Callers hold fake::lock().
+bool function_live(CUfunction f);
 
 // A kernel's thread limit per block, as the fake models it: its
 // __launch_bounds__ if the image gives one, else what its registers allow

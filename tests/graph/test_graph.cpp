@@ -4,6 +4,7 @@
 // injected failures. Results are checked against CPU references.
 #include <cuda.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -325,6 +326,54 @@ TEST_F(GraphTest, LaunchesFromSeveralThreadsAreSerialised) {
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(callbacks.load(), threads * each);
   EXPECT_EQ(download<uint32_t>(b, n)[0], 3u);
+}
+
+// The graph refers to its kernels by CUfunction: it keeps their modules
+// loaded after the caller released the function and module handles.
+TEST_F(GraphTest, AGraphKeepsItsKernelsModulesLoaded) {
+  dc_module m = nullptr;
+  ASSERT_DC_OK(dc_module_compile_and_load(device_, dctest::kLaunchKernels, "kept.cu", nullptr, &m));
+  dc_function fill = nullptr;
+  ASSERT_DC_OK(dc_module_get_function(m, "fill_u32", &fill));
+  const uint64_t n = 300;
+  dc_buffer b = upload(std::vector<uint32_t>(n, 0));
+  uint32_t value = 12;
+  dc_arg args[] = {buffer_arg(b), value_of(value), value_of(n)};
+  dc_launch_config c = config_1d(2, 256);
+  dc_launch l = nullptr;
+  ASSERT_DC_OK(dc_launch_create(fill, &c, &l));
+  ASSERT_DC_OK(dc_launch_set_args(l, args, 3));
+  ASSERT_DC_OK(dc_stream_begin_capture(stream_, DC_CAPTURE_GLOBAL));
+  ASSERT_DC_OK(dc_launch_kernel(fill, &c, args, 3, stream_));
+  ASSERT_DC_OK(dc_launch_enqueue(l, stream_));
+  dc_launch_release(l);
+  dc_function_release(fill);
+  dc_module_release(m);
+  long modules = dctest::fake_driver() ? dctest::fake_driver()->live("modules") : 0;
+  dc_graph g = end(stream_);
+  ASSERT_NE(g, nullptr);
+  // A graph launched into another capture is kept by the new graph.
+  dc_stream outer = new_stream();
+  ASSERT_DC_OK(dc_stream_begin_capture(outer, DC_CAPTURE_RELAXED));
+  ASSERT_DC_OK(dc_graph_launch(g, outer));
+  dc_graph parent = end(outer);
+  ASSERT_NE(parent, nullptr);
+  dc_graph_release(g);
+  graphs_.erase(std::find(graphs_.begin(), graphs_.end(), g));
+  if (auto* fake = dctest::fake_driver()) {
+    EXPECT_EQ(fake->live("modules"), modules) << "the module was unloaded under the graph";
+    EXPECT_GE(modules, 1);
+  }
+  ASSERT_DC_OK(dc_graph_launch(parent, outer));
+  EXPECT_DC_OK(dc_stream_synchronize(outer));
+  std::vector<uint32_t> got = download<uint32_t>(b, n);
+  for (uint64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], 12u) << i;
+  // Released with the last graph.
+  dc_graph_release(parent);
+  graphs_.erase(std::find(graphs_.begin(), graphs_.end(), parent));
+  if (auto* fake = dctest::fake_driver()) {
+    EXPECT_EQ(fake->live("modules"), modules - 1);
+  }
 }
 
 TEST_F(GraphTest, InjectedFailuresAreReportedAndRecoverable) {
