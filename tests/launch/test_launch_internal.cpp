@@ -95,7 +95,10 @@ TEST(LaunchGuard, ReadersNeverSeeAHalfWrittenChange) {
         ++reads;
       }
     });
-  for (uint64_t i = 1; i <= 20000; ++i) {
+  // Write while readers read: from their first read, at least 20000 times
+  // and until they have read 20000 times.
+  while (reads.load() == 0) std::this_thread::yield();
+  for (uint64_t i = 1; i <= 20000 || reads.load() < 20000; ++i) {
     guard.lock();
     first = i;
     second = i;
