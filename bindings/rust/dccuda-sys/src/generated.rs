@@ -167,9 +167,11 @@ pub const DC_CACHE_PREFER_NONE: i32 = 0;
 pub const DC_CACHE_PREFER_SHARED: i32 = 1;
 pub const DC_CACHE_PREFER_L1: i32 = 2;
 pub const DC_CACHE_PREFER_EQUAL: i32 = 3;
-/// A cooperative launch (grid-wide sync allowed); the grid must fit on the device at once.
+/// A cooperative launch (grid-wide sync allowed): every block of the grid must be
+/// resident at once (at most dc_occupancy_max_active_blocks x multiprocessors blocks).
 pub const DC_LAUNCH_COOPERATIVE: u32 = 0x1;
-/// Let the next kernel on the stream start early (programmatic dependent launch, Hopper+).
+/// Let the next kernel on the stream start early (programmatic dependent launch,
+/// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION; compute capability 9.0+).
 pub const DC_LAUNCH_PROGRAMMATIC_SERIALIZATION: u32 = 0x2;
 /// `value` points to `size` bytes, copied at launch (or bind) time
 pub const DC_ARG_VALUE: u32 = 1;
@@ -523,7 +525,9 @@ impl Default for dc_function_info {
 
 /// How a kernel is launched. grid counts BLOCKS, not clusters, in every
 /// dimension, also when cluster dimensions are given; each grid dimension must then
-/// be a multiple of the cluster dimension.
+/// be a multiple of the cluster dimension. Flags, clusters and a priority other
+/// than 0 make the launch go through cuLaunchKernelEx (a driver without it:
+/// DC_ERROR_NOT_SUPPORTED); otherwise it is a plain cuLaunchKernel.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct dc_launch_config {
@@ -559,6 +563,17 @@ impl Default for dc_launch_config {
 }
 
 /// One kernel argument. No unions: the fields a kind does not use are ignored.
+/// DC_ARG_VALUE: `size` must equal the parameter's size (where the layout is
+/// known); the bytes are read during the call (a prepared launch copies them
+/// when bound), so the caller may reuse the memory as soon as the call returns.
+/// DC_ARG_BUFFER: the parameter must be 8 bytes (a pointer); the kernel gets the
+/// buffer's device address + `offset`, which must lie inside the buffer
+/// (DC_ERROR_OUT_OF_RANGE). The buffer must be memory the kernel's device can
+/// address: its own, a peer's after dc_device_enable_peer_access(kernel's
+/// device, buffer's device), managed memory, or pinned / registered host memory
+/// with a device mapping (DC_ALLOC_DEVICE_MAPPED; of another device: also
+/// DC_ALLOC_PORTABLE). A device pointer obtained elsewhere can be passed as an
+/// 8-byte DC_ARG_VALUE; it is not checked.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct dc_arg {
@@ -1117,118 +1132,194 @@ extern "C" {
 
     /// Fill `config` with a 1-D launch of at least `n` threads: the block size that
     /// gives the kernel the highest occupancy with `shared_memory_bytes` of dynamic
-    /// shared memory per block, and enough blocks to cover n. The caller sets
-    /// config->struct_size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
-    /// (n = 0, NULL config), DC_ERROR_OUT_OF_RANGE (n needs more blocks than the grid allows).
+    /// shared memory per block (cuOccupancyMaxPotentialBlockSize), and enough
+    /// blocks to cover n (grid[0] * block[0] >= n; the kernel guards i \< n). The
+    /// other dimensions are 1, flags, clusters and priority 0. The caller sets
+    /// config->struct_size; `config` is written only on success.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (n = 0, NULL config,
+    /// bad struct_size, more shared memory than the kernel may use), DC_ERROR_OUT_OF_RANGE
+    /// (n needs more blocks than the grid allows in x: use a grid-stride loop),
+    /// DC_ERROR_CONTEXT_LOST.
     pub fn dc_launch_config_1d(function: dc_function, n: u64, shared_memory_bytes: u32, config: *mut dc_launch_config) -> dc_status;
 
-    /// Launch `function` once on `stream` with `num_args` arguments.
-    /// The configuration is checked against the device (block size, grid, shared
-    /// memory, clusters) and the arguments against the kernel's parameters (count and
-    /// every size, where the driver reports them; buffers alive and reachable from
-    /// the function's device). A mismatch is DC_ERROR_INVALID_ARGUMENT with a message
-    /// such as "dc_launch_kernel: saxpy: parameter 2 is 4 bytes, argument is 8 bytes".
+    /// Launch `function` once on `stream` (a stream of the function's device) with
+    /// `num_args` arguments. The configuration is checked against the device (block
+    /// size, grid, shared memory, clusters) and the arguments against the kernel's
+    /// parameters (count and every size, where the layout is known; buffers alive and
+    /// reachable from the function's device; see dc_arg). A mismatch is
+    /// DC_ERROR_INVALID_ARGUMENT with a message such as
+    /// "dc_launch_kernel: saxpy: parameter 3 is 4 bytes, argument is 8 bytes".
+    /// Up to 16 arguments the call allocates nothing.
     /// The launch is asynchronous: a fault during the kernel is reported by a later
     /// synchronisation (DC_ERROR_CONTEXT_LOST).
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_LAUNCH_FAILED,
-    /// DC_ERROR_NOT_SUPPORTED (clusters or cooperative launch on a device without them),
+    /// Errors: DC_ERROR_INVALID_HANDLE (function, stream or a buffer argument),
+    /// DC_ERROR_INVALID_ARGUMENT (configuration, arguments, stream of another device),
+    /// DC_ERROR_OUT_OF_RANGE (a buffer argument's offset), DC_ERROR_LAUNCH_FAILED
+    /// (refused by the driver: more threads per block than the kernel can run,
+    /// cooperative grid too large, cluster too large), DC_ERROR_NOT_SUPPORTED
+    /// (clusters, cooperative launch or programmatic serialisation on a device or
+    /// driver without them), DC_ERROR_INVALID_STATE (called from a host function),
     /// DC_ERROR_CONTEXT_LOST.
     pub fn dc_launch_kernel(function: dc_function, config: *const dc_launch_config, args: *const dc_arg, num_args: u32, stream: dc_stream) -> dc_status;
 
     /// Launch with every parameter packed in one block `params` of `size` bytes, laid
-    /// out as the kernel's parameters are (each at its offset, C alignment rules).
-    /// `size` is checked against the kernel's parameter block where the driver reports
-    /// it. Device pointers inside the block cannot be checked. Errors: as dc_launch_kernel.
+    /// out as the kernel's parameters are (each at its offset, C alignment rules: a C
+    /// struct of the parameters in order). Where the layout is known, `size` must be
+    /// the parameter block's size (dc_function_info.params_bytes), or that rounded up
+    /// to a multiple of 16 (a struct's trailing padding, which is not passed). A
+    /// kernel without parameters takes params NULL and size 0. Device pointers
+    /// inside the block cannot be checked, nor do their buffers get noted on the
+    /// stream. Errors: as dc_launch_kernel.
     pub fn dc_launch_kernel_packed(function: dc_function, config: *const dc_launch_config, params: *const c_void, size: u64, stream: dc_stream) -> dc_status;
 
     /// A prepared launch: a function, a configuration and bound arguments, checked
     /// when they are set, then enqueued as often as needed at the cost of the raw
     /// driver call (SQLite's prepared statements, for kernels). The new launch has no
-    /// arguments bound; bind them with dc_launch_set_arg or dc_launch_set_args.
-    /// A prepared launch is not meant to be modified by several threads at once;
-    /// dc_launch_enqueue may be called from several threads concurrently.
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (config), DC_ERROR_NOT_SUPPORTED.
+    /// arguments bound; bind them with dc_launch_set_arg or dc_launch_set_args. The
+    /// launch keeps its function and its bound buffers alive.
+    /// Threads: dc_launch_enqueue may be called from several threads concurrently. A
+    /// change (set_config, set_arg, set_args) may run while other threads enqueue:
+    /// it waits for the enqueues in flight, and each enqueue sees the launch before
+    /// or after the change, never half of it. Changes from several threads at once
+    /// are serialised, but their order is the caller's to arrange.
+    /// Besides the configuration checks of dc_launch_kernel, the kernel's own limits
+    /// are checked here: more threads per block than its registers or
+    /// __launch_bounds__ allow, or a cooperative grid larger than fits at once, is
+    /// DC_ERROR_LAUNCH_FAILED.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (config, NULL out),
+    /// DC_ERROR_LAUNCH_FAILED, DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST.
     pub fn dc_launch_create(function: dc_function, config: *const dc_launch_config, launch: *mut dc_launch) -> dc_status;
 
-    /// Replace the launch's configuration (checked as in dc_launch_create).
+    /// Replace the launch's configuration (checked as in dc_launch_create); on failure
+    /// the old one stays. Errors: as dc_launch_create.
     pub fn dc_launch_set_config(launch: dc_launch, config: *const dc_launch_config) -> dc_status;
 
-    /// Bind argument `index`: its size is checked against parameter `index`; a buffer
-    /// must be alive, and it stays alive while the launch holds it. Values are copied.
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_OUT_OF_RANGE (index).
+    /// Bind argument `index` (counted from 0): its kind and size are checked against
+    /// parameter `index` as in dc_launch_kernel; a buffer must be alive and reachable
+    /// from the function's device (checked now: peer access disabled later is not
+    /// noticed), and it stays alive while the launch holds it, also after its handle
+    /// is released. Values are copied. Where the layout is unknown any index below
+    /// 4096 is accepted and the kernel takes arguments 0 .. highest bound index.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL arg, kind, size,
+    /// buffer not reachable), DC_ERROR_OUT_OF_RANGE (index, buffer offset).
     pub fn dc_launch_set_arg(launch: dc_launch, index: u32, arg: *const dc_arg) -> dc_status;
 
     /// Bind all arguments at once; num_args must equal the kernel's parameter count
-    /// where it is known. Errors: as dc_launch_set_arg.
+    /// where it is known (where it is not, it becomes the count). Everything is
+    /// checked before anything changes: on failure the launch is unchanged.
+    /// Errors: as dc_launch_set_arg.
     pub fn dc_launch_set_args(launch: dc_launch, args: *const dc_arg, num_args: u32) -> dc_status;
 
     /// Enqueue the prepared launch on `stream` (a stream of the function's device).
-    /// Every argument must have been bound.
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (an argument not bound),
-    /// DC_ERROR_INVALID_ARGUMENT (stream on another device), DC_ERROR_LAUNCH_FAILED,
-    /// DC_ERROR_CONTEXT_LOST.
+    /// Every argument must have been bound. Nothing is allocated, looked up or asked
+    /// of the driver besides the launch itself; the kernel's dynamic shared memory
+    /// limit is compared again (dc_function_set_attribute may have lowered it).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (an argument not bound;
+    /// called from a host function), DC_ERROR_INVALID_ARGUMENT (stream on another
+    /// device; the kernel's shared memory limit lowered below the configuration),
+    /// DC_ERROR_LAUNCH_FAILED, DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST.
     pub fn dc_launch_enqueue(launch: dc_launch, stream: dc_stream) -> dc_status;
 
     /// Release a prepared launch and the references it holds. NULL is ignored.
     pub fn dc_launch_release(launch: dc_launch);
 
     /// How many blocks of `block_size` threads with `dynamic_shared_bytes` can be
-    /// resident on one multiprocessor. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
+    /// resident on one multiprocessor (0 if such a block cannot run at all).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (block_size \< 1 or
+    /// above the device's limit, NULL out), DC_ERROR_CONTEXT_LOST.
     pub fn dc_occupancy_max_active_blocks(function: dc_function, block_size: i32, dynamic_shared_bytes: u64, blocks_per_multiprocessor: *mut i32) -> dc_status;
 
     /// The block size that maximises occupancy, and the minimum grid size that fills
-    /// the device with it. Dynamic shared memory per block is `fn(block_size,
-    /// user_data)` when `fn` is given (called on the calling thread, before this
-    /// returns), else `dynamic_shared_bytes`. `block_size_limit` 0 = no limit.
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
+    /// the device with it (blocks per multiprocessor x multiprocessors). Dynamic
+    /// shared memory per block is `fn(block_size, user_data)` when `fn` is given
+    /// (called on the calling thread, possibly many times, before this returns; it
+    /// may call dccuda), else `dynamic_shared_bytes`. `block_size_limit` 0 = no limit.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL outs, negative
+    /// limit), DC_ERROR_CONTEXT_LOST.
     pub fn dc_occupancy_max_potential_block_size(function: dc_function, fn_: dc_block_shared_memory_fn, user_data: *mut c_void, dynamic_shared_bytes: u64, block_size_limit: i32, min_grid_size: *mut i32, block_size: *mut i32) -> dc_status;
 
-    /// How many clusters of config->cluster can be co-resident (cuOccupancyMaxActiveClusters).
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED.
+    /// How many clusters of config->cluster can be co-resident (cuOccupancyMaxActiveClusters),
+    /// for config's block size and shared memory. config is checked as for a launch and
+    /// must give a cluster size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+    /// (no cluster, a cluster size the device does not allow), DC_ERROR_NOT_SUPPORTED
+    /// (no clusters on this device or driver), DC_ERROR_CONTEXT_LOST.
     pub fn dc_occupancy_max_active_clusters(function: dc_function, config: *const dc_launch_config, clusters: *mut i32) -> dc_status;
 
     /// Dynamic shared memory available per block when `num_blocks` blocks of `block_size`
-    /// threads share a multiprocessor. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
+    /// threads share a multiprocessor (0 when that many blocks cannot share one).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (num_blocks \< 1, bad
+    /// block_size, NULL out), DC_ERROR_CONTEXT_LOST.
     pub fn dc_occupancy_available_dynamic_shared(function: dc_function, num_blocks: i32, block_size: i32, bytes: *mut u64) -> dc_status;
 
-    /// Begin capturing `stream`: work enqueued on it (launches, copies, fills, host
-    /// callbacks, event waits) is recorded into a graph instead of running.
+    /// Begin capturing `stream` (a stream made with dc_stream_create or wrapped; not a
+    /// default stream): work enqueued on it (launches, copies, fills, host functions,
+    /// event records and waits) is recorded into a graph instead of running, until
+    /// dc_stream_end_capture. Arguments are taken as they are when enqueued: a kernel
+    /// argument's value, a buffer's address, a host pointer of a copy. Buffers used by
+    /// the graph must outlive its launches (see dc_buffer_release). Copies with
+    /// pageable host memory are staged by dccuda and should not be captured: use
+    /// pinned buffers' memory. Synchronising the capturing stream invalidates the
+    /// capture. The mode is the driver's (CUstreamCaptureMode): in DC_CAPTURE_GLOBAL,
+    /// calls the driver deems unsafe during a capture (synchronous copies and
+    /// allocations, dc_buffer_alloc among them) are refused on every thread and
+    /// invalidate the capture; DC_CAPTURE_THREAD_LOCAL restricts only this thread;
+    /// DC_CAPTURE_RELAXED restricts nothing. The capture must be ended on the thread
+    /// that began it, except in DC_CAPTURE_RELAXED.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (bad mode, a default
-    /// stream), DC_ERROR_INVALID_STATE (already capturing).
+    /// stream), DC_ERROR_INVALID_STATE (already capturing; called from a host
+    /// function), DC_ERROR_CONTEXT_LOST.
     pub fn dc_stream_begin_capture(stream: dc_stream, mode: i32) -> dc_status;
 
-    /// End the capture and return the recorded graph.
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (the stream was not
-    /// capturing, or the capture was invalidated by an illegal call during it).
+    /// End the capture and return the recorded graph (a new handle; release it with
+    /// dc_graph_release). An invalidated capture ends too: the stream stops
+    /// capturing and no graph is returned.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+    /// DC_ERROR_INVALID_STATE (the stream was not capturing; the capture was
+    /// invalidated by an illegal call during it; ended on another thread than the one
+    /// that began it in GLOBAL or THREAD_LOCAL mode), DC_ERROR_CONTEXT_LOST.
     pub fn dc_stream_end_capture(stream: dc_stream, graph: *mut dc_graph) -> dc_status;
 
-    /// 1 if the stream is capturing, else 0. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
+    /// 1 if the stream is capturing (also a capture invalidated but not yet ended), else 0.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_CONTEXT_LOST.
     pub fn dc_stream_is_capturing(stream: dc_stream, capturing: *mut i32) -> dc_status;
 
-    /// Instantiate the graph now (else the first launch does). Idempotent.
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER, DC_ERROR_CONTEXT_LOST.
+    /// Instantiate the graph now (else the first launch does). Idempotent; a failed
+    /// instantiation is tried again by the next call that needs it.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_OUT_OF_MEMORY, DC_ERROR_DRIVER,
+    /// DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_instantiate(graph: dc_graph) -> dc_status;
 
     /// Upload the instantiated graph to the device ahead of its first launch.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_upload(graph: dc_graph, stream: dc_stream) -> dc_status;
 
-    /// Launch the graph on `stream` (instantiating it first if needed).
+    /// Launch the graph on `stream` (instantiating it first if needed). Launches of
+    /// one graph from several threads are serialised (the driver does not allow them
+    /// at once); the work of each launch is ordered after the previous launch of the
+    /// graph. Host functions recorded in the graph run at every launch; they must not
+    /// call dccuda functions that enqueue work or synchronise (unlike those of
+    /// dc_stream_add_callback, such calls are not detected there).
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (stream on another
-    /// device), DC_ERROR_LAUNCH_FAILED, DC_ERROR_CONTEXT_LOST.
+    /// device), DC_ERROR_INVALID_STATE (called from a host function),
+    /// DC_ERROR_LAUNCH_FAILED, DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_launch(graph: dc_graph, stream: dc_stream) -> dc_status;
 
     /// Update the instantiated `graph` in place with the parameters of `source` (a new
     /// capture of the same work with other arguments, sizes or buffers), which must
-    /// have the same topology. Cheaper than instantiating again. On failure `graph` is
-    /// unchanged. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (the
-    /// topology differs: the message says how), DC_ERROR_CONTEXT_LOST.
+    /// have the same topology (cuGraphExecUpdate; `graph` is instantiated first if it
+    /// was not). Cheaper than instantiating again. `source` is unchanged and stays
+    /// usable. On failure `graph` is unchanged.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (the topology or a
+    /// node differs: the message names the driver's CUgraphExecUpdateResult and says
+    /// how; graphs of two devices), DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_update(graph: dc_graph, source: dc_graph) -> dc_status;
 
-    /// The number of nodes in the graph. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
+    /// The number of nodes in the graph (each launch, copy, fill and host function
+    /// captured is one). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
     pub fn dc_graph_node_count(graph: dc_graph, count: *mut u64) -> dc_status;
 
-    /// Release a graph (and its instantiation). NULL is ignored.
+    /// Release a graph (and its instantiation). Launches already enqueued complete.
+    /// NULL is ignored.
     pub fn dc_graph_release(graph: dc_graph);
 }
 
