@@ -390,15 +390,19 @@ extern ""C"" __global__ void saxpy(float a, const float* x, float* y, int n) {
     // Dropped objects are released by their finalizers (on the finalizer thread). The
     // buffers are made on another thread so that no stale reference stays on this stack.
     using (DcDevice device = OpenDevice()) {
+      ulong liveInThread = 0;
       Thread t = new Thread(() => {
+        var held = new List<DcBuffer>();
         for (int i = 0; i < 8; i++) {
           DcBuffer dropped;
           Dc.dc_buffer_alloc(device, 256, 0, out dropped);
+          held.Add(dropped);
         }
+        liveInThread = Live(Dc.DC_HANDLE_BUFFER);
       });
       t.Start();
       t.Join();
-      Check.Equal(8UL, Live(Dc.DC_HANDLE_BUFFER), "eight dropped buffers are still live");
+      Check.Equal(8UL, liveInThread, "eight buffers were live, never disposed");
       CollectUntil(() => Live(Dc.DC_HANDLE_BUFFER) == 0);
       Check.Equal(0UL, Live(Dc.DC_HANDLE_BUFFER), "the finalizers released them");
     }

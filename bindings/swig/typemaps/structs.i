@@ -145,7 +145,7 @@ typedef const unsigned char* dcswig_packed;
 %typemap(ctype) dcswig_packed "const unsigned char *"
 %typemap(imtype) dcswig_packed "byte[]"
 %typemap(cstype) dcswig_packed "string[]"
-%typemap(csin) dcswig_packed "DcUtf8.EncodeList($csinput, \"$csinput\")"
+%typemap(csin) dcswig_packed "DcUtf8.EncodeList($csinput, \"$1_name\")"
 %typemap(in) dcswig_packed %{ $1 = $input; %}
 
 %define DC_STRING_LIST(FIELD, COUNT)
@@ -154,7 +154,7 @@ typedef const unsigned char* dcswig_packed;
 %typemap(ctype, out="void *") const char *const *FIELD "const unsigned char *"
 %typemap(imtype, out="global::System.IntPtr") const char *const *FIELD "byte[]"
 %typemap(cstype) const char *const *FIELD "string[]"
-%typemap(csin) const char *const *FIELD "DcUtf8.EncodeList($csinput, \"$csinput\")"
+%typemap(csin) const char *const *FIELD "DcUtf8.EncodeList($csinput, \"$1_name\")"
 /* The setter's argument is the packed block, carried in the field's type to memberin. */
 %typemap(in) const char *const *FIELD %{ $1 = ($1_ltype)$input; %}
 %typemap(memberin) const char *const *FIELD %{
