@@ -175,17 +175,15 @@ static partial class SwigTests {
         int viaCallback, gridViaCallback;
         Dc.dc_occupancy_max_potential_block_size(function, size => { calls++; return 0; }, 0, 0,
                                                  out gridViaCallback, out viaCallback);
+        Check.True(calls > 0, "the driver asked the callback (" + calls + " calls)");
         Check.Equal(blockSize, viaCallback, "no shared memory per block from the callback: the same answer");
         calls = 0;
-        InvalidOperationException thrown = null;
-        try {
-          Dc.dc_occupancy_max_potential_block_size(function, size => { calls++; throw new InvalidOperationException("in sharedBytes"); },
-                                                   0, 0, out gridViaCallback, out viaCallback);
-        } catch (InvalidOperationException e) {
-          thrown = e;
-        }
-        Check.True(calls == 0 ? thrown == null : thrown != null && thrown.Message == "in sharedBytes",
-                   "an exception in the callback is rethrown after the call (" + calls + " calls)");
+        InvalidOperationException thrown = Check.Throws<InvalidOperationException>(() =>
+            Dc.dc_occupancy_max_potential_block_size(function, size => { calls++; throw new InvalidOperationException("in sharedBytes"); },
+                                                     0, 0, out gridViaCallback, out viaCallback),
+            "an exception in the callback is rethrown after the call");
+        Check.Equal("in sharedBytes", thrown.Message, "the callback's own exception");
+        Check.Equal(1, calls, "the callback is not called again once it has thrown");
       }
     }
   }
