@@ -1,0 +1,50 @@
+/*
+ * dccuda.i - the SWIG interface that generates dccuda's C# binding at build time.
+ *
+ * The whole of include/dccuda.h is %included: every function, struct and constant is
+ * generated from the header itself, so the binding grows with it. The files in
+ * typemaps/ turn the C conventions into C# ones (one concern per file):
+ *
+ *   errors.i     a negative dc_status becomes a DcException (status, message, raw CUDA
+ *                and NVRTC results, detail log), raised through SWIG's pending exceptions
+ *   support.i    C# helper types the others use (UTF-8, arrays, the exception class)
+ *   strings.i    strings in and out as UTF-8 on every platform; never a marshalled
+ *                string return, which the runtime would free
+ *   pointers.i   out-parameters as `out` values; void* as IntPtr
+ *   handles.i    dc_device, dc_buffer, ... as IDisposable classes; out-handles as `out`
+ *   structs.i    the header's structs as classes that start initialised (DC_*_INIT),
+ *                fixed arrays as C# arrays, owned copies of the strings they point to
+ *   args.i       kernel arguments: DcArg values and buffers, DcArg[] for argument lists
+ *   callbacks.i  dc_host_fn and dc_block_shared_memory_fn from C# delegates, safely
+ *   copies.i     copies and module images from managed arrays (byte[], float[], ...)
+ *
+ * Generated C# lives in the build folder only (bindings/swig/CMakeLists.txt); no
+ * SWIGTYPE_p_* class may appear in it (tests/SwigTests.cs checks that). See README.md.
+ */
+%module Dc
+
+%{
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dccuda.h"
+%}
+
+%include <stdint.i>
+%include <typemaps.i>
+
+%include "typemaps/support.i"
+%include "typemaps/errors.i"
+%include "typemaps/strings.i"
+%include "typemaps/pointers.i"
+%include "typemaps/handles.i"
+%include "typemaps/structs.i"
+%include "typemaps/args.i"
+%include "typemaps/callbacks.i"
+%include "typemaps/copies.i"
+
+/* The header's #define constants as C# `const` values (usable in switch and attributes),
+   not properties that call into the wrapper. */
+%csconst(1);
+%include "dccuda.h"
