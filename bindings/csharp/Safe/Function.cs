@@ -156,8 +156,9 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_launch_kernel_packed(f.Raw, &c, p, (ulong)parameters.Length, s.Raw));
         }
 
-        /// <summary>As LaunchPacked, from a struct laid out as the kernel's parameters.</summary>
-        public void LaunchPacked<T>(LaunchConfig config, Stream stream, T parameters) where T : struct
+        /// <summary>As LaunchPacked, from a struct laid out as the kernel's parameters (passed by
+        /// reference only to keep it apart from the byte overload; it is not modified).</summary>
+        public void LaunchPacked<T>(LaunchConfig config, Stream stream, ref T parameters) where T : struct
         {
             var one = new T[] { parameters };
             LaunchPacked(config, stream, MemoryMarshal.AsBytes(new ReadOnlySpan<T>(one)));
