@@ -7,10 +7,14 @@
 //   dccuda.dll, libdccuda.dylib, each by the runtime's usual search (the application's
 //   folder, then the system's). Returning zero lets the runtime's own probing have a go.
 // - Mono and .NET Framework: Dccuda.dll.config maps "dccuda" to libdccuda.so.1 on Linux
-//   (dccuda.dll is the runtime's default on Windows). $DCCUDA_LIBRARY_PATH is honoured by
-//   loading that file first: the system loader then hands the already loaded library to
-//   the runtime's own lookup (glibc matches a loaded library by its SONAME; Windows by its
-//   module name).
+//   (dccuda.dll is the runtime's default on Windows); Mono also looks next to Dccuda.dll
+//   first. $DCCUDA_LIBRARY_PATH is honoured by loading that file before the first call: the
+//   system loader then hands the already loaded library to the runtime's own lookup (glibc
+//   matches a loaded library by its SONAME; Windows by its module name). Mono resolves a
+//   method's P/Invokes when it compiles the method, before any static constructor of its
+//   class runs, so the safe layer's first calls (Dc, Device.Open, Program.Compile) call
+//   Register() before the method holding the native call is compiled. A program that calls
+//   NativeMethods directly on Mono with $DCCUDA_LIBRARY_PATH calls Register() first itself.
 using System;
 using System.IO;
 using System.Reflection;

@@ -25,8 +25,9 @@ namespace Dccuda.Interop
         /// <summary>The library name every declaration binds; resolved by NativeLibraryResolver.</summary>
         public const string Lib = "dccuda";
 
-        // An explicit static constructor runs before the first call of any method of this
-        // class, so the resolver is in place before the runtime looks for "dccuda".
+        // .NET runs an explicit static constructor before the first call of any method of this
+        // class, so the resolver is in place before the runtime looks for "dccuda". (Mono binds
+        // earlier: see NativeLibraryResolver.)
         static NativeMethods()
         {
             NativeLibraryResolver.Register();

@@ -1,6 +1,7 @@
 // A CUDA device (dc_device): its info and attributes, memory, peers, and the factories for
 // what lives on it (buffers, streams, events, modules).
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using Dccuda.Interop;
 
@@ -35,6 +36,14 @@ namespace Dccuda
 
         /// <summary>Open device `ordinal` (0-based) and retain its primary context.</summary>
         public static Device Open(int ordinal)
+        {
+            // A possible first call: find the library before OpenCore is compiled (see Dc).
+            NativeLibraryResolver.Register();
+            return OpenCore(ordinal);
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static Device OpenCore(int ordinal)
         {
             var h = new DeviceHandle();
             IntPtr raw;

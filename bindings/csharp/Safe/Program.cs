@@ -2,6 +2,7 @@
 // log and the lowered names. A compile error is DcException(DC_ERROR_COMPILE) with the first
 // error line in Message and the whole log in Detail.
 using System;
+using System.Runtime.CompilerServices;
 using Dccuda.Interop;
 
 namespace Dccuda
@@ -21,6 +22,14 @@ namespace Dccuda
         /// <summary>Compile CUDA C++ `source`. `name` names it in diagnostics; `device`
         /// (optional) supplies the architecture when options.Arch is 0.</summary>
         public static Program Compile(string source, CompileOptions options = null, string name = null, Device device = null)
+        {
+            // A possible first call: find the library before CompileCore is compiled (see Dc).
+            NativeLibraryResolver.Register();
+            return CompileCore(source, options, name, device);
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static Program CompileCore(string source, CompileOptions options, string name, Device device)
         {
             if (source == null)
                 throw new ArgumentNullException("source");

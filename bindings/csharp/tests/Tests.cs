@@ -29,8 +29,21 @@ __global__ void scale(T* p, T factor, int n) {
     {
         private static int Main(string[] args)
         {
-            Console.WriteLine("dccuda C# binding tests: library {0}, driver {1}", Dc.LibraryVersion,
-                              TestEnv.OnFakeDriver ? "FAKE (a test double, not a GPU)" : "real (or none)");
+            try
+            {
+                Console.WriteLine("dccuda C# binding tests: library {0}, driver {1}", Dc.LibraryVersion,
+                                  TestEnv.OnFakeDriver ? "FAKE (a test double, not a GPU)" : "real (or none)");
+            }
+            catch (Exception e)
+            {
+                // The library could not be loaded: say why (the innermost message names it).
+                while (e.InnerException != null)
+                    e = e.InnerException;
+                Console.WriteLine("cannot load dccuda: " + e.GetType().Name + ": " + e.Message);
+                return 2;
+            }
+            if (Array.IndexOf(args, "--version") >= 0)
+                return 0;
             return TestRunner.Run(new[]
             {
                 typeof(CoreTests), typeof(DeviceTests), typeof(BufferTests), typeof(StreamTests),
