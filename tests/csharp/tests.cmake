@@ -3,7 +3,7 @@
 # driver. Without mcs or mono the tests report themselves skipped, saying why.
 set(DCCS_SRC ${PROJECT_SOURCE_DIR}/bindings/csharp)
 set(DCCS_OUT ${CMAKE_BINARY_DIR}/bindings/csharp)
-set(DCCS_TESTS csharp.tests csharp.library_path csharp.library_path_missing csharp.sample_saxpy)
+set(DCCS_TESTS csharp.tests csharp.library_path csharp.library_path_missing csharp.sample_saxpy csharp.abi)
 
 find_program(DCCUDA_MCS mcs)
 find_program(DCCUDA_MONO mono)
@@ -55,4 +55,11 @@ set_tests_properties(csharp.library_path_missing PROPERTIES
   PASS_REGULAR_EXPRESSION "DCCUDA_LIBRARY_PATH=/nonexistent/libdccuda.so.1 could not be loaded")
 add_test(NAME csharp.sample_saxpy
   COMMAND env ${DCTEST_FAKE_ENV} LD_LIBRARY_PATH=$<TARGET_FILE_DIR:dccuda> ${DCCUDA_MONO} --debug ${DCCS_OUT}/Saxpy.exe)
+# Both views of the declarations ([LibraryImport] for .NET 7+, [DllImport] for Mono) against
+# the header and the built library, and the struct layouts, strictly: the .NET 8 build is
+# checked here statically (no .NET SDK on these machines).
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+add_test(NAME csharp.abi
+  COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/abi/check_abi.py bindings layouts --bindings csharp --strict
+          --build-dir ${CMAKE_BINARY_DIR} --work-dir ${DCCS_OUT}/abi-check)
 set_tests_properties(${DCCS_TESTS} PROPERTIES LABELS csharp TIMEOUT 180)

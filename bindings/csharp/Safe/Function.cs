@@ -136,11 +136,8 @@ namespace Dccuda
             DcLaunchConfig c = config.ToNative();
             using (var f = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
-            {
-                IntPtr fn = f.Raw, st = s.Raw;
-                DcLaunchConfig* pc = &c;   // the lambda captures the pointer, so c stays a fixed local
-                DcException.Check(args.Invoke((a, n) => NativeMethods.dc_launch_kernel(fn, pc, a, n, st)));
-            }
+            using (KernelArgs.Bound a = args.Bind())
+                DcException.Check(NativeMethods.dc_launch_kernel(f.Raw, &c, a.Args, a.Count, s.Raw));
         }
 
         /// <summary>Launch once with every parameter packed in `parameters`, laid out as the

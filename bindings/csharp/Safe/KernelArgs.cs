@@ -48,51 +48,79 @@ namespace Dccuda
             return this;
         }
 
-        internal delegate int NativeCall(DcArg* args, uint count);
-
-        /// <summary>Run `call` with the native dc_arg array: value bytes pinned, every buffer's
-        /// handle held (so no Dispose can release it mid-call).</summary>
-        internal int Invoke(NativeCall call)
+        /// <summary>The native dc_arg array for one call: value bytes pinned, every buffer's
+        /// handle held (so no Dispose can release it mid-call) until the result is disposed.</summary>
+        internal Bound Bind()
         {
-            int n = entries.Count;
-            var args = new DcArg[n];
-            var held = new bool[n];
-            GCHandle pinnedValues = GCHandle.Alloc(values, GCHandleType.Pinned);
-            try
+            return new Bound(this);
+        }
+
+        internal sealed class Bound : IDisposable
+        {
+            private readonly KernelArgs owner;
+            private readonly bool[] held;
+            private GCHandle pinnedValues;
+            private GCHandle pinnedArgs;
+
+            public readonly DcArg* Args;
+            public readonly uint Count;
+
+            public Bound(KernelArgs args)
             {
-                byte* basePtr = (byte*)pinnedValues.AddrOfPinnedObject();
-                for (int i = 0; i < n; i++)
+                owner = args;
+                int n = args.entries.Count;
+                var native = new DcArg[n];
+                held = new bool[n];
+                try
                 {
-                    Entry e = entries[i];
-                    if (e.Buffer != null)
+                    pinnedValues = GCHandle.Alloc(args.values, GCHandleType.Pinned);
+                    byte* basePtr = (byte*)pinnedValues.AddrOfPinnedObject();
+                    for (int i = 0; i < n; i++)
                     {
-                        BufferHandle h = e.Buffer.Handle;
-                        if (h.IsClosed)
-                            throw DcException.Disposed("KernelArgs: argument " + i + " (a " + e.Buffer.GetType().Name + ")");
-                        h.DangerousAddRef(ref held[i]);
-                        args[i].Kind = NativeConstants.DC_ARG_BUFFER;
-                        args[i].Size = 8;
-                        args[i].Buffer = h.DangerousGetHandle();
-                        args[i].Offset = e.Offset;
+                        Entry e = args.entries[i];
+                        if (e.Buffer != null)
+                        {
+                            BufferHandle h = e.Buffer.Handle;
+                            if (h.IsClosed)
+                                throw DcException.Disposed("KernelArgs: argument " + i + " (a " + e.Buffer.GetType().Name + ")");
+                            h.DangerousAddRef(ref held[i]);
+                            native[i].Kind = NativeConstants.DC_ARG_BUFFER;
+                            native[i].Size = 8;
+                            native[i].Buffer = h.DangerousGetHandle();
+                            native[i].Offset = e.Offset;
+                        }
+                        else
+                        {
+                            native[i].Kind = NativeConstants.DC_ARG_VALUE;
+                            native[i].Size = (uint)e.Size;
+                            native[i].Value = (IntPtr)(basePtr + e.ValueAt);
+                        }
                     }
-                    else
-                    {
-                        args[i].Kind = NativeConstants.DC_ARG_VALUE;
-                        args[i].Size = (uint)e.Size;
-                        args[i].Value = (IntPtr)(basePtr + e.ValueAt);
-                    }
+                    pinnedArgs = GCHandle.Alloc(native, GCHandleType.Pinned);
+                    Args = n == 0 ? null : (DcArg*)pinnedArgs.AddrOfPinnedObject();
+                    Count = (uint)n;
                 }
-                fixed (DcArg* a = args)
-                    return call(a, (uint)n);
+                catch
+                {
+                    Dispose();
+                    throw;
+                }
             }
-            finally
+
+            public void Dispose()
             {
-                for (int i = 0; i < n; i++)
+                for (int i = 0; i < held.Length; i++)
                 {
                     if (held[i])
-                        entries[i].Buffer.Handle.DangerousRelease();
+                    {
+                        owner.entries[i].Buffer.Handle.DangerousRelease();
+                        held[i] = false;
+                    }
                 }
-                pinnedValues.Free();
+                if (pinnedArgs.IsAllocated)
+                    pinnedArgs.Free();
+                if (pinnedValues.IsAllocated)
+                    pinnedValues.Free();
             }
         }
     }

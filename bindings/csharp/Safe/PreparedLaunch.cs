@@ -50,10 +50,8 @@ namespace Dccuda
             if (args == null)
                 throw new ArgumentNullException("args");
             using (var l = Use())
-            {
-                IntPtr launch = l.Raw;
-                DcException.Check(args.Invoke((a, n) => NativeMethods.dc_launch_set_args(launch, a, n)));
-            }
+            using (KernelArgs.Bound a = args.Bind())
+                DcException.Check(NativeMethods.dc_launch_set_args(l.Raw, a.Args, a.Count));
         }
 
         /// <summary>Bind argument `index` to a buffer's device address + `byteOffset`.</summary>
