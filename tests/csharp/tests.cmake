@@ -3,7 +3,7 @@
 # driver. Without mcs or mono the tests report themselves skipped, saying why.
 set(DCCS_SRC ${PROJECT_SOURCE_DIR}/bindings/csharp)
 set(DCCS_OUT ${CMAKE_BINARY_DIR}/bindings/csharp)
-set(DCCS_TESTS csharp.tests csharp.library_path csharp.library_path_missing csharp.sample_saxpy csharp.abi)
+set(DCCS_TESTS csharp.tests csharp.library_path csharp.library_path_missing csharp.sample_saxpy csharp.abi csharp.net7_view)
 
 find_program(DCCUDA_MCS mcs)
 find_program(DCCUDA_MONO mono)
@@ -62,4 +62,7 @@ find_package(Python3 COMPONENTS Interpreter REQUIRED)
 add_test(NAME csharp.abi
   COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/abi/check_abi.py bindings layouts --bindings csharp --strict
           --build-dir ${CMAKE_BINARY_DIR} --work-dir ${DCCS_OUT}/abi-check)
+# The .NET 7+ view compiled with mcs as far as mcs can (bindings/csharp/tests/check_net7_view.py).
+add_test(NAME csharp.net7_view
+  COMMAND ${Python3_EXECUTABLE} ${DCCS_SRC}/tests/check_net7_view.py --mcs ${DCCUDA_MCS} --work ${DCCS_OUT}/net7-view)
 set_tests_properties(${DCCS_TESTS} PROPERTIES LABELS csharp TIMEOUT 180)
