@@ -19,7 +19,9 @@ namespace Dccuda
         /// arguments).</summary>
         public BufferHandle Handle { get; private set; }
 
-        internal Pin Use() { return new Pin(Handle, GetType().Name); }
+        internal virtual string TypeName { get { return "DeviceBuffer"; } }
+
+        internal Pin Use() { return new Pin(Handle, TypeName); }
 
         public ulong SizeInBytes
         {
@@ -178,7 +180,7 @@ namespace Dccuda
         {
             ulong bytes = SizeInBytes;
             if (bytes % (ulong)DeviceBuffer<T>.ElementSize != 0)
-                throw new ArgumentException(GetType().Name + ".As<" + typeof(T).Name + ">: the buffer's " + bytes +
+                throw new ArgumentException(TypeName + ".As<" + typeof(T).Name + ">: the buffer's " + bytes +
                                             " bytes are not a whole number of " + DeviceBuffer<T>.ElementSize + "-byte elements");
             return new DeviceBuffer<T>(Handle);
         }

@@ -9,8 +9,9 @@ namespace Dccuda
 {
     public sealed unsafe class DeviceBuffer<T> : DeviceBuffer where T : struct
     {
-        /// <summary>The size of one T in bytes, as copies lay it out.</summary>
-        public static readonly int ElementSize = MeasureElement();
+        // -1 when T holds references (measured once; the property throws, so that the
+        // caller sees an ArgumentException, not a TypeInitializationException).
+        private static readonly int elementSize = MeasureElement();
 
         private static int MeasureElement()
         {
@@ -19,10 +20,21 @@ namespace Dccuda
                 // MemoryMarshal.AsBytes refuses types that hold references.
                 return MemoryMarshal.AsBytes(new Span<T>(new T[1])).Length;
             }
-            catch (ArgumentException e)
+            catch (ArgumentException)
             {
-                throw new ArgumentException("DeviceBuffer<" + typeof(T).Name + ">: " + typeof(T).Name +
-                                            " holds references; device buffers need plain value types", e);
+                return -1;
+            }
+        }
+
+        /// <summary>The size of one T in bytes, as copies lay it out.</summary>
+        public static int ElementSize
+        {
+            get
+            {
+                if (elementSize < 0)
+                    throw new ArgumentException("DeviceBuffer<" + typeof(T).Name + ">: " + typeof(T).Name +
+                                                " holds references; device buffers need plain value types");
+                return elementSize;
             }
         }
 
@@ -34,6 +46,8 @@ namespace Dccuda
         }
 
         internal DeviceBuffer(BufferHandle handle) : base(handle) { }
+
+        internal override string TypeName { get { return "DeviceBuffer<" + typeof(T).Name + ">"; } }
 
         /// <summary>The number of elements (whole elements of the buffer's size).</summary>
         public long Length { get { return (long)(SizeInBytes / (ulong)ElementSize); } }

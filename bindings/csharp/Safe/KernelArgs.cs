@@ -82,7 +82,7 @@ namespace Dccuda
                         {
                             BufferHandle h = e.Buffer.Handle;
                             if (h.IsClosed)
-                                throw DcException.Disposed("KernelArgs: argument " + i + " (a " + e.Buffer.GetType().Name + ")");
+                                throw DcException.Disposed("KernelArgs: argument " + i + " (a " + e.Buffer.TypeName + ")");
                             h.DangerousAddRef(ref held[i]);
                             native[i].Kind = NativeConstants.DC_ARG_BUFFER;
                             native[i].Size = 8;

@@ -12,6 +12,11 @@ namespace Dccuda.Tests
         public int Id;
     }
 
+    internal struct HoldsAReference
+    {
+        public string Name;
+    }
+
     internal static class BufferTests
     {
         private static float[] Ramp(int n, float scale)
@@ -102,6 +107,17 @@ namespace Dccuda.Tests
                 Assert.Throws<ArgumentOutOfRangeException>(() => b.CopyTo(new float[1], -1), "a negative index");
                 Assert.Throws(DcStatus.InvalidArgument, () => b.FillBytes(1, 4, 0, 4), "a misaligned fill", "dc_buffer_fill");
                 Assert.Throws(DcStatus.InvalidArgument, () => d.Allocate<float>(0), "a zero-sized allocation", "dc_buffer_alloc");
+            }
+        }
+
+        [Test]
+        private static void ElementsWithReferencesAreRefused()
+        {
+            using (Device d = TestEnv.OpenDevice())
+            {
+                var e = Assert.Throws<ArgumentException>(() => d.Allocate<HoldsAReference>(1), "a struct holding a string");
+                Assert.Contains("holds references", e.Message, "message");
+                Assert.Throws<ArgumentException>(() => new KernelArgs().Value(new HoldsAReference()), "as a kernel argument");
             }
         }
 
