@@ -135,6 +135,30 @@ namespace Dccuda.Tests
             }
         }
 
+        /// <summary>A template kernel found through its name expression's lowered name.</summary>
+        [Test]
+        private static void TemplateKernelThroughNameExpression()
+        {
+            TestEnv.RequireNvrtc();
+            using (Device d = TestEnv.OpenDevice())
+            using (Dccuda.Program p = d.Compile(Kernels.Source, new CompileOptions().NameExpression("scale<double>")))
+            using (Module m = d.LoadModule(p))
+            using (Function scale = m.GetFunction(p.LoweredName("scale<double>")))
+            using (Stream s = d.CreateStream())
+            using (DeviceBuffer<double> b = d.Allocate<double>(777))
+            {
+                var data = new double[777];
+                for (int i = 0; i < data.Length; i++)
+                    data[i] = i * 0.5 - 100;
+                b.CopyFrom(data);
+                scale.Launch(LaunchConfig.Cover(777, 128), s, new KernelArgs().Buffer(b).Value(-3.0).Value(777));
+                s.Synchronize();
+                double[] got = b.ToArray();
+                for (int i = 0; i < data.Length; i++)
+                    Assert.Equal(data[i] * -3.0, got[i], "p[" + i + "]");
+            }
+        }
+
         [Test]
         private static void ArgumentsAreCheckedAgainstTheKernel()
         {
