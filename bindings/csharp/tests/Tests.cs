@@ -47,7 +47,7 @@ __global__ void scale(T* p, T factor, int n) {
             return TestRunner.Run(new[]
             {
                 typeof(CoreTests), typeof(DeviceTests), typeof(BufferTests), typeof(StreamTests),
-                typeof(CompileTests), typeof(LaunchTests), typeof(LifetimeTests),
+                typeof(CompileTests), typeof(LaunchTests), typeof(FaultTests), typeof(LifetimeTests),
             }, args);
         }
     }
