@@ -21,8 +21,12 @@ for exe in dccuda-info dccuda-saxpy; do
   [ -x "$build/$exe" ] && cp "$build/$exe" "$out/bin/"
 done
 find "$build/tests" -maxdepth 1 -type f -name 'test_*' -perm -u+x -exec cp {} "$out/tests/" \;
+# Precompiled kernels (nvcc CUBIN / fatbin) the module tests load from beside themselves.
+find "$build/tests" -maxdepth 1 -type f \( -name '*.cubin' -o -name '*.fatbin' -o -name '*.ptx' \) -exec cp {} "$out/tests/" \;
 if [ -d "$build/bench" ]; then
   find "$build/bench" -maxdepth 1 -type f -name 'bench_*' -perm -u+x -exec cp {} "$out/bench/" \;
+  find "$build/bench" -maxdepth 1 -name 'libbenchmark.so*' -exec cp -L {} "$out/bench/" \;
+  cp "$root/bench/peers.py" "$out/bench/"
 fi
 # Optional extras other build steps place in build-gpu/extra (binding samples...).
 if [ -d "$build/extra" ]; then cp -a "$build/extra" "$out/"; fi

@@ -37,6 +37,14 @@ if [ -x "$bundle/bin/dccuda-saxpy" ]; then
   echo "saxpy (C)                $( [ ${PIPESTATUS[0]} -eq 0 ] && echo PASS || echo FAIL )" >> "$summary"
 fi
 
+for sample in "$bundle"/extra/*/*saxpy*; do
+  [ -x "$sample" ] || continue
+  name=$(basename "$sample")
+  echo "== saxpy sample ($name)"
+  "$sample" 2>&1 | tee "$out/$name.txt"
+  printf "%-24s %s\n" "$name" "$( [ ${PIPESTATUS[0]} -eq 0 ] && echo PASS || echo FAIL )" >> "$summary"
+done
+
 # Tests that only make sense on the fake driver or without a driver.
 skip_re='^(test_no_driver|test_stub_driver|test_init|test_old_driver|test_too_old_driver)$'
 echo "== test binaries against the real driver"
@@ -68,10 +76,21 @@ if [ $bench -eq 1 ]; then
   echo "== benchmarks"
   for b in "$bundle"/bench/bench_*; do
     name=$(basename "$b")
+    [ -x "$b" ] || continue
     "$b" --benchmark_min_time=0.2 --benchmark_out="$out/$name.json" --benchmark_out_format=json \
       > "$out/$name.txt" 2>&1
     echo "bench $name rc=$?" | tee -a "$summary"
   done
+  for b in "$bundle"/extra/*/*bench*; do
+    [ -x "$b" ] || continue
+    name=$(basename "$b")
+    "$b" > "$out/$name.txt" 2>&1
+    echo "bench $name rc=$?" | tee -a "$summary"
+  done
+  if command -v python3 >/dev/null; then
+    python3 "$bundle/bench/peers.py" "$out/peers.json" > "$out/peers.txt" 2>&1
+    echo "bench peers.py rc=$?" | tee -a "$summary"
+  fi
 fi
 
 echo "== summary"

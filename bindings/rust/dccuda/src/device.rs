@@ -1,0 +1,144 @@
+//! Devices: opening one, what it is, its memory, peers, and recovery after a fault.
+
+use std::ffi::c_void;
+use std::ops::Deref;
+
+use crate::error::{check, Result};
+use crate::sys;
+
+crate::owned_handle!(
+    /// An open CUDA device (its primary context is retained while any handle or object on
+    /// it lives). Every `open` gives a new handle.
+    Device,
+    sys::dc_device,
+    sys::dc_device_release
+);
+
+/// What a device is: the C struct, with helpers for the fields that need decoding. Every
+/// field of `sys::dc_device_info` is reachable through `Deref`.
+#[derive(Clone, Copy, Debug)]
+pub struct DeviceInfo(pub sys::dc_device_info);
+
+impl DeviceInfo {
+    /// The device's name ("NVIDIA H100 80GB HBM3").
+    pub fn name(&self) -> String {
+        let bytes: Vec<u8> = self.0.name.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    /// (major, minor): (9, 0) for Hopper.
+    pub fn compute_capability(&self) -> (i32, i32) {
+        (self.0.compute_capability_major, self.0.compute_capability_minor)
+    }
+
+    /// The architecture number NVRTC takes: 10 * major + minor (90 for sm_90).
+    pub fn arch(&self) -> i32 {
+        10 * self.0.compute_capability_major + self.0.compute_capability_minor
+    }
+}
+
+impl Deref for DeviceInfo {
+    type Target = sys::dc_device_info;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl Device {
+    /// The number of CUDA devices (0 is a valid answer when the driver sees no GPU).
+    pub fn count() -> Result<usize> {
+        let mut n = 0;
+        check(unsafe { sys::dc_device_count(&mut n) })?;
+        Ok(n.max(0) as usize)
+    }
+
+    /// Opens device `ordinal` (0-based).
+    pub fn open(ordinal: usize) -> Result<Device> {
+        // Ordinals past i32::MAX cannot exist; the library names the bad value.
+        let ordinal = i32::try_from(ordinal).unwrap_or(i32::MAX);
+        let mut raw = std::ptr::null_mut();
+        check(unsafe { sys::dc_device_open(ordinal, &mut raw) })?;
+        Ok(Device { raw })
+    }
+
+    /// Name, compute capability, memory, limits and capabilities.
+    pub fn info(&self) -> Result<DeviceInfo> {
+        let mut info = sys::dc_device_info::default();
+        check(unsafe { sys::dc_device_get_info(self.raw, &mut info) })?;
+        Ok(DeviceInfo(info))
+    }
+
+    /// Any CUdevice_attribute (the numeric value of cuda.h's CU_DEVICE_ATTRIBUTE_*).
+    pub fn attribute(&self, attribute: i32) -> Result<i32> {
+        let mut v = 0;
+        check(unsafe { sys::dc_device_attribute(self.raw, attribute, &mut v) })?;
+        Ok(v)
+    }
+
+    /// (free, total) device memory in bytes, now.
+    pub fn memory_info(&self) -> Result<(u64, u64)> {
+        let (mut free, mut total) = (0, 0);
+        check(unsafe { sys::dc_device_memory_info(self.raw, &mut free, &mut total) })?;
+        Ok((free, total))
+    }
+
+    /// Waits until all work on the device has finished.
+    pub fn synchronize(&self) -> Result<()> {
+        check(unsafe { sys::dc_device_synchronize(self.raw) })
+    }
+
+    /// Recovers the device after `Status::CONTEXT_LOST`: resets its primary context. Every
+    /// object made on the device before (buffers, streams, modules...) is dead afterwards:
+    /// using it returns `CONTEXT_LOST`; drop them as usual.
+    ///
+    /// # Safety
+    /// No other thread may use the device (any object on it) during the call: the header
+    /// forbids it, and the driver destroys the context those calls would use.
+    pub unsafe fn reset(&self) -> Result<()> {
+        check(unsafe { sys::dc_device_reset(self.raw) })
+    }
+
+    /// Gives cached pool memory back to the driver, keeping `keep_bytes`.
+    pub fn trim_memory(&self, keep_bytes: u64) -> Result<()> {
+        check(unsafe { sys::dc_device_trim_memory(self.raw, keep_bytes) })
+    }
+
+    /// The raw CUdevice and primary CUcontext, for other CUDA libraries. The context belongs
+    /// to this handle: do not destroy it.
+    pub fn native(&self) -> Result<(i32, *mut c_void)> {
+        let (mut dev, mut ctx) = (0, std::ptr::null_mut());
+        check(unsafe { sys::dc_device_native(self.raw, &mut dev, &mut ctx) })?;
+        Ok((dev, ctx))
+    }
+
+    /// Whether kernels and copies on `self` can access memory on `peer` directly.
+    pub fn can_access_peer(&self, peer: &Device) -> Result<bool> {
+        let mut v = 0;
+        check(unsafe { sys::dc_device_can_access_peer(self.raw, peer.raw, &mut v) })?;
+        Ok(v != 0)
+    }
+
+    /// Lets `self` access memory on `peer` (idempotent).
+    pub fn enable_peer_access(&self, peer: &Device) -> Result<()> {
+        check(unsafe { sys::dc_device_enable_peer_access(self.raw, peer.raw) })
+    }
+
+    /// Undoes [`enable_peer_access`](Self::enable_peer_access) (idempotent).
+    pub fn disable_peer_access(&self, peer: &Device) -> Result<()> {
+        check(unsafe { sys::dc_device_disable_peer_access(self.raw, peer.raw) })
+    }
+
+    /// A `sys::DC_PEER_ATTRIBUTE_*` of the pair (self -> peer).
+    pub fn peer_attribute(&self, peer: &Device, attribute: i32) -> Result<i32> {
+        let mut v = 0;
+        check(unsafe { sys::dc_device_peer_attribute(self.raw, peer.raw, attribute, &mut v) })?;
+        Ok(v)
+    }
+
+    /// The range of stream priorities: (least, greatest); the greatest is numerically lowest.
+    pub fn stream_priority_range(&self) -> Result<(i32, i32)> {
+        let (mut least, mut greatest) = (0, 0);
+        check(unsafe { sys::dc_stream_priority_range(self.raw, &mut least, &mut greatest) })?;
+        Ok((least, greatest))
+    }
+}
