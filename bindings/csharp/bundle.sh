@@ -43,7 +43,7 @@ native=/usr/lib/libmono-native.so
 [ -n "$native" ] && [ -f "$native" ] || { echo "bundle.sh: libmono-native.so not found" >&2; exit 1; }
 
 rm -rf "$out"
-mkdir -p "$out/lib"
+mkdir -p "$out/lib" "$out/bin"
 cp -L "$native" "$out/lib/libmono-native.so"
 ldd "$native" | awk '/=> \// { print $3 }' | while read -r dep; do
   case "$(basename "$dep")" in
@@ -51,26 +51,35 @@ ldd "$native" | awk '/=> \// { print $3 }' | while read -r dep; do
     *) cp -L "$dep" "$out/lib/" ;;
   esac
 done
+
+# The bundles go to bin/; beside them, wrappers of the same names set LD_LIBRARY_PATH (the
+# GPU bundle's lib/ for libdccuda, ours for libmono-native: the loader reads it only at
+# start), so that each runs when called directly, as tests/gpu/run.sh calls extra/*/*saxpy*.
 for pair in "Saxpy.exe:dccuda-saxpy-cs" "DccudaTests.exe:dccuda-cs-tests"; do
   exe="${pair%%:*}"; name="${pair##*:}"
-  mkbundle --simple --deps -L "$cs" -o "$out/$name" "$cs/$exe" \
+  mkbundle --simple --deps -L "$cs" -o "$out/bin/$name" "$cs/$exe" \
     --config "$work/config" --machine-config "$machineconfig" >"$work/$name.log" 2>&1 \
     || { cat "$work/$name.log" >&2; exit 1; }
+  {
+    echo '#!/bin/sh'
+    echo 'here="$(cd "$(dirname "$0")" && pwd)"'
+    echo 'LD_LIBRARY_PATH="$here/../../lib:$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$here/bin/'"$name"'" "$@"'
+  } > "$out/$name"
+  chmod +x "$out/$name"
 done
 
-cat > "$out/run.sh" <<'EOF'
-#!/usr/bin/env bash
-# Runs the C# saxpy sample and the C# binding's tests (mkbundle executables: no Mono needed)
-# against the libdccuda in the GPU bundle's lib/ and whatever driver DCCUDA_DRIVER_LIBRARY
-# names (the real one when unset). Exit status: the first failure's.
-here="$(cd "$(dirname "$0")" && pwd)"
-export LD_LIBRARY_PATH="$here/../../lib:$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-rc=0
-echo "== C# saxpy sample"
-"$here/dccuda-saxpy-cs" "$@" || rc=$?
-echo "== C# binding tests"
-"$here/dccuda-cs-tests" || { r=$?; [ $rc -eq 0 ] && rc=$r; }
-exit $rc
-EOF
+{
+  echo '#!/usr/bin/env bash'
+  echo '# Runs the C# saxpy sample and the C# binding'"'"'s tests (mkbundle executables: no Mono'
+  echo '# needed) against the libdccuda in the GPU bundle'"'"'s lib/ and whatever driver'
+  echo '# DCCUDA_DRIVER_LIBRARY names (the real one when unset). Exit status: the first failure'"'"'s.'
+  echo 'here="$(cd "$(dirname "$0")" && pwd)"'
+  echo 'rc=0'
+  echo 'echo "== C# saxpy sample"'
+  echo '"$here/dccuda-saxpy-cs" "$@" || rc=$?'
+  echo 'echo "== C# binding tests"'
+  echo '"$here/dccuda-cs-tests" || { r=$?; [ $rc -eq 0 ] && rc=$r; }'
+  echo 'exit $rc'
+} > "$out/run.sh"
 chmod +x "$out/run.sh"
 du -sh "$out"
