@@ -1,0 +1,92 @@
+// NVRTC options as a builder; Marshal turns them into dc_compile_options whose strings live
+// in a Utf8Arena for the length of the call.
+using System;
+using System.Collections.Generic;
+using Dccuda.Interop;
+
+namespace Dccuda
+{
+    public sealed class CompileOptions
+    {
+        private readonly List<string> options = new List<string>();
+        private readonly List<string> defines = new List<string>();
+        private readonly List<string> includePaths = new List<string>();
+        private readonly List<string> headerNames = new List<string>();
+        private readonly List<string> headerSources = new List<string>();
+        private readonly List<string> nameExpressions = new List<string>();
+
+        public OutputKind Output { get; set; }
+
+        /// <summary>10 * major + minor (90 = sm_90); 0: the device's own when a device is
+        /// given, else an error for CUBIN and NVRTC's default for PTX.</summary>
+        public int Arch { get; set; }
+
+        public CompileFlags Flags { get; set; }
+
+        /// <summary>--maxrregcount; 0 = no limit.</summary>
+        public int MaxRegisters { get; set; }
+
+        /// <summary>"c++17", "c++20"...; null: NVRTC's default.</summary>
+        public string Std { get; set; }
+
+        public IList<string> RawOptions { get { return options; } }
+        public IList<string> Defines { get { return defines; } }
+        public IList<string> IncludePaths { get { return includePaths; } }
+        public IList<string> NameExpressions { get { return nameExpressions; } }
+
+        public CompileOptions WithOutput(OutputKind kind) { Output = kind; return this; }
+        public CompileOptions WithArch(int arch) { Arch = arch; return this; }
+        public CompileOptions WithStd(string std) { Std = std; return this; }
+        public CompileOptions WithFlags(CompileFlags flags) { Flags |= flags; return this; }
+        public CompileOptions WithMaxRegisters(int count) { MaxRegisters = count; return this; }
+
+        /// <summary>A raw NVRTC option, passed as it is ("--extra-device-vectorization").</summary>
+        public CompileOptions Option(string option) { options.Add(option); return this; }
+
+        /// <summary>-D name or -D name=value.</summary>
+        public CompileOptions Define(string name, string value = null)
+        {
+            defines.Add(value == null ? name : name + "=" + value);
+            return this;
+        }
+
+        public CompileOptions IncludePath(string path) { includePaths.Add(path); return this; }
+
+        /// <summary>An in-memory header: `#include "name"` finds `source`.</summary>
+        public CompileOptions Header(string name, string source)
+        {
+            if (name == null || source == null)
+                throw new ArgumentNullException(name == null ? "name" : "source");
+            headerNames.Add(name);
+            headerSources.Add(source);
+            return this;
+        }
+
+        /// <summary>An expression whose lowered (mangled) name Program.LoweredName gives, such
+        /// as "scale&lt;float&gt;".</summary>
+        public CompileOptions NameExpression(string expression) { nameExpressions.Add(expression); return this; }
+
+        /// <summary>The native struct, its strings allocated in `arena` (valid until it is disposed).</summary>
+        public DcCompileOptions Marshal(Utf8Arena arena)
+        {
+            DcCompileOptions o = DcCompileOptions.Init();
+            o.Output = (int)Output;
+            o.Arch = Arch;
+            o.Flags = (uint)Flags;
+            o.MaxRegisters = MaxRegisters;
+            o.Std = arena.String(Std);
+            o.NumOptions = (uint)options.Count;
+            o.Options = arena.Strings(options);
+            o.NumDefines = (uint)defines.Count;
+            o.Defines = arena.Strings(defines);
+            o.NumIncludePaths = (uint)includePaths.Count;
+            o.IncludePaths = arena.Strings(includePaths);
+            o.NumHeaders = (uint)headerNames.Count;
+            o.HeaderNames = arena.Strings(headerNames);
+            o.HeaderSources = arena.Strings(headerSources);
+            o.NumNameExpressions = (uint)nameExpressions.Count;
+            o.NameExpressions = arena.Strings(nameExpressions);
+            return o;
+        }
+    }
+}

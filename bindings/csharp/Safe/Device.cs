@@ -1,0 +1,366 @@
+// A CUDA device (dc_device): its info and attributes, memory, peers, and the factories for
+// what lives on it (buffers, streams, events, modules).
+using System;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using Dccuda.Interop;
+
+namespace Dccuda
+{
+    /// <summary>Free and total device memory in bytes.</summary>
+    public struct MemoryInfo
+    {
+        public ulong Free;
+        public ulong Total;
+    }
+
+    /// <summary>A device's stream priorities: Greatest is the numerically lowest.</summary>
+    public struct StreamPriorityRange
+    {
+        public int Least;
+        public int Greatest;
+    }
+
+    public sealed unsafe class Device : IDisposable
+    {
+        internal Device(DeviceHandle handle)
+        {
+            Handle = handle;
+        }
+
+        /// <summary>The SafeHandle owning the dc_device (for NativeMethods calls).</summary>
+        public DeviceHandle Handle { get; private set; }
+
+        /// <summary>The number of CUDA devices (0 when the driver sees none).</summary>
+        public static int Count { get { return Dc.DeviceCount; } }
+
+        /// <summary>Open device `ordinal` (0-based) and retain its primary context.</summary>
+        public static Device Open(int ordinal)
+        {
+            // A possible first call: find the library before OpenCore is compiled (see Dc).
+            NativeLibraryResolver.Register();
+            return OpenCore(ordinal);
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static Device OpenCore(int ordinal)
+        {
+            var h = new DeviceHandle();
+            IntPtr raw;
+            DcException.Check(NativeMethods.dc_device_open(ordinal, &raw));
+            h.Adopt(raw);
+            return new Device(h);
+        }
+
+        internal static Device Adopt(IntPtr raw)
+        {
+            var h = new DeviceHandle();
+            h.Adopt(raw);
+            return new Device(h);
+        }
+
+        internal Pin Use() { return new Pin(Handle, "Device"); }
+
+        /// <summary>The device's properties, read now (FreeMemory changes).</summary>
+        public DeviceInfo Info
+        {
+            get
+            {
+                DcDeviceInfo info = DcDeviceInfo.Init();
+                using (var d = Use())
+                    DcException.Check(NativeMethods.dc_device_get_info(d.Raw, &info));
+                return new DeviceInfo(info);
+            }
+        }
+
+        public int Ordinal { get { return Info.Ordinal; } }
+
+        public string Name { get { return Info.Name; } }
+
+        /// <summary>Any CUdevice_attribute (the numeric value of cuda.h's CU_DEVICE_ATTRIBUTE_*).</summary>
+        public int GetAttribute(int attribute)
+        {
+            int v;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_device_attribute(d.Raw, attribute, &v));
+            return v;
+        }
+
+        public MemoryInfo MemoryInfo
+        {
+            get
+            {
+                MemoryInfo m = default(MemoryInfo);
+                using (var d = Use())
+                    DcException.Check(NativeMethods.dc_device_memory_info(d.Raw, &m.Free, &m.Total));
+                return m;
+            }
+        }
+
+        /// <summary>Wait for all work on the device; a fault in it is reported here.</summary>
+        public void Synchronize()
+        {
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_device_synchronize(d.Raw));
+        }
+
+        /// <summary>Recover after DC_ERROR_CONTEXT_LOST: every object made on the device
+        /// before becomes dead (see dc_device_reset).</summary>
+        public void Reset()
+        {
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_device_reset(d.Raw));
+        }
+
+        /// <summary>Give cached pool memory back to the driver, keeping `keepBytes`.</summary>
+        public void TrimMemory(ulong keepBytes = 0)
+        {
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_device_trim_memory(d.Raw, keepBytes));
+        }
+
+        /// <summary>The raw CUdevice ordinal.</summary>
+        public int NativeDevice
+        {
+            get
+            {
+                int cu;
+                using (var d = Use())
+                    DcException.Check(NativeMethods.dc_device_native(d.Raw, &cu, null));
+                return cu;
+            }
+        }
+
+        /// <summary>The primary CUcontext (owned by the device handle: never destroy it).</summary>
+        public IntPtr NativeContext
+        {
+            get
+            {
+                IntPtr ctx;
+                using (var d = Use())
+                    DcException.Check(NativeMethods.dc_device_native(d.Raw, null, &ctx));
+                return ctx;
+            }
+        }
+
+        public bool CanAccessPeer(Device peer)
+        {
+            int v;
+            using (var d = Use())
+            using (var p = new Pin(peer == null ? null : peer.Handle, "peer"))
+                DcException.Check(NativeMethods.dc_device_can_access_peer(d.Raw, p.Raw, &v));
+            return v != 0;
+        }
+
+        public void EnablePeerAccess(Device peer)
+        {
+            using (var d = Use())
+            using (var p = new Pin(peer == null ? null : peer.Handle, "peer"))
+                DcException.Check(NativeMethods.dc_device_enable_peer_access(d.Raw, p.Raw));
+        }
+
+        public void DisablePeerAccess(Device peer)
+        {
+            using (var d = Use())
+            using (var p = new Pin(peer == null ? null : peer.Handle, "peer"))
+                DcException.Check(NativeMethods.dc_device_disable_peer_access(d.Raw, p.Raw));
+        }
+
+        public int GetPeerAttribute(Device peer, PeerAttribute attribute)
+        {
+            int v;
+            using (var d = Use())
+            using (var p = new Pin(peer == null ? null : peer.Handle, "peer"))
+                DcException.Check(NativeMethods.dc_device_peer_attribute(d.Raw, p.Raw, (int)attribute, &v));
+            return v;
+        }
+
+        public StreamPriorityRange StreamPriorityRange
+        {
+            get
+            {
+                StreamPriorityRange r = default(StreamPriorityRange);
+                using (var d = Use())
+                    DcException.Check(NativeMethods.dc_stream_priority_range(d.Raw, &r.Least, &r.Greatest));
+                return r;
+            }
+        }
+
+        // ---- factories -------------------------------------------------------------------
+
+        /// <summary>A new stream: non-blocking unless StreamFlags.Blocking; lower priority
+        /// numbers run first.</summary>
+        public Stream CreateStream(StreamFlags flags = StreamFlags.NonBlocking, int priority = 0)
+        {
+            var h = new StreamHandle();
+            IntPtr raw;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_stream_create(d.Raw, (uint)flags, priority, &raw));
+            h.Adopt(raw);
+            return new Stream(h);
+        }
+
+        /// <summary>A handle for one of the device's default streams.</summary>
+        public Stream GetDefaultStream(DefaultStream which = DefaultStream.Legacy)
+        {
+            var h = new StreamHandle();
+            IntPtr raw;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_stream_get_default(d.Raw, (int)which, &raw));
+            h.Adopt(raw);
+            return new Stream(h);
+        }
+
+        /// <summary>Wrap a CUstream another library created on this device's primary context
+        /// (not owned: it must outlive the returned Stream).</summary>
+        public Stream WrapStream(IntPtr cuStream)
+        {
+            var h = new StreamHandle();
+            IntPtr raw;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_stream_wrap(d.Raw, (void*)cuStream, &raw));
+            h.Adopt(raw);
+            return new Stream(h);
+        }
+
+        public Event CreateEvent(EventFlags flags = EventFlags.None)
+        {
+            var h = new EventHandle();
+            IntPtr raw;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_event_create(d.Raw, (uint)flags, &raw));
+            h.Adopt(raw);
+            return new Event(h);
+        }
+
+        /// <summary>`count` elements of device memory (from the stream-ordered pool unless
+        /// AllocFlags.NoPool), not initialised.</summary>
+        public DeviceBuffer<T> Allocate<T>(long count, AllocFlags flags = AllocFlags.None) where T : struct
+        {
+            ulong bytes = DeviceBuffer<T>.BytesFor(count);
+            var h = new BufferHandle();
+            IntPtr raw;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_buffer_alloc(d.Raw, bytes, (uint)flags, &raw));
+            h.Adopt(raw);
+            return new DeviceBuffer<T>(h);
+        }
+
+        /// <summary>`count` elements of page-locked host memory (AsSpan gives the CPU view).</summary>
+        public DeviceBuffer<T> AllocatePinned<T>(long count, AllocFlags flags = AllocFlags.None) where T : struct
+        {
+            ulong bytes = DeviceBuffer<T>.BytesFor(count);
+            var h = new BufferHandle();
+            IntPtr raw;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_buffer_alloc_pinned(d.Raw, bytes, (uint)flags, &raw));
+            h.Adopt(raw);
+            return new DeviceBuffer<T>(h);
+        }
+
+        /// <summary>`count` elements of managed (unified) memory.</summary>
+        public DeviceBuffer<T> AllocateManaged<T>(long count, AllocFlags flags = AllocFlags.None) where T : struct
+        {
+            ulong bytes = DeviceBuffer<T>.BytesFor(count);
+            var h = new BufferHandle();
+            IntPtr raw;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_buffer_alloc_managed(d.Raw, bytes, (uint)flags, &raw));
+            h.Adopt(raw);
+            return new DeviceBuffer<T>(h);
+        }
+
+        /// <summary>Device memory someone else owns, as a buffer of `count` elements that frees
+        /// nothing when released.</summary>
+        public DeviceBuffer<T> WrapDeviceMemory<T>(ulong devicePointer, long count) where T : struct
+        {
+            ulong bytes = DeviceBuffer<T>.BytesFor(count);
+            var h = new BufferHandle();
+            IntPtr raw;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_buffer_wrap_device(d.Raw, devicePointer, bytes, &raw));
+            h.Adopt(raw);
+            return new DeviceBuffer<T>(h);
+        }
+
+        /// <summary>Register a managed array with the driver (page-locked) so that copies to
+        /// and from it run at pinned speed. The array stays pinned in memory until the
+        /// returned buffer is disposed, which unregisters it. Registration is slow: register
+        /// once, copy many times.</summary>
+        public DeviceBuffer<T> RegisterHost<T>(T[] array, AllocFlags flags = AllocFlags.None) where T : struct
+        {
+            if (array == null)
+                throw new ArgumentNullException("array");
+            ulong bytes = DeviceBuffer<T>.BytesFor(array.LongLength);
+            var h = new BufferHandle();
+            GCHandle pin = GCHandle.Alloc(array, GCHandleType.Pinned);
+            try
+            {
+                IntPtr raw;
+                using (var d = Use())
+                    DcException.Check(NativeMethods.dc_buffer_register_host(d.Raw, (void*)pin.AddrOfPinnedObject(), bytes,
+                                                                           (uint)flags, &raw));
+                h.KeepPinned(pin);
+                h.Adopt(raw);
+            }
+            catch
+            {
+                pin.Free();
+                throw;
+            }
+            return new DeviceBuffer<T>(h);
+        }
+
+        /// <summary>Register caller-owned host memory [host, host + bytes): the caller keeps it
+        /// allocated until the buffer is disposed.</summary>
+        public DeviceBuffer RegisterHost(IntPtr host, ulong bytes, AllocFlags flags = AllocFlags.None)
+        {
+            var h = new BufferHandle();
+            IntPtr raw;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_buffer_register_host(d.Raw, (void*)host, bytes, (uint)flags, &raw));
+            h.Adopt(raw);
+            return new DeviceBuffer(h);
+        }
+
+        /// <summary>Compile CUDA C++ for this device (through the kernel cache).</summary>
+        public Program Compile(string source, CompileOptions options = null, string name = null)
+        {
+            return Program.Compile(source, options, name, this);
+        }
+
+        /// <summary>Compile CUDA C++ for this device and load it: source to module in one call.</summary>
+        public Module CompileAndLoad(string source, CompileOptions options = null, string name = null)
+        {
+            return Module.CompileAndLoad(this, source, options, name);
+        }
+
+        /// <summary>Load a PTX, CUBIN or fatbin image.</summary>
+        public Module LoadModule(byte[] image, ModuleOptions options = null)
+        {
+            return Module.Load(this, image, options);
+        }
+
+        public Module LoadModule(Program program, ModuleOptions options = null)
+        {
+            return Module.Load(this, program, options);
+        }
+
+        public Module LoadModuleFile(string path, ModuleOptions options = null)
+        {
+            return Module.LoadFile(this, path, options);
+        }
+
+        public bool IsDisposed { get { return Handle.IsClosed; } }
+
+        public void Dispose()
+        {
+            Handle.Dispose();
+        }
+
+        public override string ToString()
+        {
+            return IsDisposed ? "Device (disposed)" : Info.ToString();
+        }
+    }
+}

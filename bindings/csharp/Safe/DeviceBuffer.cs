@@ -1,0 +1,204 @@
+// A dc_buffer: device, pinned, managed, wrapped or registered memory, or a module global.
+// DeviceBuffer addresses bytes; DeviceBuffer<T> (DeviceBufferOfT.cs) adds elements and
+// Span<T> copies. Every copy is bounds-checked by the library (DC_ERROR_OUT_OF_RANGE with
+// the numbers), never a GPU fault.
+using System;
+using System.Runtime.InteropServices;
+using Dccuda.Interop;
+
+namespace Dccuda
+{
+    public unsafe class DeviceBuffer : IDisposable
+    {
+        internal DeviceBuffer(BufferHandle handle)
+        {
+            Handle = handle;
+        }
+
+        /// <summary>The SafeHandle owning the dc_buffer (for NativeMethods calls and kernel
+        /// arguments).</summary>
+        public BufferHandle Handle { get; private set; }
+
+        internal virtual string TypeName { get { return "DeviceBuffer"; } }
+
+        internal Pin Use() { return new Pin(Handle, TypeName); }
+
+        public ulong SizeInBytes
+        {
+            get
+            {
+                ulong n;
+                using (var b = Use())
+                    DcException.Check(NativeMethods.dc_buffer_size(b.Raw, &n));
+                return n;
+            }
+        }
+
+        public BufferKind Kind
+        {
+            get
+            {
+                int k;
+                using (var b = Use())
+                    DcException.Check(NativeMethods.dc_buffer_kind(b.Raw, &k));
+                return (BufferKind)k;
+            }
+        }
+
+        /// <summary>A new handle to the buffer's device (dispose it).</summary>
+        public Device GetDevice()
+        {
+            IntPtr raw;
+            using (var b = Use())
+                DcException.Check(NativeMethods.dc_buffer_device(b.Raw, &raw));
+            return Device.Adopt(raw);
+        }
+
+        /// <summary>The CUdeviceptr, for other CUDA libraries; valid while the buffer lives.</summary>
+        public ulong DevicePointer
+        {
+            get
+            {
+                ulong p;
+                using (var b = Use())
+                    DcException.Check(NativeMethods.dc_buffer_device_pointer(b.Raw, &p));
+                return p;
+            }
+        }
+
+        /// <summary>The CPU address of pinned, registered or managed memory (device memory has
+        /// none: DC_ERROR_NOT_SUPPORTED); valid while the buffer lives.</summary>
+        public IntPtr HostPointer
+        {
+            get
+            {
+                IntPtr p;
+                using (var b = Use())
+                    DcException.Check(NativeMethods.dc_buffer_host_pointer(b.Raw, &p));
+                return p;
+            }
+        }
+
+        /// <summary>Copy host bytes into the buffer at `offset`; returns when done.</summary>
+        public void WriteBytes(ulong offset, ReadOnlySpan<byte> source)
+        {
+            fixed (byte* src = &MemoryMarshal.GetReference(source))
+            using (var b = Use())
+                DcException.Check(NativeMethods.dc_buffer_write(b.Raw, offset, src, (ulong)source.Length));
+        }
+
+        /// <summary>Copy bytes at `offset` into host memory; returns when done.</summary>
+        public void ReadBytes(ulong offset, Span<byte> destination)
+        {
+            fixed (byte* dst = &MemoryMarshal.GetReference(destination))
+            using (var b = Use())
+                DcException.Check(NativeMethods.dc_buffer_read(b.Raw, offset, dst, (ulong)destination.Length));
+        }
+
+        /// <summary>In stream order. Managed (pageable) memory has been read when the call
+        /// returns; memory the driver knows (a pinned buffer's span) must stay untouched until
+        /// the stream reaches the copy.</summary>
+        public void WriteBytesAsync(ulong offset, ReadOnlySpan<byte> source, Stream stream)
+        {
+            fixed (byte* src = &MemoryMarshal.GetReference(source))
+            using (var b = Use())
+            using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+                DcException.Check(NativeMethods.dc_buffer_write_async(b.Raw, offset, src, (ulong)source.Length, s.Raw));
+        }
+
+        /// <summary>In stream order. Into managed (pageable) memory the data is there when the
+        /// call returns; into pinned memory once the stream reaches the copy.</summary>
+        public void ReadBytesAsync(ulong offset, Span<byte> destination, Stream stream)
+        {
+            fixed (byte* dst = &MemoryMarshal.GetReference(destination))
+            using (var b = Use())
+            using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+                DcException.Check(NativeMethods.dc_buffer_read_async(b.Raw, offset, dst, (ulong)destination.Length, s.Raw));
+        }
+
+        /// <summary>Copy `bytes` from `source` at `sourceOffset` to this buffer at
+        /// `offset`; returns when done.</summary>
+        public void CopyBytesFrom(DeviceBuffer source, ulong sourceOffset, ulong offset, ulong bytes)
+        {
+            using (var d = Use())
+            using (var s = new Pin(source == null ? null : source.Handle, "source"))
+                DcException.Check(NativeMethods.dc_buffer_copy(d.Raw, offset, s.Raw, sourceOffset, bytes));
+        }
+
+        public void CopyBytesFromAsync(DeviceBuffer source, ulong sourceOffset, ulong offset, ulong bytes, Stream stream)
+        {
+            using (var d = Use())
+            using (var s = new Pin(source == null ? null : source.Handle, "source"))
+            using (var st = new Pin(stream == null ? null : stream.Handle, "stream"))
+                DcException.Check(NativeMethods.dc_buffer_copy_async(d.Raw, offset, s.Raw, sourceOffset, bytes, st.Raw));
+        }
+
+        /// <summary>Fill [offset, offset + bytes) with `value` as elements of `elementSize`
+        /// bytes (1, 2 or 4); returns when done.</summary>
+        public void FillBytes(ulong offset, ulong bytes, uint value, uint elementSize)
+        {
+            using (var b = Use())
+                DcException.Check(NativeMethods.dc_buffer_fill(b.Raw, offset, bytes, value, elementSize));
+        }
+
+        public void FillBytesAsync(ulong offset, ulong bytes, uint value, uint elementSize, Stream stream)
+        {
+            using (var b = Use())
+            using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+                DcException.Check(NativeMethods.dc_buffer_fill_async(b.Raw, offset, bytes, value, elementSize, s.Raw));
+        }
+
+        /// <summary>Managed memory: prefetch a byte range to `location` (a device ordinal, or
+        /// Location.Host) in stream order.</summary>
+        public void Prefetch(ulong offset, ulong bytes, int location, Stream stream)
+        {
+            using (var b = Use())
+            using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+                DcException.Check(NativeMethods.dc_buffer_prefetch(b.Raw, offset, bytes, location, s.Raw));
+        }
+
+        /// <summary>Managed memory: advice for a byte range and a location.</summary>
+        public void Advise(ulong offset, ulong bytes, MemoryAdvice advice, int location)
+        {
+            using (var b = Use())
+                DcException.Check(NativeMethods.dc_buffer_advise(b.Raw, offset, bytes, (int)advice, location));
+        }
+
+        /// <summary>How a copy from `source` into this buffer travels.</summary>
+        public CopyPath CopyPathFrom(DeviceBuffer source)
+        {
+            int path;
+            using (var d = Use())
+            using (var s = new Pin(source == null ? null : source.Handle, "source"))
+                DcException.Check(NativeMethods.dc_buffer_copy_path(d.Raw, s.Raw, &path));
+            return (CopyPath)path;
+        }
+
+        /// <summary>This buffer's memory as elements of T (its size must be a multiple of T's).
+        /// The view shares the handle: disposing either disposes both.</summary>
+        public DeviceBuffer<T> As<T>() where T : struct
+        {
+            ulong bytes = SizeInBytes;
+            if (bytes % (ulong)DeviceBuffer<T>.ElementSize != 0)
+                throw new ArgumentException(TypeName + ".As<" + typeof(T).Name + ">: the buffer's " + bytes +
+                                            " bytes are not a whole number of " + DeviceBuffer<T>.ElementSize + "-byte elements");
+            return new DeviceBuffer<T>(Handle);
+        }
+
+        public bool IsDisposed { get { return Handle.IsClosed; } }
+
+        /// <summary>Release the buffer. Memory is freed in stream order after work already
+        /// enqueued on its last stream (see dc_buffer_release).</summary>
+        public void Dispose()
+        {
+            Handle.Dispose();
+        }
+    }
+
+    /// <summary>Prefetch and advice locations.</summary>
+    public static class Location
+    {
+        /// <summary>The CPU (DC_LOCATION_HOST); a value >= 0 is a device ordinal.</summary>
+        public const int Host = NativeConstants.DC_LOCATION_HOST;
+    }
+}

@@ -1,0 +1,145 @@
+// DeviceBuffer<T>: a buffer of T elements with Span<T> copies. T is any struct without
+// references (int, float, a [StructLayout(Sequential)] struct of them): its bytes are
+// copied as they lie in memory, the layout the kernel must expect.
+using System;
+using System.Runtime.InteropServices;
+using Dccuda.Interop;
+
+namespace Dccuda
+{
+    public sealed unsafe class DeviceBuffer<T> : DeviceBuffer where T : struct
+    {
+        // -1 when T holds references (measured once; the property throws, so that the
+        // caller sees an ArgumentException, not a TypeInitializationException).
+        private static readonly int elementSize = MeasureElement();
+
+        private static int MeasureElement()
+        {
+            try
+            {
+                // MemoryMarshal.AsBytes refuses types that hold references.
+                return MemoryMarshal.AsBytes(new Span<T>(new T[1])).Length;
+            }
+            catch (ArgumentException)
+            {
+                return -1;
+            }
+        }
+
+        /// <summary>The size of one T in bytes, as copies lay it out.</summary>
+        public static int ElementSize
+        {
+            get
+            {
+                if (elementSize < 0)
+                    throw new ArgumentException("DeviceBuffer<" + typeof(T).Name + ">: " + typeof(T).Name +
+                                                " holds references; device buffers need plain value types");
+                return elementSize;
+            }
+        }
+
+        internal static ulong BytesFor(long count)
+        {
+            if (count < 0)
+                throw new ArgumentOutOfRangeException("count", count, "the element count is negative");
+            return checked((ulong)count * (ulong)ElementSize);
+        }
+
+        internal DeviceBuffer(BufferHandle handle) : base(handle) { }
+
+        internal override string TypeName { get { return "DeviceBuffer<" + typeof(T).Name + ">"; } }
+
+        /// <summary>The number of elements (whole elements of the buffer's size).</summary>
+        public long Length { get { return (long)(SizeInBytes / (ulong)ElementSize); } }
+
+        private static ulong Offset(long index)
+        {
+            if (index < 0)
+                throw new ArgumentOutOfRangeException("index", index, "the element index is negative");
+            return checked((ulong)index * (ulong)ElementSize);
+        }
+
+        /// <summary>Copy host elements into the buffer from element `index` on; returns when done.</summary>
+        public void CopyFrom(ReadOnlySpan<T> source, long index = 0)
+        {
+            WriteBytes(Offset(index), MemoryMarshal.AsBytes(source));
+        }
+
+        /// <summary>Copy elements from element `index` on into host memory; returns when done.</summary>
+        public void CopyTo(Span<T> destination, long index = 0)
+        {
+            ReadBytes(Offset(index), MemoryMarshal.AsBytes(destination));
+        }
+
+        /// <summary>In stream order: see DeviceBuffer.WriteBytesAsync for when `source` may be reused.</summary>
+        public void CopyFromAsync(ReadOnlySpan<T> source, Stream stream, long index = 0)
+        {
+            WriteBytesAsync(Offset(index), MemoryMarshal.AsBytes(source), stream);
+        }
+
+        /// <summary>In stream order: see DeviceBuffer.ReadBytesAsync for when the data is there.</summary>
+        public void CopyToAsync(Span<T> destination, Stream stream, long index = 0)
+        {
+            ReadBytesAsync(Offset(index), MemoryMarshal.AsBytes(destination), stream);
+        }
+
+        /// <summary>Copy `count` elements from `source` (from its element `sourceIndex`) into
+        /// this buffer (at element `index`); returns when done.</summary>
+        public void CopyFrom(DeviceBuffer<T> source, long count, long sourceIndex = 0, long index = 0)
+        {
+            CopyBytesFrom(source, Offset(sourceIndex), Offset(index), BytesFor(count));
+        }
+
+        public void CopyFromAsync(DeviceBuffer<T> source, long count, Stream stream, long sourceIndex = 0, long index = 0)
+        {
+            CopyBytesFromAsync(source, Offset(sourceIndex), Offset(index), BytesFor(count), stream);
+        }
+
+        /// <summary>The whole buffer as a new array.</summary>
+        public T[] ToArray()
+        {
+            long n = Length;
+            if (n > int.MaxValue)
+                throw new InvalidOperationException("DeviceBuffer<" + typeof(T).Name + ">.ToArray: " + n +
+                                                    " elements do not fit in an array; copy it in parts with CopyTo");
+            var a = new T[n];
+            CopyTo(a);
+            return a;
+        }
+
+        /// <summary>The CPU view of pinned, registered or managed memory. Valid while the
+        /// buffer lives; device memory has none (DC_ERROR_NOT_SUPPORTED).</summary>
+        public Span<T> AsSpan()
+        {
+            long n = Length;
+            if (n > int.MaxValue)
+                throw new InvalidOperationException("DeviceBuffer<" + typeof(T).Name + ">.AsSpan: " + n +
+                                                    " elements are more than a Span holds");
+            return new Span<T>((void*)HostPointer, (int)n);
+        }
+
+        /// <summary>Fill every element with the same 1-, 2- or 4-byte value; returns when done.</summary>
+        public void Fill(T value)
+        {
+            FillBytes(0, SizeInBytes, FillPattern(value), (uint)ElementSize);
+        }
+
+        public void FillAsync(T value, Stream stream)
+        {
+            FillBytesAsync(0, SizeInBytes, FillPattern(value), (uint)ElementSize, stream);
+        }
+
+        private static uint FillPattern(T value)
+        {
+            if (ElementSize != 1 && ElementSize != 2 && ElementSize != 4)
+                throw new ArgumentException("DeviceBuffer<" + typeof(T).Name + ">.Fill: elements of " + ElementSize +
+                                            " bytes cannot be filled (1, 2 or 4 bytes); write an array instead");
+            var one = new T[] { value };
+            Span<byte> b = MemoryMarshal.AsBytes(new Span<T>(one));
+            uint v = 0;
+            for (int i = 0; i < b.Length; i++)
+                v |= (uint)b[i] << (8 * i);
+            return v;
+        }
+    }
+}

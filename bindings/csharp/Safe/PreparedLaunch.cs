@@ -1,0 +1,101 @@
+// A dc_launch: a kernel, a configuration and bound arguments, checked when they are set,
+// then enqueued as often as needed at the driver's own cost (SQLite's prepared statements,
+// for kernels). It keeps its function and its bound buffers alive.
+using System;
+using System.Runtime.InteropServices;
+using Dccuda.Interop;
+
+namespace Dccuda
+{
+    public sealed unsafe class PreparedLaunch : IDisposable
+    {
+        internal PreparedLaunch(LaunchHandle handle)
+        {
+            Handle = handle;
+        }
+
+        /// <summary>The SafeHandle owning the dc_launch (for NativeMethods calls).</summary>
+        public LaunchHandle Handle { get; private set; }
+
+        internal Pin Use() { return new Pin(Handle, "PreparedLaunch"); }
+
+        /// <summary>A prepared launch of `function` with no arguments bound yet.</summary>
+        public static PreparedLaunch Create(Function function, LaunchConfig config)
+        {
+            if (config == null)
+                throw new ArgumentNullException("config");
+            DcLaunchConfig c = config.ToNative();
+            var h = new LaunchHandle();
+            IntPtr raw;
+            using (var f = new Pin(function == null ? null : function.Handle, "function"))
+                DcException.Check(NativeMethods.dc_launch_create(f.Raw, &c, &raw));
+            h.Adopt(raw);
+            return new PreparedLaunch(h);
+        }
+
+        /// <summary>Replace the configuration (checked as at creation).</summary>
+        public void SetConfig(LaunchConfig config)
+        {
+            if (config == null)
+                throw new ArgumentNullException("config");
+            DcLaunchConfig c = config.ToNative();
+            using (var l = Use())
+                DcException.Check(NativeMethods.dc_launch_set_config(l.Raw, &c));
+        }
+
+        /// <summary>Bind every argument at once (values are copied; buffers are held by the
+        /// launch until rebound or released).</summary>
+        public void SetArgs(KernelArgs args)
+        {
+            if (args == null)
+                throw new ArgumentNullException("args");
+            using (var l = Use())
+            using (KernelArgs.Bound a = args.Bind())
+                DcException.Check(NativeMethods.dc_launch_set_args(l.Raw, a.Args, a.Count));
+        }
+
+        /// <summary>Bind argument `index` to a buffer's device address + `byteOffset`.</summary>
+        public void SetBuffer(int index, DeviceBuffer buffer, ulong byteOffset = 0)
+        {
+            if (index < 0)
+                throw new ArgumentOutOfRangeException("index", index, "an argument index is 0 or more");
+            using (var l = Use())
+            using (var b = new Pin(buffer == null ? null : buffer.Handle, "buffer"))
+            {
+                DcArg arg = new DcArg { Kind = NativeConstants.DC_ARG_BUFFER, Size = 8, Buffer = b.Raw, Offset = byteOffset };
+                DcException.Check(NativeMethods.dc_launch_set_arg(l.Raw, (uint)index, &arg));
+            }
+        }
+
+        /// <summary>Bind argument `index` to a value (copied now).</summary>
+        public void SetValue<T>(int index, T value) where T : struct
+        {
+            if (index < 0)
+                throw new ArgumentOutOfRangeException("index", index, "an argument index is 0 or more");
+            var one = new T[] { value };
+            Span<byte> bytes = MemoryMarshal.AsBytes(new Span<T>(one));
+            fixed (byte* p = &MemoryMarshal.GetReference(bytes))
+            using (var l = Use())
+            {
+                DcArg arg = new DcArg { Kind = NativeConstants.DC_ARG_VALUE, Size = (uint)bytes.Length, Value = (IntPtr)p };
+                DcException.Check(NativeMethods.dc_launch_set_arg(l.Raw, (uint)index, &arg));
+            }
+        }
+
+        /// <summary>Enqueue on `stream` (a stream of the function's device); every argument
+        /// must be bound.</summary>
+        public void Enqueue(Stream stream)
+        {
+            using (var l = Use())
+            using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+                DcException.Check(NativeMethods.dc_launch_enqueue(l.Raw, s.Raw));
+        }
+
+        public bool IsDisposed { get { return Handle.IsClosed; } }
+
+        public void Dispose()
+        {
+            Handle.Dispose();
+        }
+    }
+}

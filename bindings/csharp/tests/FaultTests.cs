@@ -1,0 +1,65 @@
+// A kernel that faults: the failure surfaces through the binding as DcException
+// (DC_ERROR_CONTEXT_LOST with the raw CUresult), every later call on the device says so,
+// and Device.Reset brings the device back without restarting the process. On the fake
+// driver the emulated kernel faults; on a GPU the NVRTC-compiled one does.
+using System;
+
+namespace Dccuda.Tests
+{
+    internal static class FaultTests
+    {
+        private const string FaultSource = @"
+extern ""C"" __global__ void write_out_of_bounds(int* p, unsigned long long index) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) p[index] = 1;
+}
+";
+        private const int CudaErrorIllegalAddress = 700;   // cuda.h: CUDA_ERROR_ILLEGAL_ADDRESS
+
+        [Test]
+        private static void IllegalAddressLosesTheDeviceUntilReset()
+        {
+            TestEnv.RequireNvrtc();
+            using (Device d = TestEnv.OpenDevice())
+            {
+                Module m = d.CompileAndLoad(FaultSource, null, "fault.cu");
+                Function oob = m.GetFunction("write_out_of_bounds");
+                Stream s = d.CreateStream();
+                DeviceBuffer<int> small = d.Allocate<int>(1);
+                // 4 TiB past a 4-byte buffer: asynchronous, so the launch itself is accepted.
+                oob.Launch(LaunchConfig.Linear(1, 32), s, new KernelArgs().Buffer(small).Value(1UL << 40));
+                DcException e = Assert.Throws(DcStatus.ContextLost, () => s.Synchronize(), "the synchronisation after the fault", "dc_device_reset");
+                Assert.Equal(CudaErrorIllegalAddress, e.CudaError, "the raw CUresult");
+                Assert.Throws(DcStatus.ContextLost, () => d.Allocate<int>(16), "allocating on the lost device", "context is lost");
+                Assert.Throws(DcStatus.ContextLost, () => d.Synchronize(), "synchronising the lost device", "context is lost");
+
+                d.Reset();
+                Assert.Throws(DcStatus.ContextLost, () => small.CopyFrom(new int[1]), "a buffer made before the reset");
+                foreach (IDisposable old in new IDisposable[] { small, s, oob, m })
+                    old.Dispose();
+
+                // The device works again: saxpy on fresh objects, checked.
+                using (Module fresh = d.CompileAndLoad(Kernels.Source))
+                using (Function saxpy = fresh.GetFunction("saxpy"))
+                using (Stream stream = d.CreateStream())
+                using (DeviceBuffer<float> x = d.Allocate<float>(100))
+                using (DeviceBuffer<float> y = d.Allocate<float>(100))
+                {
+                    var hx = new float[100];
+                    var hy = new float[100];
+                    for (int i = 0; i < 100; i++)
+                    {
+                        hx[i] = i;
+                        hy[i] = 1;
+                    }
+                    x.CopyFrom(hx);
+                    y.CopyFrom(hy);
+                    saxpy.Launch(LaunchConfig.Cover(100, 64), stream, new KernelArgs().Value(2f).Buffer(x).Buffer(y).Value(100));
+                    stream.Synchronize();
+                    float[] got = y.ToArray();
+                    for (int i = 0; i < 100; i++)
+                        Assert.Equal(2f * i + 1, got[i], "y[" + i + "] after the reset");
+                }
+            }
+        }
+    }
+}

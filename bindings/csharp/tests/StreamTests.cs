@@ -1,0 +1,120 @@
+// Streams and events: creation flavours, ordering, host callbacks, timing.
+using System;
+using System.Threading;
+
+namespace Dccuda.Tests
+{
+    internal static class StreamTests
+    {
+        [Test]
+        private static void StreamsOfEveryKind()
+        {
+            using (Device d = TestEnv.OpenDevice())
+            {
+                StreamPriorityRange r = d.StreamPriorityRange;
+                using (Stream plain = d.CreateStream())
+                using (Stream blocking = d.CreateStream(StreamFlags.Blocking, r.Greatest))
+                using (Stream legacy = d.GetDefaultStream(DefaultStream.Legacy))
+                using (Stream perThread = d.GetDefaultStream(DefaultStream.PerThread))
+                using (Stream wrapped = d.WrapStream(plain.Native))
+                {
+                    Assert.NotEqual(IntPtr.Zero, plain.Native, "a created stream's CUstream");
+                    Assert.Equal(new IntPtr(1), legacy.Native, "CU_STREAM_LEGACY");
+                    Assert.Equal(new IntPtr(2), perThread.Native, "CU_STREAM_PER_THREAD");
+                    Assert.Equal(plain.Native, wrapped.Native, "a wrapped stream");
+                    foreach (Stream s in new[] { plain, blocking, legacy, perThread, wrapped })
+                    {
+                        s.Synchronize();
+                        Assert.True(s.IsComplete, "an idle stream is complete");
+                        using (Device owner = s.GetDevice())
+                            Assert.Equal(0, owner.Info.Ordinal, "the stream's device");
+                    }
+                }
+                Assert.Throws(DcStatus.InvalidArgument, () => d.WrapStream(IntPtr.Zero), "wrapping NULL", "dc_stream_wrap");
+            }
+        }
+
+        [Test]
+        private static void CallbacksRunInStreamOrder()
+        {
+            using (Device d = TestEnv.OpenDevice())
+            using (Stream s = d.CreateStream())
+            using (DeviceBuffer<int> b = d.Allocate<int>(1024))
+            using (DeviceBuffer<int> pinned = d.AllocatePinned<int>(1024))
+            {
+                int calls = 0;
+                int seen = -1;
+                IntPtr host = pinned.HostPointer;
+                b.FillAsync(5, s);
+                pinned.CopyFromAsync(b, 1024, s);
+                // The callback runs after the copy, so it sees the copied data.
+                s.AddCallback(() =>
+                {
+                    seen = System.Runtime.InteropServices.Marshal.ReadInt32(host, 1023 * sizeof(int));
+                    Interlocked.Increment(ref calls);
+                });
+                s.AddCallback(() => Interlocked.Increment(ref calls));
+                s.Synchronize();
+                Assert.Equal(2, calls, "both callbacks ran");
+                Assert.Equal(5, seen, "the first callback saw the copied data");
+                Assert.Throws<ArgumentNullException>(() => s.AddCallback(null), "a null callback");
+            }
+        }
+
+        [Test]
+        private static void CallbackExceptionsAreReportedNotThrownIntoTheDriver()
+        {
+            using (Device d = TestEnv.OpenDevice())
+            using (Stream s = d.CreateStream())
+            {
+                Exception reported = null;
+                Action<Exception> handler = e => reported = e;
+                Dc.CallbackException += handler;
+                try
+                {
+                    s.AddCallback(() => { throw new InvalidOperationException("from a callback"); });
+                    s.Synchronize();
+                }
+                finally
+                {
+                    Dc.CallbackException -= handler;
+                }
+                Assert.True(reported is InvalidOperationException, "the callback's exception reached Dc.CallbackException");
+                Assert.Equal("from a callback", reported.Message, "its message");
+            }
+        }
+
+        [Test]
+        private static void EventsOrderAndTime()
+        {
+            using (Device d = TestEnv.OpenDevice())
+            using (Stream producer = d.CreateStream())
+            using (Stream consumer = d.CreateStream())
+            using (Event start = d.CreateEvent())
+            using (Event untimed = d.CreateEvent(EventFlags.DisableTiming))
+            using (DeviceBuffer<int> b = d.Allocate<int>(1 << 16))
+            {
+                Assert.True(start.IsComplete, "an event never recorded is complete");
+                start.Record(producer);
+                b.FillAsync(9, producer);
+                using (Event end = producer.Record())
+                {
+                    consumer.WaitEvent(end);
+                    var back = new int[1 << 16];
+                    b.CopyToAsync(back, consumer);
+                    consumer.Synchronize();
+                    Assert.Equal(9, back[(1 << 16) - 1], "the consumer saw the producer's fill");
+                    end.Synchronize();
+                    Assert.True(end.IsComplete, "a synchronised event is complete");
+                    float ms = Event.ElapsedMilliseconds(start, end);
+                    Assert.True(ms >= 0 && ms < 60000, "elapsed " + ms + " ms");
+                    Assert.NotEqual(IntPtr.Zero, end.Native, "CUevent");
+                    untimed.Record(producer);
+                    untimed.Synchronize();
+                    Assert.Throws(DcStatus.InvalidArgument, () => Event.ElapsedMilliseconds(start, untimed), "timing an untimed event",
+                                  "dc_event_elapsed_ms");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+// What the tests need from their surroundings: a device (else skip), NVRTC (else skip),
+// the fake driver's live-object counts (only under the fake), and GC helpers.
+using System;
+using System.Runtime.InteropServices;
+using System.Threading;
+
+namespace Dccuda.Tests
+{
+    internal static class TestEnv
+    {
+        /// <summary>True when DCCUDA_DRIVER_LIBRARY names the fake driver (a test double, not a GPU).</summary>
+        public static bool OnFakeDriver
+        {
+            get { return (Environment.GetEnvironmentVariable("DCCUDA_DRIVER_LIBRARY") ?? "").Contains("dcfake"); }
+        }
+
+        public static Device OpenDevice(int ordinal = 0)
+        {
+            int n;
+            try
+            {
+                n = Dc.DeviceCount;
+            }
+            catch (DcException e)
+            {
+                throw new SkipException("no driver: " + e.Message);
+            }
+            if (n <= ordinal)
+                throw new SkipException("needs " + (ordinal + 1) + " device(s), the driver reports " + n);
+            return Device.Open(ordinal);
+        }
+
+        public static void RequireNvrtc()
+        {
+            try
+            {
+                Version v = Dc.NvrtcVersion;
+                if (v.Major <= 0)
+                    throw new AssertionException("NVRTC version " + v);
+            }
+            catch (DcException e)
+            {
+                if (e.Status != DcStatus.NoCompiler)
+                    throw;
+                throw new SkipException("NVRTC is not available: " + e.Message);
+            }
+        }
+
+        /// <summary>Collect until `done` holds (finalizers run on the finalizer thread).</summary>
+        public static bool CollectUntil(Func<bool> done, int milliseconds = 5000)
+        {
+            DateTime end = DateTime.UtcNow.AddMilliseconds(milliseconds);
+            while (true)
+            {
+                GC.Collect();
+                GC.WaitForPendingFinalizers();
+                GC.Collect();
+                if (done())
+                    return true;
+                if (DateTime.UtcNow > end)
+                    return false;
+                Thread.Sleep(10);
+            }
+        }
+
+        public static ulong Handles(HandleType t) { return Dc.HandleCount(t); }
+    }
+
+    /// <summary>The fake driver's control functions (tests/fake_driver/fake_control.h),
+    /// found with dlsym in the library DCCUDA_DRIVER_LIBRARY names.</summary>
+    internal static class FakeDriver
+    {
+        [DllImport("libdl.so.2", EntryPoint = "dlopen")]
+        private static extern IntPtr DlOpen(byte[] file, int mode);
+
+        [DllImport("libdl.so.2", EntryPoint = "dlsym")]
+        private static extern IntPtr DlSym(IntPtr handle, byte[] name);
+
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        private delegate long LiveFn(byte[] kind);
+
+        private static LiveFn live;
+
+        /// <summary>Live driver objects of a kind ("allocations", "streams"...).</summary>
+        public static long Live(string kind)
+        {
+            if (!TestEnv.OnFakeDriver)
+                throw new SkipException("needs the fake driver (its live-object counts)");
+            if (live == null)
+            {
+                IntPtr lib = DlOpen(Interop.Utf8.Encode(Environment.GetEnvironmentVariable("DCCUDA_DRIVER_LIBRARY")), 2);
+                if (lib == IntPtr.Zero)
+                    throw new AssertionException("dlopen of the fake driver failed");
+                IntPtr fn = DlSym(lib, Interop.Utf8.Encode("dcfake_live"));
+                if (fn == IntPtr.Zero)
+                    throw new AssertionException("the fake driver has no dcfake_live");
+                live = (LiveFn)Marshal.GetDelegateForFunctionPointer(fn, typeof(LiveFn));
+            }
+            return live(Interop.Utf8.Encode(kind));
+        }
+    }
+}
