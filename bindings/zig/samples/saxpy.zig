@@ -82,8 +82,8 @@ fn run() !void {
     }
     const stdout = std.io.getStdOut().writer();
     try stdout.print("saxpy (Zig): {d} elements, grid {d} x block {d}, on {s} (sm_{d}{d}), driver library {s}\n", .{
-        n,                                       config.grid[0],                      config.block[0],
-        info.nameSlice(),                        info.compute_capability_major,       info.compute_capability_minor,
+        n,                      config.grid[0],                config.block[0],
+        info.nameSlice(),       info.compute_capability_major, info.compute_capability_minor,
         try dc.driverLibrary(),
     });
     if (bad != 0) {

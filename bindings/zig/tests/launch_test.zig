@@ -245,9 +245,9 @@ test "every handle type is created, counted and released" {
             const graph = try stream.endCapture();
 
             const expected = .{
-                .{ dc.HandleType.device, 1 }, .{ dc.HandleType.buffer, 1 },  .{ dc.HandleType.stream, 1 },
-                .{ dc.HandleType.event, 1 },  .{ dc.HandleType.program, 1 }, .{ dc.HandleType.module, 1 },
-                .{ dc.HandleType.function, 1 }, .{ dc.HandleType.launch, 1 }, .{ dc.HandleType.graph, 1 },
+                .{ dc.HandleType.device, 1 },   .{ dc.HandleType.buffer, 1 },  .{ dc.HandleType.stream, 1 },
+                .{ dc.HandleType.event, 1 },    .{ dc.HandleType.program, 1 }, .{ dc.HandleType.module, 1 },
+                .{ dc.HandleType.function, 1 }, .{ dc.HandleType.launch, 1 },  .{ dc.HandleType.graph, 1 },
             };
             inline for (expected) |e| try testing.expectEqual(@as(u64, e[1]), try dc.handleCount(e[0]));
 

@@ -11,8 +11,8 @@ test "every declaration of the binding compiles" {
     // no test calls is still type-checked against the raw declarations.
     // (refAllDeclsRecursive(dc) crashes the 0.11 compiler: one level each.)
     inline for (.{
-        dc,          dc.c,       dc.Device,  dc.Buffer,         dc.Stream,     dc.Event,
-        dc.Graph,    dc.Program, dc.Module,  dc.Function,       dc.Launch,     dc.CompileOptions,
+        dc,           dc.c,        dc.Device,        dc.Buffer,     dc.Stream,       dc.Event,
+        dc.Graph,     dc.Program,  dc.Module,        dc.Function,   dc.Launch,       dc.CompileOptions,
         dc.LastError, dc.Location, dc.ModuleOptions, dc.DeviceInfo, dc.LaunchConfig, dc.Arg,
     }) |T| std.testing.refAllDecls(T);
 }
