@@ -43,7 +43,7 @@ const Samples = struct {
     fn report(self: *Samples, label: []const u8, calls: usize) !void {
         std.sort.block(f64, self.per_call.items, {}, std.sort.asc(f64));
         const items = self.per_call.items;
-        try std.io.getStdOut().writer().print("{s:<44} median {d:>9.1} ns/call, best {d:>9.1} ns/call ({d} calls)\n", .{ label, items[items.len / 2], items[0], calls });
+        try std.io.getStdOut().writer().print("{s:<48} median {d:>9.1} ns/call, best {d:>9.1} ns/call ({d} calls)\n", .{ label, items[items.len / 2], items[0], calls });
     }
 };
 
