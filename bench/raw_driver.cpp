@@ -43,6 +43,13 @@ const RawDriver* raw_driver(std::string* why) {
     resolve("cuMemcpyDtoD", 3020, driver.cuMemcpyDtoD);
     resolve("cuMemsetD32", 3020, driver.cuMemsetD32);
     resolve("cuStreamSynchronize", 2000, driver.cuStreamSynchronize);
+    resolve("cuLaunchKernel", 4000, driver.cuLaunchKernel);
+    resolve("cuStreamBeginCapture", 10010, driver.cuStreamBeginCapture);
+    resolve("cuStreamEndCapture", 10000, driver.cuStreamEndCapture);
+    resolve("cuGraphInstantiateWithFlags", 11040, driver.cuGraphInstantiateWithFlags);
+    resolve("cuGraphLaunch", 10000, driver.cuGraphLaunch);
+    resolve("cuGraphExecDestroy", 10000, driver.cuGraphExecDestroy);
+    resolve("cuGraphDestroy", 10000, driver.cuGraphDestroy);
     return all;
   }();
   if (!ok) {

@@ -21,6 +21,14 @@ struct RawDriver {
   PFN_cuMemcpyDtoD_v3020 cuMemcpyDtoD = nullptr;
   PFN_cuMemsetD32_v3020 cuMemsetD32 = nullptr;
   PFN_cuStreamSynchronize_v2000 cuStreamSynchronize = nullptr;
+  // Launches and graphs (bench_launch).
+  PFN_cuLaunchKernel_v4000 cuLaunchKernel = nullptr;
+  PFN_cuStreamBeginCapture_v10010 cuStreamBeginCapture = nullptr;
+  PFN_cuStreamEndCapture_v10000 cuStreamEndCapture = nullptr;
+  PFN_cuGraphInstantiateWithFlags_v11040 cuGraphInstantiateWithFlags = nullptr;
+  PFN_cuGraphLaunch_v10000 cuGraphLaunch = nullptr;
+  PFN_cuGraphExecDestroy_v10000 cuGraphExecDestroy = nullptr;
+  PFN_cuGraphDestroy_v10000 cuGraphDestroy = nullptr;
 };
 
 // The driver dccuda uses, or nullptr with the reason in *why.

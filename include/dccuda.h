@@ -1083,18 +1083,49 @@ DC_API dc_status dc_function_native(dc_function function, void** cu_function);
 
 /* =========================================================================
  * Launching kernels
+ *
+ * Two ways: a one-shot launch (dc_launch_kernel, dc_launch_kernel_packed),
+ * which checks everything on every call, and a prepared launch (dc_launch),
+ * which checks when it is made or bound and is then enqueued at the cost of
+ * the raw driver call.
+ *
+ * What is checked before the driver is asked: the configuration against the
+ * device (dimensions, threads per block, clusters, flags) and the kernel's
+ * dynamic shared memory limit as it is now; the arguments against the
+ * kernel's parameters (count and every size, where the layout is known: see
+ * dc_function_param_count); each buffer argument (alive, reachable from the
+ * kernel's device, offset inside it). Limits only the kernel's resources set
+ * (threads per block for its registers or __launch_bounds__, how many
+ * cooperative blocks fit at once) are checked when a prepared launch is made,
+ * and for a one-shot launch are left to the driver, whose refusal is
+ * explained with the same numbers. Parameters are counted from 0 in messages,
+ * as in dc_launch_set_arg and dc_function_param_info.
+ *
+ * Launches are asynchronous. A launch the driver refuses without harm (too
+ * many resources, a cooperative grid that does not fit, a bad cluster) is
+ * DC_ERROR_LAUNCH_FAILED and the device stays usable. A kernel that faults
+ * (illegal address, trap) destroys the context: the next synchronisation
+ * reports DC_ERROR_CONTEXT_LOST, and so does every later call on the device
+ * until dc_device_reset() (see there for the recovery).
+ *
+ * Buffers passed to a launch are noted on its stream: releasing such a buffer
+ * frees its memory in stream order, after the kernel (see dc_buffer_release).
  * ========================================================================= */
 
 /* dc_launch_config.flags */
-/** A cooperative launch (grid-wide sync allowed); the grid must fit on the device at once. */
+/** A cooperative launch (grid-wide sync allowed): every block of the grid must be
+ *  resident at once (at most dc_occupancy_max_active_blocks x multiprocessors blocks). */
 #define DC_LAUNCH_COOPERATIVE                 0x1u
-/** Let the next kernel on the stream start early (programmatic dependent launch, Hopper+). */
+/** Let the next kernel on the stream start early (programmatic dependent launch,
+ *  CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION; compute capability 9.0+). */
 #define DC_LAUNCH_PROGRAMMATIC_SERIALIZATION  0x2u
 
 /**
  * How a kernel is launched. grid counts BLOCKS, not clusters, in every
  * dimension, also when cluster dimensions are given; each grid dimension must then
- * be a multiple of the cluster dimension.
+ * be a multiple of the cluster dimension. Flags, clusters and a priority other
+ * than 0 make the launch go through cuLaunchKernelEx (a driver without it:
+ * DC_ERROR_NOT_SUPPORTED); otherwise it is a plain cuLaunchKernel.
  */
 typedef struct dc_launch_config {
   uint32_t struct_size;          /**< sizeof(dc_launch_config) */
@@ -1114,7 +1145,20 @@ typedef struct dc_launch_config {
 #define DC_ARG_VALUE   1  /**< `value` points to `size` bytes, copied at launch (or bind) time */
 #define DC_ARG_BUFFER  2  /**< the device address of `buffer` + `offset` (an 8-byte pointer parameter) */
 
-/** One kernel argument. No unions: the fields a kind does not use are ignored. */
+/**
+ * One kernel argument. No unions: the fields a kind does not use are ignored.
+ * DC_ARG_VALUE: `size` must equal the parameter's size (where the layout is
+ * known); the bytes are read during the call (a prepared launch copies them
+ * when bound), so the caller may reuse the memory as soon as the call returns.
+ * DC_ARG_BUFFER: the parameter must be 8 bytes (a pointer); the kernel gets the
+ * buffer's device address + `offset`, which must lie inside the buffer
+ * (DC_ERROR_OUT_OF_RANGE). The buffer must be memory the kernel's device can
+ * address: its own, a peer's after dc_device_enable_peer_access(kernel's
+ * device, buffer's device), managed memory, or pinned / registered host memory
+ * with a device mapping (DC_ALLOC_DEVICE_MAPPED; of another device: also
+ * DC_ALLOC_PORTABLE). A device pointer obtained elsewhere can be passed as an
+ * 8-byte DC_ARG_VALUE; it is not checked.
+ */
 typedef struct dc_arg {
   uint32_t kind;          /**< DC_ARG_* */
   uint32_t size;          /**< DC_ARG_VALUE: bytes at `value` */
@@ -1131,24 +1175,36 @@ typedef struct dc_arg {
 /**
  * Fill `config` with a 1-D launch of at least `n` threads: the block size that
  * gives the kernel the highest occupancy with `shared_memory_bytes` of dynamic
- * shared memory per block, and enough blocks to cover n. The caller sets
- * config->struct_size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
- * (n = 0, NULL config), DC_ERROR_OUT_OF_RANGE (n needs more blocks than the grid allows).
+ * shared memory per block (cuOccupancyMaxPotentialBlockSize), and enough
+ * blocks to cover n (grid[0] * block[0] >= n; the kernel guards i < n). The
+ * other dimensions are 1, flags, clusters and priority 0. The caller sets
+ * config->struct_size; `config` is written only on success.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (n = 0, NULL config,
+ * bad struct_size, more shared memory than the kernel may use), DC_ERROR_OUT_OF_RANGE
+ * (n needs more blocks than the grid allows in x: use a grid-stride loop),
+ * DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_launch_config_1d(dc_function function, uint64_t n, uint32_t shared_memory_bytes,
                                      dc_launch_config* config);
 
 /**
- * Launch `function` once on `stream` with `num_args` arguments.
- * The configuration is checked against the device (block size, grid, shared
- * memory, clusters) and the arguments against the kernel's parameters (count and
- * every size, where the driver reports them; buffers alive and reachable from
- * the function's device). A mismatch is DC_ERROR_INVALID_ARGUMENT with a message
- * such as "dc_launch_kernel: saxpy: parameter 2 is 4 bytes, argument is 8 bytes".
+ * Launch `function` once on `stream` (a stream of the function's device) with
+ * `num_args` arguments. The configuration is checked against the device (block
+ * size, grid, shared memory, clusters) and the arguments against the kernel's
+ * parameters (count and every size, where the layout is known; buffers alive and
+ * reachable from the function's device; see dc_arg). A mismatch is
+ * DC_ERROR_INVALID_ARGUMENT with a message such as
+ * "dc_launch_kernel: saxpy: parameter 3 is 4 bytes, argument is 8 bytes".
+ * Up to 16 arguments the call allocates nothing.
  * The launch is asynchronous: a fault during the kernel is reported by a later
  * synchronisation (DC_ERROR_CONTEXT_LOST).
- * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_LAUNCH_FAILED,
- * DC_ERROR_NOT_SUPPORTED (clusters or cooperative launch on a device without them),
+ * Errors: DC_ERROR_INVALID_HANDLE (function, stream or a buffer argument),
+ * DC_ERROR_INVALID_ARGUMENT (configuration, arguments, stream of another device),
+ * DC_ERROR_OUT_OF_RANGE (a buffer argument's offset), DC_ERROR_LAUNCH_FAILED
+ * (refused by the driver: more threads per block than the kernel can run,
+ * cooperative grid too large, cluster too large), DC_ERROR_NOT_SUPPORTED
+ * (clusters, cooperative launch or programmatic serialisation on a device or
+ * driver without them), DC_ERROR_INVALID_STATE (called from a host function),
  * DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_launch_kernel(dc_function function, const dc_launch_config* config,
@@ -1156,9 +1212,13 @@ DC_API dc_status dc_launch_kernel(dc_function function, const dc_launch_config* 
 
 /**
  * Launch with every parameter packed in one block `params` of `size` bytes, laid
- * out as the kernel's parameters are (each at its offset, C alignment rules).
- * `size` is checked against the kernel's parameter block where the driver reports
- * it. Device pointers inside the block cannot be checked. Errors: as dc_launch_kernel.
+ * out as the kernel's parameters are (each at its offset, C alignment rules: a C
+ * struct of the parameters in order). Where the layout is known, `size` must be
+ * the parameter block's size (dc_function_info.params_bytes), or that rounded up
+ * to a multiple of 16 (a struct's trailing padding, which is not passed). A
+ * kernel without parameters takes params NULL and size 0. Device pointers
+ * inside the block cannot be checked, nor do their buffers get noted on the
+ * stream. Errors: as dc_launch_kernel.
  */
 DC_API dc_status dc_launch_kernel_packed(dc_function function, const dc_launch_config* config,
                                          const void* params, uint64_t size, dc_stream stream);
@@ -1167,33 +1227,53 @@ DC_API dc_status dc_launch_kernel_packed(dc_function function, const dc_launch_c
  * A prepared launch: a function, a configuration and bound arguments, checked
  * when they are set, then enqueued as often as needed at the cost of the raw
  * driver call (SQLite's prepared statements, for kernels). The new launch has no
- * arguments bound; bind them with dc_launch_set_arg or dc_launch_set_args.
- * A prepared launch is not meant to be modified by several threads at once;
- * dc_launch_enqueue may be called from several threads concurrently.
- * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (config), DC_ERROR_NOT_SUPPORTED.
+ * arguments bound; bind them with dc_launch_set_arg or dc_launch_set_args. The
+ * launch keeps its function and its bound buffers alive.
+ * Threads: dc_launch_enqueue may be called from several threads concurrently. A
+ * change (set_config, set_arg, set_args) may run while other threads enqueue:
+ * it waits for the enqueues in flight, and each enqueue sees the launch before
+ * or after the change, never half of it. Changes from several threads at once
+ * are serialised, but their order is the caller's to arrange.
+ * Besides the configuration checks of dc_launch_kernel, the kernel's own limits
+ * are checked here: more threads per block than its registers or
+ * __launch_bounds__ allow, or a cooperative grid larger than fits at once, is
+ * DC_ERROR_LAUNCH_FAILED.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (config, NULL out),
+ * DC_ERROR_LAUNCH_FAILED, DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_launch_create(dc_function function, const dc_launch_config* config, dc_launch* launch);
 
-/** Replace the launch's configuration (checked as in dc_launch_create). */
+/** Replace the launch's configuration (checked as in dc_launch_create); on failure
+ *  the old one stays. Errors: as dc_launch_create. */
 DC_API dc_status dc_launch_set_config(dc_launch launch, const dc_launch_config* config);
 
 /**
- * Bind argument `index`: its size is checked against parameter `index`; a buffer
- * must be alive, and it stays alive while the launch holds it. Values are copied.
- * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_OUT_OF_RANGE (index).
+ * Bind argument `index` (counted from 0): its kind and size are checked against
+ * parameter `index` as in dc_launch_kernel; a buffer must be alive and reachable
+ * from the function's device (checked now: peer access disabled later is not
+ * noticed), and it stays alive while the launch holds it, also after its handle
+ * is released. Values are copied. Where the layout is unknown any index below
+ * 4096 is accepted and the kernel takes arguments 0 .. highest bound index.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL arg, kind, size,
+ * buffer not reachable), DC_ERROR_OUT_OF_RANGE (index, buffer offset).
  */
 DC_API dc_status dc_launch_set_arg(dc_launch launch, uint32_t index, const dc_arg* arg);
 
 /** Bind all arguments at once; num_args must equal the kernel's parameter count
- *  where it is known. Errors: as dc_launch_set_arg. */
+ *  where it is known (where it is not, it becomes the count). Everything is
+ *  checked before anything changes: on failure the launch is unchanged.
+ *  Errors: as dc_launch_set_arg. */
 DC_API dc_status dc_launch_set_args(dc_launch launch, const dc_arg* args, uint32_t num_args);
 
 /**
  * Enqueue the prepared launch on `stream` (a stream of the function's device).
- * Every argument must have been bound.
- * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (an argument not bound),
- * DC_ERROR_INVALID_ARGUMENT (stream on another device), DC_ERROR_LAUNCH_FAILED,
- * DC_ERROR_CONTEXT_LOST.
+ * Every argument must have been bound. Nothing is allocated, looked up or asked
+ * of the driver besides the launch itself; the kernel's dynamic shared memory
+ * limit is compared again (dc_function_set_attribute may have lowered it).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (an argument not bound;
+ * called from a host function), DC_ERROR_INVALID_ARGUMENT (stream on another
+ * device; the kernel's shared memory limit lowered below the configuration),
+ * DC_ERROR_LAUNCH_FAILED, DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_launch_enqueue(dc_launch launch, dc_stream stream);
 
@@ -1208,29 +1288,38 @@ DC_API void dc_launch_release(dc_launch launch);
 typedef uint64_t (*dc_block_shared_memory_fn)(int32_t block_size, void* user_data);
 
 /** How many blocks of `block_size` threads with `dynamic_shared_bytes` can be
- *  resident on one multiprocessor. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+ *  resident on one multiprocessor (0 if such a block cannot run at all).
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (block_size < 1 or
+ *  above the device's limit, NULL out), DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_occupancy_max_active_blocks(dc_function function, int32_t block_size,
                                                 uint64_t dynamic_shared_bytes, int32_t* blocks_per_multiprocessor);
 
 /**
  * The block size that maximises occupancy, and the minimum grid size that fills
- * the device with it. Dynamic shared memory per block is `fn(block_size,
- * user_data)` when `fn` is given (called on the calling thread, before this
- * returns), else `dynamic_shared_bytes`. `block_size_limit` 0 = no limit.
- * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
+ * the device with it (blocks per multiprocessor x multiprocessors). Dynamic
+ * shared memory per block is `fn(block_size, user_data)` when `fn` is given
+ * (called on the calling thread, possibly many times, before this returns; it
+ * may call dccuda), else `dynamic_shared_bytes`. `block_size_limit` 0 = no limit.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL outs, negative
+ * limit), DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_occupancy_max_potential_block_size(dc_function function, dc_block_shared_memory_fn fn,
                                                        void* user_data, uint64_t dynamic_shared_bytes,
                                                        int32_t block_size_limit, int32_t* min_grid_size,
                                                        int32_t* block_size);
 
-/** How many clusters of config->cluster can be co-resident (cuOccupancyMaxActiveClusters).
- *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED. */
+/** How many clusters of config->cluster can be co-resident (cuOccupancyMaxActiveClusters),
+ *  for config's block size and shared memory. config is checked as for a launch and
+ *  must give a cluster size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+ *  (no cluster, a cluster size the device does not allow), DC_ERROR_NOT_SUPPORTED
+ *  (no clusters on this device or driver), DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_occupancy_max_active_clusters(dc_function function, const dc_launch_config* config,
                                                   int32_t* clusters);
 
 /** Dynamic shared memory available per block when `num_blocks` blocks of `block_size`
- *  threads share a multiprocessor. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+ *  threads share a multiprocessor (0 when that many blocks cannot share one).
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (num_blocks < 1, bad
+ *  block_size, NULL out), DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_occupancy_available_dynamic_shared(dc_function function, int32_t num_blocks,
                                                        int32_t block_size, uint64_t* bytes);
 
@@ -1244,49 +1333,80 @@ DC_API dc_status dc_occupancy_available_dynamic_shared(dc_function function, int
 #define DC_CAPTURE_RELAXED       2
 
 /**
- * Begin capturing `stream`: work enqueued on it (launches, copies, fills, host
- * callbacks, event waits) is recorded into a graph instead of running.
+ * Begin capturing `stream` (a stream made with dc_stream_create or wrapped; not a
+ * default stream): work enqueued on it (launches, copies, fills, host functions,
+ * event records and waits) is recorded into a graph instead of running, until
+ * dc_stream_end_capture. Arguments are taken as they are when enqueued: a kernel
+ * argument's value, a buffer's address, a host pointer of a copy. Buffers used by
+ * the graph must outlive its launches (see dc_buffer_release). Copies with
+ * pageable host memory are staged by dccuda and should not be captured: use
+ * pinned buffers' memory. Synchronising the capturing stream invalidates the
+ * capture. The mode is the driver's (CUstreamCaptureMode): in DC_CAPTURE_GLOBAL,
+ * calls the driver deems unsafe during a capture (synchronous copies and
+ * allocations, dc_buffer_alloc among them) are refused on every thread and
+ * invalidate the capture; DC_CAPTURE_THREAD_LOCAL restricts only this thread;
+ * DC_CAPTURE_RELAXED restricts nothing. The capture must be ended on the thread
+ * that began it, except in DC_CAPTURE_RELAXED.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (bad mode, a default
- * stream), DC_ERROR_INVALID_STATE (already capturing).
+ * stream), DC_ERROR_INVALID_STATE (already capturing; called from a host
+ * function), DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_stream_begin_capture(dc_stream stream, int32_t mode);
 
 /**
- * End the capture and return the recorded graph.
- * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (the stream was not
- * capturing, or the capture was invalidated by an illegal call during it).
+ * End the capture and return the recorded graph (a new handle; release it with
+ * dc_graph_release). An invalidated capture ends too: the stream stops
+ * capturing and no graph is returned.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+ * DC_ERROR_INVALID_STATE (the stream was not capturing; the capture was
+ * invalidated by an illegal call during it; ended on another thread than the one
+ * that began it in GLOBAL or THREAD_LOCAL mode), DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_stream_end_capture(dc_stream stream, dc_graph* graph);
 
-/** 1 if the stream is capturing, else 0. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+/** 1 if the stream is capturing (also a capture invalidated but not yet ended), else 0.
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_stream_is_capturing(dc_stream stream, int32_t* capturing);
 
-/** Instantiate the graph now (else the first launch does). Idempotent.
- *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER, DC_ERROR_CONTEXT_LOST. */
+/** Instantiate the graph now (else the first launch does). Idempotent; a failed
+ *  instantiation is tried again by the next call that needs it.
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_OUT_OF_MEMORY, DC_ERROR_DRIVER,
+ *  DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_graph_instantiate(dc_graph graph);
 
 /** Upload the instantiated graph to the device ahead of its first launch.
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_graph_upload(dc_graph graph, dc_stream stream);
 
-/** Launch the graph on `stream` (instantiating it first if needed).
+/** Launch the graph on `stream` (instantiating it first if needed). Launches of
+ *  one graph from several threads are serialised (the driver does not allow them
+ *  at once); the work of each launch is ordered after the previous launch of the
+ *  graph. Host functions recorded in the graph run at every launch; they must not
+ *  call dccuda functions that enqueue work or synchronise (unlike those of
+ *  dc_stream_add_callback, such calls are not detected there).
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (stream on another
- *  device), DC_ERROR_LAUNCH_FAILED, DC_ERROR_CONTEXT_LOST. */
+ *  device), DC_ERROR_INVALID_STATE (called from a host function),
+ *  DC_ERROR_LAUNCH_FAILED, DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_graph_launch(dc_graph graph, dc_stream stream);
 
 /**
  * Update the instantiated `graph` in place with the parameters of `source` (a new
  * capture of the same work with other arguments, sizes or buffers), which must
- * have the same topology. Cheaper than instantiating again. On failure `graph` is
- * unchanged. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (the
- * topology differs: the message says how), DC_ERROR_CONTEXT_LOST.
+ * have the same topology (cuGraphExecUpdate; `graph` is instantiated first if it
+ * was not). Cheaper than instantiating again. `source` is unchanged and stays
+ * usable. On failure `graph` is unchanged.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (the topology or a
+ * node differs: the message names the driver's CUgraphExecUpdateResult and says
+ * how; graphs of two devices), DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_graph_update(dc_graph graph, dc_graph source);
 
-/** The number of nodes in the graph. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+/** The number of nodes in the graph (each launch, copy, fill and host function
+ *  captured is one). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
 DC_API dc_status dc_graph_node_count(dc_graph graph, uint64_t* count);
 
-/** Release a graph (and its instantiation). NULL is ignored. */
+/** Release a graph (and its instantiation). Launches already enqueued complete.
+ *  NULL is ignored. */
 DC_API void dc_graph_release(dc_graph graph);
 
 #ifdef __cplusplus

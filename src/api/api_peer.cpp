@@ -6,6 +6,7 @@
 #include "core/cuda_check.h"
 #include "core/guard.h"
 #include "device/device.h"
+#include "memory/memory_state.h"
 #include "loader/driver.h"
 
 using namespace dc;
@@ -57,6 +58,8 @@ DC_API dc_status dc_device_enable_peer_access(dc_device device, dc_device peer) 
       fail_cuda(DC_ERROR_OUT_OF_RANGE, r, "device %d already has the most peer mappings the hardware allows; disable "
                 "peer access to another device first", d->ordinal());
     check(r, "cuCtxEnablePeerAccess", d.get());
+    // Memory from the peer's stream-ordered pool needs its own grant.
+    set_pool_peer_access(*p, *d, true);
     d->set_peer_enabled(p->ordinal(), true);
     return DC_SUCCESS;
   });
@@ -73,6 +76,7 @@ DC_API dc_status dc_device_disable_peer_access(dc_device device, dc_device peer)
     if (r == CUDA_ERROR_PEER_ACCESS_NOT_ENABLED) r = CUDA_SUCCESS;  // idempotent
     check(r, "cuCtxDisablePeerAccess", d.get());
     d->set_peer_enabled(p->ordinal(), false);
+    set_pool_peer_access(*p, *d, false);
     return DC_SUCCESS;
   });
 }

@@ -39,10 +39,15 @@ void require_host_fits(uint64_t size, uint64_t also_available, const char* what)
          have + also_available);
 }
 
-std::string oom_hint(const Device& device, uint64_t size) {
-  return strf("device %d has no room for %" PRIu64 " more bytes; release buffers you no longer need, or call "
-              "dc_device_trim_memory",
-              device.ordinal(), size);
+// Checks an allocation's result; the hint is only formatted on failure, so
+// that a successful allocation pays nothing for it.
+void check_alloc(CUresult r, const char* entry, Device& device, uint64_t size) {
+  if (r == CUDA_SUCCESS) [[likely]]
+    return;
+  std::string hint = strf("device %d has no room for %" PRIu64 " more bytes; release buffers you no longer need, or "
+                          "call dc_device_trim_memory",
+                          device.ordinal(), size);
+  fail_driver(r, entry, &device, hint.c_str());
 }
 
 // A pool allocation; on CUDA_ERROR_OUT_OF_MEMORY, waits for the device once
@@ -78,7 +83,7 @@ Ref<Buffer> Buffer::alloc_device(Ref<Device> device, uint64_t size, uint32_t fla
                                                 pooled ? Memory::Pool : Memory::Driver, size, flags));
   CUdeviceptr p = 0;
   if (pooled) {
-    check(pool_alloc(&p, size, state.pool, state.internal), "cuMemAllocFromPoolAsync", &d, oom_hint(d, size).c_str());
+    check_alloc(pool_alloc(&p, size, state.pool, state.internal), "cuMemAllocFromPoolAsync", d, size);
     b->address_ = b->device_address_ = p;
     // Allocated in order on the internal stream: once that stream is past the
     // allocation, every stream may use the memory.
@@ -91,7 +96,7 @@ Ref<Buffer> Buffer::alloc_device(Ref<Device> device, uint64_t size, uint32_t fla
     api.cuMemPoolTrimTo(state.pool, 0);
     r = api.cuMemAlloc(&p, static_cast<size_t>(size));
   }
-  check(r, "cuMemAlloc", &d, oom_hint(d, size).c_str());
+  check_alloc(r, "cuMemAlloc", d, size);
   b->address_ = b->device_address_ = p;
   return b;
 }
@@ -103,7 +108,7 @@ Ref<Buffer> Buffer::alloc_device_async(Stream& stream, uint64_t size, uint32_t f
   if (!state.pool || (flags & DC_ALLOC_NO_POOL)) return alloc_device(stream.device_ref(), size, flags | DC_ALLOC_NO_POOL);
   Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(stream.device_ref(), DC_BUFFER_DEVICE, Memory::Pool, size, flags));
   CUdeviceptr p = 0;
-  check(pool_alloc(&p, size, state.pool, stream.handle()), "cuMemAllocFromPoolAsync", &d, oom_hint(d, size).c_str());
+  check_alloc(pool_alloc(&p, size, state.pool, stream.handle()), "cuMemAllocFromPoolAsync", d, size);
   b->address_ = b->device_address_ = p;
   // Freed in order on the stream it was allocated on, unless used elsewhere later.
   b->note_use(&stream);
@@ -120,9 +125,11 @@ Ref<Buffer> Buffer::alloc_pinned(Ref<Device> device, uint64_t size, uint32_t fla
   require_host_fits(size, 0, "this machine's memory");
   Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_PINNED, Memory::Pinned, size, flags));
   void* h = nullptr;
-  check(api.cuMemHostAlloc(&h, static_cast<size_t>(size), cu_flags), "cuMemHostAlloc", &d,
-        strf("the system could not page-lock %" PRIu64 " bytes; allocate less, or use ordinary memory",
-             size).c_str());
+  CUresult r = api.cuMemHostAlloc(&h, static_cast<size_t>(size), cu_flags);
+  if (r != CUDA_SUCCESS)
+    fail_driver(r, "cuMemHostAlloc", &d,
+                strf("the system could not page-lock %" PRIu64 " bytes; allocate less, or use ordinary memory", size)
+                    .c_str());
   b->host_ = h;
   b->address_ = reinterpret_cast<CUdeviceptr>(h);
   // Under unified addressing pinned memory is mapped at its host address,
@@ -144,8 +151,7 @@ Ref<Buffer> Buffer::alloc_managed(Ref<Device> device, uint64_t size, uint32_t fl
   Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_MANAGED, Memory::Managed, size, flags));
   CUdeviceptr p = 0;
   unsigned attach = (flags & DC_ALLOC_ATTACH_HOST) ? CU_MEM_ATTACH_HOST : CU_MEM_ATTACH_GLOBAL;
-  check(driver_api().cuMemAllocManaged(&p, static_cast<size_t>(size), attach), "cuMemAllocManaged", &d,
-        oom_hint(d, size).c_str());
+  check_alloc(driver_api().cuMemAllocManaged(&p, static_cast<size_t>(size), attach), "cuMemAllocManaged", d, size);
   b->address_ = b->device_address_ = p;
   b->host_ = reinterpret_cast<void*>(p);
   return b;

@@ -106,4 +106,16 @@ void trim_memory(Device& device, uint64_t keep_bytes) {
   check(api.cuMemPoolTrimTo(s->pool, static_cast<size_t>(keep_bytes)), "cuMemPoolTrimTo", &device);
 }
 
+void set_pool_peer_access(Device& owner, Device& accessor, bool enable) {
+  if (&owner == &accessor) return;
+  ContextScope bind(owner);
+  MemoryState* state = enable ? &memory_state(owner) : existing_memory_state(owner);
+  if (!state || !state->pool) return;
+  CUmemAccessDesc desc{};
+  desc.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  desc.location.id = accessor.ordinal();
+  desc.flags = enable ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE : CU_MEM_ACCESS_FLAGS_PROT_NONE;
+  check(driver_api().cuMemPoolSetAccess(state->pool, &desc, 1), "cuMemPoolSetAccess", &owner);
+}
+
 }  // namespace dc

@@ -67,6 +67,13 @@ inline MemoryState* existing_memory_state(Device& device) noexcept {
 // state. Never throws.
 void destroy_memory_state(Device& device) noexcept;
 
+// Peer access for pool memory: lets kernels and copies on `accessor` reach the
+// memory `owner`'s pool hands out (cuMemPoolSetAccess), or takes that back.
+// Enabling makes owner's state if needed. A device without a pool needs
+// nothing (cuMemAlloc memory follows the contexts' peer access). Binds
+// owner's context itself.
+void set_pool_peer_access(Device& owner, Device& accessor, bool enable);
+
 // dc_device_trim_memory: waits for the device's pending work (so that every
 // stream-ordered free has happened) and trims the pool to `keep_bytes`.
 // The device's context must be bound.

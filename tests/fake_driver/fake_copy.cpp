@@ -125,7 +125,7 @@ CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstr
   FAKE_REQUIRE_CONTEXT();
   FAKE_LOCKED;
   if (!unified_ok(dst, n, true) || !unified_ok(src, n, false)) return CUDA_ERROR_INVALID_VALUE;
-  return on_stream(hStream, "cuMemcpyAsync", [&] { return copy(host(dst), host(src), n); });
+  return on_stream(hStream, "cuMemcpyAsync", [=] { return copy(host(dst), host(src), n); });
 }
 FAKE_EXPORT(cuMemcpyAsync, 4000)
 
@@ -134,7 +134,7 @@ CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dst, const void* src, size_t n, C
   FAKE_REQUIRE_CONTEXT();
   FAKE_LOCKED;
   if (!writable(dst, n) || (n && !src)) return CUDA_ERROR_INVALID_VALUE;
-  return on_stream(hStream, "cuMemcpyHtoDAsync", [&] { return copy(host(dst), src, n); });
+  return on_stream(hStream, "cuMemcpyHtoDAsync", [=] { return copy(host(dst), src, n); });
 }
 FAKE_EXPORT(cuMemcpyHtoDAsync, 3020)
 
@@ -143,7 +143,7 @@ CUresult CUDAAPI cuMemcpyDtoHAsync(void* dst, CUdeviceptr src, size_t n, CUstrea
   FAKE_REQUIRE_CONTEXT();
   FAKE_LOCKED;
   if (!readable(src, n) || (n && !dst)) return CUDA_ERROR_INVALID_VALUE;
-  return on_stream(hStream, "cuMemcpyDtoHAsync", [&] { return copy(dst, host(src), n); });
+  return on_stream(hStream, "cuMemcpyDtoHAsync", [=] { return copy(dst, host(src), n); });
 }
 FAKE_EXPORT(cuMemcpyDtoHAsync, 3020)
 
@@ -152,7 +152,7 @@ CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, C
   FAKE_REQUIRE_CONTEXT();
   FAKE_LOCKED;
   if (!writable(dst, n) || !readable(src, n)) return CUDA_ERROR_INVALID_VALUE;
-  return on_stream(hStream, "cuMemcpyDtoDAsync", [&] { return copy(host(dst), host(src), n); });
+  return on_stream(hStream, "cuMemcpyDtoDAsync", [=] { return copy(host(dst), host(src), n); });
 }
 FAKE_EXPORT(cuMemcpyDtoDAsync, 3020)
 
@@ -162,7 +162,7 @@ CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dstCtx, CUdevicept
   FAKE_REQUIRE_CONTEXT();
   FAKE_LOCKED;
   if (!dstCtx || !srcCtx || !peer_ok(dst, dstCtx, src, srcCtx, n)) return CUDA_ERROR_INVALID_VALUE;
-  return on_stream(hStream, "cuMemcpyPeerAsync", [&] { return copy(host(dst), host(src), n); });
+  return on_stream(hStream, "cuMemcpyPeerAsync", [=] { return copy(host(dst), host(src), n); });
 }
 FAKE_EXPORT(cuMemcpyPeerAsync, 4000)
 
@@ -197,7 +197,7 @@ CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t n,
   FAKE_ENTER(cuMemsetD8Async);
   FAKE_REQUIRE_CONTEXT();
   FAKE_LOCKED;
-  return on_stream(hStream, "cuMemsetD8Async", [&] { return fill<uint8_t>(dst, value, n); });
+  return on_stream(hStream, "cuMemsetD8Async", [=] { return fill<uint8_t>(dst, value, n); });
 }
 FAKE_EXPORT(cuMemsetD8Async, 3020)
 
@@ -205,7 +205,7 @@ CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t 
   FAKE_ENTER(cuMemsetD16Async);
   FAKE_REQUIRE_CONTEXT();
   FAKE_LOCKED;
-  return on_stream(hStream, "cuMemsetD16Async", [&] { return fill<uint16_t>(dst, value, n); });
+  return on_stream(hStream, "cuMemsetD16Async", [=] { return fill<uint16_t>(dst, value, n); });
 }
 FAKE_EXPORT(cuMemsetD16Async, 3020)
 
@@ -213,6 +213,6 @@ CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dst, unsigned int value, size_t n,
   FAKE_ENTER(cuMemsetD32Async);
   FAKE_REQUIRE_CONTEXT();
   FAKE_LOCKED;
-  return on_stream(hStream, "cuMemsetD32Async", [&] { return fill<uint32_t>(dst, value, n); });
+  return on_stream(hStream, "cuMemsetD32Async", [=] { return fill<uint32_t>(dst, value, n); });
 }
 FAKE_EXPORT(cuMemsetD32Async, 3020)

@@ -127,6 +127,11 @@ ParsedImage parse_ptx(const std::string& raw, int device_arch, int max_ptx_isa) 
       cursor = offset + size;
     }
     if (!k.params_known) k.params.clear();
+    // __launch_bounds__: `.maxntid x, y, z` between the parameter list and the body.
+    std::string head = (*it)[0];
+    std::smatch mt;
+    if (std::regex_search(head, mt, std::regex(R"(\.maxntid\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?)")))
+      k.max_threads = std::stoi(mt[1]) * (mt[2].matched ? std::stoi(mt[2]) : 1) * (mt[3].matched ? std::stoi(mt[3]) : 1);
     // Static shared memory declared in the body.
     size_t body = static_cast<size_t>(it->position(0) + it->length(0));
     size_t level = 1, end = body;
@@ -223,6 +228,9 @@ ParsedImage parse_elf(const uint8_t* b, int device_arch) {
           uint16_t len = at<uint16_t>(r + 2);
           if (r[1] == 0x17 && len >= 12)
             by_ordinal[at<uint16_t>(r + 8)] = {at<uint16_t>(r + 10), at<uint32_t>(r + 12) >> 18};
+          // EIATTR_MAX_THREADS (0x05): u32 x, y, z from __launch_bounds__.
+          if (r[1] == 0x05 && len == 12)
+            k.max_threads = static_cast<int>(at<uint32_t>(r + 4) * at<uint32_t>(r + 8) * at<uint32_t>(r + 12));
           o += 4 + len;
         }
         k.params_known = true;

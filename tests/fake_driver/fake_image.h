@@ -21,6 +21,7 @@ struct ImageKernel {
   std::vector<ImageParam> params;
   int registers = 0;        // 0: not given by the image
   size_t static_shared = 0;
+  int max_threads = 0;      // __launch_bounds__ (PTX .maxntid, CUBIN EIATTR_MAX_THREADS); 0: none
 };
 
 struct ImageGlobal {

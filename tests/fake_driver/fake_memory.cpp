@@ -21,6 +21,7 @@ struct Pool {
   std::multimap<size_t, void*> cached;
   size_t cached_bytes = 0;
   bool is_default = false;  // the device's implicit pool (cuMemAllocAsync)
+  std::map<int, int> access;  // device ordinal -> CUmemAccess_flags granted by cuMemPoolSetAccess
 };
 
 namespace {
@@ -338,6 +339,24 @@ CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep) {
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuMemPoolTrimTo, 11020)
+
+CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc* map, size_t count) {
+  FAKE_ENTER(cuMemPoolSetAccess);
+  FAKE_REQUIRE_CONTEXT();
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Pool* p = live_pool(pool);
+  if (!p || !map || count == 0) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < count; ++i) {
+    const CUmemAccessDesc& d = map[i];
+    if (d.location.type != CU_MEM_LOCATION_TYPE_DEVICE || !device(d.location.id)) return CUDA_ERROR_INVALID_VALUE;
+    // The owning device always has access; another one needs peer capability.
+    if (d.location.id != p->ordinal && config().no_peer) return CUDA_ERROR_INVALID_DEVICE;
+    if (d.location.id == p->ordinal && d.flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE) return CUDA_ERROR_INVALID_VALUE;
+  }
+  for (size_t i = 0; i < count; ++i) p->access[map[i].location.id] = map[i].flags;
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuMemPoolSetAccess, 11020)
 
 CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr* dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream) {
   FAKE_ENTER(cuMemAllocFromPoolAsync);

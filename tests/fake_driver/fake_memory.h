@@ -62,9 +62,10 @@ struct Stream {
   // after it) reports it once.
   CUresult pending_error = CUDA_SUCCESS;
   long operations = 0;             // work items run on this stream
-  // Stream capture belongs here: a capture state (mode, the graph being
-  // recorded) as members, and enqueue() appending a node to that graph instead
-  // of running the work while the state is active.
+  // The capture in progress (fake_graph.h), or nullptr: while it is set,
+  // enqueue() records the work as a node of the capture's graph instead of
+  // running it.
+  struct Capture* capture = nullptr;
 };
 
 // The stream a CUstream names, for work enqueued in the current context:
@@ -82,7 +83,9 @@ CUresult any_stream(CUstream handle, Stream** out);
 // once (the enqueue-time check); if an asynchronous fault is due, the work
 // still runs and then "fails on the device": a sticky fault breaks the
 // context, any other is kept for the stream's next synchronisation.
-// Callers hold fake::lock().
+// While the stream captures, the work is recorded instead (fake_graph.h):
+// `work` may then run later, at every launch of the graph, so it must own
+// what it uses (capture by value). Callers hold fake::lock().
 CUresult enqueue(Stream* stream, const char* entry, const std::function<CUresult()>& work);
 
 // Whether `handle` is a live event; its context goes to *ctx. Callers hold fake::lock().

@@ -96,6 +96,47 @@ size_t write_log(char* buffer, size_t capacity, const std::string& text) {
 
 }  // namespace
 
+int kernel_max_threads(int registers, int launch_bounds) {
+  int regs = registers > 0 ? registers : 16;
+  int per_warp = (regs * 32 + 255) / 256 * 256;
+  int warps = 65536 / per_warp;
+  int limit = warps * 32 < 1024 ? warps * 32 : 1024;
+  if (launch_bounds > 0 && launch_bounds < limit) limit = launch_bounds;
+  return limit;
+}
+
+bool kernel_info(CUfunction h, KernelInfo* out) {
+  Function* f = live_function(h);
+  if (!f) return false;
+  const ImageKernel& k = f->kernel;
+  out->name = k.name;
+  out->params_known = k.params_known;
+  out->params = k.params;
+  out->params_bytes = 0;
+  for (const ImageParam& p : k.params)
+    if (p.offset + p.size > out->params_bytes) out->params_bytes = p.offset + p.size;
+  out->registers = k.registers ? k.registers : 16;
+  out->static_shared = static_cast<int>(k.static_shared);
+  out->max_dynamic_shared = f->max_dynamic_shared;
+  out->max_threads = kernel_max_threads(k.registers, k.max_threads);
+  out->context = f->module->context;
+  out->module = f->module;
+  return true;
+}
+
+bool function_live(CUfunction h) { return live_function(h) != nullptr; }
+
+void* module_global(const void* module, const char* name, size_t* size) {
+  Module* m = const_cast<Module*>(static_cast<const Module*>(module));
+  if (!modules().count(m)) return nullptr;
+  for (Global& g : m->globals)
+    if (g.name == name) {
+      if (size) *size = g.size;
+      return g.memory;
+    }
+  return nullptr;
+}
+
 bool module_global_range(CUdeviceptr address, CUdeviceptr* base, size_t* size) {
   std::lock_guard<std::recursive_mutex> g(lock());
   for (Module* m : modules())
@@ -283,7 +324,7 @@ CUresult CUDAAPI cuFuncGetAttribute(int* value, CUfunction_attribute attrib, CUf
   if (!f) return CUDA_ERROR_INVALID_HANDLE;
   const ImageKernel& k = f->kernel;
   switch (attrib) {
-    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = 1024; break;
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = kernel_max_threads(k.registers, k.max_threads); break;
     case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = static_cast<int>(k.static_shared); break;
     case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *value = 0; break;
     case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *value = 0; break;

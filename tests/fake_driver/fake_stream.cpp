@@ -5,6 +5,7 @@
 // next synchronisation, as a GPU reports a failed copy.
 #include <string>
 
+#include "fake_graph.h"
 #include "fake_memory.h"
 
 namespace fake {
@@ -74,6 +75,7 @@ void drop_context(Context* ctx) {
     Stream* s = it->first;
     ++it;
     if (s->ctx == ctx) {
+      drop_capture(s);
       streams().erase(s);
       live_add("streams", -1);
       delete s;
@@ -115,6 +117,8 @@ CUresult stream_for_work(CUstream h, Stream** out) {
 }
 
 CUresult enqueue(Stream* stream, const char* entry, const std::function<CUresult()>& work) {
+  CUresult captured = CUDA_SUCCESS;
+  if (stream->capture && capture_work(stream, entry, work, &captured)) return captured;
   long n = ++async_calls()[entry];
   CUresult r = work();
   if (r != CUDA_SUCCESS) return r;
@@ -170,6 +174,7 @@ CUresult CUDAAPI cuStreamDestroy(CUstream hStream) {
   std::lock_guard<std::recursive_mutex> g(lock());
   Stream* s = reinterpret_cast<Stream*>(hStream);
   if (is_default_handle(hStream) || !streams().count(s)) return CUDA_ERROR_INVALID_HANDLE;
+  drop_capture(s);
   streams().erase(s);
   live_add("streams", -1);
   delete s;
@@ -183,6 +188,11 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream hStream) {
   std::lock_guard<std::recursive_mutex> g(lock());
   Stream* s = nullptr;
   if (CUresult r = any_stream(hStream, &s)) return r;
+  // Not allowed while the stream captures: the capture is invalidated.
+  if (s->capture) {
+    invalidate_capture(s);
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  }
   return take_pending(s);
 }
 FAKE_EXPORT(cuStreamSynchronize, 2000)
@@ -193,6 +203,11 @@ CUresult CUDAAPI cuStreamQuery(CUstream hStream) {
   std::lock_guard<std::recursive_mutex> g(lock());
   Stream* s = nullptr;
   if (CUresult r = any_stream(hStream, &s)) return r;
+  // Not allowed while the stream captures: the capture is invalidated.
+  if (s->capture) {
+    invalidate_capture(s);
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  }
   return take_pending(s);
 }
 FAKE_EXPORT(cuStreamQuery, 2000)
@@ -220,6 +235,15 @@ CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void* userData)
     std::lock_guard<std::recursive_mutex> g(lock());
     Stream* s = nullptr;
     if (CUresult r = stream_for_work(hStream, &s)) return r;
+    if (s->capture) {
+      // Recorded: the function runs at every launch of the graph instead.
+      Node node;
+      node.type = NodeType::Host;
+      node.entry = "cuLaunchHostFunc";
+      node.host_fn = fn;
+      node.host_data = userData;
+      return capture_node(s, std::move(node));
+    }
     if (CUresult r = enqueue(s, "cuLaunchHostFunc", [] { return CUDA_SUCCESS; })) return r;
   }
   // Run outside the fake's lock, as a driver thread would: the function may

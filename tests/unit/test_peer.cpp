@@ -68,6 +68,19 @@ TEST_F(PeerTest, Attributes) {
   EXPECT_DC_ERROR(dc_device_peer_attribute(a_, b_, 1, nullptr), DC_ERROR_INVALID_ARGUMENT, "value is NULL");
 }
 
+TEST_F(PeerTest, PoolMemoryIsSharedWithThePeer) {
+  REQUIRE_FAKE_DRIVER();
+  if (peer_forbidden()) GTEST_SKIP() << "needs peer access";
+  auto* fake = dctest::fake_driver();
+  fake->reset();
+  ASSERT_DC_OK(dc_device_enable_peer_access(a_, b_));
+  // b's stream-ordered pool grants a access (memory from pools does not follow
+  // the contexts' peer access by itself).
+  EXPECT_EQ(fake->call_count("cuMemPoolSetAccess"), 1);
+  ASSERT_DC_OK(dc_device_disable_peer_access(a_, b_));
+  EXPECT_EQ(fake->call_count("cuMemPoolSetAccess"), 2);
+}
+
 TEST_F(PeerTest, NoPeerPathIsNotSupportedWithAnExplanation) {
   if (!peer_forbidden()) GTEST_SKIP() << "runs with DCFAKE_NO_PEER=1";
   int32_t can = -1;

@@ -1,0 +1,350 @@
+// bench_launch: the CPU cost of dccuda's launches against raw cuLaunchKernel
+// for the same kernel and arguments, and graph replay against raw
+// cuGraphLaunch, in the same process and run.
+//
+// Launches are timed in bursts (range(0) launches) followed by a stream
+// synchronisation that is not timed: a long burst fills the launch queue,
+// which then throttles the CPU to the GPU's own launch rate (about 4 us per
+// launch) and hides the wrapper's cost. Each iteration runs one dc_ burst and
+// one raw burst, alternating which goes first. Counters:
+//   dc_ns, raw_ns   CPU time per launch (per kernel for graphs)
+//   ratio           dc_ns / raw_ns (the goal: <= 1.03, or dc_ns - raw_ns <= 50)
+//   overhead_ns     dc_ns - raw_ns
+//
+//   BM_EmptyEnqueue      dc_launch_enqueue (prepared) vs cuLaunchKernel, empty kernel
+//   BM_EmptyOneShot      dc_launch_kernel vs cuLaunchKernel, empty kernel
+//   BM_FourArgsEnqueue   the same with saxpy(float, float*, float*, int), n = 0
+//   BM_FourArgsOneShot   dc_launch_kernel with two buffer arguments (checked, pinned)
+//   BM_RoundTrip         one launch + synchronisation, timed whole
+//   BM_GraphReplay/N     a graph of N empty kernels: dc_graph_launch vs cuGraphLaunch
+//
+// Without a usable driver, device or NVRTC it prints why and exits 0.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "dccuda.h"
+#include "raw_driver.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const char* kSource = R"(
+extern "C" __global__ void empty() {}
+extern "C" __global__ void saxpy(float a, const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+)";
+
+struct Env {
+  dc_device device = nullptr;
+  CUcontext context = nullptr;
+  const bench::RawDriver* raw = nullptr;
+  std::string name;
+  dc_module module = nullptr;
+  dc_function empty = nullptr, saxpy = nullptr;
+  CUfunction raw_empty = nullptr, raw_saxpy = nullptr;
+  dc_stream stream = nullptr;
+  CUstream raw_stream = nullptr;
+  dc_buffer x = nullptr, y = nullptr;
+  CUdeviceptr raw_x = 0, raw_y = 0;
+};
+
+Env g_env;
+
+bool setup(std::string* why) {
+  auto failed = [&](const char* what) {
+    *why = std::string(what) + ": " + dc_last_error_message();
+    return false;
+  };
+  int32_t count = 0;
+  if (dc_device_count(&count) != DC_SUCCESS) return failed("dc_device_count");
+  if (count < 1) {
+    *why = "the driver reports no CUDA device";
+    return false;
+  }
+  int32_t major = 0, minor = 0;
+  if (dc_nvrtc_version(&major, &minor) != DC_SUCCESS) return failed("NVRTC");
+  if (dc_device_open(0, &g_env.device) != DC_SUCCESS) return failed("dc_device_open");
+  void* ctx = nullptr;
+  dc_device_native(g_env.device, nullptr, &ctx);
+  g_env.context = static_cast<CUcontext>(ctx);
+  g_env.raw = bench::raw_driver(why);
+  if (!g_env.raw) return false;
+  dc_device_info info = DC_DEVICE_INFO_INIT;
+  dc_device_get_info(g_env.device, &info);
+  g_env.name = info.name;
+  if (dc_module_compile_and_load(g_env.device, kSource, "bench_launch.cu", nullptr, &g_env.module) != DC_SUCCESS)
+    return failed("dc_module_compile_and_load");
+  void* native = nullptr;
+  if (dc_module_get_function(g_env.module, "empty", &g_env.empty) != DC_SUCCESS ||
+      dc_module_get_function(g_env.module, "saxpy", &g_env.saxpy) != DC_SUCCESS)
+    return failed("dc_module_get_function");
+  dc_function_native(g_env.empty, &native);
+  g_env.raw_empty = static_cast<CUfunction>(native);
+  dc_function_native(g_env.saxpy, &native);
+  g_env.raw_saxpy = static_cast<CUfunction>(native);
+  if (dc_stream_create(g_env.device, 0, 0, &g_env.stream) != DC_SUCCESS) return failed("dc_stream_create");
+  dc_stream_native(g_env.stream, &native);
+  g_env.raw_stream = static_cast<CUstream>(native);
+  if (dc_buffer_alloc(g_env.device, 4096, 0, &g_env.x) != DC_SUCCESS ||
+      dc_buffer_alloc(g_env.device, 4096, 0, &g_env.y) != DC_SUCCESS)
+    return failed("dc_buffer_alloc");
+  uint64_t address = 0;
+  dc_buffer_device_pointer(g_env.x, &address);
+  g_env.raw_x = address;
+  dc_buffer_device_pointer(g_env.y, &address);
+  g_env.raw_y = address;
+  return true;
+}
+
+void teardown() {
+  dc_buffer_release(g_env.x);
+  dc_buffer_release(g_env.y);
+  dc_stream_release(g_env.stream);
+  dc_function_release(g_env.empty);
+  dc_function_release(g_env.saxpy);
+  dc_module_release(g_env.module);
+  dc_device_release(g_env.device);
+}
+
+// The raw calls need the device's context current on the benchmark thread.
+void bind() { g_env.raw->cuCtxSetCurrent(g_env.context); }
+
+bool dc_ok(benchmark::State& state, dc_status status) {
+  if (status == DC_SUCCESS) return true;
+  static thread_local std::string text;
+  text = dc_last_error_message();
+  state.SkipWithError(text.c_str());
+  return false;
+}
+
+bool raw_ok(benchmark::State& state, CUresult r, const char* what) {
+  if (r == CUDA_SUCCESS) return true;
+  static thread_local std::string text;
+  text = std::string(what) + " failed with CUresult " + std::to_string(static_cast<int>(r));
+  state.SkipWithError(text.c_str());
+  return false;
+}
+
+bool sync(benchmark::State& state) {
+  return raw_ok(state, g_env.raw->cuStreamSynchronize(g_env.raw_stream), "cuStreamSynchronize");
+}
+
+void report(benchmark::State& state, double dc_seconds, double raw_seconds, double units) {
+  if (units <= 0) return;
+  double dc_ns = dc_seconds / units * 1e9, raw_ns = raw_seconds / units * 1e9;
+  state.counters["dc_ns"] = dc_ns;
+  state.counters["raw_ns"] = raw_ns;
+  state.counters["ratio"] = raw_ns > 0 ? dc_ns / raw_ns : 0;
+  state.counters["overhead_ns"] = dc_ns - raw_ns;
+}
+
+// Bursts of `burst` calls of each side per iteration (order alternating), the
+// enqueue loops timed, the synchronisation after each burst not.
+// `per_call` is how many kernels one call launches.
+template <class Dc, class Raw>
+void bursts(benchmark::State& state, int per_call, Dc&& dc, Raw&& raw) {
+  bind();
+  const int64_t burst = state.range(0);
+  if (!dc() || !raw() || !sync(state)) return;  // warm: first-use costs
+  double dc_seconds = 0, raw_seconds = 0;
+  int64_t calls = 0;
+  bool dc_first = true;
+  for (auto _ : state) {
+    double times[2] = {0, 0};
+    for (int side = 0; side < 2; ++side) {
+      bool is_dc = (side == 0) == dc_first;
+      auto t0 = Clock::now();
+      for (int64_t i = 0; i < burst; ++i)
+        if (!(is_dc ? dc() : raw())) return;
+      times[is_dc ? 0 : 1] = std::chrono::duration<double>(Clock::now() - t0).count();
+      if (!sync(state)) return;
+    }
+    dc_seconds += times[0];
+    raw_seconds += times[1];
+    state.SetIterationTime(times[0] + times[1]);
+    calls += burst;
+    dc_first = !dc_first;
+  }
+  report(state, dc_seconds, raw_seconds, static_cast<double>(calls) * per_call);
+}
+
+dc_launch_config one_warp() {
+  dc_launch_config c = DC_LAUNCH_CONFIG_INIT;
+  c.block[0] = 32;
+  return c;
+}
+
+// -- Launches -----------------------------------------------------------------
+
+void BM_EmptyEnqueue(benchmark::State& state) {
+  dc_launch_config c = one_warp();
+  dc_launch l = nullptr;
+  if (!dc_ok(state, dc_launch_create(g_env.empty, &c, &l))) return;
+  bursts(
+      state, 1, [&] { return dc_ok(state, dc_launch_enqueue(l, g_env.stream)); },
+      [&] {
+        return raw_ok(state, g_env.raw->cuLaunchKernel(g_env.raw_empty, 1, 1, 1, 32, 1, 1, 0, g_env.raw_stream, nullptr,
+                                                       nullptr),
+                      "cuLaunchKernel");
+      });
+  dc_launch_release(l);
+}
+
+void BM_EmptyOneShot(benchmark::State& state) {
+  dc_launch_config c = one_warp();
+  bursts(
+      state, 1, [&] { return dc_ok(state, dc_launch_kernel(g_env.empty, &c, nullptr, 0, g_env.stream)); },
+      [&] {
+        return raw_ok(state, g_env.raw->cuLaunchKernel(g_env.raw_empty, 1, 1, 1, 32, 1, 1, 0, g_env.raw_stream, nullptr,
+                                                       nullptr),
+                      "cuLaunchKernel");
+      });
+}
+
+// saxpy with n = 0: four arguments, no GPU work.
+struct FourArgs {
+  float a = 2.0f;
+  int n = 0;
+  dc_arg args[4];
+  void* raw_params[4];
+  FourArgs() {
+    args[0] = {DC_ARG_VALUE, sizeof a, &a, nullptr, 0};
+    args[1] = {DC_ARG_BUFFER, 8, nullptr, g_env.x, 0};
+    args[2] = {DC_ARG_BUFFER, 8, nullptr, g_env.y, 0};
+    args[3] = {DC_ARG_VALUE, sizeof n, &n, nullptr, 0};
+    raw_params[0] = &a;
+    raw_params[1] = &g_env.raw_x;
+    raw_params[2] = &g_env.raw_y;
+    raw_params[3] = &n;
+  }
+  bool raw(benchmark::State& state) {
+    return raw_ok(state, g_env.raw->cuLaunchKernel(g_env.raw_saxpy, 1, 1, 1, 32, 1, 1, 0, g_env.raw_stream, raw_params,
+                                                   nullptr),
+                  "cuLaunchKernel");
+  }
+};
+
+void BM_FourArgsEnqueue(benchmark::State& state) {
+  FourArgs f;
+  dc_launch_config c = one_warp();
+  dc_launch l = nullptr;
+  if (!dc_ok(state, dc_launch_create(g_env.saxpy, &c, &l))) return;
+  if (dc_ok(state, dc_launch_set_args(l, f.args, 4)))
+    bursts(
+        state, 1, [&] { return dc_ok(state, dc_launch_enqueue(l, g_env.stream)); }, [&] { return f.raw(state); });
+  dc_launch_release(l);
+}
+
+void BM_FourArgsOneShot(benchmark::State& state) {
+  FourArgs f;
+  dc_launch_config c = one_warp();
+  bursts(
+      state, 1, [&] { return dc_ok(state, dc_launch_kernel(g_env.saxpy, &c, f.args, 4, g_env.stream)); },
+      [&] { return f.raw(state); });
+}
+
+// One launch and a synchronisation, timed whole (the latency a caller sees).
+void BM_RoundTrip(benchmark::State& state) {
+  dc_launch_config c = one_warp();
+  dc_launch l = nullptr;
+  if (!dc_ok(state, dc_launch_create(g_env.empty, &c, &l))) return;
+  bursts(
+      state, 1,
+      [&] { return dc_ok(state, dc_launch_enqueue(l, g_env.stream)) && dc_ok(state, dc_stream_synchronize(g_env.stream)); },
+      [&] {
+        return raw_ok(state, g_env.raw->cuLaunchKernel(g_env.raw_empty, 1, 1, 1, 32, 1, 1, 0, g_env.raw_stream, nullptr,
+                                                       nullptr),
+                      "cuLaunchKernel") &&
+               sync(state);
+      });
+  dc_launch_release(l);
+}
+
+// -- Graphs -------------------------------------------------------------------
+
+void BM_GraphReplay(benchmark::State& state) {
+  const int kernels = static_cast<int>(state.range(1));
+  dc_launch_config c = one_warp();
+  // dccuda's graph, captured through dccuda.
+  dc_graph graph = nullptr;
+  if (!dc_ok(state, dc_stream_begin_capture(g_env.stream, DC_CAPTURE_THREAD_LOCAL))) return;
+  for (int i = 0; i < kernels; ++i)
+    if (!dc_ok(state, dc_launch_kernel(g_env.empty, &c, nullptr, 0, g_env.stream))) break;
+  if (!dc_ok(state, dc_stream_end_capture(g_env.stream, &graph))) return;
+  if (state.error_occurred()) {
+    dc_graph_release(graph);
+    return;
+  }
+  // The raw graph, captured through the driver.
+  bind();
+  const bench::RawDriver& raw = *g_env.raw;
+  CUgraph raw_graph = nullptr;
+  CUgraphExec raw_exec = nullptr;
+  bool ok = raw_ok(state, raw.cuStreamBeginCapture(g_env.raw_stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                   "cuStreamBeginCapture");
+  for (int i = 0; ok && i < kernels; ++i)
+    ok = raw_ok(state, raw.cuLaunchKernel(g_env.raw_empty, 1, 1, 1, 32, 1, 1, 0, g_env.raw_stream, nullptr, nullptr),
+                "cuLaunchKernel");
+  if (raw_ok(state, raw.cuStreamEndCapture(g_env.raw_stream, &raw_graph), "cuStreamEndCapture") && ok &&
+      raw_ok(state, raw.cuGraphInstantiateWithFlags(&raw_exec, raw_graph, 0), "cuGraphInstantiateWithFlags") &&
+      dc_ok(state, dc_graph_instantiate(graph))) {
+    bursts(
+        state, kernels, [&] { return dc_ok(state, dc_graph_launch(graph, g_env.stream)); },
+        [&] { return raw_ok(state, raw.cuGraphLaunch(raw_exec, g_env.raw_stream), "cuGraphLaunch"); });
+  }
+  if (raw_exec) raw.cuGraphExecDestroy(raw_exec);
+  if (raw_graph) raw.cuGraphDestroy(raw_graph);
+  dc_graph_release(graph);
+}
+
+void launch_bursts(benchmark::internal::Benchmark* b) {
+  for (int64_t burst : {32, 128}) b->Arg(burst);
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+void round_trips(benchmark::internal::Benchmark* b) {
+  b->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+void graph_sizes(benchmark::internal::Benchmark* b) {
+  for (int64_t kernels : {1, 10, 100}) b->Args({16, kernels});
+  b->ArgNames({"burst", "kernels"})->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK(BM_EmptyEnqueue)->Apply(launch_bursts);
+BENCHMARK(BM_EmptyOneShot)->Apply(launch_bursts);
+BENCHMARK(BM_FourArgsEnqueue)->Apply(launch_bursts);
+BENCHMARK(BM_FourArgsOneShot)->Apply(launch_bursts);
+BENCHMARK(BM_RoundTrip)->Apply(round_trips);
+BENCHMARK(BM_GraphReplay)->Apply(graph_sizes);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  std::string why;
+  if (!setup(&why)) {
+    std::printf("bench_launch: %s: skipping\n", why.c_str());
+    teardown();
+    return 0;
+  }
+  int32_t version = 0;
+  dc_driver_version(&version);
+  const char* library = "";
+  dc_driver_library(&library);
+  bool fake = g_env.name.find("fake") != std::string::npos;
+  std::printf("bench_launch: device 0: %s; driver CUDA %d.%d (%s)%s\n", g_env.name.c_str(), version / 1000,
+              (version % 1000) / 10, library, fake ? "; the FAKE driver: a smoke run, the numbers mean nothing" : "");
+  benchmark::AddCustomContext("device", g_env.name);
+  benchmark::AddCustomContext("driver", std::to_string(version));
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  teardown();
+  return 0;
+}

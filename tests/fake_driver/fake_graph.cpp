@@ -1,0 +1,325 @@
+// The fake driver's stream capture and graphs (a test double, never a GPU):
+// see fake_graph.h for what is modelled.
+#include "fake_graph.h"
+
+#include <algorithm>
+#include <set>
+
+namespace fake {
+namespace {
+
+struct GraphExec {
+  Context* ctx = nullptr;
+  std::vector<std::shared_ptr<const Node>> nodes;
+};
+
+std::set<Graph*>& graphs() {
+  static auto* s = new std::set<Graph*>;
+  return *s;
+}
+std::set<GraphExec*>& execs() {
+  static auto* s = new std::set<GraphExec*>;
+  return *s;
+}
+unsigned long long g_next_capture = 1;
+
+Graph* live_graph(CUgraph h) {
+  Graph* g = reinterpret_cast<Graph*>(h);
+  return graphs().count(g) ? g : nullptr;
+}
+GraphExec* live_exec(CUgraphExec h) {
+  GraphExec* e = reinterpret_cast<GraphExec*>(h);
+  return execs().count(e) ? e : nullptr;
+}
+
+void drop_context_graphs(Context* c) {
+  for (auto it = graphs().begin(); it != graphs().end();) {
+    if ((*it)->ctx == c) {
+      delete *it;
+      it = graphs().erase(it);
+      live_add("graphs", -1);
+    } else {
+      ++it;
+    }
+  }
+  for (auto it = execs().begin(); it != execs().end();) {
+    if ((*it)->ctx == c) {
+      delete *it;
+      it = execs().erase(it);
+      live_add("graph_execs", -1);
+    } else {
+      ++it;
+    }
+  }
+}
+ResetHook g_reset_hook(drop_context_graphs);
+
+// Runs the nodes in order on the calling thread, holding `held` except while
+// a host function runs (it is the caller's code, as on a driver thread). A
+// node that fails now (memory freed since the capture) faults the "device".
+void replay(const std::vector<std::shared_ptr<const Node>>& nodes, Context* ctx,
+            std::unique_lock<std::recursive_mutex>* held) {
+  for (const auto& n : nodes) {
+    if (ctx->broken) return;
+    if (n->type == NodeType::Host) {
+      if (held) held->unlock();
+      n->host_fn(n->host_data);
+      if (held) held->lock();
+      continue;
+    }
+    if (n->work() != CUDA_SUCCESS && !ctx->broken) ctx->broken = CUDA_ERROR_ILLEGAL_ADDRESS;
+  }
+}
+
+}  // namespace
+
+CUresult capture_node(Stream* s, Node node) {
+  Capture* c = s->capture;
+  if (c->invalidated) return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  c->graph->nodes.push_back(std::make_shared<const Node>(std::move(node)));
+  return CUDA_SUCCESS;
+}
+
+bool capture_work(Stream* s, const char* entry, const std::function<CUresult()>& work, CUresult* result) {
+  std::string e = entry;
+  if (e == "cuEventRecord" || e == "cuStreamWaitEvent") {
+    *result = s->capture->invalidated ? CUDA_ERROR_STREAM_CAPTURE_INVALIDATED : CUDA_SUCCESS;
+    return true;
+  }
+  Node n;
+  if (e.rfind("cuMemcpy", 0) == 0) n.type = NodeType::Memcpy;
+  else if (e.rfind("cuMemset", 0) == 0) n.type = NodeType::Memset;
+  else return false;
+  n.entry = e;
+  n.work = work;
+  *result = capture_node(s, std::move(n));
+  return true;
+}
+
+void drop_capture(Stream* s) {
+  if (!s->capture) return;
+  delete s->capture->graph;
+  delete s->capture;
+  s->capture = nullptr;
+}
+
+void invalidate_capture(Stream* s) {
+  if (s->capture) s->capture->invalidated = true;
+}
+
+}  // namespace fake
+
+using namespace fake;
+
+// ---------------------------------------------------------------------------
+// Capture
+
+CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode) {
+  FAKE_ENTER(cuStreamBeginCapture);
+  FAKE_REQUIRE_CONTEXT();
+  if (mode != CU_STREAM_CAPTURE_MODE_GLOBAL && mode != CU_STREAM_CAPTURE_MODE_THREAD_LOCAL &&
+      mode != CU_STREAM_CAPTURE_MODE_RELAXED)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Stream* s = nullptr;
+  if (CUresult r = stream_for_work(hStream, &s)) return r;
+  // The legacy stream cannot be captured (the fake does not tell it from the
+  // per-thread one, which a real driver can capture).
+  if (s->is_default) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  if (s->capture) return CUDA_ERROR_ILLEGAL_STATE;
+  auto* c = new Capture;
+  c->graph = new Graph;
+  c->graph->ctx = s->ctx;
+  c->mode = mode;
+  c->thread = std::this_thread::get_id();
+  c->id = g_next_capture++;
+  s->capture = c;
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuStreamBeginCapture, 10010)
+
+CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph* phGraph) {
+  FAKE_ENTER(cuStreamEndCapture);
+  FAKE_REQUIRE_CONTEXT();
+  if (!phGraph) return CUDA_ERROR_INVALID_VALUE;
+  *phGraph = nullptr;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Stream* s = nullptr;
+  if (CUresult r = stream_for_work(hStream, &s)) return r;
+  Capture* c = s->capture;
+  if (!c) return CUDA_ERROR_ILLEGAL_STATE;
+  if (c->mode != CU_STREAM_CAPTURE_MODE_RELAXED && c->thread != std::this_thread::get_id())
+    return CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
+  if (c->invalidated) {
+    drop_capture(s);
+    return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  }
+  graphs().insert(c->graph);
+  live_add("graphs", 1);
+  *phGraph = reinterpret_cast<CUgraph>(c->graph);
+  delete c;
+  s->capture = nullptr;
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuStreamEndCapture, 10000)
+
+CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus* captureStatus) {
+  FAKE_ENTER(cuStreamIsCapturing);
+  FAKE_REQUIRE_CONTEXT();
+  if (!captureStatus) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Stream* s = nullptr;
+  if (CUresult r = any_stream(hStream, &s)) return r;
+  *captureStatus = !s->capture              ? CU_STREAM_CAPTURE_STATUS_NONE
+                   : s->capture->invalidated ? CU_STREAM_CAPTURE_STATUS_INVALIDATED
+                                             : CU_STREAM_CAPTURE_STATUS_ACTIVE;
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuStreamIsCapturing, 10000)
+
+// ---------------------------------------------------------------------------
+// Graphs and executable graphs
+
+CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode* nodes, size_t* numNodes) {
+  FAKE_ENTER(cuGraphGetNodes);
+  if (!numNodes) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Graph* graph = live_graph(hGraph);
+  if (!graph) return CUDA_ERROR_INVALID_VALUE;
+  if (nodes) {
+    // As the driver: up to *numNodes handles; the count written is the number returned.
+    size_t n = std::min(*numNodes, graph->nodes.size());
+    for (size_t i = 0; i < n; ++i)
+      nodes[i] = reinterpret_cast<CUgraphNode>(const_cast<Node*>(graph->nodes[i].get()));
+    *numNodes = n;
+  } else {
+    *numNodes = graph->nodes.size();
+  }
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuGraphGetNodes, 10000)
+
+CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph) {
+  FAKE_ENTER(cuGraphDestroy);
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Graph* graph = live_graph(hGraph);
+  if (!graph) return CUDA_ERROR_INVALID_VALUE;
+  graphs().erase(graph);
+  delete graph;
+  live_add("graphs", -1);
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuGraphDestroy, 10000)
+
+CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* phGraphExec, CUgraph hGraph, unsigned long long flags) {
+  FAKE_ENTER(cuGraphInstantiateWithFlags);
+  FAKE_REQUIRE_CONTEXT();
+  if (!phGraphExec) return CUDA_ERROR_INVALID_VALUE;
+  *phGraphExec = nullptr;
+  const unsigned long long known = CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH | CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD |
+                                   CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH |
+                                   CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY;
+  if (flags & ~known) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Graph* graph = live_graph(hGraph);
+  if (!graph) return CUDA_ERROR_INVALID_VALUE;
+  if (graph->ctx != current_context()) return CUDA_ERROR_INVALID_CONTEXT;
+  auto* e = new GraphExec;
+  e->ctx = graph->ctx;
+  e->nodes = graph->nodes;
+  execs().insert(e);
+  live_add("graph_execs", 1);
+  *phGraphExec = reinterpret_cast<CUgraphExec>(e);
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuGraphInstantiateWithFlags, 11040)
+
+CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec) {
+  FAKE_ENTER(cuGraphExecDestroy);
+  std::lock_guard<std::recursive_mutex> g(lock());
+  GraphExec* e = live_exec(hGraphExec);
+  if (!e) return CUDA_ERROR_INVALID_VALUE;
+  execs().erase(e);
+  delete e;
+  live_add("graph_execs", -1);
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuGraphExecDestroy, 10000)
+
+CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream) {
+  FAKE_ENTER(cuGraphUpload);
+  FAKE_REQUIRE_CONTEXT();
+  std::lock_guard<std::recursive_mutex> g(lock());
+  GraphExec* e = live_exec(hGraphExec);
+  if (!e) return CUDA_ERROR_INVALID_VALUE;
+  Stream* s = nullptr;
+  if (CUresult r = stream_for_work(hStream, &s)) return r;
+  if (e->ctx != s->ctx) return CUDA_ERROR_INVALID_VALUE;
+  if (s->capture) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  return enqueue(s, "cuGraphUpload", [] { return CUDA_SUCCESS; });
+}
+FAKE_EXPORT(cuGraphUpload, 11010)
+
+CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) {
+  FAKE_ENTER(cuGraphLaunch);
+  FAKE_REQUIRE_CONTEXT();
+  std::unique_lock<std::recursive_mutex> g(lock());
+  GraphExec* e = live_exec(hGraphExec);
+  if (!e) return CUDA_ERROR_INVALID_VALUE;
+  Stream* s = nullptr;
+  if (CUresult r = stream_for_work(hStream, &s)) return r;
+  if (e->ctx != s->ctx) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<std::shared_ptr<const Node>> nodes = e->nodes;
+  Context* ctx = e->ctx;
+  if (s->capture) {
+    // Launching a graph into a capture makes a child-graph node.
+    Node child;
+    child.type = NodeType::ChildGraph;
+    child.entry = "cuGraphLaunch";
+    child.work = [nodes, ctx] {
+      replay(nodes, ctx, nullptr);
+      return CUDA_SUCCESS;
+    };
+    return capture_node(s, std::move(child));
+  }
+  replay(nodes, ctx, &g);
+  // The stream may have gone while a host node ran without the lock.
+  if (CUresult r = stream_for_work(hStream, &s)) return r;
+  return enqueue(s, "cuGraphLaunch", [] { return CUDA_SUCCESS; });
+}
+FAKE_EXPORT(cuGraphLaunch, 10000)
+
+CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo* resultInfo) {
+  FAKE_ENTER(cuGraphExecUpdate);
+  FAKE_REQUIRE_CONTEXT();
+  if (!resultInfo) return CUDA_ERROR_INVALID_VALUE;
+  resultInfo->result = CU_GRAPH_EXEC_UPDATE_ERROR;
+  resultInfo->errorNode = nullptr;
+  resultInfo->errorFromNode = nullptr;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  GraphExec* e = live_exec(hGraphExec);
+  Graph* graph = live_graph(hGraph);
+  if (!e || !graph) return CUDA_ERROR_INVALID_VALUE;
+  auto fail = [&](CUgraphExecUpdateResult why, const Node* node) {
+    resultInfo->result = why;
+    resultInfo->errorNode = reinterpret_cast<CUgraphNode>(const_cast<Node*>(node));
+    return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+  };
+  if (graph->ctx != e->ctx) return fail(CU_GRAPH_EXEC_UPDATE_ERROR, nullptr);
+  // The captured graphs are chains: the same number of nodes is the same topology.
+  if (graph->nodes.size() != e->nodes.size()) return fail(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, nullptr);
+  for (size_t i = 0; i < graph->nodes.size(); ++i) {
+    const Node& now = *e->nodes[i];
+    const Node& next = *graph->nodes[i];
+    if (now.type != next.type) return fail(CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED, &next);
+    if (now.type == NodeType::Kernel && now.cooperative != next.cooperative)
+      return fail(CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE, &next);
+    if (now.type == NodeType::Memcpy && now.entry != next.entry)
+      return fail(CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, &next);
+  }
+  // Only now, as a real driver: a refused update leaves the executable graph unchanged.
+  e->nodes = graph->nodes;
+  resultInfo->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuGraphExecUpdate, 12000)
