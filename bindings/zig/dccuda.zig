@@ -1,0 +1,125 @@
+//! dccuda for Zig: the C ABI of libdccuda.so.1 (include/dccuda.h) with thin,
+//! idiomatic wrappers. Written for Zig 0.11.
+//!
+//!     const dc = @import("dccuda");
+//!     const dev = try dc.Device.open(0);
+//!     defer dev.deinit();
+//!     const buf = try dc.Buffer.alloc(dev, 4096, .{});
+//!     defer buf.deinit();
+//!     buf.write(0, data) catch |err| {
+//!         std.log.err("{s}: {}", .{ @errorName(err), dc.lastError() });
+//!         return err;
+//!     };
+//!
+//! Handles (`*Device`, `*Buffer`, ...) are opaque pointers whose methods call
+//! the library; `deinit` releases them, so `defer x.deinit()` right after the
+//! creating call is the pattern. A failing call returns a `DcError`; the
+//! library's message, log and raw CUDA error are in `lastError()` until the
+//! next dccuda call on the same thread. `c` is the raw layer: the header's
+//! declarations one to one (src/c.zig), for what the wrappers do not cover.
+//!
+//! Linking: every declaration is `extern "dccuda"`, so building anything that
+//! uses them links libdccuda (`-ldccuda`, `linkSystemLibrary("dccuda")`, and a
+//! library path where libdccuda.so is); see build.zig.
+
+const std = @import("std");
+
+/// The raw declarations of include/dccuda.h.
+pub const c = @import("src/c.zig");
+
+const errors = @import("src/errors.zig");
+const library = @import("src/library.zig");
+const device = @import("src/device.zig");
+const buffer = @import("src/buffer.zig");
+const stream = @import("src/stream.zig");
+const event = @import("src/event.zig");
+const compile = @import("src/compile.zig");
+const module = @import("src/module.zig");
+const function = @import("src/function.zig");
+const launch = @import("src/launch.zig");
+const graph = @import("src/graph.zig");
+const args = @import("src/args.zig");
+
+// Status and errors.
+pub const Status = errors.Status;
+pub const DcError = errors.DcError;
+pub const Error = errors.DcError;
+pub const LastError = errors.LastError;
+pub const lastError = errors.lastError;
+pub const lastErrorMessage = errors.lastErrorMessage;
+pub const statusName = errors.statusName;
+pub const errorFromStatus = errors.errorFromStatus;
+pub const statusFromError = errors.statusFromError;
+pub const check = errors.check;
+
+// The library.
+pub const version = library.version;
+pub const binding_version = library.binding_version;
+pub const InitFlags = library.InitFlags;
+pub const InitOptions = library.InitOptions;
+pub const init = library.init;
+pub const driverVersion = library.driverVersion;
+pub const driverLibrary = library.driverLibrary;
+pub const NvrtcVersion = library.NvrtcVersion;
+pub const nvrtcVersion = library.nvrtcVersion;
+pub const HandleType = library.HandleType;
+pub const handleCount = library.handleCount;
+pub const liveHandles = library.liveHandles;
+pub const CacheClear = library.CacheClear;
+pub const cacheClear = library.cacheClear;
+pub const cacheDirectory = library.cacheDirectory;
+
+// Devices.
+pub const Device = device.Device;
+pub const DeviceInfo = device.DeviceInfo;
+pub const PeerAttribute = device.PeerAttribute;
+pub const MemoryInfo = device.MemoryInfo;
+pub const NativeDevice = device.NativeDevice;
+
+// Buffers.
+pub const Buffer = buffer.Buffer;
+pub const BufferKind = buffer.BufferKind;
+pub const AllocFlags = buffer.AllocFlags;
+pub const CopyPath = buffer.CopyPath;
+pub const Advice = buffer.Advice;
+pub const Location = buffer.Location;
+
+// Streams, events, graphs.
+pub const Stream = stream.Stream;
+pub const StreamFlags = stream.StreamFlags;
+pub const DefaultStream = stream.DefaultStream;
+pub const CaptureMode = stream.CaptureMode;
+pub const PriorityRange = stream.PriorityRange;
+pub const Event = event.Event;
+pub const EventFlags = event.EventFlags;
+pub const Graph = graph.Graph;
+
+// Compilation and modules.
+pub const Program = compile.Program;
+pub const CompileOptions = compile.CompileOptions;
+pub const CompileFlags = compile.CompileFlags;
+pub const Output = compile.Output;
+pub const ProgramOutput = compile.ProgramOutput;
+pub const CacheSource = compile.CacheSource;
+pub const Module = module.Module;
+pub const ModuleOptions = module.ModuleOptions;
+pub const JitFlags = module.JitFlags;
+
+// Kernels and launches.
+pub const Function = function.Function;
+pub const FunctionInfo = function.FunctionInfo;
+pub const CachePreference = function.CachePreference;
+pub const LaunchFlags = function.LaunchFlags;
+pub const ParamInfo = function.ParamInfo;
+pub const BlockSize = function.BlockSize;
+pub const LaunchConfig = c.dc_launch_config;
+pub const Arg = c.dc_arg;
+pub const BufferAt = args.BufferAt;
+/// A buffer argument at a byte offset: `.{ dc.at(buf, 256), n }`.
+pub const at = args.at;
+/// Kernel arguments as dc_args (what Function.launch does), for launchArgs and
+/// Launch.setArgsSlice: `var v = dc.argValues(.{ a, x, y, n }); const args = dc.packArgs(&v);`
+/// Keep `v` alive while the dc_args are used.
+pub const argValues = args.values;
+pub const packArgs = args.pack;
+pub const Launch = launch.Launch;

@@ -1,0 +1,271 @@
+//! Buffers (dc_buffer): device, pinned, managed, wrapped and registered memory,
+//! with copies and fills that take Zig slices.
+
+const std = @import("std");
+const c = @import("c.zig");
+const errors = @import("errors.zig");
+const DcError = errors.DcError;
+const check = errors.check;
+const Device = @import("device.zig").Device;
+const Stream = @import("stream.zig").Stream;
+
+/// DC_BUFFER_*.
+pub const BufferKind = enum(i32) {
+    device = c.DC_BUFFER_DEVICE,
+    pinned = c.DC_BUFFER_PINNED,
+    managed = c.DC_BUFFER_MANAGED,
+    wrapped_device = c.DC_BUFFER_WRAPPED_DEVICE,
+    registered_host = c.DC_BUFFER_REGISTERED_HOST,
+    module_global = c.DC_BUFFER_MODULE_GLOBAL,
+    _,
+};
+
+/// DC_ALLOC_* (which flags each allocation accepts: see the header).
+pub const AllocFlags = packed struct(u32) {
+    no_pool: bool = false,
+    portable: bool = false,
+    device_mapped: bool = false,
+    write_combined: bool = false,
+    attach_host: bool = false,
+    read_only: bool = false,
+    _reserved: u26 = 0,
+};
+
+/// DC_COPY_PATH_*.
+pub const CopyPath = enum(i32) {
+    same_device = c.DC_COPY_PATH_SAME_DEVICE,
+    peer = c.DC_COPY_PATH_PEER,
+    staged = c.DC_COPY_PATH_STAGED,
+    host = c.DC_COPY_PATH_HOST,
+    _,
+};
+
+/// DC_ADVISE_*.
+pub const Advice = enum(i32) {
+    set_read_mostly = c.DC_ADVISE_SET_READ_MOSTLY,
+    unset_read_mostly = c.DC_ADVISE_UNSET_READ_MOSTLY,
+    set_preferred_location = c.DC_ADVISE_SET_PREFERRED_LOCATION,
+    unset_preferred_location = c.DC_ADVISE_UNSET_PREFERRED_LOCATION,
+    set_accessed_by = c.DC_ADVISE_SET_ACCESSED_BY,
+    unset_accessed_by = c.DC_ADVISE_UNSET_ACCESSED_BY,
+    _,
+};
+
+/// Where managed memory goes: the host, or a device ordinal (`Location.device(0)`).
+pub const Location = enum(i32) {
+    host = c.DC_LOCATION_HOST,
+    _,
+
+    pub fn device(ordinal: i32) Location {
+        return @enumFromInt(ordinal);
+    }
+};
+
+/// The bytes of a slice, or of what a single-item pointer points to (an array,
+/// a struct): what the copies accept as host memory.
+fn constBytes(data: anytype) []const u8 {
+    const P = @TypeOf(data);
+    const info = @typeInfo(P);
+    if (info != .Pointer) @compileError("expected a slice or a pointer, got " ++ @typeName(P));
+    return switch (info.Pointer.size) {
+        .Slice => std.mem.sliceAsBytes(data),
+        .One => std.mem.asBytes(data),
+        else => @compileError("expected a slice or a single-item pointer, got " ++ @typeName(P)),
+    };
+}
+
+fn mutableBytes(data: anytype) []u8 {
+    const P = @TypeOf(data);
+    const info = @typeInfo(P);
+    if (info != .Pointer or info.Pointer.is_const) @compileError("expected a mutable slice or pointer, got " ++ @typeName(P));
+    return switch (info.Pointer.size) {
+        .Slice => std.mem.sliceAsBytes(data),
+        .One => std.mem.asBytes(data),
+        else => @compileError("expected a slice or a single-item pointer, got " ++ @typeName(P)),
+    };
+}
+
+/// A fill value of 1, 2 or 4 bytes (u8, i16, u32, f32...) as dc_buffer_fill takes it.
+fn fillValue(value: anytype) struct { value: u32, size: u32 } {
+    const T = @TypeOf(value);
+    return switch (@sizeOf(T)) {
+        1 => .{ .value = @as(u8, @bitCast(value)), .size = 1 },
+        2 => .{ .value = @as(u16, @bitCast(value)), .size = 2 },
+        4 => .{ .value = @as(u32, @bitCast(value)), .size = 4 },
+        else => @compileError("a fill value has 1, 2 or 4 bytes; " ++ @typeName(T) ++ " has another size"),
+    };
+}
+
+fn allocWith(comptime f: anytype, owner: anytype, byte_count: u64, flags: AllocFlags) DcError!*Buffer {
+    var b: ?*Buffer = null;
+    try check(f(owner, byte_count, @bitCast(flags), &b));
+    return errors.handle(Buffer, b);
+}
+
+pub const Buffer = opaque {
+    /// Device memory (from dccuda's stream-ordered pool unless .no_pool).
+    pub fn alloc(dev: *Device, byte_count: u64, flags: AllocFlags) DcError!*Buffer {
+        return allocWith(c.dc_buffer_alloc, dev, byte_count, flags);
+    }
+
+    /// Device memory allocated in stream order on `stream`.
+    pub fn allocAsync(stream: *Stream, byte_count: u64, flags: AllocFlags) DcError!*Buffer {
+        return allocWith(c.dc_buffer_alloc_async, stream, byte_count, flags);
+    }
+
+    /// Page-locked host memory (see hostSlice).
+    pub fn allocPinned(dev: *Device, byte_count: u64, flags: AllocFlags) DcError!*Buffer {
+        return allocWith(c.dc_buffer_alloc_pinned, dev, byte_count, flags);
+    }
+
+    /// Managed (unified) memory.
+    pub fn allocManaged(dev: *Device, byte_count: u64, flags: AllocFlags) DcError!*Buffer {
+        return allocWith(c.dc_buffer_alloc_managed, dev, byte_count, flags);
+    }
+
+    /// Device memory with `data` copied in: `try Buffer.fromSlice(dev, f32, xs)`
+    /// (an empty slice is error.InvalidArgument, as a 0-byte allocation is).
+    pub fn fromSlice(dev: *Device, comptime T: type, data: []const T) DcError!*Buffer {
+        const b = try alloc(dev, @sizeOf(T) * data.len, .{});
+        errdefer b.deinit();
+        try b.write(0, data);
+        return b;
+    }
+
+    /// Wrap device memory someone else owns (nothing is freed at deinit).
+    pub fn wrapDevice(dev: *Device, device_pointer: u64, byte_count: u64) DcError!*Buffer {
+        var b: ?*Buffer = null;
+        try check(c.dc_buffer_wrap_device(dev, device_pointer, byte_count, &b));
+        return errors.handle(Buffer, b);
+    }
+
+    /// Register the caller's host memory (a slice or pointer); it must stay
+    /// allocated until the buffer is released.
+    pub fn registerHost(dev: *Device, host: anytype, flags: AllocFlags) DcError!*Buffer {
+        const bytes = mutableBytes(host);
+        var b: ?*Buffer = null;
+        try check(c.dc_buffer_register_host(dev, bytes.ptr, bytes.len, @bitCast(flags), &b));
+        return errors.handle(Buffer, b);
+    }
+
+    /// Release the buffer: owned memory is freed in stream order after the
+    /// work already enqueued with it.
+    pub fn deinit(self: *Buffer) void {
+        c.dc_buffer_release(self);
+    }
+
+    pub fn size(self: *Buffer) DcError!u64 {
+        var n: u64 = 0;
+        try check(c.dc_buffer_size(self, &n));
+        return n;
+    }
+
+    pub fn kind(self: *Buffer) DcError!BufferKind {
+        var k: i32 = 0;
+        try check(c.dc_buffer_kind(self, &k));
+        return @enumFromInt(k);
+    }
+
+    /// A new device handle (deinit it).
+    pub fn device(self: *Buffer) DcError!*Device {
+        var d: ?*Device = null;
+        try check(c.dc_buffer_device(self, &d));
+        return errors.handle(Device, d);
+    }
+
+    /// The CUdeviceptr, for other CUDA libraries.
+    pub fn devicePointer(self: *Buffer) DcError!u64 {
+        var p: u64 = 0;
+        try check(c.dc_buffer_device_pointer(self, &p));
+        return p;
+    }
+
+    /// The CPU address of pinned, registered and managed memory.
+    pub fn hostPointer(self: *Buffer) DcError!*anyopaque {
+        var p: ?*anyopaque = null;
+        try check(c.dc_buffer_host_pointer(self, &p));
+        return p orelse error.Internal;
+    }
+
+    /// Pinned, registered or managed memory as a slice of T (size / @sizeOf(T)
+    /// elements), valid while the buffer lives.
+    pub fn hostSlice(self: *Buffer, comptime T: type) DcError![]T {
+        const p = try self.hostPointer();
+        const n: usize = @intCast((try self.size()) / @sizeOf(T));
+        const many: [*]T = @ptrCast(@alignCast(p));
+        return many[0..n];
+    }
+
+    pub fn prefetch(self: *Buffer, offset: u64, bytes: u64, location: Location, stream: *Stream) DcError!void {
+        try check(c.dc_buffer_prefetch(self, offset, bytes, @intFromEnum(location), stream));
+    }
+
+    pub fn advise(self: *Buffer, offset: u64, bytes: u64, advice: Advice, location: Location) DcError!void {
+        try check(c.dc_buffer_advise(self, offset, bytes, @intFromEnum(advice), @intFromEnum(location)));
+    }
+
+    /// Copy host memory (a slice, or a pointer to an array or value) into the
+    /// buffer at byte `offset`; returns when complete.
+    pub fn write(self: *Buffer, offset: u64, data: anytype) DcError!void {
+        const bytes = constBytes(data);
+        try check(c.dc_buffer_write(self, offset, bytes.ptr, bytes.len));
+    }
+
+    /// Fill `out` (a mutable slice or pointer) from the buffer at byte `offset`.
+    pub fn read(self: *Buffer, offset: u64, out: anytype) DcError!void {
+        const bytes = mutableBytes(out);
+        try check(c.dc_buffer_read(self, offset, bytes.ptr, bytes.len));
+    }
+
+    /// Copy `bytes` bytes from `src` at `src_offset` into this buffer at `dst_offset`.
+    pub fn copyFrom(self: *Buffer, dst_offset: u64, src: *Buffer, src_offset: u64, bytes: u64) DcError!void {
+        try check(c.dc_buffer_copy(self, dst_offset, src, src_offset, bytes));
+    }
+
+    /// As write, in stream order. Pinned `data` must stay untouched until the
+    /// stream reaches the copy; pageable `data` may be reused on return.
+    pub fn writeAsync(self: *Buffer, offset: u64, data: anytype, stream: *Stream) DcError!void {
+        const bytes = constBytes(data);
+        try check(c.dc_buffer_write_async(self, offset, bytes.ptr, bytes.len, stream));
+    }
+
+    /// As read, in stream order (pinned `out` holds the data once the stream
+    /// reaches the copy; pageable `out` holds it on return).
+    pub fn readAsync(self: *Buffer, offset: u64, out: anytype, stream: *Stream) DcError!void {
+        const bytes = mutableBytes(out);
+        try check(c.dc_buffer_read_async(self, offset, bytes.ptr, bytes.len, stream));
+    }
+
+    pub fn copyFromAsync(self: *Buffer, dst_offset: u64, src: *Buffer, src_offset: u64, bytes: u64, stream: *Stream) DcError!void {
+        try check(c.dc_buffer_copy_async(self, dst_offset, src, src_offset, bytes, stream));
+    }
+
+    /// Fill `bytes` bytes at `offset` with `value` repeated; its type gives the
+    /// element size (1, 2 or 4 bytes: `@as(f32, 1.5)`, `@as(u8, 0xff)`).
+    pub fn fill(self: *Buffer, offset: u64, bytes: u64, value: anytype) DcError!void {
+        const v = fillValue(value);
+        try check(c.dc_buffer_fill(self, offset, bytes, v.value, v.size));
+    }
+
+    pub fn fillAsync(self: *Buffer, offset: u64, bytes: u64, value: anytype, stream: *Stream) DcError!void {
+        const v = fillValue(value);
+        try check(c.dc_buffer_fill_async(self, offset, bytes, v.value, v.size, stream));
+    }
+
+    /// The path a copy from `src` into this buffer takes.
+    pub fn copyPath(self: *Buffer, src: *Buffer) DcError!CopyPath {
+        var p: i32 = 0;
+        try check(c.dc_buffer_copy_path(self, src, &p));
+        return @enumFromInt(p);
+    }
+};
+
+comptime {
+    const a = std.debug.assert;
+    a(@as(u32, @bitCast(AllocFlags{ .no_pool = true })) == c.DC_ALLOC_NO_POOL);
+    a(@as(u32, @bitCast(AllocFlags{ .portable = true })) == c.DC_ALLOC_PORTABLE);
+    a(@as(u32, @bitCast(AllocFlags{ .device_mapped = true })) == c.DC_ALLOC_DEVICE_MAPPED);
+    a(@as(u32, @bitCast(AllocFlags{ .write_combined = true })) == c.DC_ALLOC_WRITE_COMBINED);
+    a(@as(u32, @bitCast(AllocFlags{ .attach_host = true })) == c.DC_ALLOC_ATTACH_HOST);
+    a(@as(u32, @bitCast(AllocFlags{ .read_only = true })) == c.DC_ALLOC_READ_ONLY);
+}

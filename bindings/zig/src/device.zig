@@ -1,0 +1,108 @@
+//! Devices (dc_device) and peer access between them.
+
+const c = @import("c.zig");
+const errors = @import("errors.zig");
+const DcError = errors.DcError;
+const check = errors.check;
+
+pub const DeviceInfo = c.dc_device_info;
+
+/// DC_PEER_ATTRIBUTE_*.
+pub const PeerAttribute = enum(i32) {
+    performance_rank = c.DC_PEER_ATTRIBUTE_PERFORMANCE_RANK,
+    access_supported = c.DC_PEER_ATTRIBUTE_ACCESS_SUPPORTED,
+    native_atomic_supported = c.DC_PEER_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED,
+    _,
+};
+
+pub const MemoryInfo = struct { free: u64, total: u64 };
+
+/// The raw CUdevice ordinal and the primary CUcontext (owned by the handle).
+pub const NativeDevice = struct { cu_device: i32, cu_context: ?*anyopaque };
+
+/// A device handle: `const dev = try Device.open(0); defer dev.deinit();`.
+/// The value is a handle, not an address: it is never dereferenced, and a
+/// released one is answered with error.InvalidHandle.
+pub const Device = opaque {
+    /// The number of devices the driver reports (0 is a valid answer).
+    pub fn count() DcError!i32 {
+        var n: i32 = 0;
+        try check(c.dc_device_count(&n));
+        return n;
+    }
+
+    /// Open device `ordinal` and retain its primary context. Each call gives a
+    /// new handle; deinit each.
+    pub fn open(ordinal: i32) DcError!*Device {
+        var d: ?*Device = null;
+        try check(c.dc_device_open(ordinal, &d));
+        return errors.handle(Device, d);
+    }
+
+    /// Release the handle (dc_device_release). Objects made on the device keep
+    /// it alive until they are released too.
+    pub fn deinit(self: *Device) void {
+        c.dc_device_release(self);
+    }
+
+    pub fn info(self: *Device) DcError!DeviceInfo {
+        var i = DeviceInfo{};
+        try check(c.dc_device_get_info(self, &i));
+        return i;
+    }
+
+    /// Any CU_DEVICE_ATTRIBUTE_* (its numeric value in cuda.h).
+    pub fn attribute(self: *Device, attr: i32) DcError!i32 {
+        var v: i32 = 0;
+        try check(c.dc_device_attribute(self, attr, &v));
+        return v;
+    }
+
+    pub fn memoryInfo(self: *Device) DcError!MemoryInfo {
+        var m = MemoryInfo{ .free = 0, .total = 0 };
+        try check(c.dc_device_memory_info(self, &m.free, &m.total));
+        return m;
+    }
+
+    /// Wait for all work on the device; a fault in it is error.ContextLost.
+    pub fn synchronize(self: *Device) DcError!void {
+        try check(c.dc_device_synchronize(self));
+    }
+
+    /// Recover after error.ContextLost: every object made on the device before
+    /// is dead afterwards (release them as usual). See dc_device_reset.
+    pub fn reset(self: *Device) DcError!void {
+        try check(c.dc_device_reset(self));
+    }
+
+    /// Give cached pool memory back to the driver, keeping `keep_bytes`.
+    pub fn trimMemory(self: *Device, keep_bytes: u64) DcError!void {
+        try check(c.dc_device_trim_memory(self, keep_bytes));
+    }
+
+    pub fn native(self: *Device) DcError!NativeDevice {
+        var n = NativeDevice{ .cu_device = 0, .cu_context = null };
+        try check(c.dc_device_native(self, &n.cu_device, &n.cu_context));
+        return n;
+    }
+
+    pub fn canAccessPeer(self: *Device, peer: *Device) DcError!bool {
+        var v: i32 = 0;
+        try check(c.dc_device_can_access_peer(self, peer, &v));
+        return v != 0;
+    }
+
+    pub fn enablePeerAccess(self: *Device, peer: *Device) DcError!void {
+        try check(c.dc_device_enable_peer_access(self, peer));
+    }
+
+    pub fn disablePeerAccess(self: *Device, peer: *Device) DcError!void {
+        try check(c.dc_device_disable_peer_access(self, peer));
+    }
+
+    pub fn peerAttribute(self: *Device, peer: *Device, attr: PeerAttribute) DcError!i32 {
+        var v: i32 = 0;
+        try check(c.dc_device_peer_attribute(self, peer, @intFromEnum(attr), &v));
+        return v;
+    }
+};

@@ -1,0 +1,158 @@
+//! Status codes as Zig errors, and the calling thread's last error.
+//!
+//! Every wrapper turns a failing dc_status into a DcError. The library keeps
+//! the details (message, log, raw CUresult / nvrtcResult) per thread until the
+//! next dc_ call on that thread: read them with lastError() right after the
+//! failure, before calling anything else of dccuda. Releases (deinit) never
+//! touch the last error, so `errdefer x.deinit()` keeps it intact.
+
+const std = @import("std");
+const c = @import("c.zig");
+
+pub const Status = c.dc_status;
+
+/// One error per DC_ERROR_* status. NotReady is DC_NOT_READY where a call that
+/// is not a query answers it; UnknownStatus is a status newer than this file.
+pub const DcError = error{
+    NotReady,
+    InvalidArgument,
+    InvalidHandle,
+    NoDriver,
+    NotSupported,
+    NoDevice,
+    OutOfMemory,
+    OutOfRange,
+    Compile,
+    LaunchFailed,
+    ContextLost,
+    Internal,
+    Driver,
+    NoCompiler,
+    NotFound,
+    InvalidImage,
+    InvalidState,
+    Io,
+    UnknownStatus,
+};
+
+/// The error for a status that is not success (DC_SUCCESS gives UnknownStatus:
+/// call it only for failures).
+pub fn errorFromStatus(status: Status) DcError {
+    return switch (status) {
+        .not_ready => error.NotReady,
+        .invalid_argument => error.InvalidArgument,
+        .invalid_handle => error.InvalidHandle,
+        .no_driver => error.NoDriver,
+        .not_supported => error.NotSupported,
+        .no_device => error.NoDevice,
+        .out_of_memory => error.OutOfMemory,
+        .out_of_range => error.OutOfRange,
+        .compile => error.Compile,
+        .launch_failed => error.LaunchFailed,
+        .context_lost => error.ContextLost,
+        .internal => error.Internal,
+        .driver => error.Driver,
+        .no_compiler => error.NoCompiler,
+        .not_found => error.NotFound,
+        .invalid_image => error.InvalidImage,
+        .invalid_state => error.InvalidState,
+        .io => error.Io,
+        else => error.UnknownStatus,
+    };
+}
+
+/// The status an error stands for (UnknownStatus gives DC_ERROR_INTERNAL).
+pub fn statusFromError(err: DcError) Status {
+    return switch (err) {
+        error.NotReady => .not_ready,
+        error.InvalidArgument => .invalid_argument,
+        error.InvalidHandle => .invalid_handle,
+        error.NoDriver => .no_driver,
+        error.NotSupported => .not_supported,
+        error.NoDevice => .no_device,
+        error.OutOfMemory => .out_of_memory,
+        error.OutOfRange => .out_of_range,
+        error.Compile => .compile,
+        error.LaunchFailed => .launch_failed,
+        error.ContextLost => .context_lost,
+        error.Internal, error.UnknownStatus => .internal,
+        error.Driver => .driver,
+        error.NoCompiler => .no_compiler,
+        error.NotFound => .not_found,
+        error.InvalidImage => .invalid_image,
+        error.InvalidState => .invalid_state,
+        error.Io => .io,
+    };
+}
+
+/// DC_SUCCESS or the matching error.
+pub inline fn check(status: Status) DcError!void {
+    if (status != .success) return errorFromStatus(status);
+}
+
+/// For the queries (dc_stream_query, dc_event_query): true when the work has
+/// completed, false for DC_NOT_READY.
+pub inline fn checkReady(status: Status) DcError!bool {
+    return switch (status) {
+        .success => true,
+        .not_ready => false,
+        else => errorFromStatus(status),
+    };
+}
+
+/// The status's name ("DC_ERROR_OUT_OF_RANGE"; "DC_STATUS_UNKNOWN" for a value
+/// the library does not know). Static storage.
+pub fn statusName(status: Status) [:0]const u8 {
+    return std.mem.span(c.dc_status_name(status));
+}
+
+/// The calling thread's last failure. The strings belong to the library and
+/// stay valid until the next dc_ call on this thread: copy them to keep them.
+pub const LastError = struct {
+    status: Status,
+    /// "<function>: <what was wrong>; <what to do>"; "" after a success.
+    message: [:0]const u8,
+    /// The long log that belongs to the failure (the whole NVRTC log after
+    /// error.Compile, the JIT log after error.InvalidImage), else "".
+    detail: [:0]const u8,
+    /// The raw CUresult behind the failure, 0 if it did not come from the driver.
+    cuda: i32,
+    /// The raw nvrtcResult behind the failure, 0 if it did not come from NVRTC.
+    nvrtc: i32,
+
+    pub fn format(self: LastError, comptime fmt: []const u8, options: std.fmt.FormatOptions, writer: anytype) !void {
+        _ = fmt;
+        _ = options;
+        try writer.print("{s}: {s}", .{ statusName(self.status), self.message });
+        if (self.cuda != 0) try writer.print(" (CUresult {d})", .{self.cuda});
+        if (self.nvrtc != 0) try writer.print(" (nvrtcResult {d})", .{self.nvrtc});
+    }
+};
+
+/// The calling thread's last error (see LastError for how long it is valid).
+pub fn lastError() LastError {
+    return .{
+        .status = c.dc_last_error_status(),
+        .message = std.mem.span(c.dc_last_error_message()),
+        .detail = std.mem.span(c.dc_last_error_detail()),
+        .cuda = c.dc_last_error_cuda(),
+        .nvrtc = c.dc_last_error_nvrtc(),
+    };
+}
+
+/// Just the message of the calling thread's last error ("" if none).
+pub fn lastErrorMessage() [:0]const u8 {
+    return std.mem.span(c.dc_last_error_message());
+}
+
+/// A library-owned string out-parameter as a slice ("" for NULL, which the
+/// library never returns on success).
+pub fn span(p: ?[*:0]const u8) [:0]const u8 {
+    return if (p) |s| std.mem.span(s) else "";
+}
+
+/// The handle a successful call wrote; the library sets it on DC_SUCCESS, so
+/// null here would be a library bug, reported as such rather than crashing.
+pub fn handle(comptime T: type, p: ?*T) DcError!*T {
+    return p orelse error.Internal;
+}

@@ -1,0 +1,136 @@
+//! Streams (dc_stream): ordered work queues, host callbacks, graph capture.
+
+const std = @import("std");
+const c = @import("c.zig");
+const errors = @import("errors.zig");
+const callback = @import("callback.zig");
+const DcError = errors.DcError;
+const check = errors.check;
+const Device = @import("device.zig").Device;
+const Event = @import("event.zig").Event;
+const Graph = @import("graph.zig").Graph;
+
+/// dc_stream_create flags (non-blocking unless .blocking).
+pub const StreamFlags = packed struct(u32) {
+    blocking: bool = false,
+    _reserved: u31 = 0,
+};
+
+/// DC_STREAM_LEGACY / DC_STREAM_PER_THREAD.
+pub const DefaultStream = enum(i32) {
+    legacy = c.DC_STREAM_LEGACY,
+    per_thread = c.DC_STREAM_PER_THREAD,
+    _,
+};
+
+/// DC_CAPTURE_*.
+pub const CaptureMode = enum(i32) {
+    global = c.DC_CAPTURE_GLOBAL,
+    thread_local = c.DC_CAPTURE_THREAD_LOCAL,
+    relaxed = c.DC_CAPTURE_RELAXED,
+    _,
+};
+
+pub const PriorityRange = struct { least: i32, greatest: i32 };
+
+pub const Stream = opaque {
+    /// A new stream; `priority` 0 is the default, lower is higher priority.
+    pub fn create(dev: *Device, flags: StreamFlags, priority: i32) DcError!*Stream {
+        var s: ?*Stream = null;
+        try check(c.dc_stream_create(dev, @bitCast(flags), priority, &s));
+        return errors.handle(Stream, s);
+    }
+
+    pub fn priorityRange(dev: *Device) DcError!PriorityRange {
+        var r = PriorityRange{ .least = 0, .greatest = 0 };
+        try check(c.dc_stream_priority_range(dev, &r.least, &r.greatest));
+        return r;
+    }
+
+    /// A handle for one of the device's default streams (deinit it as any stream).
+    pub fn getDefault(dev: *Device, which: DefaultStream) DcError!*Stream {
+        var s: ?*Stream = null;
+        try check(c.dc_stream_get_default(dev, @intFromEnum(which), &s));
+        return errors.handle(Stream, s);
+    }
+
+    /// Wrap another library's CUstream without owning it.
+    pub fn wrap(dev: *Device, cu_stream: *anyopaque) DcError!*Stream {
+        var s: ?*Stream = null;
+        try check(c.dc_stream_wrap(dev, cu_stream, &s));
+        return errors.handle(Stream, s);
+    }
+
+    /// Release the stream; enqueued work still completes.
+    pub fn deinit(self: *Stream) void {
+        c.dc_stream_release(self);
+    }
+
+    pub fn synchronize(self: *Stream) DcError!void {
+        try check(c.dc_stream_synchronize(self));
+    }
+
+    /// true when all work on the stream has completed.
+    pub fn query(self: *Stream) DcError!bool {
+        return errors.checkReady(c.dc_stream_query(self));
+    }
+
+    pub fn waitEvent(self: *Stream, event: *Event) DcError!void {
+        try check(c.dc_stream_wait_event(self, event));
+    }
+
+    /// Enqueue `func(context)`: it runs on a driver thread once earlier work
+    /// completes and must not enqueue work or synchronise (see
+    /// dc_stream_add_callback). `context` is a pointer that must stay valid
+    /// until the callback has run.
+    pub fn addCallback(self: *Stream, context: anytype, comptime func: fn (@TypeOf(context)) void) DcError!void {
+        const Ctx = @TypeOf(context);
+        const Trampoline = struct {
+            fn call(user_data: ?*anyopaque) callconv(.C) void {
+                func(callback.fromUserData(Ctx, user_data));
+            }
+        };
+        try check(c.dc_stream_add_callback(self, Trampoline.call, callback.toUserData(context)));
+    }
+
+    /// The C form of addCallback.
+    pub fn addCallbackRaw(self: *Stream, func: c.dc_host_fn, user_data: ?*anyopaque) DcError!void {
+        try check(c.dc_stream_add_callback(self, func, user_data));
+    }
+
+    /// The raw CUstream (0x1 / 0x2 for the default streams).
+    pub fn native(self: *Stream) DcError!?*anyopaque {
+        var p: ?*anyopaque = null;
+        try check(c.dc_stream_native(self, &p));
+        return p;
+    }
+
+    /// A new handle to the stream's device (deinit it).
+    pub fn device(self: *Stream) DcError!*Device {
+        var d: ?*Device = null;
+        try check(c.dc_stream_device(self, &d));
+        return errors.handle(Device, d);
+    }
+
+    /// Record the work enqueued from now on into a graph instead of running it.
+    pub fn beginCapture(self: *Stream, mode: CaptureMode) DcError!void {
+        try check(c.dc_stream_begin_capture(self, @intFromEnum(mode)));
+    }
+
+    /// End the capture: the recorded graph (deinit it).
+    pub fn endCapture(self: *Stream) DcError!*Graph {
+        var g: ?*Graph = null;
+        try check(c.dc_stream_end_capture(self, &g));
+        return errors.handle(Graph, g);
+    }
+
+    pub fn isCapturing(self: *Stream) DcError!bool {
+        var v: i32 = 0;
+        try check(c.dc_stream_is_capturing(self, &v));
+        return v != 0;
+    }
+};
+
+comptime {
+    std.debug.assert(@as(u32, @bitCast(StreamFlags{ .blocking = true })) == c.DC_STREAM_BLOCKING);
+}
