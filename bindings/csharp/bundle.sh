@@ -47,7 +47,7 @@ mkdir -p "$out/lib" "$out/bin"
 cp -L "$native" "$out/lib/libmono-native.so"
 ldd "$native" | awk '/=> \// { print $3 }' | while read -r dep; do
   case "$(basename "$dep")" in
-    libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*|libgcc_s.so*|libstdc++.so*) ;;
+    libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|libresolv.so*|ld-linux*|libgcc_s.so*|libstdc++.so*) ;;  # glibc and the compiler runtime: the host's own
     *) cp -L "$dep" "$out/lib/" ;;
   esac
 done

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything that runs on a GPU machine and gathers it in one folder
-# (default .carry/gpu): the library, dccuda-info, the samples, the test
+# (default .carry/gpu) and one archive of it (.carry/pack/gpu.tar.xz, the one
+# that travels): the library, dccuda-info, the samples, the test
 # binaries, the benchmarks and tests/gpu/run.sh's helpers. The GPU machine
 # needs no compiler: it only runs what is here.
 #   tests/gpu/bundle.sh [out-dir]
@@ -12,6 +13,9 @@ build="$root/build-gpu"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCCUDA_BUILD_TESTS=ON \
   -DDCCUDA_BUILD_BENCH=ON >/dev/null
 cmake --build "$build"
+# The C# tests and sample as self-contained programs (mkbundle), where Mono's
+# mkbundle is installed (mono-devel); the GPU machine has no Mono.
+"$root/bindings/csharp/bundle.sh" "$build" "$build/extra/csharp" || echo "bundle: no C# bundle"
 
 rm -rf "$out"
 mkdir -p "$out/lib" "$out/bin" "$out/tests" "$out/bench"
@@ -30,5 +34,13 @@ if [ -d "$build/bench" ]; then
 fi
 # Optional extras other build steps place in build-gpu/extra (binding samples...).
 if [ -d "$build/extra" ]; then cp -a "$build/extra" "$out/"; fi
-strip --strip-debug "$out"/tests/* "$out"/bench/* "$out"/bin/* 2>/dev/null || true
-du -sh "$out"
+# Host binaries only (one at a time: strip stops at a CUDA ELF it cannot read).
+for f in "$out"/tests/test_* "$out"/bench/bench_* "$out"/bin/* "$out"/lib/*.so*; do
+  [ -L "$f" ] || strip --strip-debug "$f" 2>/dev/null || true
+done
+# One compressed archive travels (the folder is over the transfer limit);
+# tests/gpu/run.sh unpacks it.
+pack="$root/.carry/pack"
+mkdir -p "$pack"
+tar -C "$(dirname "$out")" -cJf "$pack/gpu.tar.xz" "$(basename "$out")"
+du -sh "$out" "$pack/gpu.tar.xz"

@@ -3,7 +3,7 @@
 # over a bundle made by tests/gpu/bundle.sh (default .carry/gpu). Every test
 # binary runs against the REAL driver (no DCCUDA_DRIVER_LIBRARY). Logs go to
 # $OUT (or ./gpu-out); a summary table is printed last.
-#   tests/gpu/run.sh [bundle-dir] [--sanitize] [--bench]
+#   tests/gpu/run.sh [bundle-dir | bundle.tar.xz] [--sanitize] [--bench]
 set -uo pipefail
 bundle=.carry/gpu
 sanitize=0; bench=0
@@ -14,12 +14,19 @@ for a in "$@"; do
     *) bundle="$a" ;;
   esac
 done
+if [[ "$bundle" == *.tar.xz ]]; then
+  unpacked="$(mktemp -d)"
+  tar -C "$unpacked" -xJf "$bundle"
+  bundle="$unpacked/$(basename "$bundle" .tar.xz)"
+fi
 final="${OUT:-$PWD/gpu-out}"
 # Logs are gathered in a scratch folder and come back as one archive.
 out="$(mktemp -d)"
 mkdir -p "$final"
-export LD_LIBRARY_PATH="$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+case "$bundle" in /*) ;; *) bundle="$PWD/$bundle" ;; esac
+export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 unset DCCUDA_DRIVER_LIBRARY
+export DCTEST_LARGE=1   # the 1 GiB copy cases
 export DCCUDA_CACHE_DIR="$out/kernel-cache"
 summary="$out/summary.txt"
 : > "$summary"
@@ -43,6 +50,17 @@ for sample in "$bundle"/extra/*/*saxpy*; do
   echo "== saxpy sample ($name)"
   "$sample" 2>&1 | tee "$out/$name.txt"
   printf "%-24s %s\n" "$name" "$( [ ${PIPESTATUS[0]} -eq 0 ] && echo PASS || echo FAIL )" >> "$summary"
+done
+
+# The bindings' own test programs, where the bundle has them.
+for t in "$bundle/extra/zig/dccuda-zig-tests" "$bundle/extra/csharp/dccuda-cs-tests"; do
+  [ -x "$t" ] || continue
+  name=$(basename "$t")
+  echo "== binding tests ($name)"
+  "$t" > "$out/$name.log" 2>&1
+  rc=$?
+  tail -n 3 "$out/$name.log"
+  printf "%-24s rc=%d %s\n" "$name" "$rc" "$(tail -n 1 "$out/$name.log" | tr -s ' ')" >> "$summary"
 done
 
 # Tests that only make sense on the fake driver or without a driver.
@@ -82,6 +100,7 @@ if [ $bench -eq 1 ]; then
     echo "bench $name rc=$?" | tee -a "$summary"
   done
   for b in "$bundle"/extra/*/*bench*; do
+    [[ "$b" == *.sh ]] && continue
     [ -x "$b" ] || continue
     name=$(basename "$b")
     "$b" > "$out/$name.txt" 2>&1
