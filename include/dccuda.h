@@ -48,7 +48,9 @@
  *
  * Devices after a fault. A kernel fault (illegal address, trap, ...) makes a
  *   CUDA context unusable. dccuda then answers every call that uses that device
- *   with DC_ERROR_CONTEXT_LOST until dc_device_reset() is called.
+ *   with DC_ERROR_CONTEXT_LOST, clearly and without crashing, until
+ *   dc_device_reset() recovers it, where the driver allows that (NVIDIA drivers
+ *   usually keep such a fault for the whole process: see dc_device_reset).
  *
  * Structs. Structs that may grow start with `uint32_t struct_size`; set it to
  *   sizeof(the struct) (the DC_*_INIT macros do). Structs only grow at the end,
@@ -135,7 +137,8 @@ typedef int32_t dc_status;
  *  invalid cluster) or failed without harming the context. */
 #define DC_ERROR_LAUNCH_FAILED     (-9)
 /** The device's context was destroyed by a fault (illegal address, trap,
- *  misaligned access...). Sticky: see dc_device_reset(). */
+ *  misaligned access...). Sticky: see dc_device_reset(), and restart the process
+ *  where the driver refuses recovery. */
 #define DC_ERROR_CONTEXT_LOST      (-10)
 /** A bug in dccuda, or an exception that should never happen. */
 #define DC_ERROR_INTERNAL          (-11)
@@ -388,16 +391,24 @@ DC_API dc_status dc_device_memory_info(dc_device device, uint64_t* free_bytes, u
 DC_API dc_status dc_device_synchronize(dc_device device);
 
 /**
- * Recover a device after DC_ERROR_CONTEXT_LOST without restarting the process:
- * resets the device's primary context (cuDevicePrimaryCtxReset) and retains a
- * fresh one. Every buffer, stream, event, module, function, launch and graph
+ * Try to recover a device after DC_ERROR_CONTEXT_LOST without restarting the
+ * process: resets the device's primary context (cuDevicePrimaryCtxReset) and
+ * retains a fresh one. Whether the driver allows that depends on the fault and
+ * the driver: NVIDIA drivers keep a fault such as an illegal address for the
+ * whole process (seen with driver 580 / CUDA 13.0 on an H200: every new context
+ * is refused with the fault's error); dc_device_reset then returns
+ * DC_ERROR_CONTEXT_LOST saying the process must be restarted, and the device
+ * stays lost (calls keep answering DC_ERROR_CONTEXT_LOST; releases still work).
+ * Work that must survive kernel faults belongs in a process that can be
+ * restarted. When the reset succeeds: every buffer, stream, event, module, function, launch and graph
  * created on the device before the reset becomes dead: using it returns
  * DC_ERROR_CONTEXT_LOST; release those handles as usual (their release frees
  * nothing on the new context). Device handles stay valid. Other libraries
  * sharing the primary context lose their objects too (the driver's rule).
  * Valid at any time, not only after a fault. Do not call it while other
  * threads use the device.
- * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST (the driver refuses a
+ * new context after the fault: restart the process), DC_ERROR_DRIVER.
  */
 DC_API dc_status dc_device_reset(dc_device device);
 

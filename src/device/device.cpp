@@ -52,6 +52,7 @@ Device::Device(int32_t ordinal) : Object(HandleType::Device), ordinal_(ordinal) 
         "the device's primary context could not be created (out of memory, or the GPU is in exclusive mode and "
         "used by another process)");
   context_.store(ctx, std::memory_order_release);
+  retained_ = true;
   try {
     DeviceLimits& l = limits_;
     CUdevice d = cu_device_;
@@ -88,7 +89,7 @@ Device::~Device() {
     auto it = registry().find(ordinal_);
     if (it != registry().end() && it->second == this) registry().erase(it);
   }
-  driver_api().cuDevicePrimaryCtxRelease(cu_device_);
+  if (retained_) driver_api().cuDevicePrimaryCtxRelease(cu_device_);
 }
 
 void Device::mark_lost(CUresult result) noexcept {
@@ -109,22 +110,33 @@ void Device::reset() {
   CUcontext old = context();
   CUcontext current = nullptr;
   api.cuCtxGetCurrent(&current);
-  // Drop our hold on the broken context, reset it, and take a fresh one.
-  api.cuDevicePrimaryCtxRelease(cu_device_);
+  // Unbind the broken context from this thread, drop our hold on it, reset
+  // it, and take a fresh one.
+  if (current == old && old) api.cuCtxSetCurrent(nullptr);
+  if (retained_) {
+    api.cuDevicePrimaryCtxRelease(cu_device_);
+    retained_ = false;
+  }
   CUresult r = api.cuDevicePrimaryCtxReset(cu_device_);
   CUcontext fresh = nullptr;
   CUresult retained = api.cuDevicePrimaryCtxRetain(&fresh, cu_device_);
+  // Objects of the old context are dead whether or not a new one comes.
+  generation_.fetch_add(1, std::memory_order_acq_rel);
+  peers_enabled_.store(0, std::memory_order_release);  // a fresh context has no peer mappings
   if (retained != CUDA_SUCCESS) {
-    // Without a context the device cannot be used until a reset succeeds.
     context_.store(nullptr, std::memory_order_release);
     mark_lost(retained);
-    generation_.fetch_add(1, std::memory_order_acq_rel);
+    if (is_sticky_cuda_error(retained))
+      fail_cuda(DC_ERROR_CONTEXT_LOST, retained,
+                "device %d cannot be recovered in this process: after the fault the driver refuses every new "
+                "context (cuDevicePrimaryCtxRetain returns %s), as NVIDIA drivers do for faults such as illegal "
+                "addresses; restart the process (work that must survive kernel faults can run in a child process)",
+                ordinal_, cuda_error_name(retained));
     check(retained, "cuDevicePrimaryCtxRetain", nullptr, "the device could not be recovered; restart the process");
   }
+  retained_ = true;
   context_.store(fresh, std::memory_order_release);
-  generation_.fetch_add(1, std::memory_order_acq_rel);
   lost_result_.store(0, std::memory_order_relaxed);
-  peers_enabled_.store(0, std::memory_order_release);  // a fresh context has no peer mappings
   if (current == old) api.cuCtxSetCurrent(fresh);
   check(r, "cuDevicePrimaryCtxReset");
 }
@@ -180,8 +192,11 @@ void fail_driver(CUresult result, const char* entry, Device* device, const char*
                 "device to recover (objects made before the reset become unusable)",
                 entry, cuda_error_name(r), device->ordinal());
     }
-    fail_cuda(DC_ERROR_CONTEXT_LOST, r, "%s failed with %s: a kernel fault destroyed the context; call "
-              "dc_device_reset() on the device to recover", entry, cuda_error_name(r));
+    fail_cuda(DC_ERROR_CONTEXT_LOST, r,
+              "%s failed with %s: an earlier kernel fault poisoned the CUDA state of this process and the driver "
+              "refuses new work; call dc_device_reset() on the faulted device, and if that fails too, restart the "
+              "process",
+              entry, cuda_error_name(r));
   }
   fail_cuda(status_from_cuda(r), r, "%s failed with %s (%d)%s%s", entry, cuda_error_name(r), r, hint ? "; " : "",
             hint ? hint : "");

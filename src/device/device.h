@@ -92,6 +92,7 @@ class Device : public Object {
   std::atomic<uint32_t> generation_{1};
   std::atomic<int32_t> lost_result_{0};
   std::atomic<uint64_t> peers_enabled_{0};
+  bool retained_ = false;  // we hold a retain of the primary context (released by ~Device)
   DeviceLimits limits_;
   std::atomic<MemoryState*> memory_state_{nullptr};
 };

@@ -4,6 +4,9 @@
 // emulated kernel faults, on a GPU the NVRTC-compiled one does.
 #include <cuda.h>
 
+#include <cstdio>
+#include <functional>
+
 #include <string>
 #include <vector>
 
@@ -131,9 +134,32 @@ TEST_F(LaunchFaultTest, StickyLaunchFailureLosesTheDeviceUntilReset) {
   expect_saxpy_works();
 }
 
-// The recovery path of a real fault: an out-of-bounds write is reported by
-// the next synchronisation, every later call on the device says the context
-// is lost, and dc_device_reset brings the device back without a restart.
+// After dc_device_reset: on the fake the device comes back and saxpy runs
+// again; a real NVIDIA driver keeps a fault for the whole process (seen on
+// driver 580 / CUDA 13.0: even a new context is refused), and then
+// dc_device_reset must say so clearly and leave everything usable for release.
+void expect_recovered_or_explained(dc_device device, const std::function<void()>& after_recovery,
+                                   const std::function<void()>& release_all) {
+  dc_status s = dc_device_reset(device);
+  if (s == DC_SUCCESS) {
+    release_all();
+    after_recovery();
+    return;
+  }
+  EXPECT_FALSE(dctest::fake_driver()) << "the fake driver always recovers: " << dc_last_error_message();
+  EXPECT_EQ(s, DC_ERROR_CONTEXT_LOST) << dc_last_error_message();
+  EXPECT_NE(std::string(dc_last_error_message()).find("restart the process"), std::string::npos)
+      << dc_last_error_message();
+  std::printf("[ dccuda   ] real driver: no in-process recovery: %s\n", dc_last_error_message());
+  // Still no crash: calls answer cleanly and releases work.
+  dc_buffer b = nullptr;
+  EXPECT_DC_ERROR(dc_buffer_alloc(device, 64, 0, &b), DC_ERROR_CONTEXT_LOST, "device 0");
+  release_all();
+}
+
+// The path of a real fault: an out-of-bounds write is reported by the next
+// synchronisation, every later call on the device says the context is lost,
+// and dc_device_reset brings the device back where the driver allows it.
 TEST_F(LaunchFaultTest, IllegalAddressLosesTheContextUntilReset) {
   dc_module m = load(dctest::kFaultKernels);
   ASSERT_NE(m, nullptr);
@@ -153,11 +179,8 @@ TEST_F(LaunchFaultTest, IllegalAddressLosesTheContextUntilReset) {
   dc_buffer b = nullptr;
   EXPECT_DC_ERROR(dc_buffer_alloc(device_, 64, 0, &b), DC_ERROR_CONTEXT_LOST, "context is lost");
   EXPECT_DC_ERROR(dc_device_synchronize(device_), DC_ERROR_CONTEXT_LOST, "context is lost");
-  // Recover: reset, release what was made before, start again.
-  ASSERT_DC_OK(dc_device_reset(device_));
-  release_all();
-  renew_stream();
-  expect_saxpy_works();
+  expect_recovered_or_explained(
+      device_, [&] { renew_stream(); expect_saxpy_works(); }, [&] { release_all(); });
 }
 
 TEST_F(LaunchFaultTest, TrapLosesTheContextUntilReset) {
@@ -169,10 +192,8 @@ TEST_F(LaunchFaultTest, TrapLosesTheContextUntilReset) {
   ASSERT_DC_OK(dc_launch_kernel(trap, &c, nullptr, 0, stream_));
   EXPECT_EQ(dc_stream_synchronize(stream_), DC_ERROR_CONTEXT_LOST) << dc_last_error_message();
   EXPECT_DC_ERROR(dc_launch_kernel(trap, &c, nullptr, 0, stream_), DC_ERROR_CONTEXT_LOST, "context is lost");
-  ASSERT_DC_OK(dc_device_reset(device_));
-  release_all();
-  renew_stream();
-  expect_saxpy_works();
+  expect_recovered_or_explained(
+      device_, [&] { renew_stream(); expect_saxpy_works(); }, [&] { release_all(); });
 }
 
 }  // namespace
