@@ -29,6 +29,7 @@ const Tuning& tuning() noexcept {
   static const Tuning t = [] {
     Tuning d;
     d.min_bytes = env_u64("DCCUDA_STAGING_MIN_BYTES", kMinBytes, 1, uint64_t(1) << 40);
+    d.min_bytes_to_device = env_u64("DCCUDA_STAGING_MIN_BYTES_H2D", kMinBytesToDevice, 1, uint64_t(1) << 40);
     d.chunk_bytes = env_u64("DCCUDA_STAGING_CHUNK_BYTES", kChunkBytes, 64 << 10, uint64_t(1) << 30);
     d.min_chunk_bytes = env_u64("DCCUDA_STAGING_MIN_CHUNK_BYTES", kMinChunkBytes, 64 << 10, d.chunk_bytes);
     d.buffers = static_cast<int>(env_u64("DCCUDA_STAGING_BUFFERS", kBuffers, 1, kMaxBuffers));
@@ -42,11 +43,14 @@ const Tuning& tuning() noexcept {
 bool is_driver_memory(const void* p, uint64_t n) noexcept {
   const DriverApi& api = driver_api();
   // Both ends: a range that starts in registered memory may run past it.
+  // cuPointerGetAttributes, not cuPointerGetAttribute: for memory the driver
+  // does not know it answers "type 0" at once, where the singular call takes
+  // its error path (about 0.93 us against 0.07 us, measured on an H200 host).
   for (uintptr_t at : {reinterpret_cast<uintptr_t>(p), reinterpret_cast<uintptr_t>(p) + (n ? n - 1 : 0)}) {
     unsigned int type = 0;
-    if (api.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, static_cast<CUdeviceptr>(at)) !=
-        CUDA_SUCCESS)
-      return false;
+    CUpointer_attribute attribute = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+    void* data[] = {&type};
+    if (api.cuPointerGetAttributes(1, &attribute, data, static_cast<CUdeviceptr>(at)) != CUDA_SUCCESS) return false;
     if (type != CU_MEMORYTYPE_HOST && type != CU_MEMORYTYPE_DEVICE && type != CU_MEMORYTYPE_UNIFIED) return false;
   }
   return true;

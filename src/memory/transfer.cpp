@@ -62,14 +62,14 @@ void write(Buffer& dst, uint64_t dst_offset, const void* src, uint64_t size, Str
     dst.note_use(stream);
     if (dst.is_host()) {
       check(api.cuMemcpyAsync(to, reinterpret_cast<CUdeviceptr>(src), n, stream->handle()), "cuMemcpyAsync", &d);
-    } else if (!wants_staging(src, size) || !staged_write(d, to, src, size, stream->handle())) {
+    } else if (!wants_staging(src, size, true) || !staged_write(d, to, src, size, stream->handle())) {
       check(api.cuMemcpyHtoDAsync(to, src, n, stream->handle()), "cuMemcpyHtoDAsync", &d);
     }
     return;
   }
   // Small copies ask about their first byte only: the answer only decides
   // whether to wait below.
-  bool large = size >= staging::tuning().min_bytes;
+  bool large = size >= staging::tuning().min_bytes_to_device;
   bool driver_memory = is_driver_memory(src, large ? size : 1);
   if (!driver_memory && large && staged_write(d, to, src, size, CU_STREAM_LEGACY)) {
     finish_legacy(d);
@@ -96,13 +96,13 @@ void read(Buffer& src, uint64_t src_offset, void* dst, uint64_t size, Stream* st
     src.note_use(stream);
     if (src.is_host()) {
       check(api.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst), from, n, stream->handle()), "cuMemcpyAsync", &d);
-    } else if (!wants_staging(dst, size) || !staged_read(d, dst, from, size, stream->handle())) {
+    } else if (!wants_staging(dst, size, false) || !staged_read(d, dst, from, size, stream->handle())) {
       check(api.cuMemcpyDtoHAsync(dst, from, n, stream->handle()), "cuMemcpyDtoHAsync", &d);
     }
     return;
   }
   // Device to host returns when the data is there, pageable or pinned.
-  if (wants_staging(dst, size) && staged_read(d, dst, from, size, CU_STREAM_LEGACY)) return;
+  if (wants_staging(dst, size, false) && staged_read(d, dst, from, size, CU_STREAM_LEGACY)) return;
   check(api.cuMemcpyDtoH(dst, from, n), "cuMemcpyDtoH", &d);
 }
 

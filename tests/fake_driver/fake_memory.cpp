@@ -556,11 +556,8 @@ FAKE_EXPORT(cuMemAdvise, 12020)
 // Pointer attributes: pageable host memory is unknown to the driver
 // (CUDA_ERROR_INVALID_VALUE), as on a real one.
 
-CUresult CUDAAPI cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr ptr) {
-  FAKE_ENTER(cuPointerGetAttribute);
-  FAKE_REQUIRE_CONTEXT();
-  if (!data) return CUDA_ERROR_INVALID_VALUE;
-  std::lock_guard<std::recursive_mutex> g(lock());
+// One attribute of a pointer the fake knows (the caller holds the lock).
+static CUresult pointer_attribute(void* data, CUpointer_attribute attribute, CUdeviceptr ptr) {
   Allocation* a = allocation_containing(static_cast<uintptr_t>(ptr));
   if (!a) return CUDA_ERROR_INVALID_VALUE;
   bool host = a->kind == MemKind::Pinned || a->kind == MemKind::Registered;
@@ -600,4 +597,40 @@ CUresult CUDAAPI cuPointerGetAttribute(void* data, CUpointer_attribute attribute
       return CUDA_ERROR_INVALID_VALUE;
   }
 }
+CUresult CUDAAPI cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr ptr) {
+  FAKE_ENTER(cuPointerGetAttribute);
+  FAKE_REQUIRE_CONTEXT();
+  if (!data) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  return pointer_attribute(data, attribute, ptr);
+}
 FAKE_EXPORT(cuPointerGetAttribute, 4000)
+
+// As the real driver: memory it does not know is no error; every attribute
+// reads as zero (memory type 0, no context...).
+CUresult CUDAAPI cuPointerGetAttributes(unsigned int count, CUpointer_attribute* attributes, void** data,
+                                        CUdeviceptr ptr) {
+  FAKE_ENTER(cuPointerGetAttributes);
+  FAKE_REQUIRE_CONTEXT();
+  if (!attributes || !data) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  bool known = allocation_containing(static_cast<uintptr_t>(ptr)) != nullptr;
+  for (unsigned int i = 0; i < count; ++i) {
+    if (!data[i]) return CUDA_ERROR_INVALID_VALUE;
+    if (known && pointer_attribute(data[i], attributes[i], ptr) == CUDA_SUCCESS) continue;
+    switch (attributes[i]) {
+      case CU_POINTER_ATTRIBUTE_CONTEXT:
+      case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+      case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+      case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+      case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+        std::memset(data[i], 0, sizeof(void*));
+        break;
+      default:
+        std::memset(data[i], 0, sizeof(int));
+        break;
+    }
+  }
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuPointerGetAttributes, 7000)

@@ -282,7 +282,7 @@ TEST_F(FaultTest, EveryDriverCallFailingOnceIsHandled) {
       "cuEventDestroy",       "cuStreamSynchronize",        "cuStreamWaitEvent",           "cuStreamDestroy",
       "cuLaunchHostFunc",     "cuMemcpyHtoDAsync",          "cuMemcpyDtoHAsync",           "cuMemcpyAsync",
       "cuMemcpyDtoH",         "cuMemsetD16Async",           "cuMemPrefetchAsync",          "cuMemAdvise",
-      "cuPointerGetAttribute", "cuCtxSynchronize",          "cuMemPoolTrimTo",             "cuMemPoolDestroy",
+      "cuPointerGetAttributes","cuCtxSynchronize",          "cuMemPoolTrimTo",             "cuMemPoolDestroy",
   };
   // The calls each entry gets in a clean run.
   std::map<std::string, long> calls;

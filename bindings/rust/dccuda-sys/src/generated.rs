@@ -40,7 +40,8 @@ pub const DC_ERROR_COMPILE: dc_status = -8;
 /// invalid cluster) or failed without harming the context.
 pub const DC_ERROR_LAUNCH_FAILED: dc_status = -9;
 /// The device's context was destroyed by a fault (illegal address, trap,
-/// misaligned access...). Sticky: see dc_device_reset().
+/// misaligned access...). Sticky: see dc_device_reset(), and restart the process
+/// where the driver refuses recovery.
 pub const DC_ERROR_CONTEXT_LOST: dc_status = -10;
 /// A bug in dccuda, or an exception that should never happen.
 pub const DC_ERROR_INTERNAL: dc_status = -11;
@@ -695,16 +696,24 @@ extern "C" {
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
     pub fn dc_device_synchronize(device: dc_device) -> dc_status;
 
-    /// Recover a device after DC_ERROR_CONTEXT_LOST without restarting the process:
-    /// resets the device's primary context (cuDevicePrimaryCtxReset) and retains a
-    /// fresh one. Every buffer, stream, event, module, function, launch and graph
+    /// Try to recover a device after DC_ERROR_CONTEXT_LOST without restarting the
+    /// process: resets the device's primary context (cuDevicePrimaryCtxReset) and
+    /// retains a fresh one. Whether the driver allows that depends on the fault and
+    /// the driver: NVIDIA drivers keep a fault such as an illegal address for the
+    /// whole process (seen with driver 580 / CUDA 13.0 on an H200: every new context
+    /// is refused with the fault's error); dc_device_reset then returns
+    /// DC_ERROR_CONTEXT_LOST saying the process must be restarted, and the device
+    /// stays lost (calls keep answering DC_ERROR_CONTEXT_LOST; releases still work).
+    /// Work that must survive kernel faults belongs in a process that can be
+    /// restarted. When the reset succeeds: every buffer, stream, event, module, function, launch and graph
     /// created on the device before the reset becomes dead: using it returns
     /// DC_ERROR_CONTEXT_LOST; release those handles as usual (their release frees
     /// nothing on the new context). Device handles stay valid. Other libraries
     /// sharing the primary context lose their objects too (the driver's rule).
     /// Valid at any time, not only after a fault. Do not call it while other
     /// threads use the device.
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST (the driver refuses a
+    /// new context after the fault: restart the process), DC_ERROR_DRIVER.
     pub fn dc_device_reset(device: dc_device) -> dc_status;
 
     /// Give cached pool memory back to the driver. dccuda keeps freed device memory
