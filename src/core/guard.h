@@ -12,14 +12,15 @@ namespace dc {
 
 template <class Body>
 inline dc_status guarded(const char* call, Body&& body) noexcept {
-  CallScope scope(call);
+  // One thread-local lookup per call: the reference serves the end as well.
+  ThreadError& e = thread_error();
+  e.call = call;
+  if (e.status != DC_SUCCESS) CallScope::clear(e);
   try {
     dc_status status = body();
-    if (status >= DC_SUCCESS) {
-      // A failure recovered inside the call must not leave a stale message.
-      ThreadError& e = thread_error();
-      if (e.status != DC_SUCCESS) CallScope::clear(e);
-    }
+    // A failure recovered inside the call must not leave a stale message.
+    if (status >= DC_SUCCESS && e.status != DC_SUCCESS) [[unlikely]]
+      CallScope::clear(e);
     return status;
   } catch (const Failure& failure) {
     return failure.status;
