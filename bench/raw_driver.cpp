@@ -42,6 +42,7 @@ const RawDriver* raw_driver(std::string* why) {
     resolve("cuMemcpyDtoH", 3020, driver.cuMemcpyDtoH);
     resolve("cuMemcpyDtoD", 3020, driver.cuMemcpyDtoD);
     resolve("cuMemsetD32", 3020, driver.cuMemsetD32);
+    resolve("cuMemcpyPeer", 4000, driver.cuMemcpyPeer);
     resolve("cuStreamSynchronize", 2000, driver.cuStreamSynchronize);
     resolve("cuLaunchKernel", 4000, driver.cuLaunchKernel);
     resolve("cuStreamBeginCapture", 10010, driver.cuStreamBeginCapture);

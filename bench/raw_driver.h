@@ -29,6 +29,8 @@ struct RawDriver {
   PFN_cuGraphLaunch_v10000 cuGraphLaunch = nullptr;
   PFN_cuGraphExecDestroy_v10000 cuGraphExecDestroy = nullptr;
   PFN_cuGraphDestroy_v10000 cuGraphDestroy = nullptr;
+  // Peer copies (bench_peer).
+  PFN_cuMemcpyPeer_v4000 cuMemcpyPeer = nullptr;
 };
 
 // The driver dccuda uses, or nullptr with the reason in *why.

@@ -21,7 +21,7 @@ rm -rf "$out"
 mkdir -p "$out/lib" "$out/bin" "$out/tests" "$out/bench"
 cp -a "$build"/libdccuda.so* "$out/lib/"
 cp "$build/tests/libdcfake_cuda.so" "$out/lib/"
-for exe in dccuda-info dccuda-saxpy; do
+for exe in dccuda-info dccuda-saxpy dccuda-multi-gpu; do
   [ -x "$build/$exe" ] && cp "$build/$exe" "$out/bin/"
 done
 find "$build/tests" -maxdepth 1 -type f -name 'test_*' -perm -u+x -exec cp {} "$out/tests/" \;

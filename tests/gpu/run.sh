@@ -44,6 +44,12 @@ if [ -x "$bundle/bin/dccuda-saxpy" ]; then
   echo "saxpy (C)                $( [ ${PIPESTATUS[0]} -eq 0 ] && echo PASS || echo FAIL )" >> "$summary"
 fi
 
+if [ -x "$bundle/bin/dccuda-multi-gpu" ]; then
+  echo "== multi-GPU sample (C)"
+  "$bundle/bin/dccuda-multi-gpu" 2>&1 | tee "$out/multi-gpu.txt"
+  echo "multi-gpu (C)            $( [ ${PIPESTATUS[0]} -eq 0 ] && echo PASS || echo FAIL )" >> "$summary"
+fi
+
 for sample in "$bundle"/extra/*/*saxpy*; do
   [ -x "$sample" ] || continue
   name=$(basename "$sample")
