@@ -239,7 +239,7 @@ TEST_F(CopyTest, ZeroSizesAndNullPointers) {
 TEST_F(CopyTest, PageableCopiesAreStagedPinnedOnesAreDirect) {
   auto* f = dctest::fake_driver();
   if (!f) GTEST_SKIP() << "counts driver calls: fake driver only";
-  for (const char* knob : {"DCCUDA_STAGING_MIN_BYTES", "DCCUDA_STAGING_CHUNK_BYTES", "DCCUDA_STAGING_MIN_CHUNK_BYTES",
+  for (const char* knob : {"DCCUDA_STAGING_MIN_BYTES", "DCCUDA_STAGING_MIN_BYTES_H2D", "DCCUDA_STAGING_CHUNK_BYTES", "DCCUDA_STAGING_MIN_CHUNK_BYTES",
                            "DCCUDA_STAGING_BUFFERS"})
     if (std::getenv(knob)) GTEST_SKIP() << "counts calls for the default tuning; " << knob << " is set";
   const uint64_t n = 9 * kMiB + 13;
