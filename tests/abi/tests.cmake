@@ -7,7 +7,7 @@
 #                    not failed); -DDCCUDA_ABI_STRICT=ON (or DCCUDA_ABI_STRICT=1 in the
 #                    environment) makes it strict, as CI should be once every area exists.
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
-option(DCCUDA_ABI_STRICT "Run abi.check with --strict: every binding, layout program and tool must be present" OFF)
+option(DCCUDA_ABI_STRICT "Run abi.check with --strict: every binding, layout program and tool must be present" ON)
 
 set(DCABI_RUN_CASE ${CMAKE_CURRENT_LIST_DIR}/run_case.py)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${DCABI_RUN_CASE})
