@@ -3,12 +3,15 @@
 # over a bundle made by tests/gpu/bundle.sh (default .carry/gpu). Every test
 # binary runs against the REAL driver (no DCCUDA_DRIVER_LIBRARY). Logs go to
 # $OUT (or ./gpu-out); a summary table is printed last.
-#   tests/gpu/run.sh [bundle-dir | bundle.tar.xz] [--sanitize] [--bench]
+#   tests/gpu/run.sh [bundle-dir | bundle.tar.xz] [--skip-tests] [--sanitize] [--bench]
+# (--skip-tests leaves out the samples and test binaries, for a run of only
+# the sanitizer or the benchmarks.)
 set -uo pipefail
 bundle=.carry/gpu
-sanitize=0; bench=0
+sanitize=0; bench=0; tests=1
 for a in "$@"; do
   case "$a" in
+    --skip-tests) tests=0 ;;
     --sanitize) sanitize=1 ;;
     --bench) bench=1 ;;
     *) bundle="$a" ;;
@@ -38,6 +41,7 @@ echo "== dccuda-info"
 "$bundle/bin/dccuda-info" | tee "$out/dccuda-info.txt"; echo "exit $?" >> "$out/dccuda-info.txt"
 "$bundle/bin/dccuda-info" --json > "$out/dccuda-info.json"
 
+if [ $tests -eq 1 ]; then
 if [ -x "$bundle/bin/dccuda-saxpy" ]; then
   echo "== saxpy sample (C)"
   "$bundle/bin/dccuda-saxpy" 2>&1 | tee "$out/saxpy.txt"
@@ -91,17 +95,36 @@ for t in "$bundle"/tests/test_*; do
   [ $rc -ne 0 ] && grep -B3 -A12 'Failure\|FAILED' "$out/$name.log" | head -60
 done
 
+fi  # tests
+
 if [ $sanitize -eq 1 ] && command -v compute-sanitizer >/dev/null; then
   echo "== compute-sanitizer memcheck"
-  for t in "$bundle"/tests/test_*; do
+  # The binaries whose code runs kernels and copies on the device (the rest
+  # only exercises host-side checks); fault tests provoke errors on purpose.
+  for t in "$bundle"/tests/test_{buffer,copy,stream,launch,launch_kernels,graph,module,split,device,multi_device_memory,launch_multi_device}; do
+    [ -x "$t" ] || continue
     name=$(basename "$t")
-    [[ "$name" =~ $skip_re ]] && continue
-    [[ "$name" =~ (stress|recovery|lost) ]] && continue
     compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 "$t" --gtest_brief=1 \
       --gtest_filter='-*Fault*:*Lost*:*Recover*:*Illegal*' > "$out/memcheck-$name.log" 2>&1
     rc=$?
     errs=$(grep -o 'ERROR SUMMARY: [0-9]* error' "$out/memcheck-$name.log" | tail -1)
     printf "memcheck %-15s rc=%d %s\n" "$name" "$rc" "$errs" | tee -a "$summary"
+  done
+  # Kernels that share memory between threads (reductions, tiles): racecheck.
+  if [ -x "$bundle/tests/test_launch_kernels" ]; then
+    compute-sanitizer --tool racecheck --error-exitcode 99 --print-limit 20 "$bundle/tests/test_launch_kernels" \
+      --gtest_brief=1 > "$out/racecheck-test_launch_kernels.log" 2>&1
+    rc=$?
+    errs=$(grep -o 'RACECHECK SUMMARY: [0-9]* hazard[s]* displayed ([0-9]* error[s]*, [0-9]* warning[s]*)' \
+      "$out/racecheck-test_launch_kernels.log" | tail -1)
+    printf "racecheck %-14s rc=%d %s\n" "test_launch_kernels" "$rc" "$errs" | tee -a "$summary"
+  fi
+  for s in "$bundle/bin/dccuda-saxpy" "$bundle/bin/dccuda-multi-gpu"; do
+    [ -x "$s" ] || continue
+    compute-sanitizer --tool memcheck --error-exitcode 99 "$s" > "$out/memcheck-$(basename "$s").log" 2>&1
+    rc=$?
+    errs=$(grep -o 'ERROR SUMMARY: [0-9]* error' "$out/memcheck-$(basename "$s").log" | tail -1)
+    printf "memcheck %-15s rc=%d %s\n" "$(basename "$s")" "$rc" "$errs" | tee -a "$summary"
   done
 fi
 
