@@ -138,7 +138,7 @@ TEST_F(FaultTest, FailedAsyncCopyIsReportedByTheNextSynchronisation) {
   dc_event e = nullptr;
   ASSERT_DC_OK(dc_event_create(device_, 0, &e));
   dc_buffer c = alloc(4096);
-  inject_async("cuMemcpyAsync", 1, kUnknown);
+  inject_async("cuMemcpyDtoDAsync", 1, kUnknown);
   ASSERT_DC_OK(dc_buffer_copy_async(c, 0, b, 0, 4096, s));
   ASSERT_DC_OK(dc_event_record(e, s));
   EXPECT_DC_ERROR(dc_event_synchronize(e), DC_ERROR_DRIVER, "cuEventSynchronize");
@@ -280,7 +280,7 @@ TEST_F(FaultTest, EveryDriverCallFailingOnceIsHandled) {
       "cuMemFreeHost",        "cuMemHostGetDevicePointer",  "cuMemAllocManaged",           "cuMemFree",
       "cuEventCreate",        "cuEventRecord",              "cuEventSynchronize",          "cuEventElapsedTime",
       "cuEventDestroy",       "cuStreamSynchronize",        "cuStreamWaitEvent",           "cuStreamDestroy",
-      "cuLaunchHostFunc",     "cuMemcpyHtoDAsync",          "cuMemcpyDtoHAsync",           "cuMemcpyAsync",
+      "cuLaunchHostFunc",     "cuMemcpyHtoDAsync",          "cuMemcpyDtoHAsync",           "cuMemcpyDtoDAsync",
       "cuMemcpyDtoH",         "cuMemsetD16Async",           "cuMemPrefetchAsync",          "cuMemAdvise",
       "cuPointerGetAttributes","cuCtxSynchronize",          "cuMemPoolTrimTo",             "cuMemPoolDestroy",
   };
