@@ -293,6 +293,7 @@ const ErrorText kErrors[] = {
 }  // namespace
 
 CUresult CUDAAPI cuGetErrorName(CUresult error, const char** str) {
+  FAKE_ENTER(cuGetErrorName);
   if (!str) return CUDA_ERROR_INVALID_VALUE;
   for (const ErrorText& e : kErrors)
     if (e.code == error) {
@@ -305,6 +306,7 @@ CUresult CUDAAPI cuGetErrorName(CUresult error, const char** str) {
 FAKE_EXPORT(cuGetErrorName, 6000)
 
 CUresult CUDAAPI cuGetErrorString(CUresult error, const char** str) {
+  FAKE_ENTER(cuGetErrorString);
   if (!str) return CUDA_ERROR_INVALID_VALUE;
   for (const ErrorText& e : kErrors)
     if (e.code == error) {

@@ -19,3 +19,22 @@ dc_test(test_bad_inputs SOURCES ${DCTEST_RELIABILITY}/test_bad_inputs.cpp ${DCTE
 target_include_directories(test_bad_inputs PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/reliability)
 target_compile_definitions(test_bad_inputs PRIVATE DCTEST_SYMBOLS_FILE="${PROJECT_SOURCE_DIR}/abi/dccuda.symbols")
 target_link_libraries(test_bad_inputs PRIVATE dctest_kernels)
+
+# Double release, release on another thread, release racing with use.
+dc_test(test_handle_lifetime SOURCES ${DCTEST_RELIABILITY}/test_handle_lifetime.cpp)
+target_link_libraries(test_handle_lifetime PRIVATE dctest_kernels)
+
+# The fault sweep: every driver entry point failing in turn (fake driver only).
+# Pageable copies are staged from 64 KiB on, so that the scenario's copies
+# reach the staging path in small chunks.
+set(_sweep_env ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCCUDA_STAGING_MIN_BYTES=65536 DCCUDA_STAGING_CHUNK_BYTES=65536
+    DCCUDA_STAGING_MIN_CHUNK_BYTES=65536)
+dc_test(test_fault_sweep SOURCES ${DCTEST_RELIABILITY}/test_fault_sweep.cpp ${DCTEST_RELIABILITY}/fault_scenario.cpp
+  ENV ${_sweep_env})
+# A CUDA 12.0 driver: the older-signature entry points are swept instead of the newer ones.
+dc_test(test_fault_sweep_old_driver SOURCES ${DCTEST_RELIABILITY}/test_fault_sweep.cpp
+  ${DCTEST_RELIABILITY}/fault_scenario.cpp ENV ${_sweep_env} DCFAKE_DRIVER_VERSION=12000)
+foreach(t test_fault_sweep test_fault_sweep_old_driver)
+  target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(${t} PRIVATE dctest_kernels)
+endforeach()
