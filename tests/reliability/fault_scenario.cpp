@@ -40,31 +40,31 @@ std::vector<uint8_t> pattern(size_t n, uint8_t seed) {
 
 // Each step names itself; the first failure ends the run. DC_NOT_READY is a
 // failure too, except where a step asks a query (QUERY).
-#define STEP(name, expr)                         \
-  do {                                           \
-    o.step = name;                               \
-    dc_status st_ = (expr);                      \
-    if (st_ != DC_SUCCESS) {                     \
-      o.status = st_;                            \
-      return o;                                  \
-    }                                            \
+namespace {
+// Records a failed step; true if the run stops there.
+bool failed_step(World& w, Outcome& o, const char* name, dc_status st) {
+  if (o.status == DC_SUCCESS) {
+    o.status = st;
+    o.step = name;
+  }
+  w.failures.push_back({name, st, dc_last_error_cuda(), dc_last_error_message()});
+  return !w.keep_going;
+}
+}  // namespace
+
+#define STEP_IF(name, expr, ok)                                 \
+  do {                                                          \
+    ++w.steps;                                                  \
+    if (o.status == DC_SUCCESS) o.step = name;                  \
+    dc_status st_ = (expr);                                     \
+    if (!(ok) && failed_step(w, o, name, st_)) return o;        \
   } while (0)
-#define QUERY(name, expr)                                \
-  do {                                                   \
-    o.step = name;                                       \
-    dc_status st_ = (expr);                              \
-    if (st_ != DC_SUCCESS && st_ != DC_NOT_READY) {      \
-      o.status = st_;                                    \
-      return o;                                          \
-    }                                                    \
-  } while (0)
-#define CHECK_DATA(name, cond)               \
-  do {                                       \
-    if (!(cond)) {                           \
-      o.step = name;                         \
-      o.status = DC_ERROR_INTERNAL;          \
-      return o;                              \
-    }                                        \
+#define STEP(name, expr) STEP_IF(name, expr, st_ == DC_SUCCESS)
+#define QUERY(name, expr) STEP_IF(name, expr, st_ == DC_SUCCESS || st_ == DC_NOT_READY)
+#define CHECK_DATA(name, cond)                                                      \
+  do {                                                                              \
+    if (w.failures.empty() && !(cond) && failed_step(w, o, name, DC_ERROR_INTERNAL)) \
+      return o;                                                                     \
   } while (0)
 
 template <class T>
@@ -311,7 +311,7 @@ Outcome run_scenario(World& w) {
   // -- the end of work -----------------------------------------------------------------------------------
   STEP("dc_device_synchronize", dc_device_synchronize(w.d0));
   STEP("dc_device_trim_memory", dc_device_trim_memory(w.d0, 0));
-  o.step.clear();
+  if (o.status == DC_SUCCESS) o.step.clear();
   return o;
 }
 
@@ -324,15 +324,12 @@ Outcome run_reset(World& w, int32_t ordinal) {
   keep(w.buffers, before);
   STEP("dc_device_reset", dc_device_reset(w.d0));
   uint64_t size = 0;
-  o.step = "dc_buffer_size of a buffer made before the reset";
-  if (dc_buffer_size(before, &size) != DC_SUCCESS || size != 64) {
-    o.status = DC_ERROR_INTERNAL;
-    return o;
-  }
+  STEP("dc_buffer_size of a buffer made before the reset", dc_buffer_size(before, &size));
+  CHECK_DATA("the size of a buffer made before the reset", size == 64);
   STEP("dc_buffer_alloc after the reset", dc_buffer_alloc(w.d0, 64, 0, &after));
   keep(w.buffers, after);
   STEP("dc_buffer_fill after the reset", dc_buffer_fill(after, 0, 64, 1, 1));
-  o.step.clear();
+  if (o.status == DC_SUCCESS) o.step.clear();
   return o;
 }
 

@@ -15,8 +15,21 @@
 
 namespace faults {
 
+// One failed step (kept when the run goes on after failures).
+struct StepFailure {
+  std::string step;
+  dc_status status = DC_SUCCESS;
+  int32_t cuda = 0;
+  std::string message;
+};
+
 // Everything the scenario made; the destructor releases it all.
 struct World {
+  // Go on after a failed step (recording it in `failures`) instead of stopping;
+  // result checks are skipped once a step has failed.
+  bool keep_going = false;
+  std::vector<StepFailure> failures;
+  int steps = 0;  // steps attempted
   dc_device d0 = nullptr, d1 = nullptr;
   std::vector<dc_stream> streams;
   std::vector<dc_event> events;

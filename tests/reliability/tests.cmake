@@ -38,3 +38,12 @@ foreach(t test_fault_sweep test_fault_sweep_old_driver)
   target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(${t} PRIVATE dctest_kernels)
 endforeach()
+
+# cuInit and cuDriverGetVersion failing (each case in a fresh child process).
+dc_test(test_init_faults SOURCES ${DCTEST_RELIABILITY}/test_init_faults.cpp OWN_MAIN)
+
+# A driver lacking each entry point in turn (each case in a child process), on CUDA 12.0.
+dc_test(test_missing_entries SOURCES ${DCTEST_RELIABILITY}/test_missing_entries.cpp
+  ${DCTEST_RELIABILITY}/fault_scenario.cpp OWN_MAIN ENV ${_sweep_env} DCFAKE_DRIVER_VERSION=12000)
+target_include_directories(test_missing_entries PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_link_libraries(test_missing_entries PRIVATE dctest_kernels)
