@@ -47,3 +47,7 @@ dc_test(test_missing_entries SOURCES ${DCTEST_RELIABILITY}/test_missing_entries.
   ${DCTEST_RELIABILITY}/fault_scenario.cpp OWN_MAIN ENV ${_sweep_env} DCFAKE_DRIVER_VERSION=12000)
 target_include_directories(test_missing_entries PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(test_missing_entries PRIVATE dctest_kernels)
+
+# Many threads sharing devices, streams, buffers and a module (DCTEST_STRESS_SECONDS, DCTEST_STRESS_THREADS).
+dc_test(test_stress SOURCES ${DCTEST_RELIABILITY}/test_stress.cpp ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2)
+target_link_libraries(test_stress PRIVATE dctest_kernels)
