@@ -51,3 +51,7 @@ target_link_libraries(test_missing_entries PRIVATE dctest_kernels)
 # Many threads sharing devices, streams, buffers and a module (DCTEST_STRESS_SECONDS, DCTEST_STRESS_THREADS).
 dc_test(test_stress SOURCES ${DCTEST_RELIABILITY}/test_stress.cpp ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2)
 target_link_libraries(test_stress PRIVATE dctest_kernels)
+
+# Out of device memory, for real; the fake device has 256 MiB, enforced.
+dc_test(test_out_of_memory SOURCES ${DCTEST_RELIABILITY}/test_out_of_memory.cpp
+  ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICE_MEMORY=268435456)
