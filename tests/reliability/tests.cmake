@@ -55,3 +55,7 @@ target_link_libraries(test_stress PRIVATE dctest_kernels)
 # Out of device memory, for real; the fake device has 256 MiB, enforced.
 dc_test(test_out_of_memory SOURCES ${DCTEST_RELIABILITY}/test_out_of_memory.cpp
   ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICE_MEMORY=268435456)
+
+# One test per bug the reliability work found.
+dc_test(test_regressions SOURCES ${DCTEST_RELIABILITY}/test_regressions.cpp)
+target_link_libraries(test_regressions PRIVATE dctest_kernels)
