@@ -126,6 +126,10 @@ DC_API dc_status dc_buffer_register_host(dc_device device, void* host, uint64_t 
     require_arg(buffer, "buffer");
     require_arg(host, "host");
     if (size == 0) fail(DC_ERROR_INVALID_ARGUMENT, "size is 0; pass the size of the memory at host");
+    // Refused here rather than by the driver, whose message cannot name the argument.
+    if (reinterpret_cast<uintptr_t>(host) + size < reinterpret_cast<uintptr_t>(host))
+      fail(DC_ERROR_INVALID_ARGUMENT, "host %p + size %" PRIu64 " runs past the end of the address space; pass the "
+           "size of the memory at host", host, size);
     require_buffer_flags(flags, DC_ALLOC_PORTABLE | DC_ALLOC_DEVICE_MAPPED | DC_ALLOC_READ_ONLY,
                          "DC_ALLOC_PORTABLE, DC_ALLOC_DEVICE_MAPPED and DC_ALLOC_READ_ONLY");
     forbid_in_host_callback();

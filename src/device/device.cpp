@@ -24,6 +24,14 @@ int32_t attribute(CUdevice dev, CUdevice_attribute attr) {
   return value;
 }
 
+// Drops our retain of the primary context, once more if the driver fails
+// (as release_quietly does for other objects): a failure here cannot be
+// reported, and a retain left behind keeps the context alive for the process.
+void release_primary(CUdevice dev) noexcept {
+  const DriverApi& api = driver_api();
+  if (api.cuDevicePrimaryCtxRelease(dev) != CUDA_SUCCESS) api.cuDevicePrimaryCtxRelease(dev);
+}
+
 }  // namespace
 
 Ref<Device> Device::open(int32_t ordinal) {
@@ -76,7 +84,7 @@ Device::Device(int32_t ordinal) : Object(HandleType::Device), ordinal_(ordinal) 
     l.cluster_launch = attribute(d, CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH) != 0;
     l.memory_pools = attribute(d, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) != 0;
   } catch (...) {
-    api.cuDevicePrimaryCtxRelease(cu_device_);
+    release_primary(cu_device_);
     throw;
   }
 }
@@ -89,7 +97,7 @@ Device::~Device() {
     auto it = registry().find(ordinal_);
     if (it != registry().end() && it->second == this) registry().erase(it);
   }
-  if (retained_) driver_api().cuDevicePrimaryCtxRelease(cu_device_);
+  if (retained_) release_primary(cu_device_);
 }
 
 void Device::mark_lost(CUresult result) noexcept {
@@ -114,15 +122,19 @@ void Device::reset() {
   // it, and take a fresh one.
   if (current == old && old) api.cuCtxSetCurrent(nullptr);
   if (retained_) {
-    api.cuDevicePrimaryCtxRelease(cu_device_);
+    release_primary(cu_device_);
     retained_ = false;
   }
   CUresult r = api.cuDevicePrimaryCtxReset(cu_device_);
   CUcontext fresh = nullptr;
   CUresult retained = api.cuDevicePrimaryCtxRetain(&fresh, cu_device_);
-  // Objects of the old context are dead whether or not a new one comes.
-  generation_.fetch_add(1, std::memory_order_acq_rel);
-  peers_enabled_.store(0, std::memory_order_release);  // a fresh context has no peer mappings
+  if (r == CUDA_SUCCESS) {
+    // Objects of the old context are dead whether or not a new one comes.
+    generation_.fetch_add(1, std::memory_order_acq_rel);
+    peers_enabled_.store(0, std::memory_order_release);  // a fresh context has no peer mappings
+  }
+  // Else nothing was reset: the old context and its objects live on (the
+  // objects stay usable, and are freed when released), lost or not.
   if (retained != CUDA_SUCCESS) {
     context_.store(nullptr, std::memory_order_release);
     mark_lost(retained);
@@ -136,9 +148,9 @@ void Device::reset() {
   }
   retained_ = true;
   context_.store(fresh, std::memory_order_release);
-  lost_result_.store(0, std::memory_order_relaxed);
+  if (r == CUDA_SUCCESS) lost_result_.store(0, std::memory_order_relaxed);
   if (current == old) api.cuCtxSetCurrent(fresh);
-  check(r, "cuDevicePrimaryCtxReset");
+  check(r, "cuDevicePrimaryCtxReset", nullptr, "the device was not reset; objects made on it are still usable");
 }
 
 void DeviceObject::fail_unusable() const {
@@ -198,7 +210,12 @@ void fail_driver(CUresult result, const char* entry, Device* device, const char*
               "process",
               entry, cuda_error_name(r));
   }
-  fail_cuda(status_from_cuda(r), r, "%s failed with %s (%d)%s%s", entry, cuda_error_name(r), r, hint ? "; " : "",
+  // A failure is never reported with a non-error status: CUDA_ERROR_NOT_READY
+  // from a call that is not a query (a query handles it before calling this)
+  // would otherwise come back as DC_NOT_READY, which callers read as success.
+  dc_status status = status_from_cuda(r);
+  if (status >= DC_SUCCESS) status = DC_ERROR_DRIVER;
+  fail_cuda(status, r, "%s failed with %s (%d)%s%s", entry, cuda_error_name(r), r, hint ? "; " : "",
             hint ? hint : "");
 }
 

@@ -111,7 +111,8 @@ void config_1d(const Function& f, uint64_t n, uint32_t shared, dc_launch_config*
   if (block <= 0)
     fail(DC_ERROR_INVALID_ARGUMENT, "%s: no block size lets the kernel run with %u bytes of dynamic shared memory per "
          "block; use less shared memory", f.name().c_str(), shared);
-  uint64_t blocks = (n + static_cast<uint64_t>(block) - 1) / static_cast<uint64_t>(block);
+  // Rounded up without n + block - 1, which wraps for n near 2^64 (and gave a grid of 0 blocks).
+  uint64_t blocks = n / static_cast<uint64_t>(block) + (n % static_cast<uint64_t>(block) != 0 ? 1 : 0);
   int32_t max_x = f.device().limits().max_grid_dim[0];
   if (max_x > 0 && blocks > static_cast<uint64_t>(max_x))
     fail(DC_ERROR_OUT_OF_RANGE, "%s: n = %" PRIu64 " needs %" PRIu64 " blocks of %d threads, and device %d allows at "

@@ -134,8 +134,18 @@ void load() {
 
   int version = 0;
   void* version_fn = nullptr;
-  if (resolve("cuDriverGetVersion", 2020, &version_fn) == CUDA_SUCCESS)
-    reinterpret_cast<PFN_cuDriverGetVersion_v2020>(version_fn)(&version);
+  CUresult asked = resolve("cuDriverGetVersion", 2020, &version_fn);
+  if (asked == CUDA_SUCCESS) asked = reinterpret_cast<PFN_cuDriverGetVersion_v2020>(version_fn)(&version);
+  if (asked != CUDA_SUCCESS) {
+    // Without the version no entry point can be resolved safely (and "CUDA
+    // 0.0" would be a misleading complaint).
+    g_state.status = DC_ERROR_NO_DRIVER;
+    g_state.cuda_result = asked;
+    g_state.message = strf("cuDriverGetVersion failed with CUresult %d from %s; the driver is installed but not "
+                           "working (check nvidia-smi, the kernel module and /dev/nvidia*)",
+                           static_cast<int>(asked), path.c_str());
+    return;
+  }
   g_state.version = version;
 
   for (const DriverEntry& e : g_entries) {

@@ -9,7 +9,7 @@
 
 namespace dc {
 
-ParamLayout driver_param_layout(CUfunction function) {
+ParamLayout driver_param_layout(CUfunction function, Device* device) {
   const DriverApi& api = driver_api();
   ParamLayout layout;
   if (!present(api.cuFuncGetParamInfo)) return layout;
@@ -23,7 +23,12 @@ ParamLayout driver_param_layout(CUfunction function) {
       layout.known = true;
       return layout;
     }
-    if (r != CUDA_SUCCESS || offset > UINT32_MAX || size > UINT32_MAX) return {};
+    // The driver cannot describe this kernel: its layout is unknown. Any other
+    // failure is reported: a layout quietly lost would leave every launch of
+    // the function unchecked.
+    if (r == CUDA_ERROR_NOT_SUPPORTED) return {};
+    check(r, "cuFuncGetParamInfo", device);
+    if (offset > UINT32_MAX || size > UINT32_MAX) return {};
     ParamInfo p{static_cast<uint32_t>(offset), static_cast<uint32_t>(size)};
     layout.params.push_back(p);
     if (p.offset + p.size > layout.total_bytes) layout.total_bytes = p.offset + p.size;
@@ -40,7 +45,16 @@ Function::Function(Ref<Module> module, CUfunction function, std::string name, Pa
       layout_(std::move(layout)),
       max_dynamic_shared_(max_dynamic_shared_bytes) {}
 
+// Checked before the cast: a value outside the enumeration is undefined behaviour in C++.
+static void require_function_attribute(int32_t attribute) {
+  if (attribute < 0 || attribute >= CU_FUNC_ATTRIBUTE_MAX)
+    fail(DC_ERROR_INVALID_ARGUMENT, "attribute %d is not a CUfunction_attribute (0..%d in the CUDA %d.%d headers "
+         "dccuda was built with); use a CU_FUNC_ATTRIBUTE_* value from cuda.h", attribute, CU_FUNC_ATTRIBUTE_MAX - 1,
+         CUDA_VERSION / 1000, (CUDA_VERSION % 1000) / 10);
+}
+
 int32_t Function::attribute(int32_t attribute) const {
+  require_function_attribute(attribute);
   check_usable();
   ContextScope bind(device());
   int v = 0;
@@ -52,11 +66,21 @@ int32_t Function::attribute(int32_t attribute) const {
   return v;
 }
 
+int32_t Function::query(CUfunction_attribute attribute) const {
+  check_usable();
+  ContextScope bind(device());
+  int v = 0;
+  // The library chose the attribute: any refusal is the driver's failure, not the caller's.
+  check(driver_api().cuFuncGetAttribute(&v, attribute, function_), "cuFuncGetAttribute", &device());
+  return v;
+}
+
 void Function::set_attribute(int32_t attr, int32_t value) {
+  require_function_attribute(attr);
   check_usable();
   if (attr == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
     if (value < 0) fail(DC_ERROR_INVALID_ARGUMENT, "value %d: a shared memory size cannot be negative", value);
-    int32_t static_bytes = attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    int32_t static_bytes = query(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
     int32_t optin = device().limits().max_shared_per_block_optin;
     if (optin > 0 && value > optin - static_bytes)
       fail(DC_ERROR_INVALID_ARGUMENT, "%s: %d bytes of dynamic shared memory exceed device %d's limit of %d (%d "
@@ -92,14 +116,14 @@ void Function::fill_info(dc_function_info* info) const {
   // larger one keep their extra fields.
   dc_function_info out = DC_FUNCTION_INFO_INIT;
   out.struct_size = info->struct_size;
-  out.num_registers = attribute(CU_FUNC_ATTRIBUTE_NUM_REGS);
-  out.max_threads_per_block = attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-  out.static_shared_bytes = attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
-  out.max_dynamic_shared_bytes = attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
-  out.local_bytes = attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
-  out.const_bytes = attribute(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES);
-  out.ptx_version = attribute(CU_FUNC_ATTRIBUTE_PTX_VERSION);
-  out.binary_version = attribute(CU_FUNC_ATTRIBUTE_BINARY_VERSION);
+  out.num_registers = query(CU_FUNC_ATTRIBUTE_NUM_REGS);
+  out.max_threads_per_block = query(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  out.static_shared_bytes = query(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+  out.max_dynamic_shared_bytes = query(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+  out.local_bytes = query(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+  out.const_bytes = query(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES);
+  out.ptx_version = query(CU_FUNC_ATTRIBUTE_PTX_VERSION);
+  out.binary_version = query(CU_FUNC_ATTRIBUTE_BINARY_VERSION);
   out.num_params = layout_.known ? static_cast<int32_t>(layout_.params.size()) : -1;
   out.params_bytes = layout_.known ? layout_.total_bytes : 0;
   std::memcpy(info, &out, sizeof out);

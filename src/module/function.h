@@ -43,7 +43,8 @@ class Function : public DeviceObject {
   int32_t max_dynamic_shared_bytes() const noexcept { return max_dynamic_shared_.load(std::memory_order_acquire); }
 
   // --- dc_function_* ------------------------------------------------------
-  int32_t attribute(int32_t attribute) const;
+  int32_t attribute(int32_t attribute) const;  // the caller's attribute (dc_function_attribute)
+  int32_t query(CUfunction_attribute attribute) const;  // one the library asks for
   void set_attribute(int32_t attribute, int32_t value);
   void set_cache_config(int32_t preference);
   void fill_info(dc_function_info* info) const;
@@ -58,6 +59,6 @@ class Function : public DeviceObject {
 
 // The parameter layout of `function` from cuFuncGetParamInfo; unknown when the
 // driver lacks it (before 12.4) or cannot tell.
-ParamLayout driver_param_layout(CUfunction function);
+ParamLayout driver_param_layout(CUfunction function, Device* device = nullptr);
 
 }  // namespace dc

@@ -13,6 +13,7 @@
 #include "module/elf_parse.h"
 #include "module/function.h"
 #include "module/image.h"
+#include "stream/quiet_context.h"
 
 namespace dc {
 namespace {
@@ -181,11 +182,8 @@ Module::Module(Ref<Device> device, CUmodule module, std::string jit_log, std::ve
 Module::~Module() {
   // A module made before dc_device_reset died with its context: nothing to free.
   if (!current()) return;
-  try {
-    ContextScope bind(device());
-    driver_api().cuModuleUnload(module_);
-  } catch (...) {
-  }
+  QuietContextScope bind(device());
+  if (bind.ok()) release_quietly([&] { return driver_api().cuModuleUnload(module_); });
 }
 
 const std::vector<std::string>& Module::function_names() {
@@ -264,7 +262,7 @@ Ref<Function> Module::get_function(const char* name) {
     CUresult r = api.cuModuleGetFunction(&f, module_, name);
     if (r == CUDA_ERROR_NOT_FOUND) fail_missing_function(name);
     check(r, "cuModuleGetFunction", &device());
-    layout = driver_param_layout(f);
+    layout = driver_param_layout(f, &device());
     if (!layout.known && image_read_) layout = image_layout(name);
     int v = 0;
     check(api.cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f), "cuFuncGetAttribute",

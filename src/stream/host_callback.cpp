@@ -49,7 +49,11 @@ void CUDA_CB trampoline(void* p) {
 
 void enqueue_host_callback(Stream& stream, dc_host_fn fn, void* user_data) {
   const DriverApi& api = driver_api();
-  if (stream.capturing()) {
+  // Asked with its error checked: a capture taken for none would put the
+  // trampoline's one-shot record into a graph that runs it many times.
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  check(api.cuStreamIsCapturing(stream.handle(), &status), "cuStreamIsCapturing", &stream.device());
+  if (status != CU_STREAM_CAPTURE_STATUS_NONE) {
     // A captured host node runs at every launch of the graph: it cannot own a
     // record that the first run frees, so the caller's function goes in as it is.
     check(api.cuLaunchHostFunc(stream.handle(), reinterpret_cast<CUhostFn>(fn), user_data), "cuLaunchHostFunc",

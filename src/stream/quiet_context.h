@@ -21,7 +21,9 @@ class QuietContextScope {
     api.cuCtxGetCurrent(&current);
     if (current == ctx) {
       ok_ = true;
-    } else if (api.cuCtxSetCurrent(ctx) == CUDA_SUCCESS) {
+    } else if (api.cuCtxSetCurrent(ctx) == CUDA_SUCCESS || api.cuCtxSetCurrent(ctx) == CUDA_SUCCESS) {
+      // (Tried twice, as release_quietly does: a release skipped here would
+      // leak its driver object for the life of the context.)
       ok_ = true;
       restore_ = current;
     }

@@ -2,6 +2,7 @@
 
 #include "core/cuda_check.h"
 #include "core/error.h"
+#include "graph/capture_registry.h"
 #include "loader/driver.h"
 #include "stream/quiet_context.h"
 
@@ -31,10 +32,23 @@ Ref<Stream> Stream::wrap(Ref<Device> device, CUstream stream) {
 }
 
 Stream::~Stream() {
+  if (kind_ != Kind::Owned || !handle_) return;
+  // A capture left open (the caller released the stream without ending it):
+  // its registration would keep what it used alive for ever, and would
+  // adopt the launches of the next stream the driver gives the same handle.
+  std::vector<Ref<Object>> kept = capture_registry::end(handle_);
   // A stream made before dc_device_reset died with its context.
-  if (kind_ != Kind::Owned || !handle_ || !current()) return;
+  if (!current()) return;
   QuietContextScope bind(device());
-  if (bind.ok()) release_quietly([&] { return driver_api().cuStreamDestroy(handle_); });
+  if (!bind.ok()) return;
+  const DriverApi& api = driver_api();
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (api.cuStreamIsCapturing(handle_, &status) == CUDA_SUCCESS && status != CU_STREAM_CAPTURE_STATUS_NONE) {
+    // Nothing can use the recorded graph any more: end the capture and drop it.
+    CUgraph graph = nullptr;
+    if (api.cuStreamEndCapture(handle_, &graph) == CUDA_SUCCESS && graph) api.cuGraphDestroy(graph);
+  }
+  release_quietly([&] { return api.cuStreamDestroy(handle_); });
 }
 
 bool Stream::capturing() const noexcept {

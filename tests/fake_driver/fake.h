@@ -45,6 +45,7 @@ struct Config {
   bool no_pools = false;
   bool no_peer = false;
   int init_result = 0;
+  size_t device_memory = size_t(8) << 30;  // each device's memory (DCFAKE_DEVICE_MEMORY)
 };
 
 // One lock for the whole fake: simple, and tests are not about its speed.

@@ -14,6 +14,8 @@
  *   DCFAKE_NO_POOLS=1          devices report no memory-pool support
  *   DCFAKE_INIT_RESULT=R       cuInit returns R (e.g. 100: no device)
  *   DCFAKE_NO_PEER=1           devices cannot access each other
+ *   DCFAKE_DEVICE_MEMORY=B     each device's memory in bytes (default 8 GiB); device
+ *                              allocations past it fail with CUDA_ERROR_OUT_OF_MEMORY
  */
 #ifndef DCFAKE_CONTROL_H
 #define DCFAKE_CONTROL_H

@@ -52,6 +52,7 @@ Config read_config() {
   c.no_pools = env_int("DCFAKE_NO_POOLS", 0) != 0;
   c.no_peer = env_int("DCFAKE_NO_PEER", 0) != 0;
   c.init_result = env_int("DCFAKE_INIT_RESULT", 0);
+  if (const char* m = std::getenv("DCFAKE_DEVICE_MEMORY"); m && *m) c.device_memory = std::strtoull(m, nullptr, 0);
   if (const char* m = std::getenv("DCFAKE_MISSING")) {
     std::stringstream ss(m);
     std::string item;
@@ -293,6 +294,7 @@ const ErrorText kErrors[] = {
 }  // namespace
 
 CUresult CUDAAPI cuGetErrorName(CUresult error, const char** str) {
+  FAKE_ENTER(cuGetErrorName);
   if (!str) return CUDA_ERROR_INVALID_VALUE;
   for (const ErrorText& e : kErrors)
     if (e.code == error) {
@@ -305,6 +307,7 @@ CUresult CUDAAPI cuGetErrorName(CUresult error, const char** str) {
 FAKE_EXPORT(cuGetErrorName, 6000)
 
 CUresult CUDAAPI cuGetErrorString(CUresult error, const char** str) {
+  FAKE_ENTER(cuGetErrorString);
   if (!str) return CUDA_ERROR_INVALID_VALUE;
   for (const ErrorText& e : kErrors)
     if (e.code == error) {
@@ -363,15 +366,13 @@ CUresult CUDAAPI cuDeviceGetUuid(CUuuid* uuid, CUdevice dev) {
 }
 FAKE_EXPORT(cuDeviceGetUuid, 11040)
 
-// Reported total memory of a fake device.
-static const size_t kFakeTotalMemory = size_t(8) << 30;
 
 CUresult CUDAAPI cuDeviceTotalMem(size_t* bytes, CUdevice dev) {
   FAKE_ENTER(cuDeviceTotalMem);
   FAKE_REQUIRE_INIT();
   if (!bytes) return CUDA_ERROR_INVALID_VALUE;
   if (!device(dev)) return CUDA_ERROR_INVALID_DEVICE;
-  *bytes = kFakeTotalMemory;
+  *bytes = config().device_memory;
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuDeviceTotalMem, 3020)
@@ -538,8 +539,9 @@ CUresult CUDAAPI cuMemGetInfo(size_t* free_bytes, size_t* total) {
   if (!free_bytes || !total) return CUDA_ERROR_INVALID_VALUE;
   std::lock_guard<std::recursive_mutex> g(lock());
   size_t used = device_bytes_in_use()[current_context()->ordinal];
-  *total = kFakeTotalMemory;
-  *free_bytes = used > kFakeTotalMemory ? 0 : kFakeTotalMemory - used;
+  const size_t total_bytes = config().device_memory;
+  *total = total_bytes;
+  *free_bytes = used > total_bytes ? 0 : total_bytes - used;
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuMemGetInfo, 3020)

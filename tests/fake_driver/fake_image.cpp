@@ -14,6 +14,20 @@
 namespace fake {
 namespace {
 
+// Compiled once: building a std::regex costs more than a whole fake module load.
+const std::regex& version_re() {
+  static const std::regex r(R"(^\s*\.version\s+(\d+)\.(\d+))");
+  return r;
+}
+const std::regex& target_re() {
+  static const std::regex r(R"(\.target\s+sm_(\d+))");
+  return r;
+}
+const std::regex& maxntid_re() {
+  static const std::regex r(R"(\.maxntid\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?)");
+  return r;
+}
+
 std::string without_comments(const std::string& s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -41,7 +55,7 @@ size_t ptx_type_bytes(const std::string& t) {
 
 size_t array_count(const std::string& dims) {
   size_t n = 1;
-  std::regex dim(R"(\[(\d+)\])");
+  static const std::regex dim(R"(\[(\d+)\])");
   for (auto it = std::sregex_iterator(dims.begin(), dims.end(), dim); it != std::sregex_iterator(); ++it)
     n *= std::stoul((*it)[1]);
   return n;
@@ -50,7 +64,7 @@ size_t array_count(const std::string& dims) {
 // Initial values of a PTX variable: "= 42", "= {1, 2, 3}", "= 0f3F800000".
 std::vector<uint8_t> ptx_initializer(const std::string& text, size_t elem) {
   std::vector<uint8_t> out;
-  std::regex value(R"((0[fFdD][0-9A-Fa-f]+|-?0[xX][0-9A-Fa-f]+|-?\d+))");
+  static const std::regex value(R"((0[fFdD][0-9A-Fa-f]+|-?0[xX][0-9A-Fa-f]+|-?\d+))");
   for (auto it = std::sregex_iterator(text.begin(), text.end(), value); it != std::sregex_iterator(); ++it) {
     std::string v = (*it)[1];
     uint64_t bits;
@@ -71,7 +85,7 @@ ParsedImage fail_with(int result, std::string log) {
 ParsedImage parse_ptx(const std::string& raw, int device_arch, int max_ptx_isa) {
   std::string text = without_comments(raw);
   std::smatch m;
-  if (!std::regex_search(text, m, std::regex(R"(^\s*\.version\s+(\d+)\.(\d+))")))
+  if (!std::regex_search(text, m, version_re()))
     return fail_with(CUDA_ERROR_INVALID_PTX, "ptxas application ptx input, line 1; fatal   : Missing .version "
                                              "directive at start of file (fake driver)");
   ParsedImage p;
@@ -83,7 +97,7 @@ ParsedImage parse_ptx(const std::string& raw, int device_arch, int max_ptx_isa) 
         << "; current version is '" << max_ptx_isa / 10 << "." << max_ptx_isa % 10 << "' (fake driver)";
     return fail_with(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, log.str());
   }
-  if (!std::regex_search(text, m, std::regex(R"(\.target\s+sm_(\d+))")))
+  if (!std::regex_search(text, m, target_re()))
     return fail_with(CUDA_ERROR_INVALID_PTX, "ptxas application ptx input; fatal   : Missing .target directive "
                                              "(fake driver)");
   p.arch = std::stoi(m[1]);
@@ -100,9 +114,9 @@ ParsedImage parse_ptx(const std::string& raw, int device_arch, int max_ptx_isa) 
                                              "braces (fake driver)");
 
   // Kernels: `.entry name ( params ) ... { body }`.
-  std::regex entry(R"(\.entry\s+([A-Za-z_$][\w$]*)\s*(\(([^)]*)\))?[^{]*\{)");
-  std::regex param(R"(^\s*\.param\s+(?:\.align\s+(\d+)\s+)?(?:\.v(\d)\s+)?\.(\w+)\s+(?:\.ptr\s+(?:\.\w+\s+)?(?:\.align\s+\d+\s+)?)?[A-Za-z_$][\w$]*((?:\s*\[\d+\])*)\s*$)");
-  std::regex shared(R"(\.shared\s+(?:\.align\s+\d+\s+)?\.(\w+)\s+[\w$]+((?:\[\d+\])*)\s*;)");
+  static const std::regex entry(R"(\.entry\s+([A-Za-z_$][\w$]*)\s*(\(([^)]*)\))?[^{]*\{)");
+  static const std::regex param(R"(^\s*\.param\s+(?:\.align\s+(\d+)\s+)?(?:\.v(\d)\s+)?\.(\w+)\s+(?:\.ptr\s+(?:\.\w+\s+)?(?:\.align\s+\d+\s+)?)?[A-Za-z_$][\w$]*((?:\s*\[\d+\])*)\s*$)");
+  static const std::regex shared(R"(\.shared\s+(?:\.align\s+\d+\s+)?\.(\w+)\s+[\w$]+((?:\[\d+\])*)\s*;)");
   for (auto it = std::sregex_iterator(text.begin(), text.end(), entry); it != std::sregex_iterator(); ++it) {
     ImageKernel k;
     k.name = (*it)[1];
@@ -130,7 +144,7 @@ ParsedImage parse_ptx(const std::string& raw, int device_arch, int max_ptx_isa) 
     // __launch_bounds__: `.maxntid x, y, z` between the parameter list and the body.
     std::string head = (*it)[0];
     std::smatch mt;
-    if (std::regex_search(head, mt, std::regex(R"(\.maxntid\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?)")))
+    if (std::regex_search(head, mt, maxntid_re()))
       k.max_threads = std::stoi(mt[1]) * (mt[2].matched ? std::stoi(mt[2]) : 1) * (mt[3].matched ? std::stoi(mt[3]) : 1);
     // Static shared memory declared in the body.
     size_t body = static_cast<size_t>(it->position(0) + it->length(0));

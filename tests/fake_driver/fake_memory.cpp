@@ -26,8 +26,8 @@ struct Pool {
 
 namespace {
 
-// Reported total memory of a fake device: the value cuDeviceTotalMem gives.
-constexpr size_t kDeviceTotalMemory = size_t(8) << 30;
+// Each device's memory, as cuDeviceTotalMem reports it (DCFAKE_DEVICE_MEMORY, default 8 GiB).
+size_t total_device_memory() { return config().device_memory; }
 constexpr size_t kAlignment = 256;  // what cuMemAlloc guarantees
 
 std::map<uintptr_t, Allocation>& allocations() {
@@ -77,7 +77,7 @@ void add_allocation(void* p, size_t size, MemKind kind, Pool* pool, unsigned fla
 // Device memory left on the current context's device.
 size_t device_free_bytes(int ordinal) {
   size_t used = device_bytes_in_use()[ordinal];
-  return used >= kDeviceTotalMemory ? 0 : kDeviceTotalMemory - used;
+  return used >= total_device_memory() ? 0 : total_device_memory() - used;
 }
 
 void release_block(int ordinal, void* p, size_t size) {
@@ -173,7 +173,7 @@ CUresult pool_alloc(CUdeviceptr* dptr, size_t size, Pool* pool, CUstream hStream
   if (!dptr) return CUDA_ERROR_INVALID_VALUE;
   *dptr = 0;
   if (size == 0) return CUDA_ERROR_INVALID_VALUE;
-  if (size > kDeviceTotalMemory) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (size > total_device_memory()) return CUDA_ERROR_OUT_OF_MEMORY;
   Stream* s = nullptr;
   if (CUresult r = stream_for_work(hStream, &s)) return r;
   if (pool->ctx != current_context()) return CUDA_ERROR_INVALID_VALUE;
@@ -235,7 +235,7 @@ Allocation* allocation_containing(uintptr_t p) { return find_allocation(p, 1); }
 
 bool device_range_ok(CUdeviceptr p, size_t n) { return find_allocation(static_cast<uintptr_t>(p), n) != nullptr; }
 
-size_t device_total_memory() { return kDeviceTotalMemory; }
+size_t device_total_memory() { return total_device_memory(); }
 
 }  // namespace fake
 
@@ -252,7 +252,7 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr* dptr, size_t bytesize) {
   if (bytesize == 0) return CUDA_ERROR_INVALID_VALUE;
   std::lock_guard<std::recursive_mutex> g(lock());
   int ordinal = current_context()->ordinal;
-  if (bytesize > kDeviceTotalMemory || round_up(bytesize) > device_free_bytes(ordinal)) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (bytesize > total_device_memory() || round_up(bytesize) > device_free_bytes(ordinal)) return CUDA_ERROR_OUT_OF_MEMORY;
   void* p = raw_alloc(bytesize);
   if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
   device_bytes_in_use()[ordinal] += round_up(bytesize);

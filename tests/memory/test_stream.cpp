@@ -1,5 +1,7 @@
 // Streams: creation (flags, priorities), default streams, wrapping, queries,
 // event waits, host callbacks, and stream-ordered release of buffers.
+#include <cuda.h>
+
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -10,8 +12,10 @@ namespace {
 
 using memtest::MemoryTest;
 
-using GetFlags = int (*)(void*, unsigned int*);
-using GetPriority = int (*)(void*, int*);
+// The driver's own signatures: calling through another function type is
+// undefined behaviour (UBSan's -fsanitize=function reports it).
+using GetFlags = CUresult(CUDAAPI*)(CUstream, unsigned int*);
+using GetPriority = CUresult(CUDAAPI*)(CUstream, int*);
 constexpr unsigned kCuStreamNonBlocking = 0x1;  // CU_STREAM_NON_BLOCKING
 
 class StreamTest : public MemoryTest {};
@@ -27,8 +31,8 @@ TEST_F(StreamTest, NonBlockingByDefault) {
   ASSERT_DC_OK(dc_stream_native(b, &hb));
   EXPECT_NE(ha, hb);
   unsigned fa = 99, fb = 99;
-  ASSERT_EQ(get_flags(ha, &fa), 0);
-  ASSERT_EQ(get_flags(hb, &fb), 0);
+  ASSERT_EQ(get_flags(static_cast<CUstream>(ha), &fa), 0);
+  ASSERT_EQ(get_flags(static_cast<CUstream>(hb), &fb), 0);
   EXPECT_EQ(fa & kCuStreamNonBlocking, kCuStreamNonBlocking);
   EXPECT_EQ(fb & kCuStreamNonBlocking, 0u);
   dc_stream_release(a);
@@ -56,7 +60,7 @@ TEST_F(StreamTest, PrioritiesAreClampedToTheDeviceRange) {
     void* h = nullptr;
     ASSERT_DC_OK(dc_stream_native(s, &h));
     int p = 12345;
-    ASSERT_EQ(get_priority(h, &p), 0);
+    ASSERT_EQ(get_priority(static_cast<CUstream>(h), &p), 0);
     EXPECT_EQ(p, c.expected) << "asked for " << c.asked;
     dc_stream_release(s);
   }

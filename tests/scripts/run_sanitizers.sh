@@ -1,47 +1,103 @@
 #!/usr/bin/env bash
 # The whole CTest suite under AddressSanitizer + UndefinedBehaviorSanitizer,
-# the concurrency tests under ThreadSanitizer (clang), and the core C tests
-# under valgrind memcheck. Any report fails the run.
+# the tests that use several threads (the stress test among them) under
+# ThreadSanitizer (clang), and the core tests and the C programs under
+# valgrind memcheck. Any report fails the run; each part prints its counts and
+# its time, and a summary comes last.
 #   tests/scripts/run_sanitizers.sh [asan|tsan|valgrind ...]   (default: all three)
-set -euo pipefail
+set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 what=("$@")
 [ ${#what[@]} -eq 0 ] && what=(asan tsan valgrind)
+summary=""
+failed=0
 
 configure() {  # dir, extra cmake args...
   local dir="$1"; shift
-  CC=clang CXX=clang++ cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDCCUDA_BUILD_TESTS=ON "$@" >/dev/null
-  cmake --build "$dir"
+  CC=clang CXX=clang++ cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDCCUDA_BUILD_TESTS=ON "$@" >/dev/null &&
+    cmake --build "$dir" > "$dir.build.log" 2>&1 || { tail -n 30 "$dir.build.log"; return 1; }
+}
+
+# Runs CTest in `dir` with the given arguments; records "N passed, M failed of T" and the time.
+run_ctest() {  # label, dir, ctest args...
+  local label="$1" dir="$2"; shift 2
+  local log="$dir/ctest.log" start=$SECONDS
+  (cd "$dir" && ctest -j2 --output-on-failure "$@" > "$log" 2>&1)
+  local rc=$?
+  local counts
+  counts=$(grep -E '^[0-9]+% tests passed' "$log" | tail -1)
+  grep -E '^\s+[0-9]+ - .*\((Failed|SEGFAULT|Timeout|Subprocess aborted|Not Run)\)' "$log" | head -20
+  grep -m5 -E 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|WARNING: ThreadSanitizer' "$log"
+  summary+=$(printf "%-10s %s (%d s)" "$label" "${counts:-no test ran}" $((SECONDS - start)))$'\n'
+  [ $rc -eq 0 ] || failed=1
 }
 
 for w in "${what[@]}"; do
+  start=$SECONDS
   case "$w" in
     asan)
       echo "== AddressSanitizer + UndefinedBehaviorSanitizer: the whole suite"
-      configure "$root/build-asan" -DDCCUDA_SANITIZE=address,undefined
-      (cd "$root/build-asan" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-        ctest -j2 --output-on-failure -LE "bindings|abi" 2>&1 | tail -n 15)
+      if configure "$root/build-asan" -DDCCUDA_SANITIZE=address,undefined; then
+        ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+          run_ctest asan "$root/build-asan" -LE "bindings|abi|csharp|rust|zig|swig"
+      else
+        summary+="asan       build failed"$'\n'; failed=1
+      fi
       ;;
     tsan)
-      echo "== ThreadSanitizer: tests that use several threads"
-      configure "$root/build-tsan" -DDCCUDA_SANITIZE=thread
-      (cd "$root/build-tsan" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-        ctest -j2 --output-on-failure -R "Thread|Concurren|Stress|thread|concurren|stress|Handle" 2>&1 | tail -n 15)
+      echo "== ThreadSanitizer: the tests that use several threads (stress, handle lifetime, concurrency)"
+      if configure "$root/build-tsan" -DDCCUDA_SANITIZE=thread; then
+        TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+          run_ctest tsan "$root/build-tsan" -R "Thread|Concurren|Stress|thread|concurren|stress|Handle|Lifetime"
+      else
+        summary+="tsan       build failed"$'\n'; failed=1
+      fi
       ;;
     valgrind)
-      echo "== valgrind memcheck: the core tests (no-driver, devices, status) on the fake driver"
+      echo "== valgrind memcheck: the core tests and the C programs, on the fake driver"
       build="$root/build"
       cmake -S "$root" -B "$build" -G Ninja -DDCCUDA_BUILD_TESTS=ON >/dev/null
-      cmake --build "$build" --target test_no_driver test_status test_device test_handles dccuda-info
+      cmake --build "$build" --target test_no_driver test_status test_device test_handles test_bad_inputs \
+        test_regressions dccuda-info dccuda-saxpy >/dev/null || { summary+="valgrind   build failed"$'\n'; failed=1; continue; }
       fake="$build/tests/libdcfake_cuda.so"
-      vg=(valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --quiet)
-      DCCUDA_DRIVER_LIBRARY=/nonexistent/libcuda.so.1 "${vg[@]}" "$build/tests/test_no_driver" --gtest_brief=1
-      DCCUDA_DRIVER_LIBRARY="$fake" "${vg[@]}" "$build/tests/test_status" --gtest_brief=1
-      DCCUDA_DRIVER_LIBRARY="$fake" DCFAKE_DEVICES=2 "${vg[@]}" "$build/tests/test_device" --gtest_brief=1
-      DCCUDA_DRIVER_LIBRARY="$fake" "${vg[@]}" "$build/tests/test_handles" --gtest_brief=1
-      DCCUDA_DRIVER_LIBRARY="$fake" "${vg[@]}" "$build/dccuda-info" >/dev/null || [ $? -ne 99 ]
-      echo "valgrind: no errors, no leaks"
+      runs=0; bad=0
+      vg() {  # [rc=N] env..., -- program args...   (N: the exit status the program should give, default 0)
+        local envs=() want=0
+        case "$1" in rc=*) want="${1#rc=}"; shift ;; esac
+        while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+        shift
+        local log
+        log=$(mktemp)
+        env "${envs[@]}" DCCUDA_CACHE_DIR="$build/tests/kernel-cache" valgrind --error-exitcode=99 --leak-check=full \
+          --errors-for-leak-kinds=definite,indirect --quiet --log-file="$log" "$@" > "$log.out" 2>&1
+        local rc=$?
+        runs=$((runs + 1))
+        # 99: valgrind found errors; any other status but the expected one is the program's own failure.
+        if [ $rc -ne "$want" ]; then
+          bad=$((bad + 1))
+          echo "valgrind: $(basename "$1") exited with $rc"; tail -n 20 "$log"; tail -n 5 "$log.out"
+        fi
+        rm -f "$log" "$log.out"
+      }
+      vg DCCUDA_DRIVER_LIBRARY=/nonexistent/libcuda.so.1 -- "$build/tests/test_no_driver" --gtest_brief=1
+      vg DCCUDA_DRIVER_LIBRARY="$fake" -- "$build/tests/test_status" --gtest_brief=1
+      vg DCCUDA_DRIVER_LIBRARY="$fake" DCFAKE_DEVICES=2 -- "$build/tests/test_device" --gtest_brief=1
+      vg DCCUDA_DRIVER_LIBRARY="$fake" -- "$build/tests/test_handles" --gtest_brief=1
+      # Every exported function with bad input (one process: the slow part is valgrind's start).
+      vg DCCUDA_DRIVER_LIBRARY="$fake" DCFAKE_DEVICES=2 -- "$build/tests/test_bad_inputs" --gtest_brief=1
+      vg DCCUDA_DRIVER_LIBRARY="$fake" -- "$build/tests/test_regressions" --gtest_brief=1
+      # The C programs: dccuda-info (text and JSON), and the saxpy sample (NVRTC, the fake's emulated kernel).
+      vg DCCUDA_DRIVER_LIBRARY="$fake" -- "$build/dccuda-info"
+      vg DCCUDA_DRIVER_LIBRARY="$fake" -- "$build/dccuda-info" --json
+      vg DCCUDA_DRIVER_LIBRARY="$fake" -- "$build/dccuda-saxpy" 10007
+      vg rc=2 DCCUDA_DRIVER_LIBRARY=/nonexistent/libcuda.so.1 -- "$build/dccuda-info"  # 2: no driver
+      summary+=$(printf "%-10s %d programs, %d with errors or failures (%d s)" valgrind $runs $bad $((SECONDS - start)))$'\n'
+      [ $bad -eq 0 ] || failed=1
       ;;
     *) echo "unknown: $w" >&2; exit 2 ;;
   esac
+  echo "   ($w: $((SECONDS - start)) s)"
 done
+echo "== summary"
+printf "%s" "$summary"
+exit $failed

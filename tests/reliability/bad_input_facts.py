@@ -1,0 +1,417 @@
+"""Per-function facts for the bad-input matrix (gen_bad_inputs.py).
+
+The generator reads every function's parameters from include/dccuda.h (through
+abi/api.py) and derives most cases from the types alone: NULL, released, wrong-type
+and garbage handles; NULL out-pointers; a wrong struct_size. What the types cannot
+say is written here, one entry per exported function (a function without an entry
+fails the build's test, see test_bad_inputs.cpp):
+
+  exempt     why the function has no cases (it takes no argument that can be wrong)
+  baseline   the status of the valid call (a C++ expression; default DC_SUCCESS);
+             None skips the valid call (`why` says why)
+  valid      {param: C++ expression} for arguments the generator cannot make up
+             (handles default to fx.<type>, in-structs to &fx.<struct>, outs to storage)
+  null_ok    {param: status or None}: NULL is documented as allowed; the call then
+             returns that status (None: the baseline's)
+  null       {param: status}: NULL is refused with this status (default
+             DC_ERROR_INVALID_ARGUMENT for pointers, DC_ERROR_INVALID_HANDLE for handles)
+  ints       {param: spec} for every integer parameter:
+               ("any", why)                     every value is valid
+               ("size", zero, max)              0 and the type's maximum, with their statuses
+               ("offset", [values], status)     values past the end
+               ("flags", status)                an unknown bit (0x80000000) and all bits
+               ("bad", [values], status)        invalid values of an enumeration, index, count
+  extra      [(label, {param: expr}, status, text)]: further cases; `text` must appear in
+             the message ("" for the call name only)
+  msg        {param: text}: the message names this instead of the parameter
+  after      C++ run after a successful call (undoes what it did)
+  skip_if    (C++ condition, why): skip the function's cases where the condition holds
+
+A status may be a list: any of them is accepted (where drivers legitimately differ).
+"""
+
+OK = "DC_SUCCESS"
+ARG = "DC_ERROR_INVALID_ARGUMENT"
+HANDLE = "DC_ERROR_INVALID_HANDLE"
+RANGE = "DC_ERROR_OUT_OF_RANGE"
+OOM = "DC_ERROR_OUT_OF_MEMORY"
+STATE = "DC_ERROR_INVALID_STATE"
+NOT_FOUND = "DC_ERROR_NOT_FOUND"
+NOT_SUPPORTED = "DC_ERROR_NOT_SUPPORTED"
+IMAGE = "DC_ERROR_INVALID_IMAGE"
+NO_DEVICE = "DC_ERROR_NO_DEVICE"
+
+U64_MAX = "UINT64_MAX"
+U32_MAX = "UINT32_MAX"
+I32_MIN = "INT32_MIN"
+I32_MAX = "INT32_MAX"
+
+NO_ARGS = "takes no arguments and cannot fail"
+
+# Copies: "a size of 0 is a valid copy"; past the end is DC_ERROR_OUT_OF_RANGE.
+COPY_SIZE = ("size", OK, RANGE)
+COPY_OFFSET = ("offset", ["badinput::kBytes", U64_MAX, "U64_MAX_ALIGNED"], RANGE)
+
+FACTS = {
+    # -- version, status, last error ------------------------------------------------
+    "dc_version": dict(exempt=NO_ARGS),
+    "dc_status_name": dict(exempt="every int32_t is valid: unknown values give \"DC_STATUS_UNKNOWN\" "
+                                  "(checked by StatusNameOfAnyValue)"),
+    "dc_last_error_message": dict(exempt=NO_ARGS),
+    "dc_last_error_status": dict(exempt=NO_ARGS),
+    "dc_last_error_cuda": dict(exempt=NO_ARGS),
+    "dc_last_error_nvrtc": dict(exempt=NO_ARGS),
+    "dc_last_error_detail": dict(exempt=NO_ARGS),
+
+    # -- initialisation ---------------------------------------------------------------
+    "dc_init": dict(
+        baseline=STATE,  # the fixture has initialised the library
+        null_ok={"options": STATE},
+        extra=[("unknown flags", {"options": "&fx.init_options_bad_flags"}, ARG, "options->flags")],
+    ),
+    "dc_driver_version": dict(),
+    "dc_driver_library": dict(),
+    "dc_nvrtc_version": dict(),
+    "dc_handle_count": dict(
+        valid={"handle_type": "DC_HANDLE_BUFFER"},
+        ints={"handle_type": ("bad", ["0", "10", "-1", I32_MIN], ARG)},
+    ),
+
+    # -- devices ------------------------------------------------------------------------
+    "dc_device_count": dict(),
+    "dc_device_open": dict(ints={"ordinal": ("bad", ["-1", "1 << 20", I32_MIN], NO_DEVICE)}),
+    "dc_device_release": dict(),
+    "dc_device_get_info": dict(),
+    "dc_device_attribute": dict(
+        valid={"attribute": "1"},
+        ints={"attribute": ("bad", ["0", "-1", "100000", I32_MAX], ARG)},
+    ),
+    "dc_device_memory_info": dict(),
+    "dc_device_synchronize": dict(),
+    "dc_device_reset": dict(baseline=None, why="a reset kills every object of the fixture; the fault tests reset"),
+    "dc_device_trim_memory": dict(ints={"keep_bytes": ("size", OK, OK)}),
+    "dc_device_native": dict(null_ok={"cu_device": None, "cu_context": None}),
+    "dc_device_can_access_peer": dict(valid={"peer": "fx.peer"}),
+    "dc_device_enable_peer_access": dict(
+        valid={"peer": "fx.peer"},
+        after="dc_device_disable_peer_access(fx.device, fx.peer);",
+    ),
+    "dc_device_disable_peer_access": dict(valid={"peer": "fx.peer"}),
+    "dc_device_peer_attribute": dict(
+        skip_if=("!fx.two_devices", "peer attributes need two devices"),
+        valid={"peer": "fx.peer", "attribute": "DC_PEER_ATTRIBUTE_ACCESS_SUPPORTED"},
+        ints={"attribute": ("bad", ["0", "4", "-1"], ARG)},
+        extra=[("the same device twice", {"peer": "fx.device"}, ARG, "device")],
+    ),
+
+    # -- buffers ------------------------------------------------------------------------
+    "dc_buffer_alloc": dict(
+        valid={"size": "badinput::kBytes"},
+        ints={"size": ("size", ARG, OOM), "flags": ("flags", ARG)},
+        msg={"size": ""},  # an allocation too large for the device names the driver call
+    ),
+    "dc_buffer_alloc_async": dict(
+        valid={"size": "badinput::kBytes"},
+        ints={"size": ("size", ARG, OOM), "flags": ("flags", ARG)},
+        msg={"size": ""},
+    ),
+    "dc_buffer_alloc_pinned": dict(
+        valid={"size": "badinput::kBytes"},
+        ints={"size": ("size", ARG, OOM), "flags": ("flags", ARG)},
+        msg={"size": ""},
+    ),
+    "dc_buffer_alloc_managed": dict(
+        valid={"size": "badinput::kBytes"},
+        ints={"size": ("size", ARG, OOM), "flags": ("flags", ARG)},
+        msg={"size": ""},
+    ),
+    "dc_buffer_wrap_device": dict(
+        valid={"device_pointer": "fx.buffer_address", "size": "badinput::kBytes"},
+        ints={"device_pointer": ("bad", ["0"], ARG), "size": ("size", ARG, RANGE)},
+        extra=[
+            ("pointer + size wraps around", {"device_pointer": U64_MAX}, RANGE, "device_pointer"),
+            ("size past the allocation", {"size": "2 * badinput::kBytes"}, RANGE, "size"),
+        ],
+    ),
+    "dc_buffer_register_host": dict(
+        valid={"host": "fx.host_register", "size": "badinput::kBytes"},
+        ints={"size": ("size", ARG, ARG), "flags": ("flags", ARG)},
+    ),
+    "dc_buffer_release": dict(),
+    "dc_buffer_size": dict(),
+    "dc_buffer_kind": dict(),
+    "dc_buffer_device": dict(),
+    "dc_buffer_device_pointer": dict(),
+    "dc_buffer_host_pointer": dict(
+        valid={"buffer": "fx.pinned"},
+        extra=[("device memory", {"buffer": "fx.buffer"}, NOT_SUPPORTED, "device memory has no CPU address")],
+    ),
+    "dc_buffer_prefetch": dict(
+        valid={"buffer": "fx.managed", "size": "badinput::kBytes", "location": "0"},
+        ints={"offset": ("offset", ["badinput::kBytes + 1", U64_MAX], RANGE),
+              "size": ("size", OK, RANGE),
+              "location": ("bad", ["-2", "1000", I32_MIN], ARG)},
+        extra=[("not managed memory", {"buffer": "fx.buffer"}, ARG, "buffer is not managed memory")],
+    ),
+    "dc_buffer_advise": dict(
+        valid={"buffer": "fx.managed", "size": "badinput::kBytes", "advice": "DC_ADVISE_SET_READ_MOSTLY",
+               "location": "0"},
+        ints={"offset": ("offset", ["badinput::kBytes + 1", U64_MAX], RANGE),
+              "size": ("size", OK, RANGE),
+              "advice": ("bad", ["0", "7", "-1"], ARG),
+              "location": ("bad", ["-2", "1000"], ARG)},
+        extra=[("not managed memory", {"buffer": "fx.buffer"}, ARG, "buffer is not managed memory")],
+    ),
+
+    # -- copies and fills -------------------------------------------------------------------
+    "dc_buffer_write": dict(
+        valid={"dst": "fx.buffer", "src": "fx.host", "size": "badinput::kBytes"},
+        ints={"dst_offset": COPY_OFFSET, "size": COPY_SIZE},
+        null={"src": ARG},
+        extra=[("NULL src with size 0", {"src": "nullptr", "size": "0"}, OK, "")],
+    ),
+    "dc_buffer_read": dict(
+        valid={"src": "fx.buffer", "dst": "fx.host", "size": "badinput::kBytes"},
+        ints={"src_offset": COPY_OFFSET, "size": COPY_SIZE},
+    ),
+    "dc_buffer_copy": dict(
+        valid={"dst": "fx.buffer", "src": "fx.buffer2", "size": "badinput::kBytes"},
+        ints={"dst_offset": COPY_OFFSET, "src_offset": COPY_OFFSET, "size": COPY_SIZE},
+        extra=[("overlapping ranges in one buffer", {"src": "fx.buffer", "src_offset": "8", "size": "64"}, ARG,
+                "overlap")],
+    ),
+    "dc_buffer_write_async": dict(
+        valid={"dst": "fx.buffer", "src": "fx.host", "size": "badinput::kBytes"},
+        ints={"dst_offset": COPY_OFFSET, "size": COPY_SIZE},
+        after="dc_stream_synchronize(fx.stream);",
+    ),
+    "dc_buffer_read_async": dict(
+        valid={"src": "fx.buffer", "dst": "fx.host", "size": "badinput::kBytes"},
+        ints={"src_offset": COPY_OFFSET, "size": COPY_SIZE},
+        after="dc_stream_synchronize(fx.stream);",
+    ),
+    "dc_buffer_copy_async": dict(
+        valid={"dst": "fx.buffer", "src": "fx.buffer2", "size": "badinput::kBytes"},
+        ints={"dst_offset": COPY_OFFSET, "src_offset": COPY_OFFSET, "size": COPY_SIZE},
+        after="dc_stream_synchronize(fx.stream);",
+    ),
+    "dc_buffer_fill": dict(
+        valid={"size": "badinput::kBytes", "value": "7", "element_size": "4"},
+        ints={"offset": ("offset", ["badinput::kBytes + 4", "U64_MAX_ALIGNED"], RANGE),
+              "size": ("size", OK, [RANGE, ARG]),
+              "value": ("any", "every value fits 4-byte elements"),
+              "element_size": ("bad", ["0", "3", "8", U32_MAX], ARG)},
+        extra=[("a value too wide for 1-byte elements", {"element_size": "1", "value": "256"}, ARG, "value"),
+               ("misaligned offset", {"offset": "2"}, ARG, "offset")],
+    ),
+    "dc_buffer_fill_async": dict(
+        valid={"size": "badinput::kBytes", "value": "7", "element_size": "4"},
+        ints={"offset": ("offset", ["badinput::kBytes + 4", "U64_MAX_ALIGNED"], RANGE),
+              "size": ("size", OK, [RANGE, ARG]),
+              "value": ("any", "every value fits 4-byte elements"),
+              "element_size": ("bad", ["0", "3", "8", U32_MAX], ARG)},
+        after="dc_stream_synchronize(fx.stream);",
+    ),
+    "dc_buffer_copy_path": dict(valid={"dst": "fx.buffer", "src": "fx.buffer2"}),
+
+    # -- streams and events -----------------------------------------------------------------
+    "dc_stream_create": dict(ints={"flags": ("flags", ARG),
+                                   "priority": ("any", "priorities are clamped to the device's range")}),
+    "dc_stream_priority_range": dict(),
+    "dc_stream_get_default": dict(
+        valid={"which": "DC_STREAM_LEGACY"},
+        ints={"which": ("bad", ["0", "3", "-1"], ARG)},
+    ),
+    "dc_stream_wrap": dict(valid={"cu_stream": "fx.cu_stream"}),
+    "dc_stream_release": dict(),
+    "dc_stream_synchronize": dict(),
+    "dc_stream_query": dict(),
+    "dc_stream_wait_event": dict(valid={"event": "fx.event_end"}),
+    "dc_stream_add_callback": dict(
+        valid={"fn": "badinput::noop_host_fn", "user_data": "nullptr"},
+        null_ok={"user_data": None},
+        after="dc_stream_synchronize(fx.stream);",
+    ),
+    "dc_stream_native": dict(),
+    "dc_stream_device": dict(),
+    "dc_event_create": dict(ints={"flags": ("flags", ARG)}),
+    "dc_event_release": dict(),
+    "dc_event_record": dict(),
+    "dc_event_synchronize": dict(),
+    "dc_event_query": dict(valid={"event": "fx.event_end"}),
+    "dc_event_elapsed_ms": dict(valid={"start": "fx.event_start", "end": "fx.event_end"}),
+    "dc_event_native": dict(),
+
+    # -- compilation and the cache ------------------------------------------------------------
+    "dc_compile": dict(
+        valid={"source": "fx.source", "program_name": "\"bad_input.cu\""},
+        null_ok={"program_name": None, "device": None,
+                 # NULL options: CUBIN for the device (the fixture's options name scale<float> too)
+                 "options": None},
+        extra=[("unknown output", {"options": "&fx.compile_options_bad_output"}, ARG, "options->output")],
+    ),
+    "dc_program_release": dict(),
+    "dc_program_output": dict(null_ok={"kind": None, "data": None, "size": None}),
+    "dc_program_log": dict(),
+    "dc_program_lowered_name": dict(
+        valid={"name_expression": "\"scale<float>\""},
+        extra=[("an expression not given at compile time", {"name_expression": "\"scale<int>\""}, NOT_FOUND,
+                "scale<int>")],
+    ),
+    "dc_program_cache_source": dict(),
+    "dc_cache_clear": dict(
+        valid={"flags": "DC_CACHE_CLEAR_MEMORY"},
+        ints={"flags": ("flags", ARG)},
+        extra=[("no flags", {"flags": "0"}, ARG, "flags")],
+    ),
+    "dc_cache_directory": dict(),
+
+    # -- modules and functions ------------------------------------------------------------------
+    "dc_module_load": dict(
+        valid={"image": "fx.image", "size": "fx.image_size"},
+        null_ok={"options": None},
+        # A size larger than the memory at `image` is the caller's error, which no library
+        # can detect (it may read `size` bytes): only sizes the memory really has are tried.
+        ints={"size": ("bad", ["0"], ARG)},
+        extra=[("a truncated image", {"size": "fx.image_size / 2"}, IMAGE, ""),
+               ("bytes that are no image", {"image": "fx.host", "size": "badinput::kBytes"}, IMAGE, ""),
+               ("reserved options", {"options": "&fx.module_options_reserved"}, ARG, "options->reserved")],
+    ),
+    "dc_module_load_file": dict(
+        valid={"path": "fx.module_path.c_str()"},
+        null_ok={"options": None},
+        extra=[("a file that does not exist", {"path": "\"/nonexistent/kernels.cubin\""}, NOT_FOUND,
+                "/nonexistent/kernels.cubin"),
+               ("a directory", {"path": "\"/\""}, "DC_ERROR_IO", "directory"),
+               ("an empty path", {"path": "\"\""}, NOT_FOUND, "")],
+    ),
+    "dc_module_load_program": dict(null_ok={"options": None}),
+    "dc_module_compile_and_load": dict(
+        valid={"source": "fx.source", "program_name": "\"bad_input.cu\""},
+        null_ok={"program_name": None, "options": None},
+        extra=[("unknown output", {"options": "&fx.compile_options_bad_output"}, ARG, "options->output")],
+    ),
+    "dc_module_release": dict(),
+    "dc_module_jit_log": dict(),
+    "dc_module_get_function": dict(
+        valid={"name": "\"saxpy\""},
+        extra=[("an empty name", {"name": "\"\""}, ARG, "name"),
+               ("a kernel the module lacks", {"name": "\"no_such_kernel\""}, NOT_FOUND, "no_such_kernel")],
+    ),
+    "dc_module_function_count": dict(),
+    "dc_module_function_name": dict(ints={"index": ("bad", ["fx.function_count", U32_MAX], RANGE)}),
+    "dc_module_get_global": dict(
+        valid={"name": "\"answer\""},
+        extra=[("an empty name", {"name": "\"\""}, ARG, "name"),
+               ("a variable the module lacks", {"name": "\"no_such_variable\""}, NOT_FOUND, "no_such_variable")],
+    ),
+    "dc_function_release": dict(),
+    "dc_function_name": dict(),
+    "dc_function_get_info": dict(),
+    "dc_function_attribute": dict(
+        valid={"attribute": "0"},
+        ints={"attribute": ("bad", ["-1", "1000", I32_MIN], ARG)},
+    ),
+    "dc_function_set_attribute": dict(
+        valid={"attribute": "9", "value": "50"},  # CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
+        ints={"attribute": ("bad", ["-1", "1000", I32_MIN], ARG),
+              "value": ("bad", ["101", "-2", I32_MIN], ARG)},
+        after="dc_function_set_attribute(fx.function, 9, -1);",
+    ),
+    "dc_function_set_cache_config": dict(
+        valid={"preference": "DC_CACHE_PREFER_NONE"},
+        ints={"preference": ("bad", ["-1", "4", I32_MAX], ARG)},
+    ),
+    "dc_function_param_count": dict(),
+    "dc_function_param_info": dict(ints={"index": ("bad", ["4", U32_MAX], RANGE)}),
+    "dc_function_native": dict(),
+
+    # -- launches -------------------------------------------------------------------------------
+    "dc_launch_config_1d": dict(
+        valid={"n": "1024"},
+        ints={"n": ("size", ARG, RANGE), "shared_memory_bytes": ("size", OK, ARG)},
+        msg={"shared_memory_bytes": "shared memory"},
+    ),
+    "dc_launch_kernel": dict(
+        valid={"args": "fx.args", "num_args": "4"},
+        ints={"num_args": ("bad", ["0", "3", "5", U32_MAX], ARG)},
+        msg={"num_args": "argument"},
+        extra=[("grid[0] = 0", {"config": "&fx.config_grid0"}, ARG, "config->grid[0]"),
+               ("a block larger than the device allows", {"config": "&fx.config_block_big"}, ARG, "config->block"),
+               ("unknown launch flags", {"config": "&fx.config_bad_flags"}, ARG, "config->flags"),
+               ("an argument of unknown kind", {"args": "fx.args_bad_kind"}, ARG, "kind"),
+               ("an argument of the wrong size", {"args": "fx.args_bad_size"}, ARG, "parameter 3"),
+               ("a buffer offset past the end", {"args": "fx.args_bad_offset"}, RANGE, "offset"),
+               ("a released buffer argument", {"args": "fx.args_dead_buffer"}, HANDLE, "buffer")],
+        after="dc_stream_synchronize(fx.stream);",
+    ),
+    "dc_launch_kernel_packed": dict(
+        valid={"params": "&fx.packed", "size": "sizeof(badinput::SaxpyParams)"},
+        ints={"size": ("size", ARG, ARG)},
+        extra=[("size one byte short", {"size": "sizeof(badinput::SaxpyParams) - 5"}, ARG, "size")],
+        after="dc_stream_synchronize(fx.stream);",
+    ),
+    "dc_launch_create": dict(
+        extra=[("grid[0] = 0", {"config": "&fx.config_grid0"}, ARG, "config->grid[0]"),
+               ("unknown launch flags", {"config": "&fx.config_bad_flags"}, ARG, "config->flags")],
+    ),
+    "dc_launch_set_config": dict(
+        extra=[("a block larger than the device allows", {"config": "&fx.config_block_big"}, ARG, "config->block")],
+    ),
+    "dc_launch_set_arg": dict(
+        valid={"index": "1", "arg": "&fx.args[1]"},
+        ints={"index": ("bad", ["4", "4096", U32_MAX], RANGE)},
+        extra=[("a value where a buffer is expected", {"index": "1", "arg": "&fx.args[0]"}, ARG, "parameter 1"),
+               ("a released buffer", {"arg": "&fx.args_dead_buffer[1]"}, HANDLE, "buffer")],
+    ),
+    "dc_launch_set_args": dict(
+        valid={"args": "fx.args", "num_args": "4"},
+        ints={"num_args": ("bad", ["0", "3", "5", U32_MAX], [ARG, RANGE])},
+        msg={"num_args": ""},
+        extra=[("an argument of the wrong size", {"args": "fx.args_bad_size"}, ARG, "parameter 3")],
+    ),
+    "dc_launch_enqueue": dict(after="dc_stream_synchronize(fx.stream);"),
+    "dc_launch_release": dict(),
+
+    # -- occupancy ----------------------------------------------------------------------------
+    "dc_occupancy_max_active_blocks": dict(
+        valid={"block_size": "256"},
+        ints={"block_size": ("bad", ["0", "-1", "2048", I32_MIN], ARG),
+              "dynamic_shared_bytes": ("size", OK, [OK, ARG])},
+        msg={"dynamic_shared_bytes": ""},
+    ),
+    "dc_occupancy_max_potential_block_size": dict(
+        valid={"fn": "badinput::no_shared_memory", "user_data": "nullptr"},
+        null_ok={"fn": None, "user_data": None},
+        ints={"dynamic_shared_bytes": ("size", OK, [OK, ARG]),
+              "block_size_limit": ("bad", ["-1", I32_MIN], ARG)},
+        msg={"dynamic_shared_bytes": ""},
+    ),
+    "dc_occupancy_max_active_clusters": dict(
+        valid={"config": "&fx.cluster_config"},
+        extra=[("no cluster size", {"config": "&fx.config"}, ARG, "config->cluster")],
+    ),
+    "dc_occupancy_available_dynamic_shared": dict(
+        valid={"num_blocks": "1", "block_size": "256"},
+        ints={"num_blocks": ("bad", ["0", "-1", I32_MIN], ARG),
+              "block_size": ("bad", ["0", "-1", "2048"], ARG)},
+    ),
+
+    # -- graphs ---------------------------------------------------------------------------------
+    "dc_stream_begin_capture": dict(
+        valid={"stream": "fx.capture_stream", "mode": "DC_CAPTURE_THREAD_LOCAL"},
+        ints={"mode": ("bad", ["-1", "3", I32_MAX], ARG)},
+        after="{ dc_graph g_ = nullptr; dc_stream_end_capture(fx.capture_stream, &g_); dc_graph_release(g_); }",
+    ),
+    "dc_stream_end_capture": dict(
+        valid={"stream": "fx.capture_stream"},
+        baseline=STATE,  # not capturing
+    ),
+    "dc_stream_is_capturing": dict(),
+    "dc_graph_instantiate": dict(),
+    "dc_graph_upload": dict(after="dc_stream_synchronize(fx.stream);"),
+    "dc_graph_launch": dict(after="dc_stream_synchronize(fx.stream);"),
+    "dc_graph_update": dict(valid={"source": "fx.graph2"}),
+    "dc_graph_node_count": dict(),
+    "dc_graph_release": dict(),
+}

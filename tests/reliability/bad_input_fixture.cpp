@@ -1,0 +1,173 @@
+#include "reliability/bad_input_fixture.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "compile/kernel_sources.h"
+
+namespace badinput {
+
+void noop_host_fn(void*) {}
+uint64_t no_shared_memory(int32_t, void*) { return 0; }
+
+namespace {
+
+std::string failed(const char* what, dc_status s) {
+  return std::string(what) + ": " + dc_status_name(s) + ": " + dc_last_error_message();
+}
+
+}  // namespace
+
+#define OPEN_STEP(expr)                                \
+  do {                                                 \
+    dc_status s_ = (expr);                             \
+    if (s_ != DC_SUCCESS) return failed(#expr, s_);    \
+  } while (0)
+
+std::string Fixture::open() {
+  int32_t count = 0;
+  OPEN_STEP(dc_device_count(&count));
+  if (count < 1) return "no device";
+  two_devices = count >= 2;
+  OPEN_STEP(dc_device_open(0, &device));
+  OPEN_STEP(dc_device_open(two_devices ? 1 : 0, &peer));
+  dc_device_info info = DC_DEVICE_INFO_INIT;
+  OPEN_STEP(dc_device_get_info(device, &info));
+  device_arch = info.compute_capability_major * 10 + info.compute_capability_minor;
+
+  OPEN_STEP(dc_buffer_alloc(device, kBytes, 0, &buffer));
+  OPEN_STEP(dc_buffer_alloc(device, kBytes, 0, &buffer2));
+  OPEN_STEP(dc_buffer_alloc_pinned(device, kBytes, DC_ALLOC_DEVICE_MAPPED, &pinned));
+  OPEN_STEP(dc_buffer_alloc_managed(device, kBytes, 0, &managed));
+  OPEN_STEP(dc_buffer_device_pointer(buffer, &buffer_address));
+  std::vector<float> ones(kElements, 1.0f);
+  OPEN_STEP(dc_buffer_write(buffer, 0, ones.data(), kBytes));
+  OPEN_STEP(dc_buffer_write(buffer2, 0, ones.data(), kBytes));
+  host = host_memory.data();
+  host_register = std::aligned_alloc(4096, kBytes);
+  if (!host_register) return "aligned_alloc failed";
+
+  OPEN_STEP(dc_stream_create(device, 0, 0, &stream));
+  OPEN_STEP(dc_stream_create(device, 0, 0, &capture_stream));
+  OPEN_STEP(dc_stream_native(stream, &cu_stream));
+  OPEN_STEP(dc_event_create(device, 0, &event));
+  OPEN_STEP(dc_event_create(device, 0, &event_start));
+  OPEN_STEP(dc_event_create(device, 0, &event_end));
+  OPEN_STEP(dc_event_record(event_start, stream));
+  OPEN_STEP(dc_event_record(event_end, stream));
+  OPEN_STEP(dc_event_synchronize(event_end));
+
+  source = dctest::kKernels;
+  compile_options.std = "c++17";
+  compile_options.arch = device_arch;
+  compile_options.num_name_expressions = 1;
+  compile_options.name_expressions = name_expressions;
+  compile_options_bad_output = compile_options;
+  compile_options_bad_output.output = 9;
+  OPEN_STEP(dc_compile(source, "bad_input.cu", &compile_options, device, &program));
+  uint64_t size = 0;
+  OPEN_STEP(dc_program_output(program, nullptr, &image, &size));
+  image_size = size;
+  char path[] = "/tmp/dccuda-bad-input-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return "mkstemp failed";
+  bool written = ::write(fd, image, static_cast<size_t>(size)) == static_cast<ssize_t>(size);
+  ::close(fd);
+  module_path = path;
+  if (!written) return "writing the module file failed";
+
+  OPEN_STEP(dc_module_load_program(device, program, nullptr, &module));
+  OPEN_STEP(dc_module_function_count(module, &function_count));
+  OPEN_STEP(dc_module_get_function(module, "saxpy", &function));
+
+  args[0] = dc_arg{DC_ARG_VALUE, 4, &alpha, nullptr, 0};
+  args[1] = dc_arg{DC_ARG_BUFFER, 8, nullptr, buffer, 0};
+  args[2] = dc_arg{DC_ARG_BUFFER, 8, nullptr, buffer2, 0};
+  args[3] = dc_arg{DC_ARG_VALUE, 4, &n, nullptr, 0};
+  std::memcpy(args_bad_kind, args, sizeof args);
+  args_bad_kind[0].kind = 7;
+  std::memcpy(args_bad_size, args, sizeof args);
+  args_bad_size[3].size = 8;
+  std::memcpy(args_bad_offset, args, sizeof args);
+  args_bad_offset[2].offset = kBytes;
+  uint64_t address2 = 0;
+  OPEN_STEP(dc_buffer_device_pointer(buffer2, &address2));
+  packed = SaxpyParams{alpha, buffer_address, address2, n};
+  config.grid[0] = 4;
+  config.block[0] = 256;
+  config_grid0 = config;
+  config_grid0.grid[0] = 0;
+  config_block_big = config;
+  config_block_big.block[0] = 4096;
+  config_bad_flags = config;
+  config_bad_flags.flags = 0x80;
+  cluster_config = config;
+  cluster_config.block[0] = 128;
+  cluster_config.cluster[0] = 2;
+  cluster_config.cluster[1] = 1;
+  cluster_config.cluster[2] = 1;
+  module_options_reserved.reserved = 1;
+  init_options_bad_flags.flags = 0x80;
+
+  OPEN_STEP(dc_launch_create(function, &config, &launch));
+  OPEN_STEP(dc_launch_set_args(launch, args, 4));
+  for (dc_graph* g : {&graph, &graph2}) {
+    OPEN_STEP(dc_stream_begin_capture(capture_stream, DC_CAPTURE_THREAD_LOCAL));
+    OPEN_STEP(dc_launch_kernel(function, &config, args, 4, capture_stream));
+    OPEN_STEP(dc_stream_end_capture(capture_stream, g));
+  }
+  OPEN_STEP(dc_stream_synchronize(stream));
+
+  // One released handle of every type.
+  OPEN_STEP(dc_device_open(0, &dead_device));
+  OPEN_STEP(dc_buffer_alloc(device, 64, 0, &dead_buffer));
+  OPEN_STEP(dc_stream_create(device, 0, 0, &dead_stream));
+  OPEN_STEP(dc_event_create(device, 0, &dead_event));
+  OPEN_STEP(dc_compile(source, "bad_input.cu", &compile_options, device, &dead_program));
+  OPEN_STEP(dc_module_load_program(device, program, nullptr, &dead_module));
+  OPEN_STEP(dc_module_get_function(module, "saxpy", &dead_function));
+  OPEN_STEP(dc_launch_create(function, &config, &dead_launch));
+  OPEN_STEP(dc_stream_begin_capture(capture_stream, DC_CAPTURE_THREAD_LOCAL));
+  OPEN_STEP(dc_stream_end_capture(capture_stream, &dead_graph));
+  dc_device_release(dead_device);
+  dc_buffer_release(dead_buffer);
+  dc_stream_release(dead_stream);
+  dc_event_release(dead_event);
+  dc_program_release(dead_program);
+  dc_module_release(dead_module);
+  dc_function_release(dead_function);
+  dc_launch_release(dead_launch);
+  dc_graph_release(dead_graph);
+  std::memcpy(args_dead_buffer, args, sizeof args);
+  args_dead_buffer[1].buffer = dead_buffer;
+  return "";
+}
+
+void Fixture::close() {
+  if (stream) dc_stream_synchronize(stream);
+  dc_graph_release(graph2);
+  dc_graph_release(graph);
+  dc_launch_release(launch);
+  dc_function_release(function);
+  dc_module_release(module);
+  dc_program_release(program);
+  dc_event_release(event_end);
+  dc_event_release(event_start);
+  dc_event_release(event);
+  dc_stream_release(capture_stream);
+  dc_stream_release(stream);
+  dc_buffer_release(managed);
+  dc_buffer_release(pinned);
+  dc_buffer_release(buffer2);
+  dc_buffer_release(buffer);
+  dc_device_release(peer);
+  dc_device_release(device);
+  std::free(host_register);
+  if (!module_path.empty()) std::remove(module_path.c_str());
+  *this = Fixture();
+}
+
+}  // namespace badinput

@@ -1,0 +1,104 @@
+// The valid objects the bad-input matrix starts from: one live object of every
+// handle type, a released handle of every type, buffers, a module with saxpy,
+// a prepared launch, two captured graphs, host memory, option structs. Each
+// generated case (gen_bad_inputs.py) takes the valid call and changes one
+// argument. The fixture works on the fake driver and on a real GPU alike.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dccuda.h"
+
+namespace badinput {
+
+constexpr uint64_t kBytes = 4096;       // every buffer's size, and the host memory's
+constexpr int32_t kElements = 1024;     // floats in a buffer (saxpy's n)
+
+// saxpy(float a, const float* x, float* y, int n) packed as the kernel's
+// parameter block (C alignment rules).
+struct SaxpyParams {
+  float a;
+  uint64_t x;
+  uint64_t y;
+  int32_t n;
+};
+
+struct Fixture {
+  // Builds everything; returns "" or what failed (the test then fails).
+  std::string open();
+  // Releases everything (in reverse order).
+  void close();
+
+  bool two_devices = false;  // fx.peer is another device (else a second handle to device 0)
+
+  // Live objects.
+  dc_device device = nullptr;
+  dc_device peer = nullptr;
+  dc_buffer buffer = nullptr;   // device memory, kBytes
+  dc_buffer buffer2 = nullptr;  // device memory, kBytes
+  dc_buffer pinned = nullptr;   // pinned, device-mapped, kBytes
+  dc_buffer managed = nullptr;  // managed, kBytes
+  dc_stream stream = nullptr;
+  dc_stream capture_stream = nullptr;  // only ever captured by the cases
+  dc_event event = nullptr;            // recorded by the cases
+  dc_event event_start = nullptr;      // recorded and completed at open
+  dc_event event_end = nullptr;
+  dc_program program = nullptr;        // kKernels, CUBIN for the device, name expression scale<float>
+  dc_module module = nullptr;
+  dc_function function = nullptr;      // saxpy
+  dc_launch launch = nullptr;          // saxpy, arguments bound
+  dc_graph graph = nullptr;            // a captured saxpy launch
+  dc_graph graph2 = nullptr;           // the same topology
+
+  // Released handles of every type (never reused: see the handle table).
+  dc_device dead_device = nullptr;
+  dc_buffer dead_buffer = nullptr;
+  dc_stream dead_stream = nullptr;
+  dc_event dead_event = nullptr;
+  dc_program dead_program = nullptr;
+  dc_module dead_module = nullptr;
+  dc_function dead_function = nullptr;
+  dc_launch dead_launch = nullptr;
+  dc_graph dead_graph = nullptr;
+
+  // Values for the other arguments.
+  std::vector<uint8_t> host_memory = std::vector<uint8_t>(kBytes, 0);
+  void* host = nullptr;                 // host_memory.data(): kBytes of host memory
+  void* host_register = nullptr;        // kBytes, page aligned, for dc_buffer_register_host
+  uint64_t buffer_address = 0;          // buffer's device pointer
+  void* cu_stream = nullptr;            // stream's CUstream
+  const void* image = nullptr;          // program's CUBIN
+  uint64_t image_size = 0;
+  std::string module_path;              // the CUBIN in a file
+  uint32_t function_count = 0;          // kernels in module
+  int32_t device_arch = 0;              // 10 * major + minor
+  const char* source = nullptr;         // kKernels
+  float alpha = 2.0f;
+  int32_t n = kElements;
+  dc_arg args[4] = {};                  // saxpy's arguments
+  dc_arg args_bad_kind[4] = {};         // args[0].kind is 7
+  dc_arg args_bad_size[4] = {};         // args[3] (int n) passed as 8 bytes
+  dc_arg args_bad_offset[4] = {};       // args[2].offset is the buffer's size
+  dc_arg args_dead_buffer[4] = {};      // args[1] is a released buffer
+  SaxpyParams packed = {};
+  dc_launch_config config = DC_LAUNCH_CONFIG_INIT;          // 4 x 256
+  dc_launch_config config_grid0 = DC_LAUNCH_CONFIG_INIT;    // grid[0] = 0
+  dc_launch_config config_block_big = DC_LAUNCH_CONFIG_INIT;// block[0] = 4096
+  dc_launch_config config_bad_flags = DC_LAUNCH_CONFIG_INIT;// flags 0x80
+  dc_launch_config cluster_config = DC_LAUNCH_CONFIG_INIT;  // 4 x 128, clusters of 2
+  dc_module_options module_options = DC_MODULE_OPTIONS_INIT;
+  dc_module_options module_options_reserved = DC_MODULE_OPTIONS_INIT;  // reserved = 1
+  dc_compile_options compile_options = DC_COMPILE_OPTIONS_INIT;        // CUBIN for device_arch
+  dc_compile_options compile_options_bad_output = DC_COMPILE_OPTIONS_INIT;  // output 9
+  dc_init_options init_options = DC_INIT_OPTIONS_INIT;
+  dc_init_options init_options_bad_flags = DC_INIT_OPTIONS_INIT;       // flags 0x80
+  const char* name_expressions[1] = {"scale<float>"};
+};
+
+// A host function and an occupancy callback that do nothing.
+void noop_host_fn(void* user_data);
+uint64_t no_shared_memory(int32_t block_size, void* user_data);
+
+}  // namespace badinput

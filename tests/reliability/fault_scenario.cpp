@@ -1,0 +1,336 @@
+#include "reliability/fault_scenario.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "compile/kernel_sources.h"
+
+namespace faults {
+
+World::~World() {
+  for (dc_graph g : graphs) dc_graph_release(g);
+  for (dc_launch l : launches) dc_launch_release(l);
+  for (dc_function f : functions) dc_function_release(f);
+  for (dc_module m : modules) dc_module_release(m);
+  for (dc_program p : programs) dc_program_release(p);
+  for (dc_buffer b : buffers) dc_buffer_release(b);
+  for (dc_event e : events) dc_event_release(e);
+  for (dc_stream s : streams) dc_stream_release(s);
+  std::free(registered);
+  dc_device_release(d1);
+  dc_device_release(d0);
+}
+
+namespace {
+
+constexpr uint64_t kSmall = 4096;
+constexpr uint64_t kBig = 256 * 1024;  // staged when DCCUDA_STAGING_MIN_BYTES is lower (tests.cmake sets it)
+constexpr int32_t kN = 1024;
+
+void count_callback(void* p) { ++*static_cast<int*>(p); }
+uint64_t no_shared(int32_t, void*) { return 0; }
+
+std::vector<uint8_t> pattern(size_t n, uint8_t seed) {
+  std::vector<uint8_t> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<uint8_t>(seed + i * 131 + (i >> 9));
+  return v;
+}
+
+}  // namespace
+
+// Each step names itself; the first failure ends the run. DC_NOT_READY is a
+// failure too, except where a step asks a query (QUERY).
+namespace {
+// Records a failed step; true if the run stops there.
+bool failed_step(World& w, Outcome& o, const char* name, dc_status st) {
+  if (o.status == DC_SUCCESS) {
+    o.status = st;
+    o.step = name;
+  }
+  w.failures.push_back({name, st, dc_last_error_cuda(), dc_last_error_message()});
+  return !w.keep_going;
+}
+}  // namespace
+
+#define STEP_IF(name, expr, ok)                                 \
+  do {                                                          \
+    ++w.steps;                                                  \
+    if (o.status == DC_SUCCESS) o.step = name;                  \
+    dc_status st_ = (expr);                                     \
+    if (!(ok) && failed_step(w, o, name, st_)) return o;        \
+  } while (0)
+#define STEP(name, expr) STEP_IF(name, expr, st_ == DC_SUCCESS)
+#define QUERY(name, expr) STEP_IF(name, expr, st_ == DC_SUCCESS || st_ == DC_NOT_READY)
+#define CHECK_DATA(name, cond)                                                      \
+  do {                                                                              \
+    if (w.failures.empty() && !(cond) && failed_step(w, o, name, DC_ERROR_INTERNAL)) \
+      return o;                                                                     \
+  } while (0)
+
+template <class T>
+T keep(std::vector<T>& list, T h) {
+  if (h) list.push_back(h);
+  return h;
+}
+
+Outcome run_scenario(World& w) {
+  Outcome o;
+  // -- devices -----------------------------------------------------------------------
+  int32_t count = 0;
+  STEP("dc_device_count", dc_device_count(&count));
+  STEP("dc_device_open 0", dc_device_open(0, &w.d0));
+  STEP("dc_device_open 1", dc_device_open(count > 1 ? 1 : 0, &w.d1));
+  dc_device_info info = DC_DEVICE_INFO_INIT;
+  STEP("dc_device_get_info", dc_device_get_info(w.d0, &info));
+  int32_t value = 0;
+  STEP("dc_device_attribute", dc_device_attribute(w.d0, 16 /* multiprocessors */, &value));
+  CHECK_DATA("dc_device_attribute value", value == info.multiprocessor_count);
+  uint64_t free_bytes = 0, total_bytes = 0;
+  STEP("dc_device_memory_info", dc_device_memory_info(w.d0, &free_bytes, &total_bytes));
+  int32_t least = 0, greatest = 0;
+  STEP("dc_stream_priority_range", dc_stream_priority_range(w.d0, &least, &greatest));
+
+  // -- streams and events ------------------------------------------------------------------
+  dc_stream s = nullptr, legacy = nullptr, wrapped = nullptr;
+  STEP("dc_stream_create", dc_stream_create(w.d0, 0, greatest, &s));
+  keep(w.streams, s);
+  STEP("dc_stream_get_default", dc_stream_get_default(w.d0, DC_STREAM_LEGACY, &legacy));
+  keep(w.streams, legacy);
+  void* native = nullptr;
+  STEP("dc_stream_native", dc_stream_native(s, &native));
+  STEP("dc_stream_wrap", dc_stream_wrap(w.d0, native, &wrapped));
+  keep(w.streams, wrapped);
+  dc_event start = nullptr, end = nullptr, mark = nullptr;
+  STEP("dc_event_create start", dc_event_create(w.d0, 0, &start));
+  keep(w.events, start);
+  STEP("dc_event_create end", dc_event_create(w.d0, DC_EVENT_BLOCKING_SYNC, &end));
+  keep(w.events, end);
+  STEP("dc_event_create mark", dc_event_create(w.d0, DC_EVENT_DISABLE_TIMING, &mark));
+  keep(w.events, mark);
+  STEP("dc_event_record start", dc_event_record(start, s));
+
+  // -- buffers ---------------------------------------------------------------------------------
+  dc_buffer dev = nullptr, nopool = nullptr, async = nullptr, pinned = nullptr, managed = nullptr, reg = nullptr,
+            wrap = nullptr, big = nullptr;
+  STEP("dc_buffer_alloc", dc_buffer_alloc(w.d0, kSmall, 0, &dev));
+  keep(w.buffers, dev);
+  STEP("dc_buffer_alloc NO_POOL", dc_buffer_alloc(w.d0, kSmall, DC_ALLOC_NO_POOL, &nopool));
+  keep(w.buffers, nopool);
+  STEP("dc_buffer_alloc_async", dc_buffer_alloc_async(s, kSmall, 0, &async));
+  keep(w.buffers, async);
+  STEP("dc_buffer_alloc_pinned", dc_buffer_alloc_pinned(w.d0, kSmall, DC_ALLOC_DEVICE_MAPPED, &pinned));
+  keep(w.buffers, pinned);
+  STEP("dc_buffer_alloc_managed", dc_buffer_alloc_managed(w.d0, kSmall, 0, &managed));
+  keep(w.buffers, managed);
+  w.registered = std::aligned_alloc(4096, kSmall);
+  STEP("dc_buffer_register_host", dc_buffer_register_host(w.d0, w.registered, kSmall, DC_ALLOC_DEVICE_MAPPED, &reg));
+  keep(w.buffers, reg);
+  uint64_t address = 0;
+  STEP("dc_buffer_device_pointer", dc_buffer_device_pointer(dev, &address));
+  STEP("dc_buffer_wrap_device", dc_buffer_wrap_device(w.d0, address, kSmall, &wrap));
+  keep(w.buffers, wrap);
+  STEP("dc_buffer_alloc big", dc_buffer_alloc(w.d0, kBig, 0, &big));
+  keep(w.buffers, big);
+
+  // -- copies and fills -------------------------------------------------------------------------
+  std::vector<uint8_t> data = pattern(kBig, 7), back(kBig, 0);
+  STEP("dc_buffer_write", dc_buffer_write(dev, 0, data.data(), kSmall));
+  STEP("dc_buffer_read wrapped", dc_buffer_read(wrap, 0, back.data(), kSmall));
+  CHECK_DATA("write then read", std::memcmp(back.data(), data.data(), kSmall) == 0);
+  STEP("dc_buffer_write staged", dc_buffer_write(big, 0, data.data(), kBig));
+  std::fill(back.begin(), back.end(), 0);
+  STEP("dc_buffer_read staged", dc_buffer_read(big, 0, back.data(), kBig));
+  CHECK_DATA("staged round trip", back == data);
+  STEP("dc_buffer_copy device to device", dc_buffer_copy(nopool, 0, dev, 0, kSmall));
+  STEP("dc_buffer_copy device to pinned", dc_buffer_copy(pinned, 0, nopool, 0, kSmall));
+  void* pinned_host = nullptr;
+  STEP("dc_buffer_host_pointer", dc_buffer_host_pointer(pinned, &pinned_host));
+  CHECK_DATA("copy through two buffers", std::memcmp(pinned_host, data.data(), kSmall) == 0);
+  STEP("dc_buffer_copy pinned to registered", dc_buffer_copy(reg, 0, pinned, 0, kSmall));
+  CHECK_DATA("host copy", std::memcmp(w.registered, data.data(), kSmall) == 0);
+  STEP("dc_buffer_fill D8", dc_buffer_fill(dev, 0, kSmall, 0xAB, 1));
+  STEP("dc_buffer_fill D16", dc_buffer_fill(nopool, 0, kSmall, 0xABCD, 2));
+  STEP("dc_buffer_fill D32", dc_buffer_fill(async, 0, kSmall, 0x01020304, 4));
+  uint32_t word = 0;
+  STEP("dc_buffer_read fill", dc_buffer_read(async, 8, &word, 4));
+  CHECK_DATA("fill D32", word == 0x01020304);
+  STEP("dc_buffer_write_async", dc_buffer_write_async(async, 0, data.data(), kSmall, s));
+  STEP("dc_buffer_write_async staged", dc_buffer_write_async(big, 0, data.data(), kBig, s));
+  STEP("dc_buffer_copy_async", dc_buffer_copy_async(dev, 0, async, 0, kSmall, s));
+  STEP("dc_buffer_write_async pinned", dc_buffer_write_async(pinned, 0, data.data() + 1, kSmall, s));
+  STEP("dc_buffer_fill_async D8", dc_buffer_fill_async(managed, 0, kSmall, 0x11, 1, s));
+  STEP("dc_buffer_fill_async D16", dc_buffer_fill_async(nopool, 0, kSmall, 0x2222, 2, s));
+  STEP("dc_buffer_fill_async D32 pinned", dc_buffer_fill_async(pinned, 0, 64, 0x33333333, 4, s));
+  STEP("dc_buffer_prefetch", dc_buffer_prefetch(managed, 0, kSmall, 0, s));
+  STEP("dc_buffer_advise", dc_buffer_advise(managed, 0, kSmall, DC_ADVISE_SET_READ_MOSTLY, 0));
+  std::fill(back.begin(), back.end(), 0);
+  STEP("dc_buffer_read_async", dc_buffer_read_async(dev, 0, back.data(), kSmall, s));
+  STEP("dc_buffer_read_async pinned", dc_buffer_read_async(pinned, 64, back.data() + kSmall, 64, s));
+  STEP("dc_stream_add_callback", dc_stream_add_callback(s, count_callback, &w.callbacks));
+  STEP("dc_event_record end", dc_event_record(end, s));
+  STEP("dc_event_record mark", dc_event_record(mark, s));
+  STEP("dc_stream_wait_event", dc_stream_wait_event(wrapped, mark));
+  QUERY("dc_stream_query", dc_stream_query(s));
+  QUERY("dc_event_query", dc_event_query(end));
+  STEP("dc_event_synchronize", dc_event_synchronize(end));
+  float ms = -1;
+  STEP("dc_event_elapsed_ms", dc_event_elapsed_ms(start, end, &ms));
+  std::vector<uint8_t> big_back(kBig);
+  STEP("dc_buffer_read_async staged", dc_buffer_read_async(big, 0, big_back.data(), kBig, s));
+  STEP("dc_stream_synchronize", dc_stream_synchronize(s));
+  CHECK_DATA("async copies", std::memcmp(back.data(), data.data(), kSmall) == 0 && big_back == data &&
+                                 std::memcmp(back.data() + kSmall, data.data() + 1 + 64, 64) == 0 && w.callbacks == 1);
+  STEP("dc_buffer_read managed", dc_buffer_read(managed, 100, &word, 1));
+  CHECK_DATA("managed fill", (word & 0xFF) == 0x11);
+
+  // -- peers ------------------------------------------------------------------------------------
+  int32_t can = 0;
+  STEP("dc_device_can_access_peer", dc_device_can_access_peer(w.d0, w.d1, &can));
+  dc_buffer remote = nullptr;
+  STEP("dc_buffer_alloc on device 1", dc_buffer_alloc(w.d1, kSmall, 0, &remote));
+  keep(w.buffers, remote);
+  if (can) {
+    STEP("dc_device_enable_peer_access", dc_device_enable_peer_access(w.d0, w.d1));
+    int32_t attr = 0;
+    STEP("dc_device_peer_attribute", dc_device_peer_attribute(w.d0, w.d1, DC_PEER_ATTRIBUTE_ACCESS_SUPPORTED, &attr));
+  }
+  STEP("dc_buffer_write on device 1", dc_buffer_write(remote, 0, data.data() + 3, kSmall));
+  STEP("dc_buffer_copy between devices", dc_buffer_copy(dev, 0, remote, 0, kSmall));
+  STEP("dc_buffer_read after the peer copy", dc_buffer_read(dev, 0, back.data(), kSmall));
+  CHECK_DATA("peer copy", std::memcmp(back.data(), data.data() + 3, kSmall) == 0);
+  if (can) STEP("dc_device_disable_peer_access", dc_device_disable_peer_access(w.d0, w.d1));
+
+  // -- modules and functions ----------------------------------------------------------------------
+  dc_compile_options co = DC_COMPILE_OPTIONS_INIT;
+  co.std = "c++17";
+  const char* expressions[] = {"scale<float>"};
+  co.num_name_expressions = 1;
+  co.name_expressions = expressions;
+  dc_program program = nullptr;
+  STEP("dc_compile", dc_compile(dctest::kKernels, "faults.cu", &co, w.d0, &program));
+  keep(w.programs, program);
+  dc_module module = nullptr;
+  STEP("dc_module_load_program", dc_module_load_program(w.d0, program, nullptr, &module));
+  keep(w.modules, module);
+  uint32_t kernels = 0;
+  STEP("dc_module_function_count", dc_module_function_count(module, &kernels));
+  CHECK_DATA("kernel count", kernels == 5);
+  dc_function saxpy = nullptr, empty = nullptr;
+  STEP("dc_module_get_function saxpy", dc_module_get_function(module, "saxpy", &saxpy));
+  keep(w.functions, saxpy);
+  STEP("dc_module_get_function empty", dc_module_get_function(module, "empty", &empty));
+  keep(w.functions, empty);
+  dc_buffer answer = nullptr;
+  STEP("dc_module_get_global", dc_module_get_global(module, "answer", &answer));
+  keep(w.buffers, answer);
+  int32_t answer_value = 0;
+  STEP("dc_buffer_read global", dc_buffer_read(answer, 0, &answer_value, 4));
+  CHECK_DATA("module global", answer_value == 42);
+  dc_function_info finfo = DC_FUNCTION_INFO_INIT;
+  STEP("dc_function_get_info", dc_function_get_info(saxpy, &finfo));
+  STEP("dc_function_attribute", dc_function_attribute(saxpy, 0, &value));
+  STEP("dc_function_set_attribute", dc_function_set_attribute(saxpy, 9, 50));
+  STEP("dc_function_set_cache_config", dc_function_set_cache_config(saxpy, DC_CACHE_PREFER_L1));
+  uint32_t params = 0;
+  STEP("dc_function_param_count", dc_function_param_count(saxpy, &params));
+  CHECK_DATA("saxpy parameters", params == 4);
+
+  // -- launches and occupancy ----------------------------------------------------------------------
+  dc_buffer x = nullptr, y = nullptr;
+  STEP("dc_buffer_alloc x", dc_buffer_alloc(w.d0, kN * 4, 0, &x));
+  keep(w.buffers, x);
+  STEP("dc_buffer_alloc y", dc_buffer_alloc(w.d0, kN * 4, 0, &y));
+  keep(w.buffers, y);
+  std::vector<float> xs(kN), ys(kN), out(kN);
+  for (int i = 0; i < kN; ++i) {
+    xs[i] = static_cast<float>(i);
+    ys[i] = 1.0f;
+  }
+  STEP("dc_buffer_write x", dc_buffer_write(x, 0, xs.data(), kN * 4));
+  STEP("dc_buffer_write y", dc_buffer_write(y, 0, ys.data(), kN * 4));
+  float a = 2.0f;
+  int32_t n = kN;
+  dc_arg args[] = {{DC_ARG_VALUE, 4, &a, nullptr, 0}, {DC_ARG_BUFFER, 8, nullptr, x, 0},
+                   {DC_ARG_BUFFER, 8, nullptr, y, 0}, {DC_ARG_VALUE, 4, &n, nullptr, 0}};
+  dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
+  STEP("dc_launch_config_1d", dc_launch_config_1d(saxpy, kN, 0, &config));
+  STEP("dc_launch_kernel", dc_launch_kernel(saxpy, &config, args, 4, s));  // y = 2x + 1
+  dc_launch prepared = nullptr;
+  STEP("dc_launch_create", dc_launch_create(saxpy, &config, &prepared));
+  keep(w.launches, prepared);
+  STEP("dc_launch_set_args", dc_launch_set_args(prepared, args, 4));
+  STEP("dc_launch_enqueue", dc_launch_enqueue(prepared, s));  // y = 4x + 1
+  dc_launch_config ex = config;
+  ex.priority = greatest;  // through cuLaunchKernelEx
+  STEP("dc_launch_kernel extended", dc_launch_kernel(saxpy, &ex, args, 4, s));  // y = 6x + 1
+  STEP("dc_stream_synchronize after launches", dc_stream_synchronize(s));
+  STEP("dc_buffer_read y", dc_buffer_read(y, 0, out.data(), kN * 4));
+  bool right = true;
+  for (int i = 0; i < kN; ++i) right = right && out[i] == 6.0f * xs[i] + 1.0f;
+  CHECK_DATA("saxpy results", right);
+  int32_t blocks = 0, min_grid = 0, block = 0, clusters = 0;
+  STEP("dc_occupancy_max_active_blocks", dc_occupancy_max_active_blocks(saxpy, 256, 0, &blocks));
+  STEP("dc_occupancy_max_potential_block_size",
+       dc_occupancy_max_potential_block_size(saxpy, no_shared, nullptr, 0, 0, &min_grid, &block));
+  dc_launch_config cluster = config;
+  cluster.grid[0] = 8;
+  cluster.block[0] = 128;
+  cluster.cluster[0] = 2;
+  cluster.cluster[1] = cluster.cluster[2] = 1;
+  STEP("dc_occupancy_max_active_clusters", dc_occupancy_max_active_clusters(saxpy, &cluster, &clusters));
+  uint64_t shared = 0;
+  STEP("dc_occupancy_available_dynamic_shared", dc_occupancy_available_dynamic_shared(saxpy, 1, 256, &shared));
+
+  // -- graphs ----------------------------------------------------------------------------------------
+  dc_stream cs = nullptr;
+  STEP("dc_stream_create capture", dc_stream_create(w.d0, 0, 0, &cs));
+  keep(w.streams, cs);
+  dc_graph graph = nullptr, again = nullptr;
+  for (dc_graph* g : {&graph, &again}) {
+    STEP("dc_stream_begin_capture", dc_stream_begin_capture(cs, DC_CAPTURE_THREAD_LOCAL));
+    int32_t capturing = 0;
+    STEP("dc_stream_is_capturing", dc_stream_is_capturing(cs, &capturing));
+    STEP("dc_launch_kernel captured", dc_launch_kernel(empty, &config, nullptr, 0, cs));
+    STEP("dc_launch_enqueue captured", dc_launch_enqueue(prepared, cs));
+    STEP("dc_stream_end_capture", dc_stream_end_capture(cs, g));
+    keep(w.graphs, *g);
+  }
+  uint64_t nodes = 0;
+  STEP("dc_graph_node_count", dc_graph_node_count(graph, &nodes));
+  CHECK_DATA("graph nodes", nodes == 2);
+  STEP("dc_graph_instantiate", dc_graph_instantiate(graph));
+  STEP("dc_graph_upload", dc_graph_upload(graph, s));
+  STEP("dc_graph_launch", dc_graph_launch(graph, s));  // y = 8x + 1
+  STEP("dc_graph_update", dc_graph_update(graph, again));
+  STEP("dc_graph_launch updated", dc_graph_launch(graph, s));  // y = 10x + 1
+  STEP("dc_stream_synchronize after graphs", dc_stream_synchronize(s));
+  STEP("dc_buffer_read y after graphs", dc_buffer_read(y, 0, out.data(), kN * 4));
+  for (int i = 0; i < kN; ++i) right = right && out[i] == 10.0f * xs[i] + 1.0f;
+  CHECK_DATA("graph results", right);
+
+  // -- the end of work -----------------------------------------------------------------------------------
+  STEP("dc_device_synchronize", dc_device_synchronize(w.d0));
+  STEP("dc_device_trim_memory", dc_device_trim_memory(w.d0, 0));
+  if (o.status == DC_SUCCESS) o.step.clear();
+  return o;
+}
+
+Outcome run_reset(World& w, int32_t ordinal) {
+  Outcome o;
+  STEP("dc_device_open for the reset", dc_device_open(ordinal, &w.d0));
+  dc_buffer before = nullptr, after = nullptr;
+  // Something on the device to be dropped by the reset (its release frees nothing).
+  STEP("dc_buffer_alloc before the reset", dc_buffer_alloc(w.d0, 64, 0, &before));
+  keep(w.buffers, before);
+  STEP("dc_device_reset", dc_device_reset(w.d0));
+  uint64_t size = 0;
+  STEP("dc_buffer_size of a buffer made before the reset", dc_buffer_size(before, &size));
+  CHECK_DATA("the size of a buffer made before the reset", size == 64);
+  STEP("dc_buffer_alloc after the reset", dc_buffer_alloc(w.d0, 64, 0, &after));
+  keep(w.buffers, after);
+  STEP("dc_buffer_fill after the reset", dc_buffer_fill(after, 0, 64, 1, 1));
+  if (o.status == DC_SUCCESS) o.step.clear();
+  return o;
+}
+
+}  // namespace faults

@@ -1,0 +1,61 @@
+# Reliability: bad input to every exported function, faults from every driver
+# entry point, threads, and running out of device memory. By default against
+# the fake driver; the same binaries run against a real driver on a GPU machine.
+set(DCTEST_RELIABILITY ${CMAKE_CURRENT_SOURCE_DIR}/reliability)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+
+# The bad-input matrix, generated from the header and the per-function facts.
+set(_bad_inputs_inc ${CMAKE_CURRENT_BINARY_DIR}/reliability/bad_input_cases.inc)
+add_custom_command(OUTPUT ${_bad_inputs_inc}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/reliability
+  COMMAND ${Python3_EXECUTABLE} ${DCTEST_RELIABILITY}/gen_bad_inputs.py ${PROJECT_SOURCE_DIR}/include/dccuda.h
+          ${_bad_inputs_inc}
+  DEPENDS ${DCTEST_RELIABILITY}/gen_bad_inputs.py ${DCTEST_RELIABILITY}/bad_input_facts.py
+          ${PROJECT_SOURCE_DIR}/include/dccuda.h ${PROJECT_SOURCE_DIR}/abi/api.py
+  COMMENT "Generating the bad-input matrix from include/dccuda.h" VERBATIM)
+# Two fake devices, so that peer arguments have a real peer.
+dc_test(test_bad_inputs SOURCES ${DCTEST_RELIABILITY}/test_bad_inputs.cpp ${DCTEST_RELIABILITY}/bad_input_fixture.cpp
+  ${_bad_inputs_inc} ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2)
+target_include_directories(test_bad_inputs PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/reliability)
+target_compile_definitions(test_bad_inputs PRIVATE DCTEST_SYMBOLS_FILE="${PROJECT_SOURCE_DIR}/abi/dccuda.symbols")
+target_link_libraries(test_bad_inputs PRIVATE dctest_kernels)
+
+# Double release, release on another thread, release racing with use.
+dc_test(test_handle_lifetime SOURCES ${DCTEST_RELIABILITY}/test_handle_lifetime.cpp)
+target_link_libraries(test_handle_lifetime PRIVATE dctest_kernels)
+
+# The fault sweep: every driver entry point failing in turn (fake driver only).
+# Pageable copies are staged from 64 KiB on, so that the scenario's copies
+# reach the staging path in small chunks.
+set(_sweep_env ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCCUDA_STAGING_MIN_BYTES=65536 DCCUDA_STAGING_CHUNK_BYTES=65536
+    DCCUDA_STAGING_MIN_CHUNK_BYTES=65536)
+dc_test(test_fault_sweep SOURCES ${DCTEST_RELIABILITY}/test_fault_sweep.cpp ${DCTEST_RELIABILITY}/fault_scenario.cpp
+  ENV ${_sweep_env})
+# A CUDA 12.0 driver: the older-signature entry points are swept instead of the newer ones.
+dc_test(test_fault_sweep_old_driver SOURCES ${DCTEST_RELIABILITY}/test_fault_sweep.cpp
+  ${DCTEST_RELIABILITY}/fault_scenario.cpp ENV ${_sweep_env} DCFAKE_DRIVER_VERSION=12000)
+foreach(t test_fault_sweep test_fault_sweep_old_driver)
+  target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(${t} PRIVATE dctest_kernels)
+endforeach()
+
+# cuInit and cuDriverGetVersion failing (each case in a fresh child process).
+dc_test(test_init_faults SOURCES ${DCTEST_RELIABILITY}/test_init_faults.cpp OWN_MAIN)
+
+# A driver lacking each entry point in turn (each case in a child process), on CUDA 12.0.
+dc_test(test_missing_entries SOURCES ${DCTEST_RELIABILITY}/test_missing_entries.cpp
+  ${DCTEST_RELIABILITY}/fault_scenario.cpp OWN_MAIN ENV ${_sweep_env} DCFAKE_DRIVER_VERSION=12000)
+target_include_directories(test_missing_entries PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_link_libraries(test_missing_entries PRIVATE dctest_kernels)
+
+# Many threads sharing devices, streams, buffers and a module (DCTEST_STRESS_SECONDS, DCTEST_STRESS_THREADS).
+dc_test(test_stress SOURCES ${DCTEST_RELIABILITY}/test_stress.cpp ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2)
+target_link_libraries(test_stress PRIVATE dctest_kernels)
+
+# Out of device memory, for real; the fake device has 256 MiB, enforced.
+dc_test(test_out_of_memory SOURCES ${DCTEST_RELIABILITY}/test_out_of_memory.cpp
+  ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICE_MEMORY=268435456)
+
+# One test per bug the reliability work found.
+dc_test(test_regressions SOURCES ${DCTEST_RELIABILITY}/test_regressions.cpp)
+target_link_libraries(test_regressions PRIVATE dctest_kernels)
