@@ -48,7 +48,7 @@ const std::set<std::string> kUnused = {
     "cuGetErrorString",  // messages use cuGetErrorName
     "cuMemAllocAsync",   // allocations come from dccuda's own pool (cuMemAllocFromPoolAsync)
     "cuMemcpy",          // synchronous copies are asynchronous ones on the legacy stream, waited for
-    "cuMemcpyDtoD",      "cuMemcpyDtoDAsync", "cuMemcpyPeer", "cuMemsetD8", "cuMemsetD16", "cuMemsetD32",
+    "cuMemcpyDtoD",      "cuMemcpyPeer", "cuMemsetD8", "cuMemsetD16", "cuMemsetD32",
 };
 
 // Reached outside the scenario, by another test (named).
