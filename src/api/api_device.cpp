@@ -6,6 +6,7 @@
 #include "core/guard.h"
 #include "device/device.h"
 #include "device/device_info.h"
+#include "graph/device_wait.h"
 #include "loader/driver.h"
 
 using namespace dc;
@@ -87,7 +88,15 @@ DC_API dc_status dc_device_synchronize(dc_device device) {
     Pinned<Device> d = pin<Device>(device, "device");
     d->check_usable();
     ContextScope bind(*d);
-    check(driver_api().cuCtxSynchronize(), "cuCtxSynchronize", d.get());
+    int captures = 0;
+    CUresult r = wait_for_device(*d, &captures);
+    // Refused before the driver was asked: the captures go on.
+    if (captures != 0)
+      fail(DC_ERROR_INVALID_STATE, "device %d has %d stream(s) capturing a graph (dc_stream_begin_capture, perhaps on "
+           "another thread); waiting for the whole device now would invalidate them; wait for the streams you use "
+           "with dc_stream_synchronize, or synchronize the device once the captures have ended", d->ordinal(),
+           captures);
+    check(r, "cuCtxSynchronize", d.get());
     return DC_SUCCESS;
   });
 }

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <shared_mutex>
 #include <string>
 
 #include "core/handle_table.h"
@@ -82,6 +83,10 @@ class Device : public Object {
   // The memory area's state for this device (memory/memory_state.h owns and
   // destroys it; it is rebuilt when the generation changes).
   std::atomic<MemoryState*>& memory_state() noexcept { return memory_state_; }
+  // Held shared by context-wide waits and exclusively while a capture
+  // begins, so that no capture begins in the middle of such a wait (which
+  // would invalidate it): see graph/device_wait.h.
+  std::shared_mutex& capture_gate() const noexcept { return capture_gate_; }
 
  private:
   explicit Device(int32_t ordinal);
@@ -95,6 +100,7 @@ class Device : public Object {
   bool retained_ = false;  // we hold a retain of the primary context (released by ~Device)
   DeviceLimits limits_;
   std::atomic<MemoryState*> memory_state_{nullptr};
+  mutable std::shared_mutex capture_gate_;
 };
 
 // Something that lives on a device: it keeps the device alive and knows the

@@ -1,5 +1,8 @@
 #include "graph/capture.h"
 
+#include <mutex>
+#include <shared_mutex>
+
 #include "core/cuda_check.h"
 #include "core/error.h"
 #include "graph/capture_registry.h"
@@ -27,9 +30,12 @@ void begin_capture(Stream& s, int32_t mode) {
   if (status != CU_STREAM_CAPTURE_STATUS_NONE)
     fail(DC_ERROR_INVALID_STATE, "stream is already capturing%s; end that capture with dc_stream_end_capture first",
          status == CU_STREAM_CAPTURE_STATUS_INVALIDATED ? " (a capture that was invalidated)" : "");
+  // Not in the middle of a context-wide wait, which would invalidate the
+  // capture at once (graph/device_wait.h).
+  std::unique_lock<std::shared_mutex> gate(s.device().capture_gate());
   // Registered first: a launch from another thread right after the driver
   // call must find the capture.
-  capture_registry::begin(s.handle());
+  capture_registry::begin(s.handle(), s.device());
   CUresult r = driver_api().cuStreamBeginCapture(s.handle(), static_cast<CUstreamCaptureMode>(mode));
   if (r != CUDA_SUCCESS) {
     capture_registry::end(s.handle());

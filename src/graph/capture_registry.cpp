@@ -12,8 +12,12 @@ std::mutex& mutex() {
   static auto* m = new std::mutex;
   return *m;
 }
-std::map<CUstream, std::vector<Ref<Object>>>& captures() {
-  static auto* c = new std::map<CUstream, std::vector<Ref<Object>>>;
+struct Capture {
+  const Device* device = nullptr;
+  std::vector<Ref<Object>> kept;
+};
+std::map<CUstream, Capture>& captures() {
+  static auto* c = new std::map<CUstream, Capture>;
   return *c;
 }
 
@@ -25,16 +29,25 @@ void note_slow(CUstream stream, Object* keep) {
   std::lock_guard<std::mutex> g(mutex());
   auto it = captures().find(stream);
   if (it == captures().end()) return;
-  std::vector<Ref<Object>>& kept = it->second;
+  std::vector<Ref<Object>>& kept = it->second.kept;
   if (std::none_of(kept.begin(), kept.end(), [&](const Ref<Object>& r) { return r.get() == keep; }))
     kept.push_back(Ref<Object>::share(keep));
 }
 
-void begin(CUstream stream) {
+void begin(CUstream stream, const Device& device) {
   std::lock_guard<std::mutex> g(mutex());
   auto [it, fresh] = captures().try_emplace(stream);
   if (fresh) g_active.fetch_add(1, std::memory_order_relaxed);
-  else it->second.clear();  // left over from a capture ended by someone else
+  else it->second.kept.clear();  // left over from a capture ended by someone else
+  it->second.device = &device;
+}
+
+int active_on(const Device& device) {
+  if (g_active.load(std::memory_order_relaxed) == 0) return 0;
+  std::lock_guard<std::mutex> g(mutex());
+  int n = 0;
+  for (const auto& [stream, capture] : captures()) n += capture.device == &device;
+  return n;
 }
 
 std::vector<Ref<Object>> end(CUstream stream) {
@@ -42,7 +55,7 @@ std::vector<Ref<Object>> end(CUstream stream) {
   std::lock_guard<std::mutex> g(mutex());
   auto it = captures().find(stream);
   if (it == captures().end()) return kept;
-  kept = std::move(it->second);
+  kept = std::move(it->second.kept);
   captures().erase(it);
   g_active.fetch_sub(1, std::memory_order_relaxed);
   return kept;

@@ -16,6 +16,7 @@
 #include "core/object.h"
 
 namespace dc {
+class Device;
 namespace capture_registry {
 
 extern std::atomic<int> g_active;  // captures registered now
@@ -29,7 +30,11 @@ inline void note(CUstream stream, Object* keep) {
     note_slow(stream, keep);
 }
 
-void begin(CUstream stream);
+void begin(CUstream stream, const Device& device);
+// How many registered captures are in progress on `device`'s streams. A
+// context-wide synchronisation then would fail and invalidate them all, in
+// whichever thread they were begun.
+int active_on(const Device& device);
 // Ends the registration and hands over what the capture used.
 std::vector<Ref<Object>> end(CUstream stream);
 

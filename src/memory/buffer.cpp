@@ -6,6 +6,7 @@
 
 #include "core/cuda_check.h"
 #include "core/error.h"
+#include "graph/device_wait.h"
 #include "loader/driver.h"
 #include "memory/memory_state.h"
 #include "stream/quiet_context.h"
@@ -50,13 +51,19 @@ void check_alloc(CUresult r, const char* entry, Device& device, uint64_t size) {
   fail_driver(r, entry, &device, hint.c_str());
 }
 
+// After an allocation ran out of memory: waits for the whole device, so
+// that memory freed in stream order is free when the retry comes. Not while
+// a stream of the device captures a graph (graph/device_wait.h): the caller
+// then gets the out-of-memory error.
+bool wait_for_pending_frees(const Device& device) { return wait_for_device(device) == CUDA_SUCCESS; }
+
 // A pool allocation; on CUDA_ERROR_OUT_OF_MEMORY, waits for the device once
 // (memory freed in stream order becomes reusable when its stream gets there)
 // and tries again.
-CUresult pool_alloc(CUdeviceptr* p, uint64_t size, CUmemoryPool pool, CUstream stream) {
+CUresult pool_alloc(const Device& device, CUdeviceptr* p, uint64_t size, CUmemoryPool pool, CUstream stream) {
   const DriverApi& api = driver_api();
   CUresult r = api.cuMemAllocFromPoolAsync(p, static_cast<size_t>(size), pool, stream);
-  if (r == CUDA_ERROR_OUT_OF_MEMORY && api.cuCtxSynchronize() == CUDA_SUCCESS)
+  if (r == CUDA_ERROR_OUT_OF_MEMORY && wait_for_pending_frees(device))
     r = api.cuMemAllocFromPoolAsync(p, static_cast<size_t>(size), pool, stream);
   return r;
 }
@@ -83,7 +90,7 @@ Ref<Buffer> Buffer::alloc_device(Ref<Device> device, uint64_t size, uint32_t fla
                                                 pooled ? Memory::Pool : Memory::Driver, size, flags));
   CUdeviceptr p = 0;
   if (pooled) {
-    check_alloc(pool_alloc(&p, size, state.pool, state.internal), "cuMemAllocFromPoolAsync", d, size);
+    check_alloc(pool_alloc(d, &p, size, state.pool, state.internal), "cuMemAllocFromPoolAsync", d, size);
     b->address_ = b->device_address_ = p;
     // Allocated in order on the internal stream: once that stream is past the
     // allocation, every stream may use the memory.
@@ -91,7 +98,7 @@ Ref<Buffer> Buffer::alloc_device(Ref<Device> device, uint64_t size, uint32_t fla
     return b;
   }
   CUresult r = api.cuMemAlloc(&p, static_cast<size_t>(size));
-  if (r == CUDA_ERROR_OUT_OF_MEMORY && state.pool && api.cuCtxSynchronize() == CUDA_SUCCESS) {
+  if (r == CUDA_ERROR_OUT_OF_MEMORY && state.pool && wait_for_pending_frees(d)) {
     // dccuda's own pool may hold the memory this needs, cached: give it back.
     api.cuMemPoolTrimTo(state.pool, 0);
     r = api.cuMemAlloc(&p, static_cast<size_t>(size));
@@ -108,7 +115,7 @@ Ref<Buffer> Buffer::alloc_device_async(Stream& stream, uint64_t size, uint32_t f
   if (!state.pool || (flags & DC_ALLOC_NO_POOL)) return alloc_device(stream.device_ref(), size, flags | DC_ALLOC_NO_POOL);
   Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(stream.device_ref(), DC_BUFFER_DEVICE, Memory::Pool, size, flags));
   CUdeviceptr p = 0;
-  check_alloc(pool_alloc(&p, size, state.pool, stream.handle()), "cuMemAllocFromPoolAsync", d, size);
+  check_alloc(pool_alloc(d, &p, size, state.pool, stream.handle()), "cuMemAllocFromPoolAsync", d, size);
   b->address_ = b->device_address_ = p;
   // Freed in order on the stream it was allocated on, unless used elsewhere later.
   b->note_use(&stream);

@@ -4,6 +4,7 @@
 
 #include "core/cuda_check.h"
 #include "core/error.h"
+#include "graph/device_wait.h"
 #include "loader/driver.h"
 #include "memory/staging.h"
 #include "stream/quiet_context.h"
@@ -101,8 +102,12 @@ void trim_memory(Device& device, uint64_t keep_bytes) {
   MemoryState* s = existing_memory_state(device);
   if (!s || !s->pool) return;  // nothing cached
   const DriverApi& api = driver_api();
-  // Frees enqueued on streams count as outstanding until they have happened.
-  check(api.cuCtxSynchronize(), "cuCtxSynchronize", &device);
+  // Frees enqueued on streams count as outstanding until they have happened:
+  // wait for them, except while a stream of the device captures a graph
+  // (graph/device_wait.h); then only the memory already free is trimmed.
+  int captures = 0;
+  CUresult r = wait_for_device(device, &captures);
+  if (captures == 0) check(r, "cuCtxSynchronize", &device);
   check(api.cuMemPoolTrimTo(s->pool, static_cast<size_t>(keep_bytes)), "cuMemPoolTrimTo", &device);
 }
 

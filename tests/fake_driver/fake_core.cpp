@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "fake.h"
+#include "fake_memory.h"
 
 namespace fake {
 namespace {
@@ -512,6 +513,10 @@ FAKE_EXPORT(cuCtxSetCurrent, 4000)
 CUresult CUDAAPI cuCtxSynchronize(void) {
   FAKE_ENTER(cuCtxSynchronize);
   FAKE_REQUIRE_CONTEXT();
+  // As on a GPU: synchronising a context while one of its streams captures
+  // is refused, and it invalidates the capture (whichever thread began it).
+  std::lock_guard<std::recursive_mutex> g(fake::lock());
+  if (fake::invalidate_captures_of(fake::current_context())) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuCtxSynchronize, 2000)

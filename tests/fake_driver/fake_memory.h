@@ -77,6 +77,10 @@ CUresult stream_for_work(CUstream handle, Stream** out);
 // (synchronize, query, destroy): the default-stream values need a current
 // context. Callers hold fake::lock().
 CUresult any_stream(CUstream handle, Stream** out);
+// Invalidates the capture of every stream of `ctx` that is capturing (a
+// context-wide synchronisation during a capture does, on a GPU); whether
+// there was one. Callers hold fake::lock().
+bool invalidate_captures_of(Context* ctx);
 
 // Runs `work` as stream work on `stream` (at once), counting the call of
 // `entry` for dcfake_inject_async. If `work` fails, its error is returned at

@@ -91,6 +91,18 @@ ResetHook g_reset_hook(drop_context);
 
 }  // namespace
 
+bool invalidate_captures_of(Context* ctx) {
+  bool any = false;
+  for (auto& [s, unused] : streams()) {
+    (void)unused;
+    if (s->ctx == ctx && s->capture) {
+      invalidate_capture(s);
+      any = true;
+    }
+  }
+  return any;
+}
+
 CUresult any_stream(CUstream h, Stream** out) {
   *out = nullptr;
   if (is_default_handle(h)) {

@@ -34,6 +34,17 @@ export DCCUDA_CACHE_DIR="$out/kernel-cache"
 summary="$out/summary.txt"
 : > "$summary"
 
+# The summary and the logs reach $final however the run ends (a time limit's
+# SIGTERM included), so that a cut-short run still shows how far it got.
+finish() {
+  echo "== summary"
+  cat "$summary"
+  cp "$summary" "$out/dccuda-info.txt" "$final/" 2>/dev/null
+  tar -czf "$final/gpu-logs.tgz" -C "$out" .
+}
+trap finish EXIT
+trap 'echo "== stopped by a signal"; exit 143' TERM INT
+
 echo "== machine"; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 date -u +"%Y-%m-%d %H:%M UTC" | tee -a "$out/gpu.txt"
 
@@ -74,7 +85,8 @@ for t in "$bundle/extra/zig/dccuda-zig-tests" "$bundle/extra/csharp/dccuda-cs-te
 done
 
 # Tests that only make sense on the fake driver or without a driver.
-skip_re='^(test_no_driver|test_stub_driver|test_init|test_old_driver|test_too_old_driver)$'
+# (the fault sweep, init faults and missing entries inject failures through the fake)
+skip_re='^(test_no_driver|test_stub_driver|test_init|test_old_driver|test_too_old_driver|test_fault_sweep.*|test_init_faults|test_missing_entries)$'
 echo "== test binaries against the real driver"
 for t in "$bundle"/tests/test_*; do
   name=$(basename "$t")
@@ -93,7 +105,17 @@ for t in "$bundle"/tests/test_*; do
   counts=$(grep -E '^\[ +(PASSED|FAILED|SKIPPED) +\]' "$out/$name.log" | tr -s ' ' | tr '\n' ' ')
   printf "%-24s rc=%d %s\n" "$name" "$rc" "$counts" | tee -a "$summary"
   [ $rc -ne 0 ] && grep -B3 -A12 'Failure\|FAILED' "$out/$name.log" | head -60
+  # Totals the reliability tests print (bad inputs tried, memory before refusal...).
+  grep -h '^\[ dccuda   \] \(bad inputs\|stress\|pool\|cuMemAlloc\|device\|[0-9]* exported\)' "$out/$name.log" \
+    | sed "s/^/    /" | tee -a "$summary"
 done
+
+if [ -x "$bundle/tests/test_stress" ]; then
+  echo "== stress, longer (32 threads, 30 s, real driver)"
+  DCTEST_STRESS_SECONDS=30 DCTEST_STRESS_THREADS=32 "$bundle/tests/test_stress" --gtest_brief=1 > "$out/stress-30s.log" 2>&1
+  rc=$?
+  printf "%-24s rc=%d %s\n" "stress 32x30s" "$rc" "$(grep -h '^\[ dccuda   \] stress' "$out/stress-30s.log")" | tee -a "$summary"
+fi
 
 fi  # tests
 
@@ -150,7 +172,3 @@ if [ $bench -eq 1 ]; then
   fi
 fi
 
-echo "== summary"
-cat "$summary"
-cp "$summary" "$out/dccuda-info.txt" "$final/" 2>/dev/null
-tar -czf "$final/gpu-logs.tgz" -C "$out" .

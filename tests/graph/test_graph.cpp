@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -266,6 +267,42 @@ TEST_F(GraphTest, ASynchronisationInvalidatesTheCapture) {
   // The stream works again.
   ASSERT_DC_OK(dc_launch_kernel(fill, &c, args, 3, stream_));
   sync();
+}
+
+// Another thread waits for the whole device while this one captures: the
+// driver would refuse and invalidate the capture (found on an H200 by the
+// stress test); dccuda refuses first and the capture goes on. Trimming the
+// pool and the out-of-memory retry do not wait for the device meanwhile.
+TEST_F(GraphTest, ADeviceWaitDuringACaptureIsRefusedAndTheCaptureSurvives) {
+  dc_function fill = kernel("fill_u32");
+  ASSERT_NE(fill, nullptr);
+  const uint64_t n = 64;
+  dc_buffer b = alloc(n * 4);
+  uint32_t value = 9;
+  dc_arg args[] = {buffer_arg(b), value_of(value), value_of(n)};
+  dc_launch_config c = config_1d(1, 64);
+  ASSERT_DC_OK(dc_stream_begin_capture(stream_, DC_CAPTURE_THREAD_LOCAL));
+  ASSERT_DC_OK(dc_launch_kernel(fill, &c, args, 3, stream_));
+  dc_status from_other_thread = DC_SUCCESS;
+  std::string message;
+  dc_status trim = DC_ERROR_INTERNAL;
+  std::thread other([&] {
+    from_other_thread = dc_device_synchronize(device_);
+    message = dc_last_error_message();
+    trim = dc_device_trim_memory(device_, 0);
+  });
+  other.join();
+  EXPECT_EQ(from_other_thread, DC_ERROR_INVALID_STATE);
+  EXPECT_EQ(message.rfind("dc_device_synchronize: device 0 has 1 stream(s) capturing a graph", 0), 0u) << message;
+  EXPECT_EQ(trim, DC_SUCCESS);
+  dc_graph g = end(stream_);
+  ASSERT_NE(g, nullptr) << "the capture was invalidated";
+  EXPECT_EQ(nodes(g), 1u);
+  ASSERT_DC_OK(dc_graph_launch(g, stream_));
+  sync();
+  EXPECT_EQ(download<uint32_t>(b, n)[n - 1], 9u);
+  // Without a capture the device wait works again.
+  EXPECT_DC_OK(dc_device_synchronize(device_));
 }
 
 // A prepared launch enqueued into a capture, and a buffer released while its

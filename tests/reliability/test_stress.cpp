@@ -109,6 +109,14 @@ class Worker {
   }
 
  private:
+  // Waits for the whole device. Refused (DC_ERROR_INVALID_STATE) while a
+  // stream of it captures a graph, which other threads do: try again.
+  bool wait_for_device(dc_device d) {
+    dc_status st = DC_ERROR_INVALID_STATE;
+    while ((st = dc_device_synchronize(d)) == DC_ERROR_INVALID_STATE) std::this_thread::yield();
+    return must(st, "device synchronize");
+  }
+
   // A call that must work.
   bool must(dc_status st, const char* what) {
     if (st == DC_SUCCESS) return true;
@@ -202,7 +210,7 @@ class Worker {
     if (r == 0) {
       dc_buffer_release(own);
       own = nullptr;
-      dc_device_synchronize(d);
+      ok = wait_for_device(d) && ok;
     }
     dc_buffer_release(own);
     return ok;
@@ -250,7 +258,7 @@ class Worker {
       ok = check(right, "saxpy results");
     }
     if (r < 0) ok = false;
-    if (r == 0) dc_device_synchronize(d);  // a launch may be in flight on a released shared stream
+    if (r == 0) ok = wait_for_device(d) && ok;  // a launch may be in flight on a released shared stream
     dc_buffer_release(bx);
     dc_buffer_release(by);
     dc_stream_release(st);

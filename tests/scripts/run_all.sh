@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Sets up the machine, builds dccuda and runs every test (fake driver, no GPU
-# needed). Usage: tests/scripts/run_all.sh [build-dir]
+# needed): CTest (unit, integration, bindings, ABI), then the suite under
+# ASan + UBSan, TSan and valgrind, then each fuzzer for a bounded time.
+# Usage: tests/scripts/run_all.sh [build-dir]
+#   DCCUDA_FUZZ_SECONDS   seconds per fuzzer (default 45; 0 leaves fuzzing out)
+#   DCCUDA_SANITIZERS=0   leaves the sanitizer runs out (a quicker local run)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
@@ -16,3 +20,15 @@ echo "== unit, integration, binding and ABI tests (CTest)"
 
 echo "== ABI check report (abi/check_abi.py --strict, run by CTest as abi.check)"
 cat "$build/abi-check/report.txt" | grep -E "^(PASS|FAIL|NOT)|ABI check" || true
+
+if [ "${DCCUDA_SANITIZERS:-1}" != 0 ]; then
+  echo "== sanitizers (tests/scripts/run_sanitizers.sh)"
+  "$root/tests/scripts/run_sanitizers.sh"
+fi
+
+fuzz_seconds="${DCCUDA_FUZZ_SECONDS:-45}"
+if [ "$fuzz_seconds" != 0 ]; then
+  echo "== fuzzers, $fuzz_seconds s each (tests/scripts/run_fuzzers.sh)"
+  "$root/tests/scripts/run_fuzzers.sh" "$fuzz_seconds"
+fi
+echo "== all tests passed"

@@ -693,7 +693,14 @@ extern "C" {
 
     /// Wait until all work on the device (every stream of its primary context) has
     /// finished. A fault in earlier work is reported here as DC_ERROR_CONTEXT_LOST.
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    /// Refused while a stream of the device captures a graph (begun with
+    /// dc_stream_begin_capture on any thread): the driver would fail the wait and
+    /// invalidate the capture; dccuda answers DC_ERROR_INVALID_STATE instead and
+    /// the capture goes on. Wait for single streams meanwhile. (A capture begun by
+    /// another library on a wrapped stream is not known to dccuda.)
+    /// Thread-safety: any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (a capture in
+    /// progress), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
     pub fn dc_device_synchronize(device: dc_device) -> dc_status;
 
     /// Try to recover a device after DC_ERROR_CONTEXT_LOST without restarting the
@@ -720,7 +727,9 @@ extern "C" {
     /// in its stream-ordered pool so that the next allocation is cheap; this trims
     /// the pool to `keep_bytes`. It first waits until all work on the device has
     /// finished (dc_device_synchronize), so that memory freed in stream order is
-    /// counted as free. Nothing to do (DC_SUCCESS) on devices without pools.
+    /// counted as free; while a stream of the device captures a graph it does not
+    /// wait (that would invalidate the capture) and trims only what is free
+    /// already. Nothing to do (DC_SUCCESS) on devices without pools.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST.
     pub fn dc_device_trim_memory(device: dc_device, keep_bytes: u64) -> dc_status;
 
@@ -1273,7 +1282,11 @@ extern "C" {
     /// allocations, dc_buffer_alloc among them) are refused on every thread and
     /// invalidate the capture; DC_CAPTURE_THREAD_LOCAL restricts only this thread;
     /// DC_CAPTURE_RELAXED restricts nothing. The capture must be ended on the thread
-    /// that began it, except in DC_CAPTURE_RELAXED.
+    /// that began it, except in DC_CAPTURE_RELAXED. While a capture is in progress,
+    /// dc_device_synchronize on its device is refused (on any thread) instead of
+    /// invalidating it; a capture does not begin in the middle of such a wait (this
+    /// call waits for a dc_device_synchronize running on another thread to end).
+    /// Thread-safety: any thread; one capture per stream at a time.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (bad mode, a default
     /// stream), DC_ERROR_INVALID_STATE (already capturing; called from a host
     /// function), DC_ERROR_CONTEXT_LOST.

@@ -1,0 +1,18 @@
+#include "graph/device_wait.h"
+
+#include <shared_mutex>
+
+#include "graph/capture_registry.h"
+#include "loader/driver.h"
+
+namespace dc {
+
+CUresult wait_for_device(const Device& device, int* captures) noexcept {
+  std::shared_lock<std::shared_mutex> gate(device.capture_gate());
+  int n = capture_registry::active_on(device);
+  if (captures) *captures = n;
+  if (n != 0) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  return driver_api().cuCtxSynchronize();
+}
+
+}  // namespace dc
