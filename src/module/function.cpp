@@ -13,8 +13,9 @@ ParamLayout driver_param_layout(CUfunction function, Device* device) {
   const DriverApi& api = driver_api();
   ParamLayout layout;
   if (!present(api.cuFuncGetParamInfo)) return layout;
-  // The driver has no count query before 13.0: ask index by index until it
-  // says the index is past the end.
+  // The driver has no parameter count query (CUDA 13.0 neither): ask index
+  // by index until it says the index is past the end (CUDA_ERROR_INVALID_VALUE,
+  // which compute-sanitizer lists as an API error: expected, one per function).
   constexpr size_t kMaxParams = 1u << 16;
   for (size_t i = 0; i < kMaxParams; ++i) {
     size_t offset = 0, size = 0;

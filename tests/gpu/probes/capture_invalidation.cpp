@@ -1,0 +1,89 @@
+// Probe (raw driver API, no dccuda): which calls on another thread invalidate
+// a DC_CAPTURE_THREAD_LOCAL-style capture (CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+// on a non-blocking stream)? Thread A captures a memset over and over; thread
+// B does one kind of work meanwhile. Prints how many captures were
+// invalidated. Run natively and under compute-sanitizer to compare.
+//   capture_invalidation <none|alloc|pinned|module|ctxsync> [seconds]
+#include <cuda.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#define CHECK(x)                                                         \
+  do {                                                                   \
+    CUresult r_ = (x);                                                   \
+    if (r_ != CUDA_SUCCESS) {                                            \
+      const char* n_ = nullptr;                                          \
+      cuGetErrorName(r_, &n_);                                           \
+      std::fprintf(stderr, "%s:%d %s -> %s\n", __FILE__, __LINE__, #x, n_); \
+      std::exit(1);                                                      \
+    }                                                                    \
+  } while (0)
+
+static const char kPtx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n ret;\n}\n";
+
+int main(int argc, char** argv) {
+  const char* kind = argc > 1 ? argv[1] : "none";
+  double seconds = argc > 2 ? std::atof(argv[2]) : 2.0;
+  CHECK(cuInit(0));
+  CUdevice dev;
+  CHECK(cuDeviceGet(&dev, 0));
+  CUcontext ctx;
+  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CHECK(cuCtxSetCurrent(ctx));
+  CUdeviceptr buf;
+  CHECK(cuMemAlloc(&buf, 1 << 20));
+  std::atomic<bool> stop{false};
+  std::atomic<long> other_ops{0}, other_fail{0};
+  std::thread other([&] {
+    CHECK(cuCtxSetCurrent(ctx));
+    while (!stop.load()) {
+      CUresult r = CUDA_SUCCESS;
+      if (!std::strcmp(kind, "alloc")) {
+        CUdeviceptr p;
+        r = cuMemAlloc(&p, 1 << 20);
+        if (r == CUDA_SUCCESS) r = cuMemFree(p);
+      } else if (!std::strcmp(kind, "pinned")) {
+        void* h;
+        r = cuMemHostAlloc(&h, 1 << 20, 0);
+        if (r == CUDA_SUCCESS) r = cuMemFreeHost(h);
+      } else if (!std::strcmp(kind, "module")) {
+        CUmodule m;
+        r = cuModuleLoadData(&m, kPtx);
+        if (r == CUDA_SUCCESS) r = cuModuleUnload(m);
+      } else if (!std::strcmp(kind, "ctxsync")) {
+        r = cuCtxSynchronize();
+      } else {
+        std::this_thread::yield();
+      }
+      ++other_ops;
+      if (r != CUDA_SUCCESS) ++other_fail;
+    }
+  });
+  CUstream s;
+  CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+  long captures = 0, invalidated = 0;
+  auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    CHECK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+    CUresult m = cuMemsetD32Async(buf, 7, 1024, s);
+    CUgraph g = nullptr;
+    CUresult r = cuStreamEndCapture(s, &g);
+    ++captures;
+    if (m != CUDA_SUCCESS || r != CUDA_SUCCESS) ++invalidated;
+    if (g) cuGraphDestroy(g);
+  }
+  stop = true;
+  other.join();
+  std::printf("other thread: %-8s %7ld ops (%ld failed); captures: %ld, invalidated: %ld\n", kind, other_ops.load(),
+              other_fail.load(), captures, invalidated);
+  cuStreamDestroy(s);
+  cuMemFree(buf);
+  cuDevicePrimaryCtxRelease(dev);
+  return 0;
+}
