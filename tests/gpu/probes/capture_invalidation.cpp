@@ -4,6 +4,7 @@
 // B does one kind of work meanwhile. Prints how many captures were
 // invalidated. Run natively and under compute-sanitizer to compare.
 //   capture_invalidation <none|alloc|pinned|module|ctxsync> [seconds]
+// Build: nvcc -O2 -std=c++17 -o capture_invalidation capture_invalidation.cpp -lcuda -L/usr/local/cuda/lib64/stubs
 #include <cuda.h>
 
 #include <atomic>
