@@ -3,7 +3,7 @@
 // on a non-blocking stream)? Thread A captures a memset over and over; thread
 // B does one kind of work meanwhile. Prints how many captures were
 // invalidated. Run natively and under compute-sanitizer to compare.
-//   capture_invalidation <none|alloc|pinned|module|ctxsync> [seconds]
+//   capture_invalidation <none|alloc|pinned|module|ctxsync|pool|legacy|event> [seconds]
 // Build: nvcc -O2 -std=c++17 -o capture_invalidation capture_invalidation.cpp -lcuda -L/usr/local/cuda/lib64/stubs
 #include <cuda.h>
 
@@ -41,8 +41,15 @@ int main(int argc, char** argv) {
   CHECK(cuMemAlloc(&buf, 1 << 20));
   std::atomic<bool> stop{false};
   std::atomic<long> other_ops{0}, other_fail{0};
+  CUmemoryPool pool;
+  CHECK(cuDeviceGetDefaultMemPool(&pool, dev));
   std::thread other([&] {
     CHECK(cuCtxSetCurrent(ctx));
+    CUstream os;
+    CHECK(cuStreamCreate(&os, CU_STREAM_NON_BLOCKING));
+    CUevent ev;
+    CHECK(cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
+    static char host[4096];
     while (!stop.load()) {
       CUresult r = CUDA_SUCCESS;
       if (!std::strcmp(kind, "alloc")) {
@@ -57,6 +64,16 @@ int main(int argc, char** argv) {
         CUmodule m;
         r = cuModuleLoadData(&m, kPtx);
         if (r == CUDA_SUCCESS) r = cuModuleUnload(m);
+      } else if (!std::strcmp(kind, "pool")) {  // stream-ordered, on another stream
+        CUdeviceptr p;
+        r = cuMemAllocFromPoolAsync(&p, 1 << 20, pool, os);
+        if (r == CUDA_SUCCESS) r = cuMemFreeAsync(p, os);
+        if (r == CUDA_SUCCESS) r = cuStreamSynchronize(os);
+      } else if (!std::strcmp(kind, "legacy")) {  // a synchronous copy (legacy stream)
+        r = cuMemcpyHtoD(buf, host, sizeof host);
+      } else if (!std::strcmp(kind, "event")) {
+        r = cuEventRecord(ev, os);
+        if (r == CUDA_SUCCESS) r = cuEventSynchronize(ev);
       } else if (!std::strcmp(kind, "ctxsync")) {
         r = cuCtxSynchronize();
       } else {
@@ -65,6 +82,8 @@ int main(int argc, char** argv) {
       ++other_ops;
       if (r != CUDA_SUCCESS) ++other_fail;
     }
+    cuEventDestroy(ev);
+    cuStreamDestroy(os);
   });
   CUstream s;
   CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
