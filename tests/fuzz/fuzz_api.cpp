@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "dccuda.h"
+#include "support/driver_objects.h"
 
 namespace {
 
@@ -69,10 +70,6 @@ Fake& fake() {
   }();
   return f;
 }
-
-const char* const kLiveKinds[] = {"allocations", "host_allocations", "managed", "registrations", "pools",
-                                  "streams",     "events",           "modules", "graphs",        "graph_execs",
-                                  "primary_retains"};
 
 void fatal(const char* what, const char* call) {
   std::fprintf(stderr, "fuzz_api: %s (%s): status %d, message \"%s\"\n", what, call, dc_last_error_status(),
@@ -146,7 +143,7 @@ class Program {
       if (n) fatal("handles left after releasing everything", "dc_handle_count");
     }
     if (fake().live) {
-      for (const char* k : kLiveKinds) {
+      for (const char* k : dctest::kDriverObjectKinds) {
         if (fake().live(k) != 0) {
           std::fprintf(stderr, "fuzz_api: %ld driver objects of kind %s left after releasing everything\n",
                        fake().live(k), k);

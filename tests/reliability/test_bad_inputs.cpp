@@ -34,10 +34,6 @@ using badinput::Result;
 namespace gen = badinput::generated;
 
 // Driver objects the fake counts.
-const char* const kLiveKinds[] = {"allocations", "host_allocations", "managed", "registrations", "pools",
-                                  "streams",     "events",           "modules", "graphs",        "graph_execs",
-                                  "primary_retains"};
-
 struct Counts {
   std::vector<uint64_t> handles;
   std::vector<long> live;
@@ -52,7 +48,7 @@ Counts counts() {
     c.handles.push_back(n);
   }
   if (auto* f = dctest::fake_driver())
-    for (const char* k : kLiveKinds) c.live.push_back(f->live(k));
+    for (const char* k : dctest::kDriverObjectKinds) c.live.push_back(f->live(k));
   return c;
 }
 
@@ -61,7 +57,7 @@ std::string describe(const Counts& c) {
   for (uint64_t n : c.handles) s += " " + std::to_string(n);
   if (!c.live.empty()) {
     s += "; driver objects";
-    for (size_t i = 0; i < c.live.size(); ++i) s += std::string(" ") + kLiveKinds[i] + "=" + std::to_string(c.live[i]);
+    for (size_t i = 0; i < c.live.size(); ++i) s += std::string(" ") + dctest::kDriverObjectKinds[i] + "=" + std::to_string(c.live[i]);
   }
   return s;
 }
@@ -97,7 +93,7 @@ class BadInput : public testing::TestWithParam<std::string> {
     fx_.close();
     EXPECT_EQ(dctest::live_handles(), 0u) << "handles leaked";
     if (auto* f = dctest::fake_driver()) {
-      for (const char* k : kLiveKinds) EXPECT_EQ(f->live(k), 0) << "leaked driver objects: " << k;
+      for (const char* k : dctest::kDriverObjectKinds) EXPECT_EQ(f->live(k), 0) << "leaked driver objects: " << k;
     }
   }
 

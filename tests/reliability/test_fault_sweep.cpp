@@ -151,14 +151,10 @@ bool in_use(const Entry& e) {
   return true;
 }
 
-const char* const kLiveKinds[] = {"allocations", "host_allocations", "managed", "registrations", "pools",
-                                  "streams",     "events",           "modules", "graphs",        "graph_execs",
-                                  "primary_retains"};
-
 std::string leaks() {
   std::string out;
   if (dctest::live_handles()) out += " handles=" + std::to_string(dctest::live_handles());
-  for (const char* k : kLiveKinds)
+  for (const char* k : dctest::kDriverObjectKinds)
     if (long n = dctest::fake_driver()->live(k)) out += std::string(" ") + k + "=" + std::to_string(n);
   return out;
 }

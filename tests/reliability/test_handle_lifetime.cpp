@@ -18,12 +18,10 @@
 
 #include "compile/kernel_sources.h"
 #include "dccuda.h"
+#include "reliability/device_fixture.h"
 #include "support/fake.h"
 
 namespace {
-
-const char* const kLiveKinds[] = {"allocations", "host_allocations", "managed", "registrations", "pools", "streams",
-                                  "events", "modules", "graphs", "graph_execs", "primary_retains"};
 
 uint64_t count_of(int32_t type) {
   uint64_t n = 0;
@@ -31,33 +29,9 @@ uint64_t count_of(int32_t type) {
   return n;
 }
 
-class HandleLifetime : public testing::Test {
+class HandleLifetime : public dctest::DeviceFixture {
  protected:
-  void SetUp() override {
-    REQUIRE_DEVICE();
-    if (auto* f = dctest::fake_driver()) f->reset();
-    ASSERT_EQ(dctest::live_handles(), 0u);
-    ASSERT_DC_OK(dc_device_open(0, &device_));
-    int32_t major = 0, minor = 0;
-    have_nvrtc_ = dc_nvrtc_version(&major, &minor) == DC_SUCCESS;
-  }
-  void TearDown() override {
-    dc_device_release(device_);
-    EXPECT_EQ(dctest::live_handles(), 0u) << "handles leaked";
-    if (auto* f = dctest::fake_driver()) {
-      for (const char* k : kLiveKinds) EXPECT_EQ(f->live(k), 0) << "leaked driver objects: " << k;
-    }
-  }
-  dc_module load_kernels() {
-    dc_compile_options o = DC_COMPILE_OPTIONS_INIT;
-    o.std = "c++17";
-    dc_module m = nullptr;
-    EXPECT_DC_OK(dc_module_compile_and_load(device_, dctest::kKernels, "lifetime.cu", &o, &m));
-    return m;
-  }
-
-  dc_device device_ = nullptr;
-  bool have_nvrtc_ = false;
+  dc_module load_kernels() { return DeviceFixture::load_kernels("lifetime.cu"); }
 };
 
 // One object of each type, made and released by the given functions.

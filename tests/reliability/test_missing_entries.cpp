@@ -34,10 +34,6 @@ const char* const kEntries[] = {
 #undef DC_DRIVER_FN_COMPAT
 };
 
-const char* const kLiveKinds[] = {"allocations", "host_allocations", "managed", "registrations", "pools",
-                                  "streams",     "events",           "modules", "graphs",        "graph_execs",
-                                  "primary_retains"};
-
 // Failures of a step that only follow from an earlier failed step (an object
 // it could not make is NULL, a value it could not read is 0).
 const std::set<dc_status> kCascade = {DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_OUT_OF_RANGE,
@@ -86,7 +82,7 @@ Report run_without(const std::string& entry) {
     }
     std::string leaks;
     if (dctest::live_handles()) leaks += " handles=" + std::to_string(dctest::live_handles());
-    for (const char* k : kLiveKinds)
+    for (const char* k : dctest::kDriverObjectKinds)
       if (long n = dctest::fake_driver()->live(k)) leaks += std::string(" ") + k + "=" + std::to_string(n);
     out << "leaks" << leaks << "\n";
     std::string text = out.str();

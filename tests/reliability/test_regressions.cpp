@@ -11,42 +11,20 @@
 
 #include "compile/kernel_sources.h"
 #include "dccuda.h"
+#include "reliability/device_fixture.h"
 #include "support/fake.h"
 
 namespace {
 
-const char* const kLiveKinds[] = {"allocations", "host_allocations", "managed", "registrations", "pools",
-                                  "streams",     "events",           "modules", "graphs",        "graph_execs",
-                                  "primary_retains"};
-
-class Regression : public testing::Test {
+class Regression : public dctest::DeviceFixture {
  protected:
-  void SetUp() override {
-    REQUIRE_DEVICE();
-    if (auto* f = dctest::fake_driver()) f->reset();
-    ASSERT_EQ(dctest::live_handles(), 0u);
-    ASSERT_DC_OK(dc_device_open(0, &device_));
-    int32_t major = 0, minor = 0;
-    have_nvrtc_ = dc_nvrtc_version(&major, &minor) == DC_SUCCESS;
-  }
-  void TearDown() override {
-    dc_device_release(device_);
-    EXPECT_EQ(dctest::live_handles(), 0u) << "handles leaked";
-    if (auto* f = dctest::fake_driver()) {
-      for (const char* k : kLiveKinds) EXPECT_EQ(f->live(k), 0) << "driver objects leaked: " << k;
-    }
-  }
   // saxpy from the test kernels (skips without NVRTC).
   bool saxpy(dc_module* m, dc_function* f) {
     if (!have_nvrtc_) return false;
-    dc_compile_options o = DC_COMPILE_OPTIONS_INIT;
-    o.std = "c++17";
-    EXPECT_DC_OK(dc_module_compile_and_load(device_, dctest::kKernels, "regressions.cu", &o, m));
+    *m = load_kernels("regressions.cu");
     EXPECT_DC_OK(dc_module_get_function(*m, "saxpy", f));
     return *f != nullptr;
   }
-  dc_device device_ = nullptr;
-  bool have_nvrtc_ = false;
 };
 
 // n + block - 1 wrapped for n near 2^64: a grid of 0 blocks, and DC_SUCCESS.

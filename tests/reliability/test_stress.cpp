@@ -31,10 +31,6 @@
 
 namespace {
 
-const char* const kLiveKinds[] = {"allocations", "host_allocations", "managed", "registrations", "pools",
-                                  "streams",     "events",           "modules", "graphs",        "graph_execs",
-                                  "primary_retains"};
-
 double env_number(const char* name, double fallback) {
   const char* v = std::getenv(name);
   return v && *v ? std::atof(v) : fallback;
@@ -426,7 +422,7 @@ TEST(Stress, ManyThreadsShareDevicesStreamsBuffersAndModules) {
   for (dc_device d : s.devices) dc_device_release(d);
   EXPECT_EQ(dctest::live_handles(), 0u) << "handles leaked";
   if (auto* f = dctest::fake_driver()) {
-    for (const char* k : kLiveKinds) EXPECT_EQ(f->live(k), 0) << "driver objects leaked: " << k;
+    for (const char* k : dctest::kDriverObjectKinds) EXPECT_EQ(f->live(k), 0) << "driver objects leaked: " << k;
   }
 
   long total = 0;

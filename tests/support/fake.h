@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "dccuda.h"
+#include "support/driver_objects.h"
 
 namespace dctest {
 
