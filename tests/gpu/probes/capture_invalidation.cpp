@@ -3,7 +3,8 @@
 // on a non-blocking stream)? Thread A captures a memset over and over; thread
 // B does one kind of work meanwhile. Prints how many captures were
 // invalidated. Run natively and under compute-sanitizer to compare.
-//   capture_invalidation <none|alloc|pinned|module|ctxsync|pool|legacy|event> [seconds]
+//   capture_invalidation <none|alloc|pinned|module|ctxsync|pool|legacy|event> [seconds] [memset|kernel]
+// (what thread A captures: a memset, the default, or a launch of a kernel)
 // Build: nvcc -O2 -std=c++17 -o capture_invalidation capture_invalidation.cpp -lcuda -L/usr/local/cuda/lib64/stubs
 #include <cuda.h>
 
@@ -25,8 +26,12 @@
     }                                                                    \
   } while (0)
 
+// A kernel with a store, so that compute-sanitizer instruments the module.
 static const char kPtx[] =
-    ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n ret;\n}\n";
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n{\n .reg .b64 %rd<3>;\n .reg .b32 %r<2>;\n"
+    " ld.param.u64 %rd1, [p];\n cvta.to.global.u64 %rd2, %rd1;\n mov.u32 %r1, 1;\n"
+    " st.global.u32 [%rd2], %r1;\n ret;\n}\n";
 
 int main(int argc, char** argv) {
   const char* kind = argc > 1 ? argv[1] : "none";
@@ -85,13 +90,20 @@ int main(int argc, char** argv) {
     cuEventDestroy(ev);
     cuStreamDestroy(os);
   });
+  bool capture_kernel = argc > 3 && !std::strcmp(argv[3], "kernel");
+  CUmodule own;
+  CUfunction k;
+  CHECK(cuModuleLoadData(&own, kPtx));
+  CHECK(cuModuleGetFunction(&k, own, "k"));
+  void* params[] = {&buf};
   CUstream s;
   CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
   long captures = 0, invalidated = 0;
   auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   while (std::chrono::steady_clock::now() < end) {
     CHECK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
-    CUresult m = cuMemsetD32Async(buf, 7, 1024, s);
+    CUresult m = capture_kernel ? cuLaunchKernel(k, 1, 1, 1, 1, 1, 1, 0, s, params, nullptr)
+                                : cuMemsetD32Async(buf, 7, 1024, s);
     CUgraph g = nullptr;
     CUresult r = cuStreamEndCapture(s, &g);
     ++captures;
@@ -100,9 +112,10 @@ int main(int argc, char** argv) {
   }
   stop = true;
   other.join();
-  std::printf("other thread: %-8s %7ld ops (%ld failed); captures: %ld, invalidated: %ld\n", kind, other_ops.load(),
-              other_fail.load(), captures, invalidated);
+  std::printf("other thread: %-8s %7ld ops (%ld failed); captures of a %s: %ld, invalidated: %ld\n", kind,
+              other_ops.load(), other_fail.load(), capture_kernel ? "kernel" : "memset", captures, invalidated);
   cuStreamDestroy(s);
+  cuModuleUnload(own);
   cuMemFree(buf);
   cuDevicePrimaryCtxRelease(dev);
   return 0;
