@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "announce.h"
 #include "dccuda.h"
 #include "raw_driver.h"
 
@@ -334,17 +335,7 @@ int main(int argc, char** argv) {
     teardown();
     return 0;
   }
-  int32_t version = 0;
-  dc_driver_version(&version);
-  const char* library = "";
-  dc_driver_library(&library);
-  bool fake = g_env.name.find("fake") != std::string::npos;
-  std::printf("bench_launch: device 0: %s; driver CUDA %d.%d (%s)%s\n", g_env.name.c_str(), version / 1000,
-              (version % 1000) / 10, library, fake ? "; the FAKE driver: a smoke run, the numbers mean nothing" : "");
-  benchmark::AddCustomContext("device", g_env.name);
-  benchmark::AddCustomContext("driver", std::to_string(version));
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
+  announce_and_run("bench_launch", g_env.name);
   teardown();
   return 0;
 }

@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 
+#include "announce.h"
 #include "dccuda.h"
 #include "raw_driver.h"
 
@@ -256,17 +257,7 @@ int main(int argc, char** argv) {
     dc_device_release(g_env.device);
     return 0;
   }
-  int32_t version = 0;
-  dc_driver_version(&version);
-  const char* library = "";
-  dc_driver_library(&library);
-  bool fake = g_env.name.find("fake") != std::string::npos;
-  std::printf("bench_memory: device 0: %s; driver CUDA %d.%d (%s)%s\n", g_env.name.c_str(), version / 1000,
-              (version % 1000) / 10, library, fake ? "; the FAKE driver: a smoke run, the numbers mean nothing" : "");
-  benchmark::AddCustomContext("device", g_env.name);
-  benchmark::AddCustomContext("driver", std::to_string(version));
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
+  announce_and_run("bench_memory", g_env.name);
   dc_device_release(g_env.device);
   return 0;
 }
