@@ -556,7 +556,8 @@ DC_API dc_status dc_buffer_wrap_device(dc_device device, uint64_t device_pointer
  * DC_ALLOC_DEVICE_MAPPED, DC_ALLOC_READ_ONLY. Registration is slow (tens of
  * ms for hundreds of MiB): register once, copy many times.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL host, size 0,
- * memory already registered), DC_ERROR_OUT_OF_MEMORY.
+ * a range past the end of the user address space (2^57), memory already
+ * registered), DC_ERROR_OUT_OF_MEMORY.
  */
 DC_API dc_status dc_buffer_register_host(dc_device device, void* host, uint64_t size, uint32_t flags, dc_buffer* buffer);
 

@@ -126,8 +126,13 @@ DC_API dc_status dc_buffer_register_host(dc_device device, void* host, uint64_t 
     require_arg(buffer, "buffer");
     require_arg(host, "host");
     if (size == 0) fail(DC_ERROR_INVALID_ARGUMENT, "size is 0; pass the size of the memory at host");
-    // Refused here rather than by the driver, whose message cannot name the argument.
-    if (reinterpret_cast<uintptr_t>(host) + size < reinterpret_cast<uintptr_t>(host))
+    // Refused here rather than by the driver, whose message cannot name the
+    // argument. No process has memory at or past 2^57 (the largest user
+    // address space of x86-64 and AArch64 Linux): such a size is wrong, and
+    // copies bounded by it could reach any address.
+    constexpr uint64_t kUserAddressEnd = uint64_t(1) << 57;
+    uint64_t start = reinterpret_cast<uintptr_t>(host);
+    if (start >= kUserAddressEnd || size > kUserAddressEnd - start)
       fail(DC_ERROR_INVALID_ARGUMENT, "host %p + size %" PRIu64 " runs past the end of the address space; pass the "
            "size of the memory at host", host, size);
     require_buffer_flags(flags, DC_ALLOC_PORTABLE | DC_ALLOC_DEVICE_MAPPED | DC_ALLOC_READ_ONLY,

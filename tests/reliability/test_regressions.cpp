@@ -51,6 +51,20 @@ TEST_F(Regression, RegisteringHostMemoryPastTheAddressSpaceIsRefusedByName) {
   EXPECT_EQ(b, nullptr);
 }
 
+// Found by fuzz_api (its input is in the corpus): a size of 2^62 did not wrap
+// around, so it was accepted (the fake driver pinned nothing and said yes),
+// and a copy bounded by it wrote to a wild address. No process has memory at
+// or past 2^57.
+TEST_F(Regression, RegisteringAHostRangeNoProcessCanHaveIsRefused) {
+  std::vector<uint8_t> host(4096);
+  dc_buffer b = reinterpret_cast<dc_buffer>(1);
+  EXPECT_DC_ERROR(dc_buffer_register_host(device_, host.data(), uint64_t(1) << 62, 0, &b), DC_ERROR_INVALID_ARGUMENT,
+                  "runs past the end of the address space");
+  EXPECT_EQ(b, nullptr);
+  EXPECT_DC_ERROR(dc_buffer_register_host(device_, reinterpret_cast<void*>(uint64_t(1) << 57), 4096, 0, &b),
+                  DC_ERROR_INVALID_ARGUMENT, "runs past the end of the address space");
+}
+
 // CUDA_ERROR_NOT_READY from a call that is not a query came back as
 // DC_NOT_READY (1): a caller testing status < 0 took the failure for success,
 // with a NULL buffer.

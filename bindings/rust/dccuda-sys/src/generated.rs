@@ -803,7 +803,8 @@ extern "C" {
     /// DC_ALLOC_DEVICE_MAPPED, DC_ALLOC_READ_ONLY. Registration is slow (tens of
     /// ms for hundreds of MiB): register once, copy many times.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL host, size 0,
-    /// memory already registered), DC_ERROR_OUT_OF_MEMORY.
+    /// a range past the end of the user address space (2^57), memory already
+    /// registered), DC_ERROR_OUT_OF_MEMORY.
     pub fn dc_buffer_register_host(device: dc_device, host: *mut c_void, size: u64, flags: u32, buffer: *mut dc_buffer) -> dc_status;
 
     /// Release a buffer. Memory the buffer owns is freed in stream order on the
