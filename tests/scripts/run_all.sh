@@ -4,6 +4,7 @@
 # ASan + UBSan, TSan and valgrind, then each fuzzer for a bounded time.
 # Usage: tests/scripts/run_all.sh [build-dir]
 #   DCCUDA_FUZZ_SECONDS   seconds per fuzzer (default 45; 0 leaves fuzzing out)
+#   DCCUDA_FUZZ_SEED      libFuzzer's seed (default 1 here: the same inputs each run)
 #   DCCUDA_SANITIZERS=0   leaves the sanitizer runs out (a quicker local run)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -29,6 +30,6 @@ fi
 fuzz_seconds="${DCCUDA_FUZZ_SECONDS:-45}"
 if [ "$fuzz_seconds" != 0 ]; then
   echo "== fuzzers, $fuzz_seconds s each (tests/scripts/run_fuzzers.sh)"
-  "$root/tests/scripts/run_fuzzers.sh" "$fuzz_seconds"
+  DCCUDA_FUZZ_SEED="${DCCUDA_FUZZ_SEED:-1}" "$root/tests/scripts/run_fuzzers.sh" "$fuzz_seconds"
 fi
 echo "== all tests passed"

@@ -7,6 +7,9 @@
 # Any crash, sanitizer report or broken invariant fails the run; the input that
 # caused it is left in build-fuzz/artifacts/ (add it to the corpus with the fix).
 #   tests/scripts/run_fuzzers.sh [seconds per fuzzer (default 60)] [fuzzer ...]
+# DCCUDA_FUZZ_SEED: libFuzzer's seed (default 0: a new one each run; CI fixes
+# it, so that a red CI is a regression, not a new find; run longer and
+# unseeded to look for new bugs).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 seconds="${1:-60}"
@@ -33,7 +36,7 @@ for f in "${fuzzers[@]}"; do
   echo "== $f: $seconds s from $(ls "$seeds" | wc -l) seeds"
   log="$build/$f.log"
   set +e
-  "$build/tests/$f" -max_total_time="$seconds" -print_final_stats=1 -timeout=30 -rss_limit_mb=4096 \
+  "$build/tests/$f" -max_total_time="$seconds" -seed="${DCCUDA_FUZZ_SEED:-0}" -print_final_stats=1 -timeout=30 -rss_limit_mb=4096 \
     -artifact_prefix="$build/artifacts/$f-" "$work" "$seeds" > "$log" 2>&1
   rc=$?
   set -e
