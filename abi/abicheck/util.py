@@ -35,6 +35,10 @@ def run(cmd: Sequence[str], cwd: Optional[str] = None, env: Optional[Dict[str, s
         return Run(p.returncode, out + err, " ".join(cmd), out, err)
     except FileNotFoundError as e:
         return Run(127, f"{cmd[0]}: not found ({e})", " ".join(cmd))
+    except OSError as e:
+        # Not runnable (permissions, "text file busy"): a failed check with the reason, not a
+        # traceback.
+        return Run(126, f"{cmd[0]}: could not be run ({e})", " ".join(cmd))
     except subprocess.TimeoutExpired:
         return Run(124, f"timed out after {timeout} s", " ".join(cmd))
 

@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.join(ROOT, "abi"))
 import api  # noqa: E402
 from abicheck.bindings import csharp, rust, zig  # noqa: E402
 from abicheck.bindings.common import strip_c_like_comments  # noqa: E402
-from abicheck import baseline, layouts, symbols  # noqa: E402
+from abicheck import baseline, layouts, symbols, util  # noqa: E402
 
 
 def cs_view(src, net7):
@@ -336,6 +336,17 @@ class Pieces(unittest.TestCase):
         self.assertFalse(baseline.classify(12, added).compatible)
         self.assertFalse(baseline.classify(1, "error").compatible)
         self.assertTrue(baseline.classify(0, "").compatible)
+
+    def test_a_program_that_cannot_be_run_is_a_result_not_a_traceback(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            not_executable = os.path.join(tmp, "prog")
+            with open(not_executable, "w") as f:
+                f.write("#!/bin/sh\nexit 0\n")
+            res = util.run([not_executable])
+            self.assertEqual(res.rc, 126)
+            self.assertIn("could not be run", res.out)
+            self.assertEqual(util.run([os.path.join(tmp, "missing")]).rc, 127)
 
     def test_layout_format(self):
         got, errors = layouts.parse_layout("# c\n\nstruct DcArg size 32 align 8\nfield DcArg.StructSize offset 0\n"

@@ -16,11 +16,21 @@ echo "== build (fake driver, tests)"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCCUDA_BUILD_TESTS=ON >/dev/null
 cmake --build "$build"
 
-echo "== unit, integration, binding and ABI tests (CTest)"
-(cd "$build" && ctest --output-on-failure -j2 2>&1 | tail -n 40)
+echo "== unit, integration, binding and ABI tests (CTest; whole log in $build/ctest.log)"
+ctest_rc=0
+(cd "$build" && ctest --output-on-failure -j2 >ctest.log 2>&1) || ctest_rc=$?
+tail -n 40 "$build/ctest.log"
 
 echo "== ABI check report (abi/check_abi.py --strict, run by CTest as abi.check)"
-cat "$build/abi-check/report.txt" | grep -E "^(PASS|FAIL|NOT)|ABI check" || true
+grep -E "^(PASS|FAIL|NOT)|ABI check" "$build/abi-check/report.txt" 2>/dev/null || echo "(no report)"
+
+if [ "$ctest_rc" != 0 ]; then
+  # The tail above names the failed tests; their own output is further up the log.
+  echo "== output of the failed tests (CTest exit $ctest_rc)"
+  (cd "$build" && ctest --rerun-failed --output-on-failure 2>&1 | tail -n 300) || true
+  grep -B2 -A40 "^FAIL" "$build/abi-check/report.txt" 2>/dev/null | head -n 200 || true
+  exit "$ctest_rc"
+fi
 
 if [ "${DCCUDA_SANITIZERS:-1}" != 0 ]; then
   echo "== sanitizers (tests/scripts/run_sanitizers.sh)"
