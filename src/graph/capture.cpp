@@ -56,8 +56,10 @@ Ref<Graph> end_capture(Stream& s) {
     fail_cuda(DC_ERROR_INVALID_STATE, r,
               "the capture was invalidated by a call that is not allowed while a stream captures (a synchronisation "
               "of the stream, or, in DC_CAPTURE_GLOBAL or DC_CAPTURE_THREAD_LOCAL mode, a call the driver forbids "
-              "during capture such as a synchronous copy or allocation); nothing was recorded and the stream has "
-              "stopped capturing: begin again without that call, or use DC_CAPTURE_RELAXED");
+              "during capture such as a synchronous copy or allocation; or a synchronisation of the context the "
+              "driver made for another thread, as loading a module's kernel may need); nothing was recorded and the "
+              "stream has stopped capturing: begin again without that call (get functions before capturing), or use "
+              "DC_CAPTURE_RELAXED");
   if (r == CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD)
     fail_cuda(DC_ERROR_INVALID_STATE, r,
               "the capture was begun on another thread in DC_CAPTURE_GLOBAL or DC_CAPTURE_THREAD_LOCAL mode; end it on "

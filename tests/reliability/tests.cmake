@@ -51,6 +51,16 @@ target_link_libraries(test_missing_entries PRIVATE dctest_kernels)
 # Many threads sharing devices, streams, buffers and a module (DCTEST_STRESS_SECONDS, DCTEST_STRESS_THREADS).
 dc_test(test_stress SOURCES ${DCTEST_RELIABILITY}/test_stress.cpp ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2)
 target_link_libraries(test_stress PRIVATE dctest_kernels)
+# The narrowed mix (DCTEST_STRESS_OPS) the GPU runs use under compute-sanitizer:
+# only the named work runs, each of it at least once; an unknown name fails.
+add_test(NAME test_stress.narrowed_mix
+  COMMAND env ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCTEST_STRESS_OPS=graph,module DCTEST_STRESS_SECONDS=0.5
+          $<TARGET_FILE:test_stress>)
+set_tests_properties(test_stress.narrowed_mix PROPERTIES
+  PASS_REGULAR_EXPRESSION "0 launches, 0 prepared launches, [1-9][0-9]* graphs, 0 streams\\+events, [1-9][0-9]* modules, 0 handle queries")
+add_test(NAME test_stress.unknown_op_is_refused
+  COMMAND env ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCTEST_STRESS_OPS=graph,graphs $<TARGET_FILE:test_stress>)
+set_tests_properties(test_stress.unknown_op_is_refused PROPERTIES PASS_REGULAR_EXPRESSION "DCTEST_STRESS_OPS: unknown op 'graphs'")
 
 # Out of device memory, for real; the fake device has 256 MiB, enforced.
 dc_test(test_out_of_memory SOURCES ${DCTEST_RELIABILITY}/test_out_of_memory.cpp

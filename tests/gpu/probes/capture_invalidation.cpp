@@ -3,8 +3,11 @@
 // on a non-blocking stream)? Thread A captures a memset over and over; thread
 // B does one kind of work meanwhile. Prints how many captures were
 // invalidated. Run natively and under compute-sanitizer to compare.
-//   capture_invalidation <none|alloc|pinned|module|ctxsync|pool|legacy|event> [seconds] [memset|kernel]
-// (what thread A captures: a memset, the default, or a launch of a kernel)
+//   capture_invalidation <none|alloc|pinned|module|getfn|ctxsync|pool|legacy|event> [seconds] [memset|kernel] [threads]
+// (what thread A captures: a memset, the default, or a launch of a kernel, then
+// instantiated, launched and waited for; threads: how many A and how many B
+// threads, default 1 of each). PROBE_IMAGE=<file> loads that module image
+// (a CUBIN with a kernel `k(unsigned*)`, say) instead of the built-in PTX.
 // Build: nvcc -O2 -std=c++17 -o capture_invalidation capture_invalidation.cpp -lcuda -L/usr/local/cuda/lib64/stubs
 #include <cuda.h>
 
@@ -13,7 +16,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <thread>
+#include <vector>
 
 #define CHECK(x)                                                         \
   do {                                                                   \
@@ -33,7 +40,20 @@ static const char kPtx[] =
     " ld.param.u64 %rd1, [p];\n cvta.to.global.u64 %rd2, %rd1;\n mov.u32 %r1, 1;\n"
     " st.global.u32 [%rd2], %r1;\n ret;\n}\n";
 
+// The module image: PROBE_IMAGE's file if set, else the PTX above.
+static std::string module_image() {
+  const char* path = std::getenv("PROBE_IMAGE");
+  if (!path || !*path) return kPtx;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "cannot read PROBE_IMAGE=%s\n", path);
+    std::exit(1);
+  }
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 int main(int argc, char** argv) {
+  const std::string image = module_image();
   const char* kind = argc > 1 ? argv[1] : "none";
   double seconds = argc > 2 ? std::atof(argv[2]) : 2.0;
   CHECK(cuInit(0));
@@ -48,7 +68,8 @@ int main(int argc, char** argv) {
   std::atomic<long> other_ops{0}, other_fail{0};
   CUmemoryPool pool;
   CHECK(cuDeviceGetDefaultMemPool(&pool, dev));
-  std::thread other([&] {
+  const int threads = argc > 4 ? std::atoi(argv[4]) : 1;
+  auto other_work = [&] {
     CHECK(cuCtxSetCurrent(ctx));
     CUstream os;
     CHECK(cuStreamCreate(&os, CU_STREAM_NON_BLOCKING));
@@ -67,8 +88,17 @@ int main(int argc, char** argv) {
         if (r == CUDA_SUCCESS) r = cuMemFreeHost(h);
       } else if (!std::strcmp(kind, "module")) {
         CUmodule m;
-        r = cuModuleLoadData(&m, kPtx);
+        r = cuModuleLoadData(&m, image.data());
         if (r == CUDA_SUCCESS) r = cuModuleUnload(m);
+      } else if (!std::strcmp(kind, "getfn")) {  // load, get the kernel (a lazy load), unload
+        CUmodule m;
+        CUfunction f;
+        r = cuModuleLoadData(&m, image.data());
+        if (r == CUDA_SUCCESS) {
+          r = cuModuleGetFunction(&f, m, "k");
+          CUresult u = cuModuleUnload(m);
+          if (r == CUDA_SUCCESS) r = u;
+        }
       } else if (!std::strcmp(kind, "pool")) {  // stream-ordered, on another stream
         CUdeviceptr p;
         r = cuMemAllocFromPoolAsync(&p, 1 << 20, pool, os);
@@ -89,32 +119,52 @@ int main(int argc, char** argv) {
     }
     cuEventDestroy(ev);
     cuStreamDestroy(os);
-  });
+  };
+  std::vector<std::thread> others;
+  for (int i = 0; i < threads; ++i) others.emplace_back(other_work);
   bool capture_kernel = argc > 3 && !std::strcmp(argv[3], "kernel");
   CUmodule own;
   CUfunction k;
-  CHECK(cuModuleLoadData(&own, kPtx));
+  CHECK(cuModuleLoadData(&own, image.data()));
   CHECK(cuModuleGetFunction(&k, own, "k"));
-  void* params[] = {&buf};
-  CUstream s;
-  CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-  long captures = 0, invalidated = 0;
+  std::atomic<long> captures{0}, invalidated{0};
   auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (std::chrono::steady_clock::now() < end) {
-    CHECK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
-    CUresult m = capture_kernel ? cuLaunchKernel(k, 1, 1, 1, 1, 1, 1, 0, s, params, nullptr)
-                                : cuMemsetD32Async(buf, 7, 1024, s);
-    CUgraph g = nullptr;
-    CUresult r = cuStreamEndCapture(s, &g);
-    ++captures;
-    if (m != CUDA_SUCCESS || r != CUDA_SUCCESS) ++invalidated;
-    if (g) cuGraphDestroy(g);
-  }
+  auto capture_work = [&] {
+    CHECK(cuCtxSetCurrent(ctx));
+    void* params[] = {&buf};
+    CUstream s;
+    CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    while (std::chrono::steady_clock::now() < end) {
+      CHECK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+      CUresult m = capture_kernel ? cuLaunchKernel(k, 1, 1, 1, 1, 1, 1, 0, s, params, nullptr)
+                                  : cuMemsetD32Async(buf, 7, 1024, s);
+      CUgraph g = nullptr;
+      CUresult r = cuStreamEndCapture(s, &g);
+      ++captures;
+      if (m != CUDA_SUCCESS || r != CUDA_SUCCESS) {
+        const char* name = nullptr;
+        cuGetErrorName(m != CUDA_SUCCESS ? m : r, &name);
+        if (++invalidated <= 3) std::fprintf(stderr, "capture failed: %s\n", name ? name : "?");
+      }
+      if (g && capture_kernel) {  // replayed, as test_stress does
+        CUgraphExec e;
+        CHECK(cuGraphInstantiate(&e, g, 0));
+        CHECK(cuGraphLaunch(e, s));
+        CHECK(cuStreamSynchronize(s));
+        CHECK(cuGraphExecDestroy(e));
+      }
+      if (g) cuGraphDestroy(g);
+    }
+    CHECK(cuStreamDestroy(s));
+  };
+  std::vector<std::thread> capturers;
+  for (int i = 0; i < threads; ++i) capturers.emplace_back(capture_work);
+  for (std::thread& t : capturers) t.join();
   stop = true;
-  other.join();
-  std::printf("other thread: %-8s %7ld ops (%ld failed); captures of a %s: %ld, invalidated: %ld\n", kind,
-              other_ops.load(), other_fail.load(), capture_kernel ? "kernel" : "memset", captures, invalidated);
-  cuStreamDestroy(s);
+  for (std::thread& t : others) t.join();
+  std::printf("%d other thread(s): %-8s %7ld ops (%ld failed); %d thread(s) capturing a %s: %ld captures, "
+              "invalidated: %ld\n", threads, kind, other_ops.load(), other_fail.load(), threads,
+              capture_kernel ? "kernel" : "memset", captures.load(), invalidated.load());
   cuModuleUnload(own);
   cuMemFree(buf);
   cuDevicePrimaryCtxRelease(dev);
