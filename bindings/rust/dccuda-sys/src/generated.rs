@@ -1287,6 +1287,11 @@ extern "C" {
     /// dc_device_synchronize on its device is refused (on any thread) instead of
     /// invalidating it; a capture does not begin in the middle of such a wait (this
     /// call waits for a dc_device_synchronize running on another thread to end).
+    /// The driver may also synchronise the context by itself for work of another
+    /// thread, which can invalidate a capture: CUDA
+    /// documents that loading a kernel may need a context synchronisation, and
+    /// kernels are loaded lazily by default (at dc_module_get_function). Where
+    /// other threads capture, load modules and get their functions beforehand.
     /// Thread-safety: any thread; one capture per stream at a time.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (bad mode, a default
     /// stream), DC_ERROR_INVALID_STATE (already capturing; called from a host
