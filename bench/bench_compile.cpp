@@ -4,6 +4,16 @@
 //
 //   bench_compile [--benchmark_filter=...]
 //
+// Every iteration is timed on its own with the steady clock, and the figure
+// to read is the median over iterations: "median_us" (per operation) for the
+// in-process benchmarks; "compile_us" and "load_us" (medians of what each
+// child process measured of itself) for the new-process ones. Google
+// Benchmark's own Time column is manual time, the mean of the same samples.
+// Warm-up: each in-process benchmark runs its operation once untimed (the
+// cache-hit ones compile once more before that, so that the entry exists);
+// the new-process ones spawn a fresh process per iteration, which is the
+// point, and take the median over those processes.
+//
 // Unless DCCUDA_CACHE_DIR is set, the run uses a fresh cache directory of its
 // own. On a machine without a device the module benchmarks are skipped; with
 // DCCUDA_DRIVER_LIBRARY pointing at the test double their numbers mean nothing.
@@ -16,7 +26,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -25,7 +34,9 @@
 #include <string>
 #include <vector>
 
+#include "announce.h"
 #include "dccuda.h"
+#include "samples.h"
 
 extern char** environ;
 
@@ -59,8 +70,30 @@ std::string g_self;
 dc_device g_device = nullptr;
 int32_t g_arch = 90;
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+// Runs `operation` (false on failure, after marking the state skipped) once
+// untimed to warm up, then times it on its own in each iteration, `prepare`
+// running untimed before every run, and reports the median as median_us.
+// Register the benchmark with UseManualTime().
+template <class Operation, class Prepare>
+void time_each(benchmark::State& state, Operation&& operation, Prepare&& prepare) {
+  prepare();
+  if (!operation()) return;  // warm: first-use costs (NVRTC's builtins, the driver's module loader)
+  bench::Samples samples;
+  samples.reserve(bench::expected_samples(state));
+  for (auto _ : state) {
+    prepare();
+    double seconds = 0;
+    if (!bench::time_once(operation, &seconds)) return;
+    state.SetIterationTime(seconds);
+    samples.add(seconds);
+  }
+  state.counters["median_us"] = samples.median() * 1e6;
+  state.counters["samples"] = static_cast<double>(samples.size());
+}
+
+template <class Operation>
+void time_each(benchmark::State& state, Operation&& operation) {
+  time_each(state, operation, [] {});
 }
 
 dc_compile_options options(int32_t output, uint32_t flags = 0) {
@@ -144,56 +177,64 @@ const RawDriver* raw_driver() {
 
 // --- Compilation ---------------------------------------------------------------
 
+bool skip(benchmark::State& state, const char* why) {
+  state.SkipWithError(why);
+  return false;
+}
+
 void BM_Nvrtc_Raw(benchmark::State& state) {
   const RawNvrtc* api = raw_nvrtc();
   if (!api) return state.SkipWithError("NVRTC not found");
   std::string arch = "--gpu-architecture=sm_" + std::to_string(g_arch);
   const char* opts[] = {arch.c_str()};
-  for (auto _ : state) {
+  time_each(state, [&] {
     nvrtcProgram p = nullptr;
     api->create(&p, kSource, "bench.cu", 0, nullptr, nullptr);
-    if (api->compile(p, 1, opts) != NVRTC_SUCCESS) return state.SkipWithError("raw NVRTC compile failed");
+    if (api->compile(p, 1, opts) != NVRTC_SUCCESS) {
+      api->destroy(&p);
+      return skip(state, "raw NVRTC compile failed");
+    }
     size_t n = 0;
     api->cubin_size(p, &n);
     std::vector<char> out(n);
     api->cubin(p, out.data());
     api->destroy(&p);
     benchmark::DoNotOptimize(out.data());
-  }
+    return true;
+  });
 }
-BENCHMARK(BM_Nvrtc_Raw)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_Nvrtc_Raw)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 void BM_Compile_Uncached(benchmark::State& state) {
-  for (auto _ : state) dc_program_release(compile_or_die(kSource, options(DC_OUTPUT_CUBIN, DC_COMPILE_NO_CACHE)));
+  time_each(state, [] {
+    dc_program_release(compile_or_die(kSource, options(DC_OUTPUT_CUBIN, DC_COMPILE_NO_CACHE)));
+    return true;
+  });
 }
-BENCHMARK(BM_Compile_Uncached)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_Compile_Uncached)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+// Compiles kSource (the cache enabled) and checks where the result came from.
+bool compile_served_from(benchmark::State& state, int32_t expected, const char* otherwise) {
+  dc_program p = compile_or_die(kSource, options(DC_OUTPUT_CUBIN));
+  int32_t source = -1;
+  dc_program_cache_source(p, &source);
+  dc_program_release(p);
+  return source == expected || skip(state, otherwise);
+}
 
 void BM_Compile_MemoryHit(benchmark::State& state) {
-  dc_program_release(compile_or_die(kSource, options(DC_OUTPUT_CUBIN)));
-  for (auto _ : state) {
-    dc_program p = compile_or_die(kSource, options(DC_OUTPUT_CUBIN));
-    int32_t source = -1;
-    dc_program_cache_source(p, &source);
-    if (source != DC_CACHE_MEMORY) return state.SkipWithError("not a memory hit");
-    dc_program_release(p);
-  }
+  dc_program_release(compile_or_die(kSource, options(DC_OUTPUT_CUBIN)));  // warm: the entry exists
+  time_each(state, [&] { return compile_served_from(state, DC_CACHE_MEMORY, "not a memory hit"); });
 }
-BENCHMARK(BM_Compile_MemoryHit)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Compile_MemoryHit)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 void BM_Compile_DiskHit(benchmark::State& state) {
-  dc_program_release(compile_or_die(kSource, options(DC_OUTPUT_CUBIN)));
-  for (auto _ : state) {
-    state.PauseTiming();
-    dc_cache_clear(DC_CACHE_CLEAR_MEMORY);
-    state.ResumeTiming();
-    dc_program p = compile_or_die(kSource, options(DC_OUTPUT_CUBIN));
-    int32_t source = -1;
-    dc_program_cache_source(p, &source);
-    if (source != DC_CACHE_DISK) return state.SkipWithError("not a disk hit (is the disk cache disabled?)");
-    dc_program_release(p);
-  }
+  dc_program_release(compile_or_die(kSource, options(DC_OUTPUT_CUBIN)));  // warm: the entry exists
+  time_each(
+      state, [&] { return compile_served_from(state, DC_CACHE_DISK, "not a disk hit (is the disk cache disabled?)"); },
+      [] { dc_cache_clear(DC_CACHE_CLEAR_MEMORY); });  // untimed: the next compile must go to disk
 }
-BENCHMARK(BM_Compile_DiskHit)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Compile_DiskHit)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 // --- New processes ----------------------------------------------------------------
 
@@ -229,24 +270,42 @@ ChildTimes run_child(const char* mode) {
   return t;
 }
 
+// What the children measured of themselves, one sample per child; reported
+// as medians: compile_us, load_us, and median_us for the two together.
+struct ChildSamples {
+  bench::Samples compile, load, total;
+
+  void add(const ChildTimes& t) {
+    compile.add(t.compile_s);
+    load.add(t.load_s);
+    total.add(t.compile_s + t.load_s);
+  }
+
+  void report(benchmark::State& state) const {
+    state.counters["compile_us"] = compile.median() * 1e6;
+    state.counters["load_us"] = load.median() * 1e6;
+    state.counters["median_us"] = total.median() * 1e6;
+    state.counters["samples"] = static_cast<double>(total.size());
+  }
+};
+
 // A new process that finds its kernel in the disk cache: dc_compile (a disk
 // hit) plus, with a device, loading the CUBIN. Process start, library and
 // driver initialisation and opening the device are not counted (the child
 // measures itself).
 void BM_NewProcess_DiskHit(benchmark::State& state) {
   dc_program_release(compile_or_die(kSource, options(DC_OUTPUT_CUBIN)));  // the entry and the NVRTC record exist
-  double compile_total = 0, load_total = 0;
+  ChildSamples samples;
   int nvrtc_loaded = 0;
   for (auto _ : state) {
     ChildTimes t = run_child("disk-hit");
     if (!t.ok || t.cache_source != DC_CACHE_DISK) return state.SkipWithError("the child did not get a disk hit");
     state.SetIterationTime(t.compile_s + t.load_s);
-    compile_total += t.compile_s;
-    load_total += t.load_s;
+    samples.add(t);
     nvrtc_loaded += t.nvrtc_loaded;
   }
-  state.counters["compile_us"] = benchmark::Counter(compile_total * 1e6 / static_cast<double>(state.iterations()));
-  state.counters["load_us"] = benchmark::Counter(load_total * 1e6 / static_cast<double>(state.iterations()));
+  samples.report(state);
+  // The share of children that loaded NVRTC (0: the disk hit needs no compiler).
   state.counters["nvrtc_loaded"] = benchmark::Counter(nvrtc_loaded, benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_NewProcess_DiskHit)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
@@ -254,69 +313,73 @@ BENCHMARK(BM_NewProcess_DiskHit)->UseManualTime()->Unit(benchmark::kMicrosecond)
 // The same without a cache: the first NVRTC compile of a new process
 // (loading NVRTC and its builtins included), plus loading the CUBIN.
 void BM_NewProcess_NvrtcCold(benchmark::State& state) {
-  double compile_total = 0, load_total = 0;
+  ChildSamples samples;
   for (auto _ : state) {
     ChildTimes t = run_child("cold");
     if (!t.ok || t.cache_source != DC_CACHE_MISS) return state.SkipWithError("the child failed");
     state.SetIterationTime(t.compile_s + t.load_s);
-    compile_total += t.compile_s;
-    load_total += t.load_s;
+    samples.add(t);
   }
-  state.counters["compile_us"] = benchmark::Counter(compile_total * 1e6 / static_cast<double>(state.iterations()));
-  state.counters["load_us"] = benchmark::Counter(load_total * 1e6 / static_cast<double>(state.iterations()));
+  samples.report(state);
 }
 BENCHMARK(BM_NewProcess_NvrtcCold)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
 
 // --- Loading modules ---------------------------------------------------------------
 
-void load_module_dc(benchmark::State& state, int32_t output) {
-  if (!g_device) return state.SkipWithError("no device");
+std::string image_of(int32_t output) {
   dc_program p = compile_or_die(kSource, options(output));
   std::string image = output_of(p);
   dc_program_release(p);
-  for (auto _ : state) {
+  return image;
+}
+
+void load_module_dc(benchmark::State& state, int32_t output) {
+  if (!g_device) return state.SkipWithError("no device");
+  std::string image = image_of(output);
+  time_each(state, [&] {
     dc_module m = nullptr;
     if (dc_module_load(g_device, image.data(), image.size(), nullptr, &m) != DC_SUCCESS)
-      return state.SkipWithError(dc_last_error_message());
+      return skip(state, dc_last_error_message());
     dc_module_release(m);
-  }
+    return true;
+  });
 }
 
 void load_module_raw(benchmark::State& state, int32_t output) {
   const RawDriver* api = raw_driver();
   if (!api) return state.SkipWithError("no device");
-  dc_program p = compile_or_die(kSource, options(output));
-  std::string image = output_of(p);
-  dc_program_release(p);
-  for (auto _ : state) {
+  std::string image = image_of(output);
+  time_each(state, [&] {
     CUmodule m = nullptr;
     if (api->load(&m, image.data(), 0, nullptr, nullptr) != CUDA_SUCCESS)
-      return state.SkipWithError("cuModuleLoadDataEx failed");
+      return skip(state, "cuModuleLoadDataEx failed");
     api->unload(m);
-  }
+    return true;
+  });
 }
 
 void BM_ModuleLoad_Cubin_Raw(benchmark::State& s) { load_module_raw(s, DC_OUTPUT_CUBIN); }
 void BM_ModuleLoad_Cubin(benchmark::State& s) { load_module_dc(s, DC_OUTPUT_CUBIN); }
 void BM_ModuleLoad_PtxJit_Raw(benchmark::State& s) { load_module_raw(s, DC_OUTPUT_PTX); }
 void BM_ModuleLoad_PtxJit(benchmark::State& s) { load_module_dc(s, DC_OUTPUT_PTX); }
-BENCHMARK(BM_ModuleLoad_Cubin_Raw)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_ModuleLoad_Cubin)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_ModuleLoad_PtxJit_Raw)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ModuleLoad_PtxJit)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ModuleLoad_Cubin_Raw)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ModuleLoad_Cubin)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ModuleLoad_PtxJit_Raw)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ModuleLoad_PtxJit)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // The one-call path from source to a loaded module, served from memory.
 void BM_CompileAndLoad_MemoryHit(benchmark::State& state) {
   if (!g_device) return state.SkipWithError("no device");
   dc_compile_options o = options(DC_OUTPUT_CUBIN);
-  for (auto _ : state) {
+  time_each(state, [&] {
     dc_module m = nullptr;
     if (dc_module_compile_and_load(g_device, kSource, "bench.cu", &o, &m) != DC_SUCCESS)
-      return state.SkipWithError(dc_last_error_message());
+      return skip(state, dc_last_error_message());
     dc_module_release(m);
-  }
+    return true;
+  });
 }
-BENCHMARK(BM_CompileAndLoad_MemoryHit)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CompileAndLoad_MemoryHit)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 // --- The child process ---------------------------------------------------------------
 
@@ -330,18 +393,18 @@ int child_main(const char* mode) {
   }
   bool cold = std::strcmp(mode, "cold") == 0;
   dc_compile_options o = options(DC_OUTPUT_CUBIN, cold ? DC_COMPILE_NO_CACHE : 0u);
-  auto t0 = std::chrono::steady_clock::now();
+  auto t0 = bench::Clock::now();
   dc_program p = compile_or_die(kSource, o);
-  double compile_s = seconds_since(t0);
+  double compile_s = bench::seconds_since(t0);
   double load_s = 0;
   if (device) {
-    auto t1 = std::chrono::steady_clock::now();
+    auto t1 = bench::Clock::now();
     dc_module m = nullptr;
     dc_function f = nullptr;
     if (dc_module_load_program(device, p, nullptr, &m) != DC_SUCCESS ||
         dc_module_get_function(m, "saxpy", &f) != DC_SUCCESS)
       return 3;
-    load_s = seconds_since(t1);
+    load_s = bench::seconds_since(t1);
     dc_function_release(f);
     dc_module_release(m);
   }
@@ -382,20 +445,17 @@ int main(int argc, char** argv) {
     own_dir = dir;
     setenv("DCCUDA_CACHE_DIR", dir, 1);  // the children inherit it
   }
+  benchmark::Initialize(&argc, argv);
+  std::vector<std::string> devices;
   if (dc_device_open(0, &g_device) == DC_SUCCESS) {
     dc_device_info info = DC_DEVICE_INFO_INIT;
     dc_device_get_info(g_device, &info);
     g_arch = info.compute_capability_major * 10 + info.compute_capability_minor;
-    benchmark::AddCustomContext("device", info.name);
+    devices.push_back(info.name);
   } else {
-    benchmark::AddCustomContext("device", std::string("none: ") + dc_last_error_message());
+    std::printf("bench_compile: no device (%s): the module benchmarks are skipped\n", dc_last_error_message());
   }
-  int32_t major = 0, minor = 0;
-  if (dc_nvrtc_version(&major, &minor) == DC_SUCCESS)
-    benchmark::AddCustomContext("nvrtc", std::to_string(major) + "." + std::to_string(minor));
-  int32_t driver = 0;
-  if (dc_driver_version(&driver) == DC_SUCCESS) benchmark::AddCustomContext("driver", std::to_string(driver));
-  benchmark::Initialize(&argc, argv);
+  bench::announce("bench_compile", devices);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   dc_device_release(g_device);

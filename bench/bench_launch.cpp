@@ -5,34 +5,36 @@
 // Launches are timed in bursts (range(0) launches) followed by a stream
 // synchronisation that is not timed: a long burst fills the launch queue,
 // which then throttles the CPU to the GPU's own launch rate (about 4 us per
-// launch) and hides the wrapper's cost. Each iteration runs one dc_ burst and
-// one raw burst, alternating which goes first. Counters:
-//   dc_ns, raw_ns   CPU time per launch (per kernel for graphs)
-//   ratio           dc_ns / raw_ns (the goal: <= 1.03, or dc_ns - raw_ns <= 50)
-//   overhead_ns     dc_ns - raw_ns
+// launch) and hides the wrapper's cost. After one warm-up call of each side,
+// each iteration times one dc_ burst and one raw burst on the steady clock,
+// alternating which goes first. Every burst is a sample: (burst time / calls
+// per burst / kernels per call). Counters, the medians over those samples:
+//   dc_ns, raw_ns   median CPU time per launch (per kernel for graphs)
+//   ratio           dc median / raw median (the goal: <= 1.03, or dc_ns - raw_ns <= 50)
+//   overhead_ns     dc median - raw median
+//   samples         bursts timed per side
+// Google Benchmark's own Time column is manual time: the mean over iterations
+// of (dc_ burst + raw burst), from the same samples.
 //
 //   BM_EmptyEnqueue      dc_launch_enqueue (prepared) vs cuLaunchKernel, empty kernel
 //   BM_EmptyOneShot      dc_launch_kernel vs cuLaunchKernel, empty kernel
 //   BM_FourArgsEnqueue   the same with saxpy(float, float*, float*, int), n = 0
 //   BM_FourArgsOneShot   dc_launch_kernel with two buffer arguments (checked, pinned)
-//   BM_RoundTrip         one launch + synchronisation, timed whole
+//   BM_RoundTrip         one launch + synchronisation, timed whole (bursts of 1)
 //   BM_GraphReplay/N     a graph of N empty kernels: dc_graph_launch vs cuGraphLaunch
 //
 // Without a usable driver, device or NVRTC it prints why and exits 0.
 #include <benchmark/benchmark.h>
 
-#include <chrono>
 #include <cstdio>
 #include <string>
-#include <vector>
 
 #include "announce.h"
 #include "dccuda.h"
 #include "raw_driver.h"
+#include "samples.h"
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 const char* kSource = R"(
 extern "C" __global__ void empty() {}
@@ -137,43 +139,41 @@ bool sync(benchmark::State& state) {
   return raw_ok(state, g_env.raw->cuStreamSynchronize(g_env.raw_stream), "cuStreamSynchronize");
 }
 
-void report(benchmark::State& state, double dc_seconds, double raw_seconds, double units) {
-  if (units <= 0) return;
-  double dc_ns = dc_seconds / units * 1e9, raw_ns = raw_seconds / units * 1e9;
+// `units`: kernels launched by one burst of one side.
+void report(benchmark::State& state, const bench::PairedSamples& samples, double units) {
+  if (samples.size() == 0 || units <= 0) return;
+  double dc_ns = samples.dc().median() / units * 1e9, raw_ns = samples.raw().median() / units * 1e9;
   state.counters["dc_ns"] = dc_ns;
   state.counters["raw_ns"] = raw_ns;
   state.counters["ratio"] = raw_ns > 0 ? dc_ns / raw_ns : 0;
   state.counters["overhead_ns"] = dc_ns - raw_ns;
+  state.counters["samples"] = static_cast<double>(samples.size());
 }
 
-// Bursts of `burst` calls of each side per iteration (order alternating), the
-// enqueue loops timed, the synchronisation after each burst not.
+// `count` calls of `call`, stopping at the first failure.
+template <class Call>
+bool repeat(int64_t count, Call& call) {
+  for (int64_t i = 0; i < count; ++i)
+    if (!call()) return false;
+  return true;
+}
+
+// One burst of `burst` calls of each side per iteration (order alternating),
+// each burst timed, the synchronisation after each burst not.
 // `per_call` is how many kernels one call launches.
 template <class Dc, class Raw>
 void bursts(benchmark::State& state, int per_call, Dc&& dc, Raw&& raw) {
   bind();
   const int64_t burst = state.range(0);
   if (!dc() || !raw() || !sync(state)) return;  // warm: first-use costs
-  double dc_seconds = 0, raw_seconds = 0;
-  int64_t calls = 0;
-  bool dc_first = true;
+  auto dc_burst = [&] { return repeat(burst, dc); };
+  auto raw_burst = [&] { return repeat(burst, raw); };
+  bench::PairedSamples samples(bench::expected_samples(state));
   for (auto _ : state) {
-    double times[2] = {0, 0};
-    for (int side = 0; side < 2; ++side) {
-      bool is_dc = (side == 0) == dc_first;
-      auto t0 = Clock::now();
-      for (int64_t i = 0; i < burst; ++i)
-        if (!(is_dc ? dc() : raw())) return;
-      times[is_dc ? 0 : 1] = std::chrono::duration<double>(Clock::now() - t0).count();
-      if (!sync(state)) return;
-    }
-    dc_seconds += times[0];
-    raw_seconds += times[1];
-    state.SetIterationTime(times[0] + times[1]);
-    calls += burst;
-    dc_first = !dc_first;
+    if (!samples.time_pair(dc_burst, raw_burst, [&] { return sync(state); })) return;
+    state.SetIterationTime(samples.last_pair_seconds());
   }
-  report(state, dc_seconds, raw_seconds, static_cast<double>(calls) * per_call);
+  report(state, samples, static_cast<double>(burst) * per_call);
 }
 
 dc_launch_config one_warp() {

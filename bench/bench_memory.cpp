@@ -1,33 +1,40 @@
 // bench_memory: dccuda's allocation, copies and fills against the raw driver
-// API, in the same process and run. Each benchmark times the dc_ call in
-// Google Benchmark's loop, then the raw driver equivalent for as many
-// iterations, and reports both and their ratio:
-//   dc_us, raw_us        time per operation
-//   speedup              raw_us / dc_us (above 1: dccuda is faster)
-//   dc_GB/s, raw_GB/s    bandwidth, for copies and fills
+// API, in the same process and run. After one warm-up call of each side, each
+// Google Benchmark iteration times ONE dc_ operation and ONE raw driver
+// operation, each on its own with the steady clock, in an order that
+// alternates between iterations (neither side always goes first). The
+// per-operation samples are kept, and the counters are their medians:
+//   dc_us, raw_us        median time per operation
+//   speedup              raw median / dc median (above 1: dccuda is faster)
+//   dc_GB/s, raw_GB/s    bandwidth from the medians, for copies and fills
+//   samples              operations timed per side
+// Google Benchmark's own Time column is manual time: the mean over iterations
+// of (dc_ time + raw time), from the same samples (bytes_per_second likewise
+// counts both sides' bytes); the counters are the figures to read.
 //
 // The raw equivalents: cuMemAlloc + cuMemFree; cuMemcpyHtoD / cuMemcpyDtoH
 // from the same host memory (pinned: a pinned buffer's host pointer;
 // pageable: ordinary, already touched memory); cuMemcpyDtoD and cuMemsetD32
 // followed by a synchronisation of the legacy stream (dc_buffer_copy and
-// dc_buffer_fill return when the work is complete).
+// dc_buffer_fill return when the work is complete). Copies move random
+// non-zero bytes (fixed seed): host memory is filled with them, and device
+// memory a copy reads from (D2H, D2D) is written from such host memory before
+// timing. Fills write a non-zero 32-bit pattern.
 //
 // Without a usable driver and device it prints why and exits 0.
 #include <benchmark/benchmark.h>
 
-#include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <string>
 
 #include "announce.h"
 #include "dccuda.h"
+#include "random_bytes.h"
 #include "raw_driver.h"
+#include "samples.h"
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 struct Env {
   dc_device device = nullptr;
@@ -80,33 +87,34 @@ bool raw_ok(benchmark::State& state, CUresult r, const char* what) {
   return false;
 }
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+void report(benchmark::State& state, uint64_t bytes, const bench::PairedSamples& samples) {
+  double dc = samples.dc().median(), raw = samples.raw().median();
+  if (dc <= 0 || raw <= 0) return;
+  state.counters["dc_us"] = dc * 1e6;
+  state.counters["raw_us"] = raw * 1e6;
+  state.counters["speedup"] = raw / dc;
+  state.counters["samples"] = static_cast<double>(samples.size());
+  if (bytes) {
+    state.counters["dc_GB/s"] = static_cast<double>(bytes) / dc / 1e9;
+    state.counters["raw_GB/s"] = static_cast<double>(bytes) / raw / 1e9;
+  }
+}
 
-// Runs the dc_ operation in the benchmark loop, then the raw one as many
-// times, and reports the counters. Each operation returns false on failure
-// (after marking the state skipped).
+// Warms both sides, then times one dc_ operation and one raw operation per
+// iteration (order alternating) and reports the medians. Each operation
+// returns false on failure (after marking the state skipped).
 template <class Dc, class Raw>
 void compare(benchmark::State& state, uint64_t bytes, Dc&& dc, Raw&& raw) {
   bind();
   if (!dc() || !raw()) return;  // warm: pools, staging buffers, first-touch costs
-  auto t0 = Clock::now();
-  for (auto _ : state)
-    if (!dc()) return;
-  double dc_seconds = seconds_since(t0);
-  int64_t n = state.iterations();
-  auto t1 = Clock::now();
-  for (int64_t i = 0; i < n; ++i)
-    if (!raw()) return;
-  double raw_seconds = seconds_since(t1);
-  double dc_each = dc_seconds / static_cast<double>(n), raw_each = raw_seconds / static_cast<double>(n);
-  state.counters["dc_us"] = dc_each * 1e6;
-  state.counters["raw_us"] = raw_each * 1e6;
-  state.counters["speedup"] = raw_each / dc_each;
-  if (bytes) {
-    state.counters["dc_GB/s"] = static_cast<double>(bytes) / dc_each / 1e9;
-    state.counters["raw_GB/s"] = static_cast<double>(bytes) / raw_each / 1e9;
-    state.SetBytesProcessed(n * static_cast<int64_t>(bytes));
+  bench::PairedSamples samples(bench::expected_samples(state));
+  for (auto _ : state) {
+    if (!samples.time_pair(dc, raw)) return;
+    state.SetIterationTime(samples.last_pair_seconds());
   }
+  // Both sides move `bytes` in each iteration's time.
+  if (bytes) state.SetBytesProcessed(2 * static_cast<int64_t>(samples.size()) * static_cast<int64_t>(bytes));
+  report(state, bytes, samples);
 }
 
 // -- Allocation ---------------------------------------------------------------
@@ -134,8 +142,9 @@ void BM_AllocFreeNoPool(benchmark::State& state) { alloc_free(state, DC_ALLOC_NO
 
 // -- Copies -------------------------------------------------------------------
 
-// Host memory for a copy benchmark: a pinned buffer's, or ordinary memory
-// touched once so that page faults are not measured.
+// Host memory for a copy benchmark: a pinned buffer's, or ordinary memory,
+// filled with random non-zero bytes (which also touches ordinary memory once,
+// so that page faults are not measured).
 struct HostMemory {
   dc_buffer pinned = nullptr;
   std::unique_ptr<char[]> pageable;
@@ -145,9 +154,9 @@ struct HostMemory {
       if (dc_buffer_alloc_pinned(g_env.device, size, 0, &pinned) == DC_SUCCESS) dc_buffer_host_pointer(pinned, &p);
     } else {
       pageable.reset(new char[size]);
-      std::memset(pageable.get(), 1, size);
       p = pageable.get();
     }
+    if (p) bench::fill_random_nonzero(p, size);
   }
   ~HostMemory() { dc_buffer_release(pinned); }
 };
@@ -160,6 +169,12 @@ struct DeviceMemory {
   }
   ~DeviceMemory() { dc_buffer_release(buffer); }
 };
+
+// Gives device memory a copy reads from random non-zero contents, written
+// from `host` (host memory already holding them).
+bool fill_from(benchmark::State& state, const DeviceMemory& dev, const HostMemory& host, uint64_t size) {
+  return dc_ok(state, dc_buffer_write(dev.buffer, 0, host.p, size));
+}
 
 void host_to_device(benchmark::State& state, bool pinned) {
   const bench::RawDriver& raw = *g_env.raw;
@@ -184,6 +199,7 @@ void device_to_host(benchmark::State& state, bool pinned) {
     state.SkipWithError(dc_last_error_message());
     return;
   }
+  if (!fill_from(state, dev, host, size)) return;  // the copies then read back what is already there
   compare(
       state, size, [&] { return dc_ok(state, dc_buffer_read(dev.buffer, 0, host.p, size)); },
       [&] { return raw_ok(state, raw.cuMemcpyDtoH(host.p, dev.address, size), "cuMemcpyDtoH"); });
@@ -202,6 +218,7 @@ void BM_D2D(benchmark::State& state) {
     state.SkipWithError(dc_last_error_message());
     return;
   }
+  if (!fill_from(state, a, HostMemory(size, false), size)) return;
   compare(
       state, size, [&] { return dc_ok(state, dc_buffer_copy(b.buffer, 0, a.buffer, 0, size)); },
       [&] {
@@ -230,11 +247,11 @@ constexpr int64_t kKiB = 1024, kMiB = 1024 * 1024;
 
 void alloc_sizes(benchmark::internal::Benchmark* b) {
   for (int64_t s : {4 * kKiB, kMiB, 64 * kMiB, 256 * kMiB}) b->Arg(s);
-  b->UseRealTime()->Unit(benchmark::kMicrosecond);
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 void copy_sizes(benchmark::internal::Benchmark* b) {
   for (int64_t s : {4 * kKiB, kMiB, 256 * kMiB}) b->Arg(s);
-  b->UseRealTime()->Unit(benchmark::kMicrosecond);
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
 BENCHMARK(BM_AllocFree)->Apply(alloc_sizes);
