@@ -37,6 +37,6 @@ if [ -x "$dir/capture_invalidation" ]; then
   for kind in module getfn; do
     PROBE_IMAGE="$dir/probe_kernel.cubin" timeout -s KILL $((seconds * 6 + 30)) \
       compute-sanitizer --tool memcheck --report-api-errors no "$dir/capture_invalidation" "$kind" "$seconds" kernel 8 2>&1 |
-      grep -E "thread|capture failed|ERROR SUMMARY" | head -6
+      grep -E "thread|capture failed| -> |ERROR SUMMARY" | head -8
   done
 fi
