@@ -1,0 +1,5 @@
+# The install: `cmake --install` into a scratch prefix, then a CMake project
+# (find_package) and a pkg-config build that use it (tests/install/check_install.sh).
+add_test(NAME install.consumer
+  COMMAND ${CMAKE_CURRENT_LIST_DIR}/check_install.sh ${CMAKE_BINARY_DIR} ${CMAKE_BINARY_DIR}/install-check)
+set_tests_properties(install.consumer PROPERTIES LABELS install PASS_REGULAR_EXPRESSION "check_install: PASS" TIMEOUT 300)
