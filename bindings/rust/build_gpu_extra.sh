@@ -26,3 +26,24 @@ mkdir -p "$out"
 cp "$CARGO_TARGET_DIR/release/examples/saxpy" "$out/rust-saxpy"
 cp "$CARGO_TARGET_DIR/release/examples/bench_calls" "$out/rust-bench-calls"
 echo "Rust samples in $out: rust-saxpy, rust-bench-calls"
+
+# The safe crate's test programs (the same `cargo test` CI runs through the fake
+# driver), built without running, for tests/gpu/run.sh to run against the real one:
+# <out>/tests/<test name>, one program per file of dccuda/tests/ plus the unit tests.
+rm -rf "$out/tests"
+mkdir -p "$out/tests"
+"$cargo" test --offline --release -p dccuda --no-run --message-format=json 2>/dev/null |
+  python3 -c '
+import json, shutil, sys
+out = sys.argv[1]
+for line in sys.stdin:
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
+        name = m["target"]["name"] + ("-unit" if m["target"]["kind"] == ["lib"] else "")
+        shutil.copy(m["executable"], out + "/" + name)
+        print("rust test program:", name)
+' "$out/tests"
+[ -n "$(ls "$out/tests")" ] || { echo "build_gpu_extra.sh: no Rust test program was built"; exit 1; }

@@ -84,6 +84,19 @@ for t in "$bundle/extra/zig/dccuda-zig-tests" "$bundle/extra/csharp/dccuda-cs-te
   printf "%-24s rc=%d %s\n" "$name" "$rc" "$(tail -n 1 "$out/$name.log" | tr -s ' ')" >> "$summary"
 done
 
+# The Rust binding's test programs (bindings/rust/build_gpu_extra.sh), one at a
+# time: reset.rs and init.rs need a process of their own, as under cargo test.
+for t in "$bundle"/extra/rust/tests/*; do
+  [ -x "$t" ] || continue
+  name="rust-test-$(basename "$t")"
+  "$t" --nocapture > "$out/$name.log" 2>&1
+  rc=$?
+  printf "%-24s rc=%d %s%s\n" "$name" "$rc" "$(grep -h '^test result' "$out/$name.log" | tail -1 | cut -d';' -f1-3)" \
+    "$(grep -c '^SKIPPED' "$out/$name.log" | sed 's/^0$//; s/^[0-9][0-9]*$/; & SKIPPED line(s)/')" | tee -a "$summary"
+  [ $rc -ne 0 ] && grep -B2 -A12 'panicked\|FAILED' "$out/$name.log" | head -40
+done
+grep -h '^driver:' "$out"/rust-test-*.log 2>/dev/null | sort -u | sed 's/^/    rust tests: /' | tee -a "$summary"
+
 # Tests that only make sense on the fake driver or without a driver.
 # (the fault sweep, init faults and missing entries inject failures through the fake)
 skip_re='^(test_no_driver|test_stub_driver|test_init|test_old_driver|test_too_old_driver|test_fault_sweep.*|test_init_faults|test_missing_entries)$'
