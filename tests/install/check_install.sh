@@ -13,7 +13,10 @@ mkdir -p "$work"
 prefix="$work/prefix"
 
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
-libdir=lib
+# lib, or lib/<multiarch> where the build was configured for /usr
+library=$(find "$prefix" -name libdccuda.so.1 | head -1)
+[ -n "$library" ] || { echo "check_install: libdccuda.so.1 is not installed under $prefix"; exit 1; }
+libdir=$(dirname "${library#"$prefix"/}")
 for f in include/dccuda.h "$libdir/libdccuda.so" "$libdir/libdccuda.so.1" "$libdir/cmake/dccuda/dccudaConfig.cmake" \
          "$libdir/cmake/dccuda/dccudaConfigVersion.cmake" "$libdir/pkgconfig/dccuda.pc" bin/dccuda-info; do
   if [ ! -e "$prefix/$f" ]; then
