@@ -30,6 +30,7 @@
 #include <string>
 
 #include "announce.h"
+#include "checks.h"
 #include "dccuda.h"
 #include "raw_driver.h"
 #include "samples.h"
@@ -118,22 +119,6 @@ void teardown() {
 
 // The raw calls need the device's context current on the benchmark thread.
 void bind() { g_env.raw->cuCtxSetCurrent(g_env.context); }
-
-bool dc_ok(benchmark::State& state, dc_status status) {
-  if (status == DC_SUCCESS) return true;
-  static thread_local std::string text;
-  text = dc_last_error_message();
-  state.SkipWithError(text.c_str());
-  return false;
-}
-
-bool raw_ok(benchmark::State& state, CUresult r, const char* what) {
-  if (r == CUDA_SUCCESS) return true;
-  static thread_local std::string text;
-  text = std::string(what) + " failed with CUresult " + std::to_string(static_cast<int>(r));
-  state.SkipWithError(text.c_str());
-  return false;
-}
 
 bool sync(benchmark::State& state) {
   return raw_ok(state, g_env.raw->cuStreamSynchronize(g_env.raw_stream), "cuStreamSynchronize");

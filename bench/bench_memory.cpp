@@ -29,6 +29,7 @@
 #include <string>
 
 #include "announce.h"
+#include "checks.h"
 #include "dccuda.h"
 #include "random_bytes.h"
 #include "raw_driver.h"
@@ -72,20 +73,6 @@ bool setup(std::string* why) {
 
 // The raw calls need the device's context current on the benchmark thread.
 void bind() { g_env.raw->cuCtxSetCurrent(g_env.context); }
-
-bool dc_ok(benchmark::State& state, dc_status status) {
-  if (status == DC_SUCCESS) return true;
-  state.SkipWithError(dc_last_error_message());
-  return false;
-}
-
-bool raw_ok(benchmark::State& state, CUresult r, const char* what) {
-  if (r == CUDA_SUCCESS) return true;
-  static thread_local std::string text;
-  text = std::string(what) + " failed with CUresult " + std::to_string(static_cast<int>(r));
-  state.SkipWithError(text.c_str());
-  return false;
-}
 
 void report(benchmark::State& state, uint64_t bytes, const bench::PairedSamples& samples) {
   double dc = samples.dc().median(), raw = samples.raw().median();
