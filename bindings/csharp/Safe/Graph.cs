@@ -1,5 +1,6 @@
 // A dc_graph: work captured from a stream (Stream.BeginCapture / EndCapture), replayed
-// with one launch. Buffers it uses must outlive its launches.
+// with one launch. The graph keeps what its nodes use (buffers, callbacks, child graphs) until
+// it is disposed and its last launch has run (GraphResources).
 using System;
 using Dccuda.Interop;
 
@@ -32,12 +33,20 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_graph_upload(g.Raw, s.Raw));
         }
 
-        /// <summary>Launch the whole graph on `stream`.</summary>
+        /// <summary>Launch the whole graph on `stream`. Launched into a stream that is
+        /// capturing, the graph becomes a child graph of that capture, which then keeps what
+        /// this graph's nodes use.</summary>
         public void Launch(Stream stream)
         {
             using (var g = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
                 DcException.Check(NativeMethods.dc_graph_launch(g.Raw, s.Raw));
+                Handle.NoteLaunch(stream.Handle);
+                GraphResources outer = stream.Capture;
+                if (outer != null)
+                    outer.AddChild(Handle.Own);
+            }
         }
 
         /// <summary>Take the parameters of `source` (a new capture of the same work) into this
@@ -46,7 +55,10 @@ namespace Dccuda
         {
             using (var g = Use())
             using (var s = new Pin(source == null ? null : source.Handle, "source"))
+            {
                 DcException.Check(NativeMethods.dc_graph_update(g.Raw, s.Raw));
+                Handle.TakeParametersOf(source.Handle.Own);
+            }
         }
 
         public ulong NodeCount

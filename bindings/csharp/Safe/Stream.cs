@@ -68,22 +68,45 @@ namespace Dccuda
         /// <summary>Run `callback` on a driver thread once earlier work on the stream has
         /// completed; later work waits for it. It must not enqueue work or synchronise
         /// (the driver forbids it: such dc_ calls fail with DC_ERROR_INVALID_STATE) and should
-        /// return quickly. An exception it throws goes to Dc.CallbackException.</summary>
+        /// return quickly. An exception it throws goes to Dc.CallbackException.
+        /// While this stream captures a graph (BeginCapture), the callback is recorded as a host
+        /// node instead: it runs at every launch of the graph, and is kept until the graph is
+        /// disposed and its last launch has run. A capture this object did not begin (the
+        /// stream joined another stream's capture, or it was begun through NativeMethods) is
+        /// refused with DC_ERROR_INVALID_STATE: the graph's lifetime would be unknown here.</summary>
         public void AddCallback(Action callback)
         {
             if (callback == null)
                 throw new ArgumentNullException("callback");
-            GCHandle target = GCHandle.Alloc(callback);
-            try
+            using (var s = Use())
             {
-                using (var s = Use())
-                    DcException.Check(NativeMethods.dc_stream_add_callback(s.Raw, HostCallbacks.Thunk, GCHandle.ToIntPtr(target)));
+                GraphResources graph = capture;
+                if (graph == null)
+                    RefuseForeignCapture(s.Raw, "Stream.AddCallback");
+                long key = HostCallbacks.Add(new ActionCallback(callback), graph != null);
+                int status = NativeMethods.dc_stream_add_callback(s.Raw, HostCallbacks.Thunk, HostCallbacks.UserData(key));
+                if (status < 0)
+                {
+                    HostCallbacks.Remove(key);
+                    throw DcException.FromLastError(status);
+                }
+                if (graph != null)
+                    graph.AddCallback(key);
             }
-            catch
-            {
-                target.Free();
-                throw;
-            }
+        }
+
+        /// <summary>DC_ERROR_INVALID_STATE when the stream captures a graph that this object
+        /// did not begin (so its resources cannot be tied to the graph).</summary>
+        private void RefuseForeignCapture(IntPtr raw, string what)
+        {
+            int capturing;
+            DcException.Check(NativeMethods.dc_stream_is_capturing(raw, &capturing));
+            if (capturing != 0)
+                throw new DcException(DcStatus.InvalidState,
+                    what + ": the stream is part of a graph capture that was not begun by this object's BeginCapture " +
+                    "(it joined another stream's capture through an event, another object wraps the same CUstream, or " +
+                    "the capture was begun through NativeMethods), so the graph that would record this cannot be told " +
+                    "when to let it go; do it on the stream whose BeginCapture began the capture");
         }
 
         /// <summary>`count` elements of device memory allocated in stream order: usable by work
@@ -122,22 +145,55 @@ namespace Dccuda
 
         // ---- capture ---------------------------------------------------------------------
 
+        // While a capture begun here is in progress: what the graph will need alive (callbacks
+        // recorded as host nodes, buffers its nodes use, graphs launched into it).
+        private volatile GraphResources capture;
+
+        /// <summary>The resources of the capture this object began, or null.</summary>
+        internal GraphResources Capture { get { return capture; } }
+
         /// <summary>Record work enqueued on this stream into a graph instead of running it.</summary>
         public void BeginCapture(CaptureMode mode = CaptureMode.Global)
         {
             using (var s = Use())
+            {
+                var resources = new GraphResources();
                 DcException.Check(NativeMethods.dc_stream_begin_capture(s.Raw, (int)mode));
+                DropCapture();   // one that was invalidated and never ended
+                capture = resources;
+            }
         }
 
-        /// <summary>End the capture and return the recorded graph.</summary>
+        /// <summary>End the capture and return the recorded graph. A capture that was
+        /// invalidated ends too (DC_ERROR_INVALID_STATE, no graph).</summary>
         public Graph EndCapture()
         {
             var h = new GraphHandle();
             IntPtr raw;
             using (var s = Use())
-                DcException.Check(NativeMethods.dc_stream_end_capture(s.Raw, &raw));
+            {
+                int status = NativeMethods.dc_stream_end_capture(s.Raw, &raw);
+                if (status < 0)
+                {
+                    DcException e = DcException.FromLastError(status);
+                    int still;
+                    if (NativeMethods.dc_stream_is_capturing(s.Raw, &still) < 0 || still == 0)
+                        DropCapture();   // over: nothing recorded can run
+                    throw e;
+                }
+                h.SetOwn(capture ?? new GraphResources());
+                capture = null;
+            }
             h.Adopt(raw);
             return new Graph(h);
+        }
+
+        private void DropCapture()
+        {
+            GraphResources r = capture;
+            capture = null;
+            if (r != null)
+                r.Release();
         }
 
         public bool IsCapturing
@@ -153,37 +209,12 @@ namespace Dccuda
 
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
-        /// <summary>Release the stream; work already enqueued still completes.</summary>
+        /// <summary>Release the stream; work already enqueued still completes. A capture in
+        /// progress is abandoned: what it recorded never runs.</summary>
         public void Dispose()
         {
             Handle.Dispose();
-        }
-    }
-
-    /// <summary>The native side of Stream.AddCallback: one static thunk (never collected)
-    /// with the callback's GCHandle as user_data, freed after the one call.</summary>
-    internal static class HostCallbacks
-    {
-        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
-        private delegate void HostFn(IntPtr userData);
-
-        private static readonly HostFn Callback = Invoke;
-        internal static readonly IntPtr Thunk = Marshal.GetFunctionPointerForDelegate(Callback);
-
-        private static void Invoke(IntPtr userData)
-        {
-            // No exception may cross back into the driver's thread.
-            try
-            {
-                GCHandle h = GCHandle.FromIntPtr(userData);
-                var callback = (Action)h.Target;
-                h.Free();
-                callback();
-            }
-            catch (Exception e)
-            {
-                Dc.ReportCallbackException(e);
-            }
+            DropCapture();
         }
     }
 }

@@ -47,7 +47,7 @@ __global__ void scale(T* p, T factor, int n) {
             return TestRunner.Run(new[]
             {
                 typeof(CoreTests), typeof(DeviceTests), typeof(BufferTests), typeof(StreamTests),
-                typeof(CompileTests), typeof(LaunchTests), typeof(LifetimeTests),
+                typeof(CompileTests), typeof(LaunchTests), typeof(LifetimeTests), typeof(RegressionTests),
                 // Last: on a real GPU a kernel fault is kept for the whole process.
                 typeof(FaultTests),
             }, args);
