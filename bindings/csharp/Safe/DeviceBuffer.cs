@@ -97,23 +97,31 @@ namespace Dccuda
 
         /// <summary>In stream order. Managed (pageable) memory has been read when the call
         /// returns; memory the driver knows (a pinned buffer's span) must stay untouched until
-        /// the stream reaches the copy.</summary>
+        /// the stream reaches the copy. Refused (DC_ERROR_INVALID_STATE) while the stream
+        /// captures a graph.</summary>
         public void WriteBytesAsync(ulong offset, ReadOnlySpan<byte> source, Stream stream)
         {
             fixed (byte* src = &MemoryMarshal.GetReference(source))
             using (var b = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
+                Stream.RefuseHostCopyWhileCapturing(s.Raw, TypeName + ".WriteBytesAsync");
                 DcException.Check(NativeMethods.dc_buffer_write_async(b.Raw, offset, src, (ulong)source.Length, s.Raw));
+            }
         }
 
         /// <summary>In stream order. Into managed (pageable) memory the data is there when the
-        /// call returns; into pinned memory once the stream reaches the copy.</summary>
+        /// call returns; into pinned memory once the stream reaches the copy. Refused
+        /// (DC_ERROR_INVALID_STATE) while the stream captures a graph.</summary>
         public void ReadBytesAsync(ulong offset, Span<byte> destination, Stream stream)
         {
             fixed (byte* dst = &MemoryMarshal.GetReference(destination))
             using (var b = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
+                Stream.RefuseHostCopyWhileCapturing(s.Raw, TypeName + ".ReadBytesAsync");
                 DcException.Check(NativeMethods.dc_buffer_read_async(b.Raw, offset, dst, (ulong)destination.Length, s.Raw));
+            }
         }
 
         /// <summary>Copy `bytes` from `source` at `sourceOffset` to this buffer at

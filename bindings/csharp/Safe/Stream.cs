@@ -143,6 +143,20 @@ namespace Dccuda
             return Device.Adopt(raw);
         }
 
+        /// <summary>DC_ERROR_INVALID_STATE while the stream captures (whoever began it): for
+        /// copies with host memory given as a span or array, whose address a graph would keep
+        /// after the pin of the call has ended. One dc_stream_is_capturing call.</summary>
+        internal static void RefuseHostCopyWhileCapturing(IntPtr raw, string what)
+        {
+            int capturing;
+            DcException.Check(NativeMethods.dc_stream_is_capturing(raw, &capturing));
+            if (capturing != 0)
+                throw new DcException(DcStatus.InvalidState,
+                    what + ": the stream is capturing a graph, and every launch of the graph would copy into or from " +
+                    "this host memory after the call's pin on it ended (the GC may move or reuse it); copy through a " +
+                    "pinned DeviceBuffer (AllocatePinned) with a buffer-to-buffer copy instead, which the graph keeps alive");
+        }
+
         // ---- capture ---------------------------------------------------------------------
 
         // While a capture begun here is in progress: what the graph will need alive (callbacks

@@ -63,5 +63,36 @@ namespace Dccuda.Tests
                     Assert.Equal(0UL, g.NodeCount, "nothing recorded");
             }
         }
+
+        /// <summary>An asynchronous copy to or from a managed array or span records the array's
+        /// address into the graph, and every launch would write into (or read from) an array
+        /// whose pin ended when the call returned: refused while the stream captures, and the
+        /// capture goes on.</summary>
+        [Test]
+        private static void HostSpanCopiesAreRefusedWhileCapturing()
+        {
+            using (Device d = TestEnv.OpenDevice())
+            using (Stream s = d.CreateStream())
+            using (DeviceBuffer<int> b = d.Allocate<int>(256))
+            {
+                var host = new int[256];
+                b.Fill(7);
+                s.BeginCapture(CaptureMode.ThreadLocal);
+                Assert.Throws(DcStatus.InvalidState, () => b.CopyToAsync(host, s), "device -> array while capturing", "capturing");
+                Assert.Throws(DcStatus.InvalidState, () => b.CopyFromAsync(host, s), "array -> device while capturing", "capturing");
+                Assert.Throws(DcStatus.InvalidState, () => b.ReadBytesAsync(0, new byte[16], s), "bytes out while capturing", "capturing");
+                Assert.Throws(DcStatus.InvalidState, () => b.WriteBytesAsync(0, new byte[16], s), "bytes in while capturing", "capturing");
+                using (Graph g = s.EndCapture())
+                {
+                    Assert.Equal(0UL, g.NodeCount, "nothing was captured");
+                    g.Launch(s);
+                    s.Synchronize();
+                }
+                Assert.Equal(0, host[255], "the array was not written");
+                b.CopyToAsync(host, s);   // not capturing: allowed
+                s.Synchronize();
+                Assert.Equal(7, host[255], "an uncaptured copy runs");
+            }
+        }
     }
 }
