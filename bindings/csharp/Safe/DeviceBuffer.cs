@@ -133,12 +133,22 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_buffer_copy(d.Raw, offset, s.Raw, sourceOffset, bytes));
         }
 
+        /// <summary>In stream order. Captured into a graph, both buffers are kept until the
+        /// graph can no longer run.</summary>
         public void CopyBytesFromAsync(DeviceBuffer source, ulong sourceOffset, ulong offset, ulong bytes, Stream stream)
         {
             using (var d = Use())
             using (var s = new Pin(source == null ? null : source.Handle, "source"))
             using (var st = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
                 DcException.Check(NativeMethods.dc_buffer_copy_async(d.Raw, offset, s.Raw, sourceOffset, bytes, st.Raw));
+                GraphResources graph = stream.Capture;
+                if (graph != null)
+                {
+                    graph.AddBuffer(Handle);
+                    graph.AddBuffer(source.Handle);
+                }
+            }
         }
 
         /// <summary>Fill [offset, offset + bytes) with `value` as elements of `elementSize`
@@ -149,11 +159,25 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_buffer_fill(b.Raw, offset, bytes, value, elementSize));
         }
 
+        /// <summary>In stream order. Captured into a graph, the buffer is kept until the graph
+        /// can no longer run.</summary>
         public void FillBytesAsync(ulong offset, ulong bytes, uint value, uint elementSize, Stream stream)
         {
             using (var b = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
                 DcException.Check(NativeMethods.dc_buffer_fill_async(b.Raw, offset, bytes, value, elementSize, s.Raw));
+                HoldIfCaptured(stream);
+            }
+        }
+
+        /// <summary>After work on this buffer was enqueued on `stream`: a capture begun through
+        /// it keeps the buffer.</summary>
+        private void HoldIfCaptured(Stream stream)
+        {
+            GraphResources graph = stream.Capture;
+            if (graph != null)
+                graph.AddBuffer(Handle);
         }
 
         /// <summary>Managed memory: prefetch a byte range to `location` (a device ordinal, or
@@ -162,7 +186,10 @@ namespace Dccuda
         {
             using (var b = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
                 DcException.Check(NativeMethods.dc_buffer_prefetch(b.Raw, offset, bytes, location, s.Raw));
+                HoldIfCaptured(stream);
+            }
         }
 
         /// <summary>Managed memory: advice for a byte range and a location.</summary>

@@ -137,7 +137,12 @@ namespace Dccuda
             using (var f = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
             using (KernelArgs.Bound a = args.Bind())
+            {
                 DcException.Check(NativeMethods.dc_launch_kernel(f.Raw, &c, a.Args, a.Count, s.Raw));
+                GraphResources graph = stream.Capture;
+                if (graph != null)
+                    a.HoldBuffersIn(graph);   // captured: the graph uses them at every launch
+            }
         }
 
         /// <summary>Launch once with every parameter packed in `parameters`, laid out as the

@@ -102,6 +102,7 @@ namespace Dccuda
         /// driver callback thread.</summary>
         internal static void ReleaseAfter(StreamHandle lastStream, GraphResources a, GraphResources b)
         {
+            Interlocked.Increment(ref pending);
             Retire.RetryParked();
             var retire = new Retire(a, b, lastStream);
             if (lastStream == null || (a == null && b == null))
@@ -109,6 +110,12 @@ namespace Dccuda
             else
                 retire.Schedule();
         }
+
+        private static int pending;
+
+        /// <summary>Releases due but not done yet (waiting for a launch, or for the thread
+        /// pool): the tests wait for 0 before counting handles.</summary>
+        internal static int PendingReleases { get { return Volatile.Read(ref pending); } }
 
         /// <summary>A one-shot host callback behind a graph's last launch: hands the release to
         /// the thread pool (a driver thread may not free memory).</summary>
@@ -140,6 +147,7 @@ namespace Dccuda
                     a.Release();
                 if (b != null)
                     b.Release();
+                Interlocked.Decrement(ref pending);
             }
 
             private void DropStream()

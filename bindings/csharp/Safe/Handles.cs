@@ -149,6 +149,23 @@ namespace Dccuda
                 old.Unhold();
         }
 
+        /// <summary>Arguments from `index` on are no longer bound (dc_launch_set_args set fewer).</summary>
+        internal void UnbindFrom(int index)
+        {
+            BufferHandle[] old = null;
+            lock (gate)
+            {
+                if (bound == null || index >= bound.Length)
+                    return;
+                old = new BufferHandle[bound.Length - index];
+                Array.Copy(bound, index, old, 0, old.Length);
+                Array.Clear(bound, index, old.Length);
+            }
+            foreach (BufferHandle b in old)
+                if (b != null)
+                    b.Unhold();
+        }
+
         /// <summary>Every buffer bound now, held by `graph` too (the launch is being captured).</summary>
         internal void HoldBoundIn(GraphResources graph)
         {

@@ -107,6 +107,21 @@ namespace Dccuda
                 }
             }
 
+            /// <summary>The buffer of argument `i`, or null for a value.</summary>
+            public BufferHandle BufferAt(int i)
+            {
+                DeviceBuffer b = owner.entries[i].Buffer;
+                return b == null ? null : b.Handle;
+            }
+
+            /// <summary>Every buffer argument held by `graph` too (the call was captured).</summary>
+            public void HoldBuffersIn(GraphResources graph)
+            {
+                for (int i = 0; i < held.Length; i++)
+                    if (held[i])
+                        graph.AddBuffer(owner.entries[i].Buffer.Handle);
+            }
+
             public void Dispose()
             {
                 for (int i = 0; i < held.Length; i++)

@@ -1,6 +1,7 @@
 // A dc_launch: a kernel, a configuration and bound arguments, checked when they are set,
 // then enqueued as often as needed at the driver's own cost (SQLite's prepared statements,
-// for kernels). It keeps its function and its bound buffers alive.
+// for kernels). It keeps its function and its bound buffers alive (the library keeps the
+// dc_buffers; the binding keeps their handles and a registered array's pin: LaunchHandle).
 using System;
 using System.Runtime.InteropServices;
 using Dccuda.Interop;
@@ -51,7 +52,12 @@ namespace Dccuda
                 throw new ArgumentNullException("args");
             using (var l = Use())
             using (KernelArgs.Bound a = args.Bind())
+            {
                 DcException.Check(NativeMethods.dc_launch_set_args(l.Raw, a.Args, a.Count));
+                for (int i = 0; i < (int)a.Count; i++)
+                    Handle.Bind(i, a.BufferAt(i));
+                Handle.UnbindFrom((int)a.Count);
+            }
         }
 
         /// <summary>Bind argument `index` to a buffer's device address + `byteOffset`.</summary>
@@ -64,6 +70,7 @@ namespace Dccuda
             {
                 DcArg arg = new DcArg { Kind = NativeConstants.DC_ARG_BUFFER, Size = 8, Buffer = b.Raw, Offset = byteOffset };
                 DcException.Check(NativeMethods.dc_launch_set_arg(l.Raw, (uint)index, &arg));
+                Handle.Bind(index, buffer.Handle);   // held while bound: see LaunchHandle
             }
         }
 
@@ -79,6 +86,7 @@ namespace Dccuda
             {
                 DcArg arg = new DcArg { Kind = NativeConstants.DC_ARG_VALUE, Size = (uint)bytes.Length, Value = (IntPtr)p };
                 DcException.Check(NativeMethods.dc_launch_set_arg(l.Raw, (uint)index, &arg));
+                Handle.Bind(index, null);
             }
         }
 
@@ -88,7 +96,12 @@ namespace Dccuda
         {
             using (var l = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
                 DcException.Check(NativeMethods.dc_launch_enqueue(l.Raw, s.Raw));
+                GraphResources graph = stream.Capture;
+                if (graph != null)
+                    Handle.HoldBoundIn(graph);   // captured: the graph uses the bound buffers
+            }
         }
 
         public bool IsDisposed { get { return Handle.IsClosed; } }

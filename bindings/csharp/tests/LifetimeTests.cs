@@ -14,6 +14,7 @@ namespace Dccuda.Tests
 
         private static Dictionary<HandleType, ulong> Counts()
         {
+            TestEnv.Settle();
             return AllTypes.ToDictionary(t => t, t => Dc.HandleCount(t));
         }
 
@@ -222,8 +223,10 @@ namespace Dccuda.Tests
         [Test]
         private static void NothingLeaked()
         {
+            TestEnv.Settle();
             bool clean = TestEnv.CollectUntil(() => AllTypes.All(t => Dc.HandleCount(t) == 0));
             Assert.True(clean, "no live handles; live now: " + string.Join(", ", AllTypes.Select(t => t + "=" + Dc.HandleCount(t))));
+            Assert.Equal(0, HostCallbacks.Count, "host callback entries left (callbacks that never ran, graphs not let go)");
             if (!TestEnv.OnFakeDriver)
                 return;
             foreach (string kind in new[] { "allocations", "host_allocations", "managed", "registrations", "streams", "events", "modules",

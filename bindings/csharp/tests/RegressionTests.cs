@@ -2,6 +2,7 @@
 // README.md, "Lifetimes under a moving GC"): each failed before its fix.
 using System;
 using System.Threading;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace Dccuda.Tests
@@ -92,6 +93,135 @@ namespace Dccuda.Tests
                 b.CopyToAsync(host, s);   // not capturing: allowed
                 s.Synchronize();
                 Assert.Equal(7, host[255], "an uncaptured copy runs");
+            }
+        }
+
+        private const string AddOneSource = @"
+extern ""C"" __global__ void saxpy(float a, const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+";
+
+        /// <summary>y = 1 * x + y with y a registered (mapped) managed array that a prepared
+        /// launch still holds after the buffer was disposed: the array must stay pinned until the
+        /// library's last use of it, or the GC moves it and the kernel writes where it was.</summary>
+        [Test]
+        private static void RegisteredArrayStaysPinnedWhileAPreparedLaunchHoldsIt()
+        {
+            TestEnv.RequireNvrtc();
+            const int n = 256;
+            using (Device d = TestEnv.OpenDevice())
+            using (Module m = d.CompileAndLoad(AddOneSource, null, "add_one.cu"))
+            using (Function saxpy = m.GetFunction("saxpy"))
+            using (Stream s = d.CreateStream())
+            using (DeviceBuffer<float> x = d.Allocate<float>(n))
+            {
+                x.Fill(2f);
+                var y = new Holder();
+                ulong buffersBefore = TestEnv.Handles(HandleType.Buffer);
+                using (PreparedLaunch launch = saxpy.Prepare(LaunchConfig.Cover(n, 128)))
+                {
+                    using (DeviceBuffer<float> registered = RegisterFresh(d, y, n))
+                    {
+                        launch.SetArgs(new KernelArgs().Value(1f).Buffer(x).Buffer(registered).Value(n));
+                    }   // disposed: the launch still holds the buffer
+                    Churn();
+                    Assert.False(y.Moved(), "the array moved while the library still used it");
+                    launch.Enqueue(s);
+                    s.Synchronize();
+                }
+                Assert.SequenceEqual(NewArray(n, 3f), y.Array, "the array the prepared launch wrote");
+                Assert.Equal(buffersBefore, TestEnv.Handles(HandleType.Buffer), "the registered buffer went with the launch");
+            }
+        }
+
+        /// <summary>The same with a captured graph holding the registered array.</summary>
+        [Test]
+        private static void RegisteredArrayStaysPinnedWhileAGraphHoldsIt()
+        {
+            TestEnv.RequireNvrtc();
+            const int n = 256;
+            using (Device d = TestEnv.OpenDevice())
+            using (Module m = d.CompileAndLoad(AddOneSource, null, "add_one.cu"))
+            using (Function saxpy = m.GetFunction("saxpy"))
+            using (Stream s = d.CreateStream())
+            using (DeviceBuffer<float> x = d.Allocate<float>(n))
+            {
+                x.Fill(2f);
+                var y = new Holder();
+                ulong buffersBefore = TestEnv.Handles(HandleType.Buffer);
+                Graph g;
+                using (DeviceBuffer<float> registered = RegisterFresh(d, y, n))
+                {
+                    s.BeginCapture(CaptureMode.ThreadLocal);
+                    saxpy.Launch(LaunchConfig.Cover(n, 128), s, new KernelArgs().Value(1f).Buffer(x).Buffer(registered).Value(n));
+                    g = s.EndCapture();
+                }   // disposed: the graph still uses the array
+                Churn();
+                using (g)
+                {
+                    Assert.False(y.Moved(), "the array moved while the graph still used it");
+                    g.Launch(s);
+                    s.Synchronize();
+                }
+                Assert.SequenceEqual(NewArray(n, 3f), y.Array, "the array the graph wrote");
+                Assert.True(TestEnv.CollectUntil(() => TestEnv.Handles(HandleType.Buffer) == buffersBefore),
+                            "the registered buffer went after the graph's last launch");
+            }
+        }
+
+        /// <summary>Holds the array, and its address complemented (so that it does not look like a
+        /// pointer), so that no stack slot of the test refers to it: Mono scans stacks
+        /// conservatively and never moves what a stack word points into; CoreCLR does.</summary>
+        private sealed class Holder
+        {
+            public float[] Array;
+            private long at;
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public unsafe void Note()
+            {
+                fixed (float* p = Array)
+                    at = ~(long)p;
+            }
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public unsafe bool Moved()
+            {
+                fixed (float* p = Array)
+                    return ~(long)p != at;
+            }
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static DeviceBuffer<float> RegisterFresh(Device d, Holder y, int n)
+        {
+            y.Array = NewArray(n, 1f);   // small and young: a collection moves it once unpinned
+            DeviceBuffer<float> registered = d.RegisterHost(y.Array, AllocFlags.DeviceMapped);
+            y.Note();
+            return registered;
+        }
+
+        private static float[] NewArray(int n, float value)
+        {
+            var a = new float[n];
+            for (int i = 0; i < n; i++)
+                a[i] = value;
+            return a;
+        }
+
+        /// <summary>Allocate and collect so that a young, unpinned array is moved.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static void Churn()
+        {
+            for (int i = 0; i < 4; i++)
+            {
+                var garbage = new object[1024];
+                for (int j = 0; j < garbage.Length; j++)
+                    garbage[j] = new byte[64];
+                GC.Collect();
+                GC.WaitForPendingFinalizers();
             }
         }
     }

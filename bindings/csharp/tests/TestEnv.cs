@@ -64,6 +64,15 @@ namespace Dccuda.Tests
         }
 
         public static ulong Handles(HandleType t) { return Dc.HandleCount(t); }
+
+        /// <summary>Wait until graphs disposed earlier have given up what they held (after
+        /// their last launch, through the thread pool) and finalizers have run: before counting
+        /// handles.</summary>
+        public static void Settle()
+        {
+            if (!CollectUntil(() => GraphResources.PendingReleases == 0))
+                throw new AssertionException("graph resources still pending after 5 s: " + GraphResources.PendingReleases);
+        }
     }
 
     /// <summary>The fake driver's control functions (tests/fake_driver/fake_control.h),
