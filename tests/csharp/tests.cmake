@@ -17,7 +17,9 @@ if(NOT DCCUDA_MCS OR NOT DCCUDA_MONO)
 endif()
 
 file(GLOB DCCS_LIB_SOURCES CONFIGURE_DEPENDS ${DCCS_SRC}/Native/*.cs ${DCCS_SRC}/Safe/*.cs)
-file(GLOB DCCS_TEST_SOURCES CONFIGURE_DEPENDS ${DCCS_SRC}/tests/*.cs)
+# The test sources are shared with the xunit project (tests/xunit, for the .NET SDK); the Mono
+# runner adds tests/mono (the runner and a stand-in for xunit's [Fact]).
+file(GLOB DCCS_TEST_SOURCES CONFIGURE_DEPENDS ${DCCS_SRC}/tests/*.cs ${DCCS_SRC}/tests/mono/*.cs)
 list(FILTER DCCS_TEST_SOURCES EXCLUDE REGEX "/Layout\\.cs$")
 set(DCCS_MCS_FLAGS -nologo -unsafe -debug -warnaserror+)
 

@@ -3,10 +3,11 @@
 // and Device.Reset brings the device back without restarting the process. On the fake
 // driver the emulated kernel faults; on a GPU the NVRTC-compiled one does.
 using System;
+using Xunit;
 
 namespace Dccuda.Tests
 {
-    internal static class FaultTests
+    public sealed class FaultTests
     {
         private const string FaultSource = @"
 extern ""C"" __global__ void write_out_of_bounds(int* p, unsigned long long index) {
@@ -15,8 +16,8 @@ extern ""C"" __global__ void write_out_of_bounds(int* p, unsigned long long inde
 ";
         private const int CudaErrorIllegalAddress = 700;   // cuda.h: CUDA_ERROR_ILLEGAL_ADDRESS
 
-        [Test]
-        private static void IllegalAddressLosesTheDeviceUntilReset()
+        [Fact]
+        public void IllegalAddressLosesTheDeviceUntilReset()
         {
             TestEnv.RequireNvrtc();
             using (Device d = TestEnv.OpenDevice())
@@ -27,10 +28,10 @@ extern ""C"" __global__ void write_out_of_bounds(int* p, unsigned long long inde
                 DeviceBuffer<int> small = d.Allocate<int>(1);
                 // 4 TiB past a 4-byte buffer: asynchronous, so the launch itself is accepted.
                 oob.Launch(LaunchConfig.Linear(1, 32), s, new KernelArgs().Buffer(small).Value(1UL << 40));
-                DcException e = Assert.Throws(DcStatus.ContextLost, () => s.Synchronize(), "the synchronisation after the fault", "dc_device_reset");
-                Assert.Equal(CudaErrorIllegalAddress, e.CudaError, "the raw CUresult");
-                Assert.Throws(DcStatus.ContextLost, () => d.Allocate<int>(16), "allocating on the lost device", "context is lost");
-                Assert.Throws(DcStatus.ContextLost, () => d.Synchronize(), "synchronising the lost device", "context is lost");
+                DcException e = Expect.Throws(DcStatus.ContextLost, () => s.Synchronize(), "the synchronisation after the fault", "dc_device_reset");
+                Expect.Equal(CudaErrorIllegalAddress, e.CudaError, "the raw CUresult");
+                Expect.Throws(DcStatus.ContextLost, () => d.Allocate<int>(16), "allocating on the lost device", "context is lost");
+                Expect.Throws(DcStatus.ContextLost, () => d.Synchronize(), "synchronising the lost device", "context is lost");
 
                 // A real NVIDIA driver keeps the fault for the whole process (driver 580 / CUDA 13.0
                 // refuses every new context): then the reset must say so, and releasing must still work.
@@ -40,13 +41,13 @@ extern ""C"" __global__ void write_out_of_bounds(int* p, unsigned long long inde
                 }
                 catch (DcException refused) when (refused.Status == DcStatus.ContextLost && !TestEnv.OnFakeDriver)
                 {
-                    Assert.True(refused.Message.Contains("restart the process"), "the refusal says what to do: " + refused.Message);
+                    Expect.True(refused.Message.Contains("restart the process"), "the refusal says what to do: " + refused.Message);
                     foreach (IDisposable old in new IDisposable[] { small, s, oob, m })
                         old.Dispose();
                     Console.WriteLine("      real driver: no in-process recovery: " + refused.Message);
                     return;
                 }
-                Assert.Throws(DcStatus.ContextLost, () => small.CopyFrom(new int[1]), "a buffer made before the reset");
+                Expect.Throws(DcStatus.ContextLost, () => small.CopyFrom(new int[1]), "a buffer made before the reset");
                 foreach (IDisposable old in new IDisposable[] { small, s, oob, m })
                     old.Dispose();
 
@@ -70,7 +71,7 @@ extern ""C"" __global__ void write_out_of_bounds(int* p, unsigned long long inde
                     stream.Synchronize();
                     float[] got = y.ToArray();
                     for (int i = 0; i < 100; i++)
-                        Assert.Equal(2f * i + 1, got[i], "y[" + i + "] after the reset");
+                        Expect.Equal(2f * i + 1, got[i], "y[" + i + "] after the reset");
                 }
             }
         }

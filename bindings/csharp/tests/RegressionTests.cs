@@ -4,16 +4,17 @@ using System;
 using System.Threading;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using Xunit;
 
 namespace Dccuda.Tests
 {
-    internal static class RegressionTests
+    public sealed class RegressionTests
     {
         /// <summary>A callback added while the stream captures becomes a host node that runs
         /// at every launch of the graph: its delegate must stay reachable through every launch
         /// (it was freed after the first, so the second called a freed GCHandle).</summary>
-        [Test]
-        private static void CallbackCapturedIntoAGraphRunsAtEveryLaunch()
+        [Fact]
+        public void CallbackCapturedIntoAGraphRunsAtEveryLaunch()
         {
             using (Device d = TestEnv.OpenDevice())
             using (Stream s = d.CreateStream())
@@ -37,10 +38,10 @@ namespace Dccuda.Tests
                     foreach (GCHandle h in others)
                         h.Free();
                 }
-                Assert.Equal(3, calls, "the captured callback ran at each of 3 launches");
-                Assert.Equal(0, strangers, "no other delegate was invoked in its place");
+                Expect.Equal(3, calls, "the captured callback ran at each of 3 launches");
+                Expect.Equal(0, strangers, "no other delegate was invoked in its place");
                 // Given up after the graph's disposal, once its last launch has run.
-                Assert.True(TestEnv.CollectUntil(() => HostCallbacks.Count == entriesBefore),
+                Expect.True(TestEnv.CollectUntil(() => HostCallbacks.Count == entriesBefore),
                             "the callback's entry was removed after the graph went (" + HostCallbacks.Count + " left)");
             }
         }
@@ -48,8 +49,8 @@ namespace Dccuda.Tests
         /// <summary>A capture this object did not begin (here: another object over the same
         /// CUstream began it) has no graph the binding could tie a callback to: refused, and the
         /// capture goes on.</summary>
-        [Test]
-        private static void CallbackOnACaptureBegunElsewhereIsRefused()
+        [Fact]
+        public void CallbackOnACaptureBegunElsewhereIsRefused()
         {
             using (Device d = TestEnv.OpenDevice())
             using (Stream s = d.CreateStream())
@@ -57,11 +58,11 @@ namespace Dccuda.Tests
             {
                 int entriesBefore = HostCallbacks.Count;
                 s.BeginCapture(CaptureMode.ThreadLocal);
-                Assert.Throws(DcStatus.InvalidState, () => alias.AddCallback(() => { }), "a callback on the alias",
+                Expect.Throws(DcStatus.InvalidState, () => alias.AddCallback(() => { }), "a callback on the alias",
                               "not begun by this object");
-                Assert.Equal(entriesBefore, HostCallbacks.Count, "no entry left behind");
+                Expect.Equal(entriesBefore, HostCallbacks.Count, "no entry left behind");
                 using (Graph g = s.EndCapture())
-                    Assert.Equal(0UL, g.NodeCount, "nothing recorded");
+                    Expect.Equal(0UL, g.NodeCount, "nothing recorded");
             }
         }
 
@@ -69,8 +70,8 @@ namespace Dccuda.Tests
         /// address into the graph, and every launch would write into (or read from) an array
         /// whose pin ended when the call returned: refused while the stream captures, and the
         /// capture goes on.</summary>
-        [Test]
-        private static void HostSpanCopiesAreRefusedWhileCapturing()
+        [Fact]
+        public void HostSpanCopiesAreRefusedWhileCapturing()
         {
             using (Device d = TestEnv.OpenDevice())
             using (Stream s = d.CreateStream())
@@ -79,20 +80,20 @@ namespace Dccuda.Tests
                 var host = new int[256];
                 b.Fill(7);
                 s.BeginCapture(CaptureMode.ThreadLocal);
-                Assert.Throws(DcStatus.InvalidState, () => b.CopyToAsync(host, s), "device -> array while capturing", "capturing");
-                Assert.Throws(DcStatus.InvalidState, () => b.CopyFromAsync(host, s), "array -> device while capturing", "capturing");
-                Assert.Throws(DcStatus.InvalidState, () => b.ReadBytesAsync(0, new byte[16], s), "bytes out while capturing", "capturing");
-                Assert.Throws(DcStatus.InvalidState, () => b.WriteBytesAsync(0, new byte[16], s), "bytes in while capturing", "capturing");
+                Expect.Throws(DcStatus.InvalidState, () => b.CopyToAsync(host, s), "device -> array while capturing", "capturing");
+                Expect.Throws(DcStatus.InvalidState, () => b.CopyFromAsync(host, s), "array -> device while capturing", "capturing");
+                Expect.Throws(DcStatus.InvalidState, () => b.ReadBytesAsync(0, new byte[16], s), "bytes out while capturing", "capturing");
+                Expect.Throws(DcStatus.InvalidState, () => b.WriteBytesAsync(0, new byte[16], s), "bytes in while capturing", "capturing");
                 using (Graph g = s.EndCapture())
                 {
-                    Assert.Equal(0UL, g.NodeCount, "nothing was captured");
+                    Expect.Equal(0UL, g.NodeCount, "nothing was captured");
                     g.Launch(s);
                     s.Synchronize();
                 }
-                Assert.Equal(0, host[255], "the array was not written");
+                Expect.Equal(0, host[255], "the array was not written");
                 b.CopyToAsync(host, s);   // not capturing: allowed
                 s.Synchronize();
-                Assert.Equal(7, host[255], "an uncaptured copy runs");
+                Expect.Equal(7, host[255], "an uncaptured copy runs");
             }
         }
 
@@ -106,8 +107,8 @@ extern ""C"" __global__ void saxpy(float a, const float* x, float* y, int n) {
         /// <summary>y = 1 * x + y with y a registered (mapped) managed array that a prepared
         /// launch still holds after the buffer was disposed: the array must stay pinned until the
         /// library's last use of it, or the GC moves it and the kernel writes where it was.</summary>
-        [Test]
-        private static void RegisteredArrayStaysPinnedWhileAPreparedLaunchHoldsIt()
+        [Fact]
+        public void RegisteredArrayStaysPinnedWhileAPreparedLaunchHoldsIt()
         {
             TestEnv.RequireNvrtc();
             const int n = 256;
@@ -127,18 +128,18 @@ extern ""C"" __global__ void saxpy(float a, const float* x, float* y, int n) {
                         launch.SetArgs(new KernelArgs().Value(1f).Buffer(x).Buffer(registered).Value(n));
                     }   // disposed: the launch still holds the buffer
                     Churn();
-                    Assert.False(y.Moved(), "the array moved while the library still used it");
+                    Expect.False(y.Moved(), "the array moved while the library still used it");
                     launch.Enqueue(s);
                     s.Synchronize();
                 }
-                Assert.SequenceEqual(NewArray(n, 3f), y.Array, "the array the prepared launch wrote");
-                Assert.Equal(buffersBefore, TestEnv.Handles(HandleType.Buffer), "the registered buffer went with the launch");
+                Expect.SequenceEqual(NewArray(n, 3f), y.Array, "the array the prepared launch wrote");
+                Expect.Equal(buffersBefore, TestEnv.Handles(HandleType.Buffer), "the registered buffer went with the launch");
             }
         }
 
         /// <summary>The same with a captured graph holding the registered array.</summary>
-        [Test]
-        private static void RegisteredArrayStaysPinnedWhileAGraphHoldsIt()
+        [Fact]
+        public void RegisteredArrayStaysPinnedWhileAGraphHoldsIt()
         {
             TestEnv.RequireNvrtc();
             const int n = 256;
@@ -161,12 +162,12 @@ extern ""C"" __global__ void saxpy(float a, const float* x, float* y, int n) {
                 Churn();
                 using (g)
                 {
-                    Assert.False(y.Moved(), "the array moved while the graph still used it");
+                    Expect.False(y.Moved(), "the array moved while the graph still used it");
                     g.Launch(s);
                     s.Synchronize();
                 }
-                Assert.SequenceEqual(NewArray(n, 3f), y.Array, "the array the graph wrote");
-                Assert.True(TestEnv.CollectUntil(() => TestEnv.Handles(HandleType.Buffer) == buffersBefore),
+                Expect.SequenceEqual(NewArray(n, 3f), y.Array, "the array the graph wrote");
+                Expect.True(TestEnv.CollectUntil(() => TestEnv.Handles(HandleType.Buffer) == buffersBefore),
                             "the registered buffer went after the graph's last launch");
             }
         }

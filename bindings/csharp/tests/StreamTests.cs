@@ -1,13 +1,14 @@
 // Streams and events: creation flavours, ordering, host callbacks, timing.
 using System;
 using System.Threading;
+using Xunit;
 
 namespace Dccuda.Tests
 {
-    internal static class StreamTests
+    public sealed class StreamTests
     {
-        [Test]
-        private static void StreamsOfEveryKind()
+        [Fact]
+        public void StreamsOfEveryKind()
         {
             using (Device d = TestEnv.OpenDevice())
             {
@@ -18,24 +19,24 @@ namespace Dccuda.Tests
                 using (Stream perThread = d.GetDefaultStream(DefaultStream.PerThread))
                 using (Stream wrapped = d.WrapStream(plain.Native))
                 {
-                    Assert.NotEqual(IntPtr.Zero, plain.Native, "a created stream's CUstream");
-                    Assert.Equal(new IntPtr(1), legacy.Native, "CU_STREAM_LEGACY");
-                    Assert.Equal(new IntPtr(2), perThread.Native, "CU_STREAM_PER_THREAD");
-                    Assert.Equal(plain.Native, wrapped.Native, "a wrapped stream");
+                    Expect.NotEqual(IntPtr.Zero, plain.Native, "a created stream's CUstream");
+                    Expect.Equal(new IntPtr(1), legacy.Native, "CU_STREAM_LEGACY");
+                    Expect.Equal(new IntPtr(2), perThread.Native, "CU_STREAM_PER_THREAD");
+                    Expect.Equal(plain.Native, wrapped.Native, "a wrapped stream");
                     foreach (Stream s in new[] { plain, blocking, legacy, perThread, wrapped })
                     {
                         s.Synchronize();
-                        Assert.True(s.IsComplete, "an idle stream is complete");
+                        Expect.True(s.IsComplete, "an idle stream is complete");
                         using (Device owner = s.GetDevice())
-                            Assert.Equal(0, owner.Info.Ordinal, "the stream's device");
+                            Expect.Equal(0, owner.Info.Ordinal, "the stream's device");
                     }
                 }
-                Assert.Throws(DcStatus.InvalidArgument, () => d.WrapStream(IntPtr.Zero), "wrapping NULL", "dc_stream_wrap");
+                Expect.Throws(DcStatus.InvalidArgument, () => d.WrapStream(IntPtr.Zero), "wrapping NULL", "dc_stream_wrap");
             }
         }
 
-        [Test]
-        private static void CallbacksRunInStreamOrder()
+        [Fact]
+        public void CallbacksRunInStreamOrder()
         {
             using (Device d = TestEnv.OpenDevice())
             using (Stream s = d.CreateStream())
@@ -55,14 +56,14 @@ namespace Dccuda.Tests
                 });
                 s.AddCallback(() => Interlocked.Increment(ref calls));
                 s.Synchronize();
-                Assert.Equal(2, calls, "both callbacks ran");
-                Assert.Equal(5, seen, "the first callback saw the copied data");
-                Assert.Throws<ArgumentNullException>(() => s.AddCallback(null), "a null callback");
+                Expect.Equal(2, calls, "both callbacks ran");
+                Expect.Equal(5, seen, "the first callback saw the copied data");
+                Expect.Throws<ArgumentNullException>(() => s.AddCallback(null), "a null callback");
             }
         }
 
-        [Test]
-        private static void CallbackExceptionsAreReportedNotThrownIntoTheDriver()
+        [Fact]
+        public void CallbackExceptionsAreReportedNotThrownIntoTheDriver()
         {
             using (Device d = TestEnv.OpenDevice())
             using (Stream s = d.CreateStream())
@@ -79,13 +80,13 @@ namespace Dccuda.Tests
                 {
                     Dc.CallbackException -= handler;
                 }
-                Assert.True(reported is InvalidOperationException, "the callback's exception reached Dc.CallbackException");
-                Assert.Equal("from a callback", reported.Message, "its message");
+                Expect.True(reported is InvalidOperationException, "the callback's exception reached Dc.CallbackException");
+                Expect.Equal("from a callback", reported.Message, "its message");
             }
         }
 
-        [Test]
-        private static void EventsOrderAndTime()
+        [Fact]
+        public void EventsOrderAndTime()
         {
             using (Device d = TestEnv.OpenDevice())
             using (Stream producer = d.CreateStream())
@@ -94,7 +95,7 @@ namespace Dccuda.Tests
             using (Event untimed = d.CreateEvent(EventFlags.DisableTiming))
             using (DeviceBuffer<int> b = d.Allocate<int>(1 << 16))
             {
-                Assert.True(start.IsComplete, "an event never recorded is complete");
+                Expect.True(start.IsComplete, "an event never recorded is complete");
                 start.Record(producer);
                 b.FillAsync(9, producer);
                 using (Event end = producer.Record())
@@ -103,15 +104,15 @@ namespace Dccuda.Tests
                     var back = new int[1 << 16];
                     b.CopyToAsync(back, consumer);
                     consumer.Synchronize();
-                    Assert.Equal(9, back[(1 << 16) - 1], "the consumer saw the producer's fill");
+                    Expect.Equal(9, back[(1 << 16) - 1], "the consumer saw the producer's fill");
                     end.Synchronize();
-                    Assert.True(end.IsComplete, "a synchronised event is complete");
+                    Expect.True(end.IsComplete, "a synchronised event is complete");
                     float ms = Event.ElapsedMilliseconds(start, end);
-                    Assert.True(ms >= 0 && ms < 60000, "elapsed " + ms + " ms");
-                    Assert.NotEqual(IntPtr.Zero, end.Native, "CUevent");
+                    Expect.True(ms >= 0 && ms < 60000, "elapsed " + ms + " ms");
+                    Expect.NotEqual(IntPtr.Zero, end.Native, "CUevent");
                     untimed.Record(producer);
                     untimed.Synchronize();
-                    Assert.Throws(DcStatus.InvalidArgument, () => Event.ElapsedMilliseconds(start, untimed), "timing an untimed event",
+                    Expect.Throws(DcStatus.InvalidArgument, () => Event.ElapsedMilliseconds(start, untimed), "timing an untimed event",
                                   "dc_event_elapsed_ms");
                 }
             }
