@@ -3,7 +3,8 @@
 # driver. Without mcs or mono the tests report themselves skipped, saying why.
 set(DCCS_SRC ${PROJECT_SOURCE_DIR}/bindings/csharp)
 set(DCCS_OUT ${CMAKE_BINARY_DIR}/bindings/csharp)
-set(DCCS_TESTS csharp.tests csharp.library_path csharp.library_path_missing csharp.sample_saxpy csharp.abi csharp.net7_view)
+set(DCCS_TESTS csharp.tests csharp.library_path csharp.library_path_missing csharp.sample_saxpy csharp.abi csharp.net7_view
+               csharp.type_names csharp.type_names_planted)
 
 find_program(DCCUDA_MCS mcs)
 find_program(DCCUDA_MONO mono)
@@ -38,7 +39,15 @@ add_custom_command(OUTPUT ${DCCS_OUT}/Saxpy.exe
   COMMAND ${DCCUDA_MCS} ${DCCS_MCS_FLAGS} -r:${DCCS_OUT}/Dccuda.dll -out:${DCCS_OUT}/Saxpy.exe ${DCCS_SRC}/samples/Saxpy.cs
   DEPENDS ${DCCS_SRC}/samples/Saxpy.cs ${DCCS_OUT}/Dccuda.dll
   COMMENT "mcs: Saxpy.exe (C# sample)" VERBATIM)
-add_custom_target(dccuda_csharp ALL DEPENDS ${DCCS_OUT}/Dccuda.dll ${DCCS_OUT}/DccudaTests.exe ${DCCS_OUT}/Saxpy.exe)
+# The check that no public type is named like one of a default console project's usings, and
+# the planted mistake that shows it failing (tests/names).
+add_custom_command(OUTPUT ${DCCS_OUT}/CheckTypeNames.exe ${DCCS_OUT}/PlantedTypeNames.dll
+  COMMAND ${DCCUDA_MCS} ${DCCS_MCS_FLAGS} -r:System.Net.Http -out:${DCCS_OUT}/CheckTypeNames.exe ${DCCS_SRC}/tests/names/CheckTypeNames.cs
+  COMMAND ${DCCUDA_MCS} ${DCCS_MCS_FLAGS} -target:library -out:${DCCS_OUT}/PlantedTypeNames.dll ${DCCS_SRC}/tests/names/Planted.cs
+  DEPENDS ${DCCS_SRC}/tests/names/CheckTypeNames.cs ${DCCS_SRC}/tests/names/Planted.cs
+  COMMENT "mcs: CheckTypeNames.exe" VERBATIM)
+add_custom_target(dccuda_csharp ALL DEPENDS ${DCCS_OUT}/Dccuda.dll ${DCCS_OUT}/DccudaTests.exe ${DCCS_OUT}/Saxpy.exe
+                  ${DCCS_OUT}/CheckTypeNames.exe)
 add_dependencies(dccuda_csharp dccuda dcfake_cuda)
 
 set(DCCS_ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCCUDA_HEADER=${PROJECT_SOURCE_DIR}/include/dccuda.h)
@@ -67,4 +76,9 @@ add_test(NAME csharp.abi
 # The .NET 7+ view compiled with mcs as far as mcs can (bindings/csharp/tests/check_net7_view.py).
 add_test(NAME csharp.net7_view
   COMMAND ${Python3_EXECUTABLE} ${DCCS_SRC}/tests/check_net7_view.py --mcs ${DCCUDA_MCS} --work ${DCCS_OUT}/net7-view)
+add_test(NAME csharp.type_names COMMAND ${DCCUDA_MONO} ${DCCS_OUT}/CheckTypeNames.exe ${DCCS_OUT}/Dccuda.dll)
+# The planted mistake: exit 1, naming each clash.
+add_test(NAME csharp.type_names_planted
+  COMMAND sh -c "out=$(\"$0\" \"$1\" \"$2\"); rc=$?; echo \"$out\"; [ $rc = 1 ] && echo \"$out\" | grep -q 'Dccuda.Stream has the name of System.IO.Stream' && echo \"$out\" | grep -q 'Dccuda.Lock has the name of System.Threading.Lock' && echo \"$out\" | grep -q 'Dccuda.Program is named Program'"
+          ${DCCUDA_MONO} ${DCCS_OUT}/CheckTypeNames.exe ${DCCS_OUT}/PlantedTypeNames.dll)
 set_tests_properties(${DCCS_TESTS} PROPERTIES LABELS csharp TIMEOUT 180)

@@ -12,7 +12,7 @@
 //   system loader then hands the already loaded library to the runtime's own lookup (glibc
 //   matches a loaded library by its SONAME; Windows by its module name). Mono resolves a
 //   method's P/Invokes when it compiles the method, before any static constructor of its
-//   class runs, so the safe layer's first calls (Dc, Device.Open, Program.Compile) call
+//   class runs, so the safe layer's first calls (Dc, Device.Open, DcProgram.Compile) call
 //   Register() before the method holding the native call is compiled. A program that calls
 //   NativeMethods directly on Mono with $DCCUDA_LIBRARY_PATH calls Register() first itself.
 using System;

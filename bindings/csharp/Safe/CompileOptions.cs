@@ -62,7 +62,7 @@ namespace Dccuda
             return this;
         }
 
-        /// <summary>An expression whose lowered (mangled) name Program.LoweredName gives, such
+        /// <summary>An expression whose lowered (mangled) name DcProgram.LoweredName gives, such
         /// as "scale&lt;float&gt;".</summary>
         public CompileOptions NameExpression(string expression) { nameExpressions.Add(expression); return this; }
 

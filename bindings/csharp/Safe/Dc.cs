@@ -24,7 +24,7 @@ namespace Dccuda
         // constructor, and the members below leave the native calls to DcCalls, whose methods
         // are compiled only when first called: after the constructor (NativeLibraryResolver
         // honours DCCUDA_LIBRARY_PATH on Mono by loading the file first). Device.Open and
-        // Program.Compile, the other first calls a program can make, do the same.
+        // DcProgram.Compile, the other first calls a program can make, do the same.
         static Dc()
         {
             NativeLibraryResolver.Register();
@@ -75,7 +75,7 @@ namespace Dccuda
         /// <summary>The on-disk kernel cache folder, "" when the disk cache is off.</summary>
         public static string CacheDirectory { get { return DcCalls.CacheDirectory(); } }
 
-        /// <summary>Raised when a stream callback (Stream.AddCallback) throws. Callbacks run on
+        /// <summary>Raised when a stream callback (DcStream.AddCallback) throws. Callbacks run on
         /// a driver thread where an exception cannot travel back to the caller; without a
         /// handler the exception is written to standard error.</summary>
         public static event Action<Exception> CallbackException;

@@ -23,13 +23,13 @@ namespace Dccuda
 
     public sealed unsafe class Device : IDisposable
     {
-        internal Device(DeviceHandle handle)
+        internal Device(DcDeviceHandle handle)
         {
             Handle = handle;
         }
 
         /// <summary>The SafeHandle owning the dc_device (for NativeMethods calls).</summary>
-        public DeviceHandle Handle { get; private set; }
+        public DcDeviceHandle Handle { get; private set; }
 
         /// <summary>The number of CUDA devices (0 when the driver sees none).</summary>
         public static int Count { get { return Dc.DeviceCount; } }
@@ -45,7 +45,7 @@ namespace Dccuda
         [MethodImpl(MethodImplOptions.NoInlining)]
         private static Device OpenCore(int ordinal)
         {
-            var h = new DeviceHandle();
+            var h = new DcDeviceHandle();
             IntPtr raw;
             DcException.Check(NativeMethods.dc_device_open(ordinal, &raw));
             h.Adopt(raw);
@@ -54,7 +54,7 @@ namespace Dccuda
 
         internal static Device Adopt(IntPtr raw)
         {
-            var h = new DeviceHandle();
+            var h = new DcDeviceHandle();
             h.Adopt(raw);
             return new Device(h);
         }
@@ -190,42 +190,42 @@ namespace Dccuda
 
         /// <summary>A new stream: non-blocking unless StreamFlags.Blocking; lower priority
         /// numbers run first.</summary>
-        public Stream CreateStream(StreamFlags flags = StreamFlags.NonBlocking, int priority = 0)
+        public DcStream CreateStream(StreamFlags flags = StreamFlags.NonBlocking, int priority = 0)
         {
-            var h = new StreamHandle();
+            var h = new DcStreamHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_stream_create(d.Raw, (uint)flags, priority, &raw));
             h.Adopt(raw);
-            return new Stream(h);
+            return new DcStream(h);
         }
 
         /// <summary>A handle for one of the device's default streams.</summary>
-        public Stream GetDefaultStream(DefaultStream which = DefaultStream.Legacy)
+        public DcStream GetDefaultStream(DefaultStream which = DefaultStream.Legacy)
         {
-            var h = new StreamHandle();
+            var h = new DcStreamHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_stream_get_default(d.Raw, (int)which, &raw));
             h.Adopt(raw);
-            return new Stream(h);
+            return new DcStream(h);
         }
 
         /// <summary>Wrap a CUstream another library created on this device's primary context
-        /// (not owned: it must outlive the returned Stream).</summary>
-        public Stream WrapStream(IntPtr cuStream)
+        /// (not owned: it must outlive the returned DcStream).</summary>
+        public DcStream WrapStream(IntPtr cuStream)
         {
-            var h = new StreamHandle();
+            var h = new DcStreamHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_stream_wrap(d.Raw, (void*)cuStream, &raw));
             h.Adopt(raw);
-            return new Stream(h);
+            return new DcStream(h);
         }
 
         public Event CreateEvent(EventFlags flags = EventFlags.None)
         {
-            var h = new EventHandle();
+            var h = new DcEventHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_event_create(d.Raw, (uint)flags, &raw));
@@ -238,7 +238,7 @@ namespace Dccuda
         public DeviceBuffer<T> Allocate<T>(long count, AllocFlags flags = AllocFlags.None) where T : struct
         {
             ulong bytes = DeviceBuffer<T>.BytesFor(count);
-            var h = new BufferHandle();
+            var h = new DcBufferHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_buffer_alloc(d.Raw, bytes, (uint)flags, &raw));
@@ -250,7 +250,7 @@ namespace Dccuda
         public DeviceBuffer<T> AllocatePinned<T>(long count, AllocFlags flags = AllocFlags.None) where T : struct
         {
             ulong bytes = DeviceBuffer<T>.BytesFor(count);
-            var h = new BufferHandle();
+            var h = new DcBufferHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_buffer_alloc_pinned(d.Raw, bytes, (uint)flags, &raw));
@@ -262,7 +262,7 @@ namespace Dccuda
         public DeviceBuffer<T> AllocateManaged<T>(long count, AllocFlags flags = AllocFlags.None) where T : struct
         {
             ulong bytes = DeviceBuffer<T>.BytesFor(count);
-            var h = new BufferHandle();
+            var h = new DcBufferHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_buffer_alloc_managed(d.Raw, bytes, (uint)flags, &raw));
@@ -275,7 +275,7 @@ namespace Dccuda
         public DeviceBuffer<T> WrapDeviceMemory<T>(ulong devicePointer, long count) where T : struct
         {
             ulong bytes = DeviceBuffer<T>.BytesFor(count);
-            var h = new BufferHandle();
+            var h = new DcBufferHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_buffer_wrap_device(d.Raw, devicePointer, bytes, &raw));
@@ -292,7 +292,7 @@ namespace Dccuda
             if (array == null)
                 throw new ArgumentNullException("array");
             ulong bytes = DeviceBuffer<T>.BytesFor(array.LongLength);
-            var h = new BufferHandle();
+            var h = new DcBufferHandle();
             GCHandle pin = GCHandle.Alloc(array, GCHandleType.Pinned);
             try
             {
@@ -315,7 +315,7 @@ namespace Dccuda
         /// allocated until the buffer is disposed.</summary>
         public DeviceBuffer RegisterHost(IntPtr host, ulong bytes, AllocFlags flags = AllocFlags.None)
         {
-            var h = new BufferHandle();
+            var h = new DcBufferHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_buffer_register_host(d.Raw, (void*)host, bytes, (uint)flags, &raw));
@@ -324,31 +324,31 @@ namespace Dccuda
         }
 
         /// <summary>Compile CUDA C++ for this device (through the kernel cache).</summary>
-        public Program Compile(string source, CompileOptions options = null, string name = null)
+        public DcProgram Compile(string source, CompileOptions options = null, string name = null)
         {
-            return Program.Compile(source, options, name, this);
+            return DcProgram.Compile(source, options, name, this);
         }
 
         /// <summary>Compile CUDA C++ for this device and load it: source to module in one call.</summary>
-        public Module CompileAndLoad(string source, CompileOptions options = null, string name = null)
+        public DcModule CompileAndLoad(string source, CompileOptions options = null, string name = null)
         {
-            return Module.CompileAndLoad(this, source, options, name);
+            return DcModule.CompileAndLoad(this, source, options, name);
         }
 
         /// <summary>Load a PTX, CUBIN or fatbin image.</summary>
-        public Module LoadModule(byte[] image, ModuleOptions options = null)
+        public DcModule LoadModule(byte[] image, ModuleOptions options = null)
         {
-            return Module.Load(this, image, options);
+            return DcModule.Load(this, image, options);
         }
 
-        public Module LoadModule(Program program, ModuleOptions options = null)
+        public DcModule LoadModule(DcProgram program, ModuleOptions options = null)
         {
-            return Module.Load(this, program, options);
+            return DcModule.Load(this, program, options);
         }
 
-        public Module LoadModuleFile(string path, ModuleOptions options = null)
+        public DcModule LoadModuleFile(string path, ModuleOptions options = null)
         {
-            return Module.LoadFile(this, path, options);
+            return DcModule.LoadFile(this, path, options);
         }
 
         public bool IsDisposed { get { return Handle.IsClosed; } }

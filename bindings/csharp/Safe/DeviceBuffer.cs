@@ -10,14 +10,14 @@ namespace Dccuda
 {
     public unsafe class DeviceBuffer : IDisposable
     {
-        internal DeviceBuffer(BufferHandle handle)
+        internal DeviceBuffer(DcBufferHandle handle)
         {
             Handle = handle;
         }
 
         /// <summary>The SafeHandle owning the dc_buffer (for NativeMethods calls and kernel
         /// arguments).</summary>
-        public BufferHandle Handle { get; private set; }
+        public DcBufferHandle Handle { get; private set; }
 
         internal virtual string TypeName { get { return "DeviceBuffer"; } }
 
@@ -99,13 +99,13 @@ namespace Dccuda
         /// returns; memory the driver knows (a pinned buffer's span) must stay untouched until
         /// the stream reaches the copy. Refused (DC_ERROR_INVALID_STATE) while the stream
         /// captures a graph.</summary>
-        public void WriteBytesAsync(ulong offset, ReadOnlySpan<byte> source, Stream stream)
+        public void EnqueueWriteBytes(ulong offset, ReadOnlySpan<byte> source, DcStream stream)
         {
             fixed (byte* src = &MemoryMarshal.GetReference(source))
             using (var b = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
             {
-                Stream.RefuseHostCopyWhileCapturing(s.Raw, TypeName + ".WriteBytesAsync");
+                DcStream.RefuseHostCopyWhileCapturing(s.Raw, TypeName + ".EnqueueWriteBytes");
                 DcException.Check(NativeMethods.dc_buffer_write_async(b.Raw, offset, src, (ulong)source.Length, s.Raw));
             }
         }
@@ -113,13 +113,13 @@ namespace Dccuda
         /// <summary>In stream order. Into managed (pageable) memory the data is there when the
         /// call returns; into pinned memory once the stream reaches the copy. Refused
         /// (DC_ERROR_INVALID_STATE) while the stream captures a graph.</summary>
-        public void ReadBytesAsync(ulong offset, Span<byte> destination, Stream stream)
+        public void EnqueueReadBytes(ulong offset, Span<byte> destination, DcStream stream)
         {
             fixed (byte* dst = &MemoryMarshal.GetReference(destination))
             using (var b = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
             {
-                Stream.RefuseHostCopyWhileCapturing(s.Raw, TypeName + ".ReadBytesAsync");
+                DcStream.RefuseHostCopyWhileCapturing(s.Raw, TypeName + ".EnqueueReadBytes");
                 DcException.Check(NativeMethods.dc_buffer_read_async(b.Raw, offset, dst, (ulong)destination.Length, s.Raw));
             }
         }
@@ -135,7 +135,7 @@ namespace Dccuda
 
         /// <summary>In stream order. Captured into a graph, both buffers are kept until the
         /// graph can no longer run.</summary>
-        public void CopyBytesFromAsync(DeviceBuffer source, ulong sourceOffset, ulong offset, ulong bytes, Stream stream)
+        public void EnqueueCopyBytesFrom(DeviceBuffer source, ulong sourceOffset, ulong offset, ulong bytes, DcStream stream)
         {
             using (var d = Use())
             using (var s = new Pin(source == null ? null : source.Handle, "source"))
@@ -161,7 +161,7 @@ namespace Dccuda
 
         /// <summary>In stream order. Captured into a graph, the buffer is kept until the graph
         /// can no longer run.</summary>
-        public void FillBytesAsync(ulong offset, ulong bytes, uint value, uint elementSize, Stream stream)
+        public void EnqueueFillBytes(ulong offset, ulong bytes, uint value, uint elementSize, DcStream stream)
         {
             using (var b = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
@@ -173,7 +173,7 @@ namespace Dccuda
 
         /// <summary>After work on this buffer was enqueued on `stream`: a capture begun through
         /// it keeps the buffer.</summary>
-        private void HoldIfCaptured(Stream stream)
+        private void HoldIfCaptured(DcStream stream)
         {
             GraphResources graph = stream.Capture;
             if (graph != null)
@@ -182,7 +182,7 @@ namespace Dccuda
 
         /// <summary>Managed memory: prefetch a byte range to `location` (a device ordinal, or
         /// Location.Host) in stream order.</summary>
-        public void Prefetch(ulong offset, ulong bytes, int location, Stream stream)
+        public void EnqueuePrefetch(ulong offset, ulong bytes, int location, DcStream stream)
         {
             using (var b = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))

@@ -45,7 +45,7 @@ namespace Dccuda
             return checked((ulong)count * (ulong)ElementSize);
         }
 
-        internal DeviceBuffer(BufferHandle handle) : base(handle) { }
+        internal DeviceBuffer(DcBufferHandle handle) : base(handle) { }
 
         internal override string TypeName { get { return "DeviceBuffer<" + typeof(T).Name + ">"; } }
 
@@ -71,16 +71,16 @@ namespace Dccuda
             ReadBytes(Offset(index), MemoryMarshal.AsBytes(destination));
         }
 
-        /// <summary>In stream order: see DeviceBuffer.WriteBytesAsync for when `source` may be reused.</summary>
-        public void CopyFromAsync(ReadOnlySpan<T> source, Stream stream, long index = 0)
+        /// <summary>In stream order: see DeviceBuffer.EnqueueWriteBytes for when `source` may be reused.</summary>
+        public void EnqueueCopyFrom(ReadOnlySpan<T> source, DcStream stream, long index = 0)
         {
-            WriteBytesAsync(Offset(index), MemoryMarshal.AsBytes(source), stream);
+            EnqueueWriteBytes(Offset(index), MemoryMarshal.AsBytes(source), stream);
         }
 
-        /// <summary>In stream order: see DeviceBuffer.ReadBytesAsync for when the data is there.</summary>
-        public void CopyToAsync(Span<T> destination, Stream stream, long index = 0)
+        /// <summary>In stream order: see DeviceBuffer.EnqueueReadBytes for when the data is there.</summary>
+        public void EnqueueCopyTo(Span<T> destination, DcStream stream, long index = 0)
         {
-            ReadBytesAsync(Offset(index), MemoryMarshal.AsBytes(destination), stream);
+            EnqueueReadBytes(Offset(index), MemoryMarshal.AsBytes(destination), stream);
         }
 
         /// <summary>Copy `count` elements from `source` (from its element `sourceIndex`) into
@@ -90,9 +90,9 @@ namespace Dccuda
             CopyBytesFrom(source, Offset(sourceIndex), Offset(index), BytesFor(count));
         }
 
-        public void CopyFromAsync(DeviceBuffer<T> source, long count, Stream stream, long sourceIndex = 0, long index = 0)
+        public void EnqueueCopyFrom(DeviceBuffer<T> source, long count, DcStream stream, long sourceIndex = 0, long index = 0)
         {
-            CopyBytesFromAsync(source, Offset(sourceIndex), Offset(index), BytesFor(count), stream);
+            EnqueueCopyBytesFrom(source, Offset(sourceIndex), Offset(index), BytesFor(count), stream);
         }
 
         /// <summary>The whole buffer as a new array.</summary>
@@ -124,9 +124,9 @@ namespace Dccuda
             FillBytes(0, SizeInBytes, FillPattern(value), (uint)ElementSize);
         }
 
-        public void FillAsync(T value, Stream stream)
+        public void EnqueueFill(T value, DcStream stream)
         {
-            FillBytesAsync(0, SizeInBytes, FillPattern(value), (uint)ElementSize, stream);
+            EnqueueFillBytes(0, SizeInBytes, FillPattern(value), (uint)ElementSize, stream);
         }
 
         private static uint FillPattern(T value)

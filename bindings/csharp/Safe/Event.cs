@@ -6,18 +6,18 @@ namespace Dccuda
 {
     public sealed unsafe class Event : IDisposable
     {
-        internal Event(EventHandle handle)
+        internal Event(DcEventHandle handle)
         {
             Handle = handle;
         }
 
         /// <summary>The SafeHandle owning the dc_event (for NativeMethods calls).</summary>
-        public EventHandle Handle { get; private set; }
+        public DcEventHandle Handle { get; private set; }
 
         internal Pin Use() { return new Pin(Handle, "Event"); }
 
         /// <summary>Record the event at the current end of `stream` (a stream of its device).</summary>
-        public void Record(Stream stream)
+        public void Record(DcStream stream)
         {
             using (var e = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))

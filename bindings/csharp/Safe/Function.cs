@@ -23,13 +23,13 @@ namespace Dccuda
 
     public sealed unsafe class Function : IDisposable
     {
-        internal Function(FunctionHandle handle)
+        internal Function(DcFunctionHandle handle)
         {
             Handle = handle;
         }
 
         /// <summary>The SafeHandle owning the dc_function (for NativeMethods calls).</summary>
-        public FunctionHandle Handle { get; private set; }
+        public DcFunctionHandle Handle { get; private set; }
 
         internal Pin Use() { return new Pin(Handle, "Function"); }
 
@@ -127,7 +127,7 @@ namespace Dccuda
 
         /// <summary>Launch once on `stream`. Arguments are checked against the kernel's
         /// parameters; the launch is asynchronous (a fault shows at the next synchronisation).</summary>
-        public void Launch(LaunchConfig config, Stream stream, KernelArgs args)
+        public void Launch(LaunchConfig config, DcStream stream, KernelArgs args)
         {
             if (config == null)
                 throw new ArgumentNullException("config");
@@ -147,7 +147,7 @@ namespace Dccuda
 
         /// <summary>Launch once with every parameter packed in `parameters`, laid out as the
         /// kernel's parameters are (device pointers inside cannot be checked).</summary>
-        public void LaunchPacked(LaunchConfig config, Stream stream, ReadOnlySpan<byte> parameters)
+        public void LaunchPacked(LaunchConfig config, DcStream stream, ReadOnlySpan<byte> parameters)
         {
             if (config == null)
                 throw new ArgumentNullException("config");
@@ -160,7 +160,7 @@ namespace Dccuda
 
         /// <summary>As LaunchPacked, from a struct laid out as the kernel's parameters (passed by
         /// reference only to keep it apart from the byte overload; it is not modified).</summary>
-        public void LaunchPacked<T>(LaunchConfig config, Stream stream, ref T parameters) where T : struct
+        public void LaunchPacked<T>(LaunchConfig config, DcStream stream, ref T parameters) where T : struct
         {
             var one = new T[] { parameters };
             LaunchPacked(config, stream, MemoryMarshal.AsBytes(new ReadOnlySpan<T>(one)));

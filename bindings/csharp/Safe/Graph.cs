@@ -1,4 +1,4 @@
-// A dc_graph: work captured from a stream (Stream.BeginCapture / EndCapture), replayed
+// A dc_graph: work captured from a stream (DcStream.BeginCapture / EndCapture), replayed
 // with one launch. The graph keeps what its nodes use (buffers, callbacks, child graphs) until
 // it is disposed and its last launch has run (GraphResources).
 using System;
@@ -8,13 +8,13 @@ namespace Dccuda
 {
     public sealed unsafe class Graph : IDisposable
     {
-        internal Graph(GraphHandle handle)
+        internal Graph(DcGraphHandle handle)
         {
             Handle = handle;
         }
 
         /// <summary>The SafeHandle owning the dc_graph (for NativeMethods calls).</summary>
-        public GraphHandle Handle { get; private set; }
+        public DcGraphHandle Handle { get; private set; }
 
         internal Pin Use() { return new Pin(Handle, "Graph"); }
 
@@ -26,7 +26,7 @@ namespace Dccuda
         }
 
         /// <summary>Upload the instantiated graph ahead of its first launch.</summary>
-        public void Upload(Stream stream)
+        public void Upload(DcStream stream)
         {
             using (var g = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
@@ -36,7 +36,7 @@ namespace Dccuda
         /// <summary>Launch the whole graph on `stream`. Launched into a stream that is
         /// capturing, the graph becomes a child graph of that capture, which then keeps what
         /// this graph's nodes use.</summary>
-        public void Launch(Stream stream)
+        public void Launch(DcStream stream)
         {
             using (var g = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))

@@ -20,7 +20,7 @@ namespace Dccuda
     {
         private readonly object gate = new object();
         private List<long> callbacks;
-        private HashSet<BufferHandle> buffers;
+        private HashSet<DcBufferHandle> buffers;
         private List<GraphResources> children;
         private int refs = 1;
 
@@ -37,12 +37,12 @@ namespace Dccuda
 
         /// <summary>A buffer a captured node uses: held (its dc_buffer and any pin stay) until
         /// the graph can no longer run. The caller holds the buffer's handle during the call.</summary>
-        internal void AddBuffer(BufferHandle buffer)
+        internal void AddBuffer(DcBufferHandle buffer)
         {
             lock (gate)
             {
                 if (buffers == null)
-                    buffers = new HashSet<BufferHandle>();
+                    buffers = new HashSet<DcBufferHandle>();
                 if (buffers.Add(buffer))
                     buffer.Hold();
             }
@@ -72,7 +72,7 @@ namespace Dccuda
             if (Interlocked.Decrement(ref refs) != 0)
                 return;
             List<long> c;
-            HashSet<BufferHandle> b;
+            HashSet<DcBufferHandle> b;
             List<GraphResources> g;
             lock (gate)
             {
@@ -87,7 +87,7 @@ namespace Dccuda
                 foreach (long key in c)
                     HostCallbacks.Remove(key);
             if (b != null)
-                foreach (BufferHandle h in b)
+                foreach (DcBufferHandle h in b)
                     h.Unhold();
             if (g != null)
                 foreach (GraphResources child in g)
@@ -100,7 +100,7 @@ namespace Dccuda
         /// `lastStream` (the stream of the graph's last launch; null if it never ran) has run.
         /// Takes over a hold the caller took on lastStream (DcHandle.Hold). Any thread but a
         /// driver callback thread.</summary>
-        internal static void ReleaseAfter(StreamHandle lastStream, GraphResources a, GraphResources b)
+        internal static void ReleaseAfter(DcStreamHandle lastStream, GraphResources a, GraphResources b)
         {
             Interlocked.Increment(ref pending);
             Retire.RetryParked();
@@ -126,9 +126,9 @@ namespace Dccuda
             // ReleaseAfter.
             private static readonly List<Retire> Parked = new List<Retire>();
             private readonly GraphResources a, b;
-            private StreamHandle stream;
+            private DcStreamHandle stream;
 
-            internal Retire(GraphResources a, GraphResources b, StreamHandle stream)
+            internal Retire(GraphResources a, GraphResources b, DcStreamHandle stream)
             {
                 this.a = a;
                 this.b = b;
@@ -152,7 +152,7 @@ namespace Dccuda
 
             private void DropStream()
             {
-                StreamHandle s = stream;
+                DcStreamHandle s = stream;
                 stream = null;
                 if (s != null)
                     s.Unhold();

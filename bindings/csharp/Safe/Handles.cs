@@ -65,13 +65,13 @@ namespace Dccuda
     }
 
     /// <summary>Owns a dc_device.</summary>
-    public sealed class DeviceHandle : DcHandle
+    public sealed class DcDeviceHandle : DcHandle
     {
         internal override void Free(IntPtr value) { NativeMethods.dc_device_release(value); }
     }
 
     /// <summary>Owns a dc_buffer, and the pin of a registered managed array.</summary>
-    public sealed class BufferHandle : DcHandle
+    public sealed class DcBufferHandle : DcHandle
     {
         // The pin ends after dc_buffer_release, which unregisters the memory once the library's
         // last use of it has run (it waits for the buffer's last stream). If the pin ended at
@@ -90,48 +90,48 @@ namespace Dccuda
     }
 
     /// <summary>Owns a dc_stream.</summary>
-    public sealed class StreamHandle : DcHandle
+    public sealed class DcStreamHandle : DcHandle
     {
         internal override void Free(IntPtr value) { NativeMethods.dc_stream_release(value); }
     }
 
     /// <summary>Owns a dc_event.</summary>
-    public sealed class EventHandle : DcHandle
+    public sealed class DcEventHandle : DcHandle
     {
         internal override void Free(IntPtr value) { NativeMethods.dc_event_release(value); }
     }
 
     /// <summary>Owns a dc_program.</summary>
-    public sealed class ProgramHandle : DcHandle
+    public sealed class DcProgramHandle : DcHandle
     {
         internal override void Free(IntPtr value) { NativeMethods.dc_program_release(value); }
     }
 
     /// <summary>Owns a dc_module.</summary>
-    public sealed class ModuleHandle : DcHandle
+    public sealed class DcModuleHandle : DcHandle
     {
         internal override void Free(IntPtr value) { NativeMethods.dc_module_release(value); }
     }
 
     /// <summary>Owns a dc_function.</summary>
-    public sealed class FunctionHandle : DcHandle
+    public sealed class DcFunctionHandle : DcHandle
     {
         internal override void Free(IntPtr value) { NativeMethods.dc_function_release(value); }
     }
 
     /// <summary>Owns a dc_launch, and holds the buffers bound to its arguments.</summary>
-    public sealed class LaunchHandle : DcHandle
+    public sealed class DcLaunchHandle : DcHandle
     {
         // The buffers bound to the launch's arguments, by index: held while bound, so that a
         // registered array stays pinned as long as the dc_launch can use it.
         private readonly object gate = new object();
-        private BufferHandle[] bound;
+        private DcBufferHandle[] bound;
 
         /// <summary>Argument `index` is now `buffer` (null: a value). Call after the library
         /// took the change, with the new buffer pinned; the old one is let go.</summary>
-        internal void Bind(int index, BufferHandle buffer)
+        internal void Bind(int index, DcBufferHandle buffer)
         {
-            BufferHandle old;
+            DcBufferHandle old;
             lock (gate)
             {
                 if (bound == null || bound.Length <= index)
@@ -152,16 +152,16 @@ namespace Dccuda
         /// <summary>Arguments from `index` on are no longer bound (dc_launch_set_args set fewer).</summary>
         internal void UnbindFrom(int index)
         {
-            BufferHandle[] old = null;
+            DcBufferHandle[] old = null;
             lock (gate)
             {
                 if (bound == null || index >= bound.Length)
                     return;
-                old = new BufferHandle[bound.Length - index];
+                old = new DcBufferHandle[bound.Length - index];
                 Array.Copy(bound, index, old, 0, old.Length);
                 Array.Clear(bound, index, old.Length);
             }
-            foreach (BufferHandle b in old)
+            foreach (DcBufferHandle b in old)
                 if (b != null)
                     b.Unhold();
         }
@@ -173,7 +173,7 @@ namespace Dccuda
             {
                 if (bound == null)
                     return;
-                foreach (BufferHandle b in bound)
+                foreach (DcBufferHandle b in bound)
                     if (b != null)
                         graph.AddBuffer(b);
             }
@@ -182,21 +182,21 @@ namespace Dccuda
         internal override void Free(IntPtr value)
         {
             NativeMethods.dc_launch_release(value);
-            BufferHandle[] held;
+            DcBufferHandle[] held;
             lock (gate)
             {
                 held = bound;
                 bound = null;
             }
             if (held != null)
-                foreach (BufferHandle b in held)
+                foreach (DcBufferHandle b in held)
                     if (b != null)
                         b.Unhold();
         }
     }
 
     /// <summary>Owns a dc_graph, and holds what its nodes use until its last launch has run.</summary>
-    public sealed class GraphHandle : DcHandle
+    public sealed class DcGraphHandle : DcHandle
     {
         // Own: what the capture recorded (callbacks, buffers, child graphs). Applied: the
         // resources of the graph whose parameters the last Update took. LastStream: the stream
@@ -204,7 +204,7 @@ namespace Dccuda
         private readonly object gate = new object();
         private GraphResources own;
         private GraphResources applied;
-        private StreamHandle lastStream;
+        private DcStreamHandle lastStream;
 
         internal GraphResources Own { get { return own; } }
 
@@ -212,11 +212,11 @@ namespace Dccuda
 
         /// <summary>The graph was launched on `stream` (pinned by the caller). The same stream
         /// as last time costs one compare.</summary>
-        internal void NoteLaunch(StreamHandle stream)
+        internal void NoteLaunch(DcStreamHandle stream)
         {
             if (ReferenceEquals(Volatile.Read(ref lastStream), stream))
                 return;
-            StreamHandle old;
+            DcStreamHandle old;
             lock (gate)
             {
                 if (ReferenceEquals(lastStream, stream))
@@ -234,7 +234,7 @@ namespace Dccuda
         internal void TakeParametersOf(GraphResources source)
         {
             GraphResources old;
-            StreamHandle last;
+            DcStreamHandle last;
             source.Retain();
             lock (gate)
             {
@@ -252,7 +252,7 @@ namespace Dccuda
         {
             NativeMethods.dc_graph_release(value);
             GraphResources a, b;
-            StreamHandle last;
+            DcStreamHandle last;
             lock (gate)
             {
                 a = own;

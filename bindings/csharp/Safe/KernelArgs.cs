@@ -80,7 +80,7 @@ namespace Dccuda
                         Entry e = args.entries[i];
                         if (e.Buffer != null)
                         {
-                            BufferHandle h = e.Buffer.Handle;
+                            DcBufferHandle h = e.Buffer.Handle;
                             if (h.IsClosed)
                                 throw DcException.Disposed("KernelArgs: argument " + i + " (a " + e.Buffer.TypeName + ")");
                             h.DangerousAddRef(ref held[i]);
@@ -108,7 +108,7 @@ namespace Dccuda
             }
 
             /// <summary>The buffer of argument `i`, or null for a value.</summary>
-            public BufferHandle BufferAt(int i)
+            public DcBufferHandle BufferAt(int i)
             {
                 DeviceBuffer b = owner.entries[i].Buffer;
                 return b == null ? null : b.Handle;

@@ -1,7 +1,7 @@
 // A dc_launch: a kernel, a configuration and bound arguments, checked when they are set,
 // then enqueued as often as needed at the driver's own cost (SQLite's prepared statements,
 // for kernels). It keeps its function and its bound buffers alive (the library keeps the
-// dc_buffers; the binding keeps their handles and a registered array's pin: LaunchHandle).
+// dc_buffers; the binding keeps their handles and a registered array's pin: DcLaunchHandle).
 using System;
 using System.Runtime.InteropServices;
 using Dccuda.Interop;
@@ -10,13 +10,13 @@ namespace Dccuda
 {
     public sealed unsafe class PreparedLaunch : IDisposable
     {
-        internal PreparedLaunch(LaunchHandle handle)
+        internal PreparedLaunch(DcLaunchHandle handle)
         {
             Handle = handle;
         }
 
         /// <summary>The SafeHandle owning the dc_launch (for NativeMethods calls).</summary>
-        public LaunchHandle Handle { get; private set; }
+        public DcLaunchHandle Handle { get; private set; }
 
         internal Pin Use() { return new Pin(Handle, "PreparedLaunch"); }
 
@@ -26,7 +26,7 @@ namespace Dccuda
             if (config == null)
                 throw new ArgumentNullException("config");
             DcLaunchConfig c = config.ToNative();
-            var h = new LaunchHandle();
+            var h = new DcLaunchHandle();
             IntPtr raw;
             using (var f = new Pin(function == null ? null : function.Handle, "function"))
                 DcException.Check(NativeMethods.dc_launch_create(f.Raw, &c, &raw));
@@ -70,7 +70,7 @@ namespace Dccuda
             {
                 DcArg arg = new DcArg { Kind = NativeConstants.DC_ARG_BUFFER, Size = 8, Buffer = b.Raw, Offset = byteOffset };
                 DcException.Check(NativeMethods.dc_launch_set_arg(l.Raw, (uint)index, &arg));
-                Handle.Bind(index, buffer.Handle);   // held while bound: see LaunchHandle
+                Handle.Bind(index, buffer.Handle);   // held while bound: see DcLaunchHandle
             }
         }
 
@@ -92,7 +92,7 @@ namespace Dccuda
 
         /// <summary>Enqueue on `stream` (a stream of the function's device); every argument
         /// must be bound.</summary>
-        public void Enqueue(Stream stream)
+        public void Enqueue(DcStream stream)
         {
             using (var l = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))

@@ -149,7 +149,7 @@ namespace Dccuda.Tests
                 if (!d.Info.ManagedMemory)
                     throw Skip.Because("the device has no managed memory");
                 using (DeviceBuffer<int> m = d.AllocateManaged<int>(64))
-                using (Stream s = d.CreateStream())
+                using (DcStream s = d.CreateStream())
                 {
                     Expect.Equal(BufferKind.Managed, m.Kind, "kind");
                     m.CopyFrom(new int[64]);
@@ -158,7 +158,7 @@ namespace Dccuda.Tests
                     Expect.Equal(33, m.ToArray()[3], "a host write seen by a copy");
                     if (d.Info.ConcurrentManagedAccess)
                     {
-                        m.Prefetch(0, m.SizeInBytes, 0, s);
+                        m.EnqueuePrefetch(0, m.SizeInBytes, 0, s);
                         m.Advise(0, m.SizeInBytes, MemoryAdvice.SetReadMostly, 0);
                         s.Synchronize();
                     }
@@ -188,16 +188,16 @@ namespace Dccuda.Tests
         public void StreamOrderedCopies()
         {
             using (Device d = TestEnv.OpenDevice())
-            using (Stream s = d.CreateStream())
-            using (DeviceBuffer<int> b = s.AllocateAsync<int>(4096))
+            using (DcStream s = d.CreateStream())
+            using (DeviceBuffer<int> b = s.EnqueueAllocate<int>(4096))
             using (DeviceBuffer<int> pinned = d.AllocatePinned<int>(4096))
             {
                 var data = new int[4096];
                 for (int i = 0; i < data.Length; i++)
                     data[i] = i ^ 0x5a5a;
-                b.CopyFromAsync(data, s);   // pageable: read before the call returns
-                b.FillBytesAsync(0, 16, 0x7, 4, s);
-                pinned.CopyFromAsync(b, 4096, s);
+                b.EnqueueCopyFrom(data, s);   // pageable: read before the call returns
+                b.EnqueueFillBytes(0, 16, 0x7, 4, s);
+                pinned.EnqueueCopyFrom(b, 4096, s);
                 s.Synchronize();
                 Span<int> got = pinned.AsSpan();
                 for (int i = 0; i < 4; i++)
@@ -205,7 +205,7 @@ namespace Dccuda.Tests
                 for (int i = 4; i < data.Length; i++)
                     Expect.Equal(data[i], got[i], "element " + i);
                 var back = new int[4096];
-                b.CopyToAsync(back, s);
+                b.EnqueueCopyTo(back, s);
                 s.Synchronize();
                 Expect.Equal(data[4095], back[4095], "async read into managed memory");
             }

@@ -16,7 +16,7 @@ namespace Dccuda.Tests
         {
             TestEnv.RequireNvrtc();
             const string broken = "extern \"C\" __global__ void broken(int* p) {\n  p[0] = undeclared_thing;\n}\n";
-            DcException e = Expect.Throws(DcStatus.Compile, () => Dccuda.Program.Compile(broken, Sm80(), "brökén.cu"),
+            DcException e = Expect.Throws(DcStatus.Compile, () => DcProgram.Compile(broken, Sm80(), "brökén.cu"),
                                           "compiling broken source", "dc_compile", "brökén.cu", "undeclared_thing");
             Expect.Contains("error", e.Detail, "the log in Detail");
             Expect.Contains("brökén.cu(2)", e.Detail, "the log names the file and line (UTF-8 name)");
@@ -30,8 +30,8 @@ namespace Dccuda.Tests
         {
             TestEnv.RequireNvrtc();
             CompileOptions o = Sm80().WithOutput(OutputKind.Ptx).NameExpression("scale<float>").NameExpression("&scale<double>");
-            using (Dccuda.Program p = Dccuda.Program.Compile(Kernels.Source, o, "kernels.cu"))
-            using (Dccuda.Program again = Dccuda.Program.Compile(Kernels.Source, o, "kernels.cu"))
+            using (DcProgram p = DcProgram.Compile(Kernels.Source, o, "kernels.cu"))
+            using (DcProgram again = DcProgram.Compile(Kernels.Source, o, "kernels.cu"))
             {
                 Expect.Equal(OutputKind.Ptx, p.OutputKind, "output kind");
                 Expect.Contains(".entry saxpy", p.Ptx, "the PTX has saxpy");
@@ -54,12 +54,12 @@ namespace Dccuda.Tests
             CompileOptions o = Sm80().WithOutput(OutputKind.Ptx).WithStd("c++17")
                                      .Define("VALUE", "3").Header("sizes.h", "#define SIZE_FROM_HEADER 14\n")
                                      .WithFlags(CompileFlags.LineInfo | CompileFlags.NoCache).Option("--extra-device-vectorization");
-            using (Dccuda.Program p = Dccuda.Program.Compile(src, o))
+            using (DcProgram p = DcProgram.Compile(src, o))
             {
                 Expect.Contains("42", p.Ptx, "VALUE * SIZE_FROM_HEADER folded to 42");
                 Expect.Equal(CacheSource.Miss, p.CacheSource, "NoCache compiles");
             }
-            Expect.Throws(DcStatus.InvalidArgument, () => Dccuda.Program.Compile(src, Sm80().Option("--no-such-option")),
+            Expect.Throws(DcStatus.InvalidArgument, () => DcProgram.Compile(src, Sm80().Option("--no-such-option")),
                           "an option NVRTC rejects", "dc_compile");
         }
 
@@ -68,8 +68,8 @@ namespace Dccuda.Tests
         {
             TestEnv.RequireNvrtc();
             using (Device d = TestEnv.OpenDevice())
-            using (Dccuda.Program p = d.Compile(Kernels.Source, new CompileOptions().NameExpression("scale<float>")))
-            using (Module m = d.LoadModule(p))
+            using (DcProgram p = d.Compile(Kernels.Source, new CompileOptions().NameExpression("scale<float>")))
+            using (DcModule m = d.LoadModule(p))
             {
                 Expect.Equal(OutputKind.Cubin, p.OutputKind, "a device's own architecture gives CUBIN");
                 byte[] image = p.GetImage();
@@ -106,7 +106,7 @@ namespace Dccuda.Tests
                     answer.CopyFrom(new[] { 7 });
                     Expect.Equal(7, answer.ToArray()[0], "the global after a write");
                 }
-                using (Module fromBytes = d.LoadModule(image))
+                using (DcModule fromBytes = d.LoadModule(image))
                 using (Function f = fromBytes.GetFunction("saxpy"))
                     Expect.Equal("saxpy", f.Name, "a module loaded from the image's bytes");
             }

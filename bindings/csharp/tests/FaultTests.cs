@@ -22,9 +22,9 @@ extern ""C"" __global__ void write_out_of_bounds(int* p, unsigned long long inde
             TestEnv.RequireNvrtc();
             using (Device d = TestEnv.OpenDevice())
             {
-                Module m = d.CompileAndLoad(FaultSource, null, "fault.cu");
+                DcModule m = d.CompileAndLoad(FaultSource, null, "fault.cu");
                 Function oob = m.GetFunction("write_out_of_bounds");
-                Stream s = d.CreateStream();
+                DcStream s = d.CreateStream();
                 DeviceBuffer<int> small = d.Allocate<int>(1);
                 // 4 TiB past a 4-byte buffer: asynchronous, so the launch itself is accepted.
                 oob.Launch(LaunchConfig.Linear(1, 32), s, new KernelArgs().Buffer(small).Value(1UL << 40));
@@ -52,9 +52,9 @@ extern ""C"" __global__ void write_out_of_bounds(int* p, unsigned long long inde
                     old.Dispose();
 
                 // The device works again: saxpy on fresh objects, checked.
-                using (Module fresh = d.CompileAndLoad(Kernels.Source))
+                using (DcModule fresh = d.CompileAndLoad(Kernels.Source))
                 using (Function saxpy = fresh.GetFunction("saxpy"))
-                using (Stream stream = d.CreateStream())
+                using (DcStream stream = d.CreateStream())
                 using (DeviceBuffer<float> x = d.Allocate<float>(100))
                 using (DeviceBuffer<float> y = d.Allocate<float>(100))
                 {

@@ -41,9 +41,9 @@ namespace Dccuda.Tests
             objects.Add(d.Allocate<int>(8));
             objects.Add(d.CreateStream());
             objects.Add(d.CreateEvent());
-            Dccuda.Program p = d.Compile(Kernels.Source);
+            DcProgram p = d.Compile(Kernels.Source);
             objects.Add(p);
-            Module m = d.LoadModule(p);
+            DcModule m = d.LoadModule(p);
             objects.Add(m);
             objects.Add(m.GetFunction("saxpy"));
             ExpectCounts(baseline, new Dictionary<HandleType, int>
@@ -64,9 +64,9 @@ namespace Dccuda.Tests
             TestEnv.RequireNvrtc();
             var baseline = Counts();
             using (Device d = TestEnv.OpenDevice())
-            using (Module m = d.CompileAndLoad(Kernels.Source))
+            using (DcModule m = d.CompileAndLoad(Kernels.Source))
             using (Function f = m.GetFunction("saxpy"))
-            using (Stream s = d.CreateStream())
+            using (DcStream s = d.CreateStream())
             using (DeviceBuffer<float> b = d.Allocate<float>(32))
             {
                 PreparedLaunch launch = f.Prepare(LaunchConfig.Cover(32, 32));
@@ -94,7 +94,7 @@ namespace Dccuda.Tests
         public unsafe void ReleasedHandleUsedAgainRaw()
         {
             using (Device d = TestEnv.OpenDevice())
-            using (Stream s = d.CreateStream())
+            using (DcStream s = d.CreateStream())
             {
                 IntPtr raw;
                 DcException.Check(NativeMethods.dc_buffer_alloc(d.Handle.DangerousGetHandle(), 64, 0, &raw));
@@ -120,16 +120,16 @@ namespace Dccuda.Tests
         {
             Device d = TestEnv.OpenDevice();
             DeviceBuffer<int> b = d.Allocate<int>(4);
-            Stream s = d.CreateStream();
+            DcStream s = d.CreateStream();
             Event e = d.CreateEvent();
             b.Dispose();
             s.Dispose();
             e.Dispose();
             Expect.Throws(DcStatus.InvalidHandle, () => b.CopyFrom(new int[4]), "a disposed buffer", "DeviceBuffer", "disposed");
             Expect.Throws(DcStatus.InvalidHandle, () => { var n = b.SizeInBytes; }, "a disposed buffer's size", "disposed");
-            Expect.Throws(DcStatus.InvalidHandle, () => s.Synchronize(), "a disposed stream", "Stream", "disposed");
+            Expect.Throws(DcStatus.InvalidHandle, () => s.Synchronize(), "a disposed stream", "DcStream", "disposed");
             Expect.Throws(DcStatus.InvalidHandle, () => e.Record(null), "a disposed event", "Event", "disposed");
-            using (Stream live = d.CreateStream())
+            using (DcStream live = d.CreateStream())
                 Expect.Throws(DcStatus.InvalidHandle, () => live.WaitEvent(e), "a disposed event as an argument", "event", "disposed");
             d.Dispose();
             Expect.Throws(DcStatus.InvalidHandle, () => d.Synchronize(), "a disposed device", "Device", "disposed");
@@ -187,13 +187,13 @@ namespace Dccuda.Tests
                     {
                         for (int i = 0; i < 50; i++)
                         {
-                            using (Stream s = d.CreateStream())
+                            using (DcStream s = d.CreateStream())
                             using (DeviceBuffer<int> b = d.Allocate<int>(100 + i))
                             {
                                 var data = Enumerable.Range(t * 1000 + i, 100 + i).ToArray();
-                                b.CopyFromAsync(data, s);
+                                b.EnqueueCopyFrom(data, s);
                                 var back = new int[data.Length];
-                                b.CopyToAsync(back, s);
+                                b.EnqueueCopyTo(back, s);
                                 s.Synchronize();
                                 Expect.SequenceEqual(data, back, "thread " + t + " round " + i);
                             }

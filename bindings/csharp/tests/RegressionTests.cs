@@ -17,7 +17,7 @@ namespace Dccuda.Tests
         public void CallbackCapturedIntoAGraphRunsAtEveryLaunch()
         {
             using (Device d = TestEnv.OpenDevice())
-            using (Stream s = d.CreateStream())
+            using (DcStream s = d.CreateStream())
             {
                 int calls = 0, strangers = 0;
                 int entriesBefore = HostCallbacks.Count;
@@ -53,8 +53,8 @@ namespace Dccuda.Tests
         public void CallbackOnACaptureBegunElsewhereIsRefused()
         {
             using (Device d = TestEnv.OpenDevice())
-            using (Stream s = d.CreateStream())
-            using (Stream alias = d.WrapStream(s.Native))
+            using (DcStream s = d.CreateStream())
+            using (DcStream alias = d.WrapStream(s.Native))
             {
                 int entriesBefore = HostCallbacks.Count;
                 s.BeginCapture(CaptureMode.ThreadLocal);
@@ -74,16 +74,16 @@ namespace Dccuda.Tests
         public void HostSpanCopiesAreRefusedWhileCapturing()
         {
             using (Device d = TestEnv.OpenDevice())
-            using (Stream s = d.CreateStream())
+            using (DcStream s = d.CreateStream())
             using (DeviceBuffer<int> b = d.Allocate<int>(256))
             {
                 var host = new int[256];
                 b.Fill(7);
                 s.BeginCapture(CaptureMode.ThreadLocal);
-                Expect.Throws(DcStatus.InvalidState, () => b.CopyToAsync(host, s), "device -> array while capturing", "capturing");
-                Expect.Throws(DcStatus.InvalidState, () => b.CopyFromAsync(host, s), "array -> device while capturing", "capturing");
-                Expect.Throws(DcStatus.InvalidState, () => b.ReadBytesAsync(0, new byte[16], s), "bytes out while capturing", "capturing");
-                Expect.Throws(DcStatus.InvalidState, () => b.WriteBytesAsync(0, new byte[16], s), "bytes in while capturing", "capturing");
+                Expect.Throws(DcStatus.InvalidState, () => b.EnqueueCopyTo(host, s), "device -> array while capturing", "capturing");
+                Expect.Throws(DcStatus.InvalidState, () => b.EnqueueCopyFrom(host, s), "array -> device while capturing", "capturing");
+                Expect.Throws(DcStatus.InvalidState, () => b.EnqueueReadBytes(0, new byte[16], s), "bytes out while capturing", "capturing");
+                Expect.Throws(DcStatus.InvalidState, () => b.EnqueueWriteBytes(0, new byte[16], s), "bytes in while capturing", "capturing");
                 using (Graph g = s.EndCapture())
                 {
                     Expect.Equal(0UL, g.NodeCount, "nothing was captured");
@@ -91,7 +91,7 @@ namespace Dccuda.Tests
                     s.Synchronize();
                 }
                 Expect.Equal(0, host[255], "the array was not written");
-                b.CopyToAsync(host, s);   // not capturing: allowed
+                b.EnqueueCopyTo(host, s);   // not capturing: allowed
                 s.Synchronize();
                 Expect.Equal(7, host[255], "an uncaptured copy runs");
             }
@@ -113,9 +113,9 @@ extern ""C"" __global__ void saxpy(float a, const float* x, float* y, int n) {
             TestEnv.RequireNvrtc();
             const int n = 256;
             using (Device d = TestEnv.OpenDevice())
-            using (Module m = d.CompileAndLoad(AddOneSource, null, "add_one.cu"))
+            using (DcModule m = d.CompileAndLoad(AddOneSource, null, "add_one.cu"))
             using (Function saxpy = m.GetFunction("saxpy"))
-            using (Stream s = d.CreateStream())
+            using (DcStream s = d.CreateStream())
             using (DeviceBuffer<float> x = d.Allocate<float>(n))
             {
                 x.Fill(2f);
@@ -144,9 +144,9 @@ extern ""C"" __global__ void saxpy(float a, const float* x, float* y, int n) {
             TestEnv.RequireNvrtc();
             const int n = 256;
             using (Device d = TestEnv.OpenDevice())
-            using (Module m = d.CompileAndLoad(AddOneSource, null, "add_one.cu"))
+            using (DcModule m = d.CompileAndLoad(AddOneSource, null, "add_one.cu"))
             using (Function saxpy = m.GetFunction("saxpy"))
-            using (Stream s = d.CreateStream())
+            using (DcStream s = d.CreateStream())
             using (DeviceBuffer<float> x = d.Allocate<float>(n))
             {
                 x.Fill(2f);

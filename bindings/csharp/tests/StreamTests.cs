@@ -13,17 +13,17 @@ namespace Dccuda.Tests
             using (Device d = TestEnv.OpenDevice())
             {
                 StreamPriorityRange r = d.StreamPriorityRange;
-                using (Stream plain = d.CreateStream())
-                using (Stream blocking = d.CreateStream(StreamFlags.Blocking, r.Greatest))
-                using (Stream legacy = d.GetDefaultStream(DefaultStream.Legacy))
-                using (Stream perThread = d.GetDefaultStream(DefaultStream.PerThread))
-                using (Stream wrapped = d.WrapStream(plain.Native))
+                using (DcStream plain = d.CreateStream())
+                using (DcStream blocking = d.CreateStream(StreamFlags.Blocking, r.Greatest))
+                using (DcStream legacy = d.GetDefaultStream(DefaultStream.Legacy))
+                using (DcStream perThread = d.GetDefaultStream(DefaultStream.PerThread))
+                using (DcStream wrapped = d.WrapStream(plain.Native))
                 {
                     Expect.NotEqual(IntPtr.Zero, plain.Native, "a created stream's CUstream");
                     Expect.Equal(new IntPtr(1), legacy.Native, "CU_STREAM_LEGACY");
                     Expect.Equal(new IntPtr(2), perThread.Native, "CU_STREAM_PER_THREAD");
                     Expect.Equal(plain.Native, wrapped.Native, "a wrapped stream");
-                    foreach (Stream s in new[] { plain, blocking, legacy, perThread, wrapped })
+                    foreach (DcStream s in new[] { plain, blocking, legacy, perThread, wrapped })
                     {
                         s.Synchronize();
                         Expect.True(s.IsComplete, "an idle stream is complete");
@@ -39,15 +39,15 @@ namespace Dccuda.Tests
         public void CallbacksRunInStreamOrder()
         {
             using (Device d = TestEnv.OpenDevice())
-            using (Stream s = d.CreateStream())
+            using (DcStream s = d.CreateStream())
             using (DeviceBuffer<int> b = d.Allocate<int>(1024))
             using (DeviceBuffer<int> pinned = d.AllocatePinned<int>(1024))
             {
                 int calls = 0;
                 int seen = -1;
                 IntPtr host = pinned.HostPointer;
-                b.FillAsync(5, s);
-                pinned.CopyFromAsync(b, 1024, s);
+                b.EnqueueFill(5, s);
+                pinned.EnqueueCopyFrom(b, 1024, s);
                 // The callback runs after the copy, so it sees the copied data.
                 s.AddCallback(() =>
                 {
@@ -66,7 +66,7 @@ namespace Dccuda.Tests
         public void CallbackExceptionsAreReportedNotThrownIntoTheDriver()
         {
             using (Device d = TestEnv.OpenDevice())
-            using (Stream s = d.CreateStream())
+            using (DcStream s = d.CreateStream())
             {
                 Exception reported = null;
                 Action<Exception> handler = e => reported = e;
@@ -89,20 +89,20 @@ namespace Dccuda.Tests
         public void EventsOrderAndTime()
         {
             using (Device d = TestEnv.OpenDevice())
-            using (Stream producer = d.CreateStream())
-            using (Stream consumer = d.CreateStream())
+            using (DcStream producer = d.CreateStream())
+            using (DcStream consumer = d.CreateStream())
             using (Event start = d.CreateEvent())
             using (Event untimed = d.CreateEvent(EventFlags.DisableTiming))
             using (DeviceBuffer<int> b = d.Allocate<int>(1 << 16))
             {
                 Expect.True(start.IsComplete, "an event never recorded is complete");
                 start.Record(producer);
-                b.FillAsync(9, producer);
+                b.EnqueueFill(9, producer);
                 using (Event end = producer.Record())
                 {
                     consumer.WaitEvent(end);
                     var back = new int[1 << 16];
-                    b.CopyToAsync(back, consumer);
+                    b.EnqueueCopyTo(back, consumer);
                     consumer.Synchronize();
                     Expect.Equal(9, back[(1 << 16) - 1], "the consumer saw the producer's fill");
                     end.Synchronize();

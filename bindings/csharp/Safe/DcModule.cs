@@ -35,31 +35,31 @@ namespace Dccuda
         }
     }
 
-    public sealed unsafe class Module : IDisposable
+    public sealed unsafe class DcModule : IDisposable
     {
-        internal Module(ModuleHandle handle)
+        internal DcModule(DcModuleHandle handle)
         {
             Handle = handle;
         }
 
         /// <summary>The SafeHandle owning the dc_module (for NativeMethods calls).</summary>
-        public ModuleHandle Handle { get; private set; }
+        public DcModuleHandle Handle { get; private set; }
 
-        internal Pin Use() { return new Pin(Handle, "Module"); }
+        internal Pin Use() { return new Pin(Handle, "DcModule"); }
 
-        private static Module Adopt(ModuleHandle h, IntPtr raw)
+        private static DcModule Adopt(DcModuleHandle h, IntPtr raw)
         {
             h.Adopt(raw);
-            return new Module(h);
+            return new DcModule(h);
         }
 
         /// <summary>Load an image in memory (PTX, CUBIN, fatbin; the image is copied). An
         /// invalid image is DC_ERROR_INVALID_IMAGE with the JIT log in Detail.</summary>
-        public static Module Load(Device device, ReadOnlySpan<byte> image, ModuleOptions options = null)
+        public static DcModule Load(Device device, ReadOnlySpan<byte> image, ModuleOptions options = null)
         {
             if (device == null)
                 throw new ArgumentNullException("device");
-            var h = new ModuleHandle();
+            var h = new DcModuleHandle();
             IntPtr raw;
             DcModuleOptions o = options == null ? default(DcModuleOptions) : options.ToNative();
             fixed (byte* img = &System.Runtime.InteropServices.MemoryMarshal.GetReference(image))
@@ -68,7 +68,7 @@ namespace Dccuda
             return Adopt(h, raw);
         }
 
-        public static Module Load(Device device, byte[] image, ModuleOptions options = null)
+        public static DcModule Load(Device device, byte[] image, ModuleOptions options = null)
         {
             if (image == null)
                 throw new ArgumentNullException("image");
@@ -76,11 +76,11 @@ namespace Dccuda
         }
 
         /// <summary>Load a compiled program's output.</summary>
-        public static Module Load(Device device, Program program, ModuleOptions options = null)
+        public static DcModule Load(Device device, DcProgram program, ModuleOptions options = null)
         {
             if (device == null)
                 throw new ArgumentNullException("device");
-            var h = new ModuleHandle();
+            var h = new DcModuleHandle();
             IntPtr raw;
             DcModuleOptions o = options == null ? default(DcModuleOptions) : options.ToNative();
             using (var d = device.Use())
@@ -90,13 +90,13 @@ namespace Dccuda
         }
 
         /// <summary>Load a PTX, CUBIN or fatbin file.</summary>
-        public static Module LoadFile(Device device, string path, ModuleOptions options = null)
+        public static DcModule LoadFile(Device device, string path, ModuleOptions options = null)
         {
             if (device == null)
                 throw new ArgumentNullException("device");
             if (path == null)
                 throw new ArgumentNullException("path");
-            var h = new ModuleHandle();
+            var h = new DcModuleHandle();
             IntPtr raw;
             DcModuleOptions o = options == null ? default(DcModuleOptions) : options.ToNative();
             byte[] p8 = Utf8.Encode(path);
@@ -107,13 +107,13 @@ namespace Dccuda
         }
 
         /// <summary>Compile CUDA C++ for `device` (through the kernel cache) and load it.</summary>
-        public static Module CompileAndLoad(Device device, string source, CompileOptions options = null, string name = null)
+        public static DcModule CompileAndLoad(Device device, string source, CompileOptions options = null, string name = null)
         {
             if (device == null)
                 throw new ArgumentNullException("device");
             if (source == null)
                 throw new ArgumentNullException("source");
-            var h = new ModuleHandle();
+            var h = new DcModuleHandle();
             IntPtr raw;
             using (var arena = new Utf8Arena())
             using (var d = device.Use())
@@ -146,7 +146,7 @@ namespace Dccuda
         /// DC_ERROR_NOT_FOUND listing the kernels the module has.</summary>
         public Function GetFunction(string name)
         {
-            var h = new FunctionHandle();
+            var h = new DcFunctionHandle();
             IntPtr raw;
             byte[] n8 = Utf8.Encode(name);
             fixed (byte* n = n8)
@@ -205,15 +205,15 @@ namespace Dccuda
             {
                 ulong size = b.SizeInBytes;
                 b.Dispose();
-                throw new ArgumentException("Module.GetGlobal<" + typeof(T).Name + ">: " + name + " is " + size +
+                throw new ArgumentException("DcModule.GetGlobal<" + typeof(T).Name + ">: " + name + " is " + size +
                                             " bytes, not a whole number of " + DeviceBuffer<T>.ElementSize + "-byte elements");
             }
             return b;
         }
 
-        private BufferHandle GlobalHandle(string name)
+        private DcBufferHandle GlobalHandle(string name)
         {
-            var h = new BufferHandle();
+            var h = new DcBufferHandle();
             IntPtr raw;
             byte[] n8 = Utf8.Encode(name);
             fixed (byte* n = n8)

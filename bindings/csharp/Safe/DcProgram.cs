@@ -7,21 +7,21 @@ using Dccuda.Interop;
 
 namespace Dccuda
 {
-    public sealed unsafe class Program : IDisposable
+    public sealed unsafe class DcProgram : IDisposable
     {
-        internal Program(ProgramHandle handle)
+        internal DcProgram(DcProgramHandle handle)
         {
             Handle = handle;
         }
 
         /// <summary>The SafeHandle owning the dc_program (for NativeMethods calls).</summary>
-        public ProgramHandle Handle { get; private set; }
+        public DcProgramHandle Handle { get; private set; }
 
-        internal Pin Use() { return new Pin(Handle, "Program"); }
+        internal Pin Use() { return new Pin(Handle, "DcProgram"); }
 
         /// <summary>Compile CUDA C++ `source`. `name` names it in diagnostics; `device`
         /// (optional) supplies the architecture when options.Arch is 0.</summary>
-        public static Program Compile(string source, CompileOptions options = null, string name = null, Device device = null)
+        public static DcProgram Compile(string source, CompileOptions options = null, string name = null, Device device = null)
         {
             // A possible first call: find the library before CompileCore is compiled (see Dc).
             NativeLibraryResolver.Register();
@@ -29,11 +29,11 @@ namespace Dccuda
         }
 
         [MethodImpl(MethodImplOptions.NoInlining)]
-        private static Program CompileCore(string source, CompileOptions options, string name, Device device)
+        private static DcProgram CompileCore(string source, CompileOptions options, string name, Device device)
         {
             if (source == null)
                 throw new ArgumentNullException("source");
-            var h = new ProgramHandle();
+            var h = new DcProgramHandle();
             IntPtr raw;
             using (var arena = new Utf8Arena())
             using (var d = new Pin(device == null ? null : device.Handle, "device", optional: true))
@@ -46,7 +46,7 @@ namespace Dccuda
                     DcException.Check(NativeMethods.dc_compile(s, n, options == null ? null : &o, d.Raw, &raw));
             }
             h.Adopt(raw);
-            return new Program(h);
+            return new DcProgram(h);
         }
 
         public OutputKind OutputKind
@@ -81,7 +81,7 @@ namespace Dccuda
             get
             {
                 if (OutputKind != OutputKind.Ptx)
-                    throw new InvalidOperationException("Program.Ptx: the program holds " + OutputKind + ", not PTX; compile with OutputKind.Ptx");
+                    throw new InvalidOperationException("DcProgram.Ptx: the program holds " + OutputKind + ", not PTX; compile with OutputKind.Ptx");
                 byte[] image = GetImage();
                 int n = Array.IndexOf(image, (byte)0);
                 fixed (byte* b = image)

@@ -6,17 +6,17 @@ using Dccuda.Interop;
 
 namespace Dccuda
 {
-    public sealed unsafe class Stream : IDisposable
+    public sealed unsafe class DcStream : IDisposable
     {
-        internal Stream(StreamHandle handle)
+        internal DcStream(DcStreamHandle handle)
         {
             Handle = handle;
         }
 
         /// <summary>The SafeHandle owning the dc_stream (for NativeMethods calls).</summary>
-        public StreamHandle Handle { get; private set; }
+        public DcStreamHandle Handle { get; private set; }
 
-        internal Pin Use() { return new Pin(Handle, "Stream"); }
+        internal Pin Use() { return new Pin(Handle, "DcStream"); }
 
         /// <summary>Wait until all work enqueued so far has completed; a fault in it is reported here.</summary>
         public void Synchronize()
@@ -82,7 +82,7 @@ namespace Dccuda
             {
                 GraphResources graph = capture;
                 if (graph == null)
-                    RefuseForeignCapture(s.Raw, "Stream.AddCallback");
+                    RefuseForeignCapture(s.Raw, "DcStream.AddCallback");
                 long key = HostCallbacks.Add(new ActionCallback(callback), graph != null);
                 int status = NativeMethods.dc_stream_add_callback(s.Raw, HostCallbacks.Thunk, HostCallbacks.UserData(key));
                 if (status < 0)
@@ -111,10 +111,10 @@ namespace Dccuda
 
         /// <summary>`count` elements of device memory allocated in stream order: usable by work
         /// enqueued on this stream after the call.</summary>
-        public DeviceBuffer<T> AllocateAsync<T>(long count, AllocFlags flags = AllocFlags.None) where T : struct
+        public DeviceBuffer<T> EnqueueAllocate<T>(long count, AllocFlags flags = AllocFlags.None) where T : struct
         {
             ulong bytes = DeviceBuffer<T>.BytesFor(count);
-            var h = new BufferHandle();
+            var h = new DcBufferHandle();
             IntPtr raw;
             using (var s = Use())
                 DcException.Check(NativeMethods.dc_buffer_alloc_async(s.Raw, bytes, (uint)flags, &raw));
@@ -182,7 +182,7 @@ namespace Dccuda
         /// invalidated ends too (DC_ERROR_INVALID_STATE, no graph).</summary>
         public Graph EndCapture()
         {
-            var h = new GraphHandle();
+            var h = new DcGraphHandle();
             IntPtr raw;
             using (var s = Use())
             {
