@@ -126,22 +126,36 @@ namespace Dccuda
         }
 
         /// <summary>Launch once on `stream`. Arguments are checked against the kernel's
-        /// parameters; the launch is asynchronous (a fault shows at the next synchronisation).</summary>
+        /// parameters; the launch is asynchronous (a fault shows at the next synchronisation).
+        /// With a reused `args` (KernelArgs.Clear) nothing is allocated per call. Captured into
+        /// a graph, the buffer arguments are kept until the graph can no longer run.</summary>
         public void Launch(LaunchConfig config, DcStream stream, KernelArgs args)
         {
-            if (config == null)
-                throw new ArgumentNullException("config");
             if (args == null)
-                args = new KernelArgs();
+                throw new ArgumentNullException("args");
             DcLaunchConfig c = config.ToNative();
             using (var f = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
-            using (KernelArgs.Bound a = args.Bind())
             {
-                DcException.Check(NativeMethods.dc_launch_kernel(f.Raw, &c, a.Args, a.Count, s.Raw));
-                GraphResources graph = stream.Capture;
-                if (graph != null)
-                    a.HoldBuffersIn(graph);   // captured: the graph uses them at every launch
+                int n = args.Bind();
+                try
+                {
+                    int status;
+                    fixed (byte* values = args.ValueBytes)
+                    fixed (DcArg* a = args.NativeArgs)
+                    {
+                        args.FixValues(a, values);
+                        status = NativeMethods.dc_launch_kernel(f.Raw, &c, n == 0 ? null : a, (uint)n, s.Raw);
+                    }
+                    DcException.Check(status);
+                    GraphResources graph = stream.Capture;
+                    if (graph != null)
+                        args.HoldBuffersIn(graph);   // captured: the graph uses them at every launch
+                }
+                finally
+                {
+                    args.Unbind();
+                }
             }
         }
 
@@ -149,8 +163,6 @@ namespace Dccuda
         /// kernel's parameters are (device pointers inside cannot be checked).</summary>
         public void LaunchPacked(LaunchConfig config, DcStream stream, ReadOnlySpan<byte> parameters)
         {
-            if (config == null)
-                throw new ArgumentNullException("config");
             DcLaunchConfig c = config.ToNative();
             fixed (byte* p = &MemoryMarshal.GetReference(parameters))
             using (var f = Use())
@@ -220,8 +232,6 @@ namespace Dccuda
         /// <summary>Clusters of config.Cluster that can be co-resident.</summary>
         public int MaxActiveClusters(LaunchConfig config)
         {
-            if (config == null)
-                throw new ArgumentNullException("config");
             DcLaunchConfig c = config.ToNative();
             int clusters;
             using (var f = Use())

@@ -1,4 +1,4 @@
-// Launch geometry (dc_launch_config) as a small class, and Dim3.
+// Launch geometry (dc_launch_config) as a value type, and Dim3.
 using System;
 using Dccuda.Interop;
 
@@ -26,16 +26,15 @@ namespace Dccuda
     }
 
     /// <summary>How a kernel is launched. Grid counts blocks (not clusters) in every
-    /// dimension; with clusters each grid dimension must be a multiple of the cluster's.</summary>
-    public sealed unsafe class LaunchConfig
+    /// dimension; with clusters each grid dimension must be a multiple of the cluster's. A
+    /// value type, so that making one per launch allocates nothing; default(LaunchConfig) has
+    /// a zero grid and block, which the library refuses.</summary>
+    public unsafe struct LaunchConfig
     {
-        public LaunchConfig()
-        {
-            Grid = new Dim3(1);
-            Block = new Dim3(1);
-        }
-
+        /// <summary>`grid` blocks of `block` threads, with `sharedMemoryBytes` of dynamic shared
+        /// memory per block.</summary>
         public LaunchConfig(Dim3 grid, Dim3 block, uint sharedMemoryBytes = 0)
+            : this()
         {
             Grid = grid;
             Block = block;
@@ -78,6 +77,7 @@ namespace Dccuda
             return Linear((uint)blocks, threadsPerBlock);
         }
 
+        /// <summary>The native dc_launch_config.</summary>
         public DcLaunchConfig ToNative()
         {
             DcLaunchConfig c = DcLaunchConfig.Init();
@@ -90,6 +90,7 @@ namespace Dccuda
             return c;
         }
 
+        /// <summary>From a native dc_launch_config.</summary>
         public static LaunchConfig FromNative(DcLaunchConfig c)
         {
             return new LaunchConfig

@@ -23,8 +23,6 @@ namespace Dccuda
         /// <summary>A prepared launch of `function` with no arguments bound yet.</summary>
         public static PreparedLaunch Create(Function function, LaunchConfig config)
         {
-            if (config == null)
-                throw new ArgumentNullException("config");
             DcLaunchConfig c = config.ToNative();
             var h = new DcLaunchHandle();
             IntPtr raw;
@@ -37,8 +35,6 @@ namespace Dccuda
         /// <summary>Replace the configuration (checked as at creation).</summary>
         public void SetConfig(LaunchConfig config)
         {
-            if (config == null)
-                throw new ArgumentNullException("config");
             DcLaunchConfig c = config.ToNative();
             using (var l = Use())
                 DcException.Check(NativeMethods.dc_launch_set_config(l.Raw, &c));
@@ -51,12 +47,26 @@ namespace Dccuda
             if (args == null)
                 throw new ArgumentNullException("args");
             using (var l = Use())
-            using (KernelArgs.Bound a = args.Bind())
             {
-                DcException.Check(NativeMethods.dc_launch_set_args(l.Raw, a.Args, a.Count));
-                for (int i = 0; i < (int)a.Count; i++)
-                    Handle.Bind(i, a.BufferAt(i));
-                Handle.UnbindFrom((int)a.Count);
+                int n = args.Bind();
+                try
+                {
+                    int status;
+                    fixed (byte* values = args.ValueBytes)
+                    fixed (DcArg* a = args.NativeArgs)
+                    {
+                        args.FixValues(a, values);
+                        status = NativeMethods.dc_launch_set_args(l.Raw, n == 0 ? null : a, (uint)n);
+                    }
+                    DcException.Check(status);
+                    for (int i = 0; i < n; i++)
+                        Handle.Bind(i, args.BufferAt(i));
+                    Handle.UnbindFrom(n);
+                }
+                finally
+                {
+                    args.Unbind();
+                }
             }
         }
 

@@ -11,24 +11,24 @@ namespace Dccuda.Tests
         private sealed class Saxpy : IDisposable
         {
             public readonly Device Device;
-            public readonly DcModule DcModule;
+            public readonly DcModule Module;
             public readonly Function Kernel;
-            public readonly DcStream DcStream;
+            public readonly DcStream Stream;
 
             public Saxpy()
             {
                 TestEnv.RequireNvrtc();
                 Device = TestEnv.OpenDevice();
-                DcModule = Device.CompileAndLoad(Kernels.Source, null, "kernels.cu");
-                Kernel = DcModule.GetFunction("saxpy");
-                DcStream = Device.CreateStream();
+                Module = Device.CompileAndLoad(Kernels.Source, null, "kernels.cu");
+                Kernel = Module.GetFunction("saxpy");
+                Stream = Device.CreateStream();
             }
 
             public void Dispose()
             {
-                DcStream.Dispose();
+                Stream.Dispose();
                 Kernel.Dispose();
-                DcModule.Dispose();
+                Module.Dispose();
                 Device.Dispose();
             }
         }
@@ -70,8 +70,8 @@ namespace Dccuda.Tests
                     dx.CopyFrom(x);
                     dy.CopyFrom(y);
                     var args = new KernelArgs().Value(2.5f).Buffer(dx).Buffer(dy).Value(n);
-                    k.Kernel.Launch(LaunchConfig.Cover(n, 256), k.DcStream, args);
-                    k.DcStream.Synchronize();
+                    k.Kernel.Launch(LaunchConfig.Cover(n, 256), k.Stream, args);
+                    k.Stream.Synchronize();
                     CheckSaxpy(2.5f, x, y, dy.ToArray(), 1, "one-shot saxpy");
                 }
             }
@@ -90,19 +90,19 @@ namespace Dccuda.Tests
                 {
                     dx.CopyFrom(x);
                     dy.CopyFrom(y);
-                    Expect.Throws(DcStatus.InvalidState, () => launch.Enqueue(k.DcStream), "enqueue before binding", "dc_launch_enqueue");
+                    Expect.Throws(DcStatus.InvalidState, () => launch.Enqueue(k.Stream), "enqueue before binding", "dc_launch_enqueue");
                     launch.SetArgs(new KernelArgs().Value(0.5f).Buffer(dx).Buffer(dy).Value(n));
                     for (int i = 0; i < 3; i++)
-                        launch.Enqueue(k.DcStream);
-                    k.DcStream.Synchronize();
+                        launch.Enqueue(k.Stream);
+                    k.Stream.Synchronize();
                     CheckSaxpy(0.5f, x, y, dy.ToArray(), 3, "three replays");
                     // Rebind a and y one by one: y2 = -1 * x + y.
                     dy.CopyFrom(y);
                     launch.SetValue(0, -1f);
                     launch.SetBuffer(2, dy);
                     launch.SetConfig(LaunchConfig.Cover(n, 128));
-                    launch.Enqueue(k.DcStream);
-                    k.DcStream.Synchronize();
+                    launch.Enqueue(k.Stream);
+                    k.Stream.Synchronize();
                     CheckSaxpy(-1f, x, y, dy.ToArray(), 1, "after rebinding");
                     Expect.Throws(DcStatus.OutOfRange, () => launch.SetValue(4, 1), "argument index 4", "dc_launch_set_arg");
                 }
@@ -127,10 +127,10 @@ namespace Dccuda.Tests
                     BitConverter.GetBytes(dx.DevicePointer).CopyTo(block, 8);
                     BitConverter.GetBytes(dy.DevicePointer).CopyTo(block, 16);
                     BitConverter.GetBytes(n).CopyTo(block, 24);
-                    k.Kernel.LaunchPacked(LaunchConfig.Cover(n, 64), k.DcStream, block);
-                    k.DcStream.Synchronize();
+                    k.Kernel.LaunchPacked(LaunchConfig.Cover(n, 64), k.Stream, block);
+                    k.Stream.Synchronize();
                     CheckSaxpy(3f, x, y, dy.ToArray(), 1, "packed saxpy");
-                    Expect.Throws(DcStatus.InvalidArgument, () => k.Kernel.LaunchPacked(LaunchConfig.Cover(n, 64), k.DcStream, new byte[12]),
+                    Expect.Throws(DcStatus.InvalidArgument, () => k.Kernel.LaunchPacked(LaunchConfig.Cover(n, 64), k.Stream, new byte[12]),
                                   "a 12-byte parameter block", "dc_launch_kernel_packed");
                 }
             }
@@ -168,19 +168,19 @@ namespace Dccuda.Tests
             {
                 LaunchConfig c = LaunchConfig.Cover(16, 16);
                 Expect.Throws(DcStatus.InvalidArgument,
-                              () => k.Kernel.Launch(c, k.DcStream, new KernelArgs().Value(2.0).Buffer(b).Buffer(b).Value(16)),
+                              () => k.Kernel.Launch(c, k.Stream, new KernelArgs().Value(2.0).Buffer(b).Buffer(b).Value(16)),
                               "a double for a float parameter", "dc_launch_kernel", "saxpy");
                 Expect.Throws(DcStatus.InvalidArgument,
-                              () => k.Kernel.Launch(c, k.DcStream, new KernelArgs().Value(2f).Buffer(b).Buffer(b)),
+                              () => k.Kernel.Launch(c, k.Stream, new KernelArgs().Value(2f).Buffer(b).Buffer(b)),
                               "three arguments for four parameters", "dc_launch_kernel", "saxpy");
                 var tooBig = new LaunchConfig(new Dim3(1), new Dim3(1u << 20));
                 Expect.Throws(DcStatus.InvalidArgument,
-                              () => k.Kernel.Launch(tooBig, k.DcStream, new KernelArgs().Value(2f).Buffer(b).Buffer(b).Value(16)),
+                              () => k.Kernel.Launch(tooBig, k.Stream, new KernelArgs().Value(2f).Buffer(b).Buffer(b).Value(16)),
                               "a block of 2^20 threads", "dc_launch_kernel");
                 DeviceBuffer<float> gone = k.Device.Allocate<float>(16);
                 gone.Dispose();
                 Expect.Throws(DcStatus.InvalidHandle,
-                              () => k.Kernel.Launch(c, k.DcStream, new KernelArgs().Value(2f).Buffer(gone).Buffer(b).Value(16)),
+                              () => k.Kernel.Launch(c, k.Stream, new KernelArgs().Value(2f).Buffer(gone).Buffer(b).Value(16)),
                               "a disposed buffer as an argument", "disposed");
             }
         }
@@ -224,31 +224,74 @@ namespace Dccuda.Tests
                     LaunchConfig c = LaunchConfig.Cover(n, 256);
                     Func<float, Graph> capture = a =>
                     {
-                        k.DcStream.BeginCapture(CaptureMode.ThreadLocal);
-                        Expect.True(k.DcStream.IsCapturing, "capturing");
-                        k.Kernel.Launch(c, k.DcStream, new KernelArgs().Value(a).Buffer(dx).Buffer(dy).Value(n));
-                        k.Kernel.Launch(c, k.DcStream, new KernelArgs().Value(a).Buffer(dx).Buffer(dy).Value(n));
-                        return k.DcStream.EndCapture();
+                        k.Stream.BeginCapture(CaptureMode.ThreadLocal);
+                        Expect.True(k.Stream.IsCapturing, "capturing");
+                        k.Kernel.Launch(c, k.Stream, new KernelArgs().Value(a).Buffer(dx).Buffer(dy).Value(n));
+                        k.Kernel.Launch(c, k.Stream, new KernelArgs().Value(a).Buffer(dx).Buffer(dy).Value(n));
+                        return k.Stream.EndCapture();
                     };
                     using (Graph g = capture(1f))
                     {
-                        Expect.False(k.DcStream.IsCapturing, "capture ended");
+                        Expect.False(k.Stream.IsCapturing, "capture ended");
                         Expect.Equal(2UL, g.NodeCount, "two kernel nodes");
                         CheckSaxpy(1f, x, y, dy.ToArray(), 0, "captured work did not run");
                         g.Instantiate();
-                        g.Upload(k.DcStream);
-                        g.Launch(k.DcStream);
-                        g.Launch(k.DcStream);
-                        k.DcStream.Synchronize();
+                        g.Upload(k.Stream);
+                        g.Launch(k.Stream);
+                        g.Launch(k.Stream);
+                        k.Stream.Synchronize();
                         CheckSaxpy(1f, x, y, dy.ToArray(), 4, "two graph launches of two kernels");
                         dy.CopyFrom(y);
                         using (Graph other = capture(-2f))
                             g.Update(other);
-                        g.Launch(k.DcStream);
-                        k.DcStream.Synchronize();
+                        g.Launch(k.Stream);
+                        k.Stream.Synchronize();
                         CheckSaxpy(-2f, x, y, dy.ToArray(), 2, "the updated graph");
                     }
-                    Expect.Throws(DcStatus.InvalidState, () => k.DcStream.EndCapture(), "ending a capture that never began", "dc_stream_end_capture");
+                    Expect.Throws(DcStatus.InvalidState, () => k.Stream.EndCapture(), "ending a capture that never began", "dc_stream_end_capture");
+                }
+            }
+        }
+
+        /// <summary>One-shot launches with a reused KernelArgs, and prepared launches, allocate
+        /// nothing per call (measured with GC.GetAllocatedBytesForCurrentThread, which Mono 6 and
+        /// .NET Core 3+ have). The configuration is made per call: LaunchConfig is a value type.</summary>
+        [Fact]
+        public void LaunchesAllocateNothingPerCall()
+        {
+            using (var k = new Saxpy())
+            {
+                const int n = 512;
+                using (DeviceBuffer<float> dx = k.Device.Allocate<float>(n))
+                using (DeviceBuffer<float> dy = k.Device.Allocate<float>(n))
+                using (PreparedLaunch prepared = k.Kernel.Prepare(LaunchConfig.Cover(n, 128)))
+                {
+                    dx.Fill(1f);
+                    dy.Fill(0f);
+                    var args = new KernelArgs();
+                    prepared.SetArgs(args.Clear().Value(1f).Buffer(dx).Buffer(dy).Value(n));
+                    const int calls = 1000;
+                    for (int pass = 0; pass < 2; pass++)   // the first pass warms up (JIT, statics)
+                    {
+                        long before = GC.GetAllocatedBytesForCurrentThread();
+                        for (int i = 0; i < calls; i++)
+                        {
+                            args.Clear().Value(1f).Buffer(dx).Buffer(dy).Value(n);
+                            k.Kernel.Launch(LaunchConfig.Cover(n, 128), k.Stream, args);
+                        }
+                        long oneShot = GC.GetAllocatedBytesForCurrentThread() - before;
+                        before = GC.GetAllocatedBytesForCurrentThread();
+                        for (int i = 0; i < calls; i++)
+                            prepared.Enqueue(k.Stream);
+                        long enqueued = GC.GetAllocatedBytesForCurrentThread() - before;
+                        if (pass == 1)
+                        {
+                            Expect.Equal(0L, oneShot, "bytes allocated by " + calls + " one-shot launches");
+                            Expect.Equal(0L, enqueued, "bytes allocated by " + calls + " prepared launches");
+                        }
+                    }
+                    k.Stream.Synchronize();
+                    Expect.Equal(4000f, dy.ToArray()[n - 1], "y after 4000 launches adding x = 1");
                 }
             }
         }
