@@ -2,6 +2,8 @@
 // capture into graphs.
 using System;
 using System.Runtime.InteropServices;
+using System.Threading;
+using System.Threading.Tasks;
 using Dccuda.Interop;
 
 namespace Dccuda
@@ -23,6 +25,39 @@ namespace Dccuda
         {
             using (var s = Use())
                 DcException.Check(NativeMethods.dc_stream_synchronize(s.Raw));
+        }
+
+        /// <summary>Wait, without blocking a thread, until all work enqueued so far has
+        /// completed; a fault in it is reported as Synchronize reports it (as DcException).
+        /// Completion comes from a host callback enqueued now (dc_stream_add_callback);
+        /// continuations never run on the driver's callback thread
+        /// (RunContinuationsAsynchronously). Cancelling `cancellationToken` ends the wait with
+        /// OperationCanceledException; it does not cancel the GPU work, which runs on. Refused
+        /// (DC_ERROR_INVALID_STATE) while the stream captures a graph. A wait outlived by a
+        /// device fault (after which the driver calls no host function) fails with the fault
+        /// within about 0.1 s.</summary>
+        public ValueTask SynchronizeAsync(CancellationToken cancellationToken = default(CancellationToken))
+        {
+            if (cancellationToken.IsCancellationRequested)
+                return new ValueTask(Task.FromCanceled(cancellationToken));
+            using (var s = Use())
+            {
+                RefuseWhileCapturing(s.Raw, "DcStream.SynchronizeAsync");
+                return AsyncCompletion.Start(s.Raw, IntPtr.Zero, "DcStream.SynchronizeAsync", cancellationToken);
+            }
+        }
+
+        /// <summary>DC_ERROR_INVALID_STATE while the stream captures: a host callback would be
+        /// recorded into the graph instead of running now.</summary>
+        private void RefuseWhileCapturing(IntPtr raw, string what)
+        {
+            int capturing = capture != null ? 1 : 0;
+            if (capturing == 0)
+                DcException.Check(NativeMethods.dc_stream_is_capturing(raw, &capturing));
+            if (capturing != 0)
+                throw new DcException(DcStatus.InvalidState,
+                    what + ": the stream is capturing a graph, so nothing enqueued now runs until the graph is launched; " +
+                    "end the capture, launch the graph, then wait for the stream");
         }
 
         /// <summary>True when all work enqueued so far has completed (dc_stream_query).</summary>

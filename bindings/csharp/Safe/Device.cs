@@ -73,7 +73,18 @@ namespace Dccuda
             }
         }
 
-        public int Ordinal { get { return Info.Ordinal; } }
+        private int ordinal = -1;
+
+        /// <summary>The device's ordinal (asked once).</summary>
+        public int Ordinal
+        {
+            get
+            {
+                if (ordinal < 0)
+                    ordinal = Info.Ordinal;
+                return ordinal;
+            }
+        }
 
         public string Name { get { return Info.Name; } }
 
@@ -227,10 +238,11 @@ namespace Dccuda
         {
             var h = new DcEventHandle();
             IntPtr raw;
+            int device = Ordinal;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_event_create(d.Raw, (uint)flags, &raw));
             h.Adopt(raw);
-            return new Event(h);
+            return new Event(h, device);
         }
 
         /// <summary>`count` elements of device memory (from the stream-ordered pool unless

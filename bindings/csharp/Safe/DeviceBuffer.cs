@@ -124,6 +124,70 @@ namespace Dccuda
             }
         }
 
+        /// <summary>In stream order, from `source`, which stays pinned (and must stay unchanged)
+        /// until the copy has run: safe for pinned host memory, which the driver copies
+        /// asynchronously. Refused (DC_ERROR_INVALID_STATE) while the stream captures a graph.</summary>
+        public void EnqueueWriteBytes(ulong offset, ReadOnlyMemory<byte> source, DcStream stream)
+        {
+            EnqueueHostCopy(offset, source, 1, stream, true, TypeName + ".EnqueueWriteBytes");
+        }
+
+        /// <summary>In stream order, as EnqueueWriteBytes(ReadOnlySpan): an array is read before
+        /// the call returns (pageable memory).</summary>
+        public void EnqueueWriteBytes(ulong offset, byte[] source, DcStream stream)
+        {
+            EnqueueWriteBytes(offset, new ReadOnlySpan<byte>(source), stream);
+        }
+
+        /// <summary>In stream order, into `destination`, which stays pinned until the copy has
+        /// run; the data is there once the stream has reached the copy (SynchronizeAsync).
+        /// Refused (DC_ERROR_INVALID_STATE) while the stream captures a graph.</summary>
+        public void EnqueueReadBytes(ulong offset, Memory<byte> destination, DcStream stream)
+        {
+            EnqueueHostCopy(offset, (ReadOnlyMemory<byte>)destination, 1, stream, false, TypeName + ".EnqueueReadBytes");
+        }
+
+        /// <summary>In stream order, as EnqueueReadBytes(Span): into an array (pageable memory)
+        /// the data is there when the call returns.</summary>
+        public void EnqueueReadBytes(ulong offset, byte[] destination, DcStream stream)
+        {
+            EnqueueReadBytes(offset, new Span<byte>(destination), stream);
+        }
+
+        /// <summary>A stream-ordered copy with host memory pinned until it has run: the pin is
+        /// given back by a one-shot host callback behind the copy (HostPin).</summary>
+        internal void EnqueueHostCopy<T>(ulong offset, ReadOnlyMemory<T> memory, int elementSize, DcStream stream, bool write, string what)
+            where T : struct
+        {
+            using (var b = Use())
+            using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
+                DcStream.RefuseHostCopyWhileCapturing(s.Raw, what);
+                ulong bytes = checked((ulong)memory.Length * (ulong)elementSize);
+                HostPin pin = HostPin.Of(memory, elementSize);
+                int status = write
+                    ? NativeMethods.dc_buffer_write_async(b.Raw, offset, pin.Pointer, bytes, s.Raw)
+                    : NativeMethods.dc_buffer_read_async(b.Raw, offset, pin.Pointer, bytes, s.Raw);
+                if (status < 0)
+                {
+                    DcException e = DcException.FromLastError(status);
+                    pin.Release();
+                    throw e;
+                }
+                long key = HostCallbacks.Add(pin, false);
+                status = NativeMethods.dc_stream_add_callback(s.Raw, HostCallbacks.Thunk, HostCallbacks.UserData(key));
+                if (status < 0)
+                {
+                    // The copy is enqueued but the unpin could not be: wait for it here.
+                    DcException e = DcException.FromLastError(status);
+                    HostCallbacks.Remove(key);
+                    NativeMethods.dc_stream_synchronize(s.Raw);
+                    pin.Release();
+                    throw e;
+                }
+            }
+        }
+
         /// <summary>Copy `bytes` from `source` at `sourceOffset` to this buffer at
         /// `offset`; returns when done.</summary>
         public void CopyBytesFrom(DeviceBuffer source, ulong sourceOffset, ulong offset, ulong bytes)

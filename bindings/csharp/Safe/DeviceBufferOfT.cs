@@ -83,6 +83,48 @@ namespace Dccuda
             EnqueueReadBytes(Offset(index), MemoryMarshal.AsBytes(destination), stream);
         }
 
+        /// <summary>In stream order, from `source`, which stays pinned (and must stay unchanged)
+        /// until the copy has run: right for pinned host memory (AsMemory of a pinned buffer),
+        /// which the driver copies asynchronously. Refused (DC_ERROR_INVALID_STATE) while the
+        /// stream captures a graph.</summary>
+        public void EnqueueCopyFrom(ReadOnlyMemory<T> source, DcStream stream, long index = 0)
+        {
+            EnqueueHostCopy(Offset(index), source, ElementSize, stream, true, TypeName + ".EnqueueCopyFrom");
+        }
+
+        /// <summary>In stream order, into `destination`, which stays pinned until the copy has
+        /// run; the data is there once the stream has reached the copy (await
+        /// SynchronizeAsync). Refused (DC_ERROR_INVALID_STATE) while the stream captures a graph.</summary>
+        public void EnqueueCopyTo(Memory<T> destination, DcStream stream, long index = 0)
+        {
+            EnqueueHostCopy(Offset(index), (ReadOnlyMemory<T>)destination, ElementSize, stream, false, TypeName + ".EnqueueCopyTo");
+        }
+
+        /// <summary>In stream order from an array (pageable memory: read before the call
+        /// returns). Refused while the stream captures a graph.</summary>
+        public void EnqueueCopyFrom(T[] source, DcStream stream, long index = 0)
+        {
+            EnqueueCopyFrom(new ReadOnlySpan<T>(source), stream, index);
+        }
+
+        /// <summary>In stream order into an array (pageable memory: the data is there when the
+        /// call returns). Refused while the stream captures a graph.</summary>
+        public void EnqueueCopyTo(T[] destination, DcStream stream, long index = 0)
+        {
+            EnqueueCopyTo(new Span<T>(destination), stream, index);
+        }
+
+        /// <summary>The CPU memory of a pinned, registered or managed buffer as a Memory&lt;T&gt;
+        /// (device memory has none: DC_ERROR_NOT_SUPPORTED). Valid while the buffer lives; a
+        /// pin of it (as a Memory copy takes) keeps the buffer alive until it is let go.</summary>
+        public Memory<T> AsMemory()
+        {
+            long n = Length;
+            if (n > int.MaxValue)
+                throw new InvalidOperationException(TypeName + ".AsMemory: " + n + " elements are more than a Memory holds");
+            return new HostBufferMemory<T>(this, HostPointer, (int)n).Memory;
+        }
+
         /// <summary>Copy `count` elements from `source` (from its element `sourceIndex`) into
         /// this buffer (at element `index`); returns when done.</summary>
         public void CopyFrom(DeviceBuffer<T> source, long count, long sourceIndex = 0, long index = 0)

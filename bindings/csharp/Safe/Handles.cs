@@ -42,6 +42,23 @@ namespace Dccuda
             Interlocked.Increment(ref holds);
         }
 
+        /// <summary>One more holder if the native handle is still held by anything (after the
+        /// SafeHandle's Dispose too); false once it was freed.</summary>
+        internal bool TryHold()
+        {
+            int h;
+            do
+            {
+                h = Volatile.Read(ref holds);
+                if (h <= 0)
+                    return false;
+            } while (Interlocked.CompareExchange(ref holds, h + 1, h) != h);
+            return true;
+        }
+
+        /// <summary>True while the native handle lives (held by the SafeHandle or another holder).</summary>
+        internal bool IsHeld { get { return Volatile.Read(ref holds) > 0; } }
+
         /// <summary>A holder lets go; the last one frees the native handle. Never on a driver
         /// callback thread: a release may free memory or destroy a stream.</summary>
         internal void Unhold()

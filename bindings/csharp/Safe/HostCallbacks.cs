@@ -95,7 +95,8 @@ namespace Dccuda
             return new IntPtr(key);
         }
 
-        private static void Invoke(IntPtr userData)
+        /// <summary>What the thunk calls (internal: the tests run an entry as the driver would).</summary>
+        internal static void Invoke(IntPtr userData)
         {
             long key = userData.ToInt64();
             Slot slot;

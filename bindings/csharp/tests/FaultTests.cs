@@ -28,6 +28,10 @@ extern ""C"" __global__ void write_out_of_bounds(int* p, unsigned long long inde
                 DeviceBuffer<int> small = d.Allocate<int>(1);
                 // 4 TiB past a 4-byte buffer: asynchronous, so the launch itself is accepted.
                 oob.Launch(LaunchConfig.Linear(1, 32), s, new KernelArgs().Buffer(small).Value(1UL << 40));
+                // An await outlived by the fault: on a GPU the driver never calls the host function
+                // behind the faulting kernel, and the wait must fail anyway (the binding polls).
+                Expect.Throws(DcStatus.ContextLost, () => s.SynchronizeAsync().GetAwaiter().GetResult(),
+                              "awaiting the stream after the fault", "dc_device_reset");
                 DcException e = Expect.Throws(DcStatus.ContextLost, () => s.Synchronize(), "the synchronisation after the fault", "dc_device_reset");
                 Expect.Equal(CudaErrorIllegalAddress, e.CudaError, "the raw CUresult");
                 Expect.Throws(DcStatus.ContextLost, () => d.Allocate<int>(16), "allocating on the lost device", "context is lost");
