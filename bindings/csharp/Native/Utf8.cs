@@ -3,6 +3,7 @@
 // pointers decoded here (copied at once: the library's strings live only until the next
 // dc_ call on the thread, or as long as their object).
 using System;
+using System.Diagnostics.CodeAnalysis;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Text;
@@ -15,7 +16,8 @@ namespace Dccuda.Interop
 
         /// <summary>The NUL-terminated UTF-8 bytes of s; null for null. A string holding NUL
         /// is refused: C would silently cut it there.</summary>
-        public static byte[] Encode(string s)
+        [return: MaybeNull]
+        public static byte[] Encode([AllowNull] string s)
         {
             if (s == null)
                 return null;
@@ -55,7 +57,7 @@ namespace Dccuda.Interop
         private readonly List<IntPtr> blocks = new List<IntPtr>();
 
         /// <summary>A NUL-terminated UTF-8 copy of s; zero for null.</summary>
-        public IntPtr String(string s)
+        public IntPtr String([AllowNull] string s)
         {
             byte[] bytes = Utf8.Encode(s);
             if (bytes == null)
@@ -66,7 +68,7 @@ namespace Dccuda.Interop
         }
 
         /// <summary>An array of pointers to UTF-8 copies of each string; zero for an empty list.</summary>
-        public IntPtr Strings(IList<string> list)
+        public IntPtr Strings([AllowNull] IList<string> list)
         {
             if (list == null || list.Count == 0)
                 return IntPtr.Zero;

@@ -1,6 +1,7 @@
 // NVRTC options as a builder; Marshal turns them into dc_compile_options whose strings live
 // in a Utf8Arena for the length of the call.
 using System;
+using System.Diagnostics.CodeAnalysis;
 using System.Collections.Generic;
 using Dccuda.Interop;
 
@@ -27,6 +28,7 @@ namespace Dccuda
         public int MaxRegisters { get; set; }
 
         /// <summary>"c++17", "c++20"...; null: NVRTC's default.</summary>
+        [AllowNull, MaybeNull]
         public string Std { get; set; }
 
         public IList<string> RawOptions { get { return options; } }
@@ -36,7 +38,7 @@ namespace Dccuda
 
         public CompileOptions WithOutput(OutputKind kind) { Output = kind; return this; }
         public CompileOptions WithArch(int arch) { Arch = arch; return this; }
-        public CompileOptions WithStd(string std) { Std = std; return this; }
+        public CompileOptions WithStd([AllowNull] string std) { Std = std; return this; }
         public CompileOptions WithFlags(CompileFlags flags) { Flags |= flags; return this; }
         public CompileOptions WithMaxRegisters(int count) { MaxRegisters = count; return this; }
 
@@ -44,7 +46,7 @@ namespace Dccuda
         public CompileOptions Option(string option) { options.Add(option); return this; }
 
         /// <summary>-D name or -D name=value.</summary>
-        public CompileOptions Define(string name, string value = null)
+        public CompileOptions Define(string name, [AllowNull] string value = null)
         {
             defines.Add(value == null ? name : name + "=" + value);
             return this;

@@ -1,6 +1,7 @@
 // The library as a whole: versions, initialisation, the libraries underneath, handle counts,
 // the kernel cache and callback errors.
 using System;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using Dccuda.Interop;
 
@@ -11,8 +12,14 @@ namespace Dccuda
     public sealed class InitOptions
     {
         public InitFlags Flags { get; set; }
+        /// <summary>The driver library to load; null: DCCUDA_DRIVER_LIBRARY, else libcuda.so.1.</summary>
+        [AllowNull, MaybeNull]
         public string DriverLibrary { get; set; }
+        /// <summary>The NVRTC library; null: DCCUDA_NVRTC_LIBRARY, else the default names.</summary>
+        [AllowNull, MaybeNull]
         public string NvrtcLibrary { get; set; }
+        /// <summary>The kernel cache folder; null: DCCUDA_CACHE_DIR, else the default.</summary>
+        [AllowNull, MaybeNull]
         public string CacheDirectory { get; set; }
         public ulong CacheMaxBytes { get; set; }
     }
@@ -49,7 +56,7 @@ namespace Dccuda
         /// <summary>Initialise with explicit options (optional; at most once, before any
         /// other call). Throws DcException: DC_ERROR_NO_DRIVER (compilation still works),
         /// DC_ERROR_INVALID_STATE (already initialised), DC_ERROR_INVALID_ARGUMENT.</summary>
-        public static void Init(InitOptions options) { DcCalls.Init(options); }
+        public static void Init([AllowNull] InitOptions options) { DcCalls.Init(options); }
 
         /// <summary>The CUDA version the driver supports (12040 = 12.4).</summary>
         public static int DriverVersion { get { return DcCalls.DriverVersion(); } }
@@ -106,7 +113,7 @@ namespace Dccuda
         internal static uint Version() { return NativeMethods.dc_version(); }
 
         [MethodImpl(MethodImplOptions.NoInlining)]
-        internal static void Init(InitOptions options)
+        internal static void Init([AllowNull] InitOptions options)
         {
             if (options == null)
             {

@@ -3,13 +3,14 @@
 // (the compiler's after a compile error). Everything is read from the thread's last error
 // right after the failing call, before any other dc_ call could replace it.
 using System;
+using System.Diagnostics.CodeAnalysis;
 using Dccuda.Interop;
 
 namespace Dccuda
 {
     public class DcException : Exception
     {
-        public DcException(DcStatus status, string message, int cudaError = 0, int nvrtcError = 0, string detail = "")
+        public DcException(DcStatus status, string message, int cudaError = 0, int nvrtcError = 0, [AllowNull] string detail = "")
             : base(message)
         {
             Status = status;

@@ -1,5 +1,6 @@
 // A dc_module: a loaded PTX / CUBIN / fatbin image, its kernels and its globals.
 using System;
+using System.Diagnostics.CodeAnalysis;
 using System.Collections.Generic;
 using Dccuda.Interop;
 
@@ -55,7 +56,7 @@ namespace Dccuda
 
         /// <summary>Load an image in memory (PTX, CUBIN, fatbin; the image is copied). An
         /// invalid image is DC_ERROR_INVALID_IMAGE with the JIT log in Detail.</summary>
-        public static DcModule Load(Device device, ReadOnlySpan<byte> image, ModuleOptions options = null)
+        public static DcModule Load(Device device, ReadOnlySpan<byte> image, [AllowNull] ModuleOptions options = null)
         {
             if (device == null)
                 throw new ArgumentNullException("device");
@@ -68,7 +69,7 @@ namespace Dccuda
             return Adopt(h, raw);
         }
 
-        public static DcModule Load(Device device, byte[] image, ModuleOptions options = null)
+        public static DcModule Load(Device device, byte[] image, [AllowNull] ModuleOptions options = null)
         {
             if (image == null)
                 throw new ArgumentNullException("image");
@@ -76,7 +77,7 @@ namespace Dccuda
         }
 
         /// <summary>Load a compiled program's output.</summary>
-        public static DcModule Load(Device device, DcProgram program, ModuleOptions options = null)
+        public static DcModule Load(Device device, DcProgram program, [AllowNull] ModuleOptions options = null)
         {
             if (device == null)
                 throw new ArgumentNullException("device");
@@ -90,7 +91,7 @@ namespace Dccuda
         }
 
         /// <summary>Load a PTX, CUBIN or fatbin file.</summary>
-        public static DcModule LoadFile(Device device, string path, ModuleOptions options = null)
+        public static DcModule LoadFile(Device device, string path, [AllowNull] ModuleOptions options = null)
         {
             if (device == null)
                 throw new ArgumentNullException("device");
@@ -107,7 +108,7 @@ namespace Dccuda
         }
 
         /// <summary>Compile CUDA C++ for `device` (through the kernel cache) and load it.</summary>
-        public static DcModule CompileAndLoad(Device device, string source, CompileOptions options = null, string name = null)
+        public static DcModule CompileAndLoad(Device device, string source, [AllowNull] CompileOptions options = null, [AllowNull] string name = null)
         {
             if (device == null)
                 throw new ArgumentNullException("device");
@@ -198,7 +199,12 @@ namespace Dccuda
         }
 
         /// <summary>A __device__ / __constant__ variable as a buffer of T.</summary>
-        public DeviceBuffer<T> GetGlobal<T>(string name) where T : struct
+        public DeviceBuffer<T> GetGlobal<T>(string name)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             var b = new DeviceBuffer<T>(GlobalHandle(name));
             if (b.SizeInBytes % (ulong)DeviceBuffer<T>.ElementSize != 0)

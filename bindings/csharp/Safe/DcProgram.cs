@@ -2,6 +2,7 @@
 // log and the lowered names. A compile error is DcException(DC_ERROR_COMPILE) with the first
 // error line in Message and the whole log in Detail.
 using System;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using Dccuda.Interop;
 
@@ -21,7 +22,7 @@ namespace Dccuda
 
         /// <summary>Compile CUDA C++ `source`. `name` names it in diagnostics; `device`
         /// (optional) supplies the architecture when options.Arch is 0.</summary>
-        public static DcProgram Compile(string source, CompileOptions options = null, string name = null, Device device = null)
+        public static DcProgram Compile(string source, [AllowNull] CompileOptions options = null, [AllowNull] string name = null, [AllowNull] Device device = null)
         {
             // A possible first call: find the library before CompileCore is compiled (see Dc).
             NativeLibraryResolver.Register();

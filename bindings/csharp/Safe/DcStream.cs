@@ -146,7 +146,12 @@ namespace Dccuda
 
         /// <summary>`count` elements of device memory allocated in stream order: usable by work
         /// enqueued on this stream after the call.</summary>
-        public DeviceBuffer<T> EnqueueAllocate<T>(long count, AllocFlags flags = AllocFlags.None) where T : struct
+        public DeviceBuffer<T> EnqueueAllocate<T>(long count, AllocFlags flags = AllocFlags.None)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             ulong bytes = DeviceBuffer<T>.BytesFor(count);
             var h = new DcBufferHandle();

@@ -1,6 +1,7 @@
 // A CUDA device (dc_device): its info and attributes, memory, peers, and the factories for
 // what lives on it (buffers, streams, events, modules).
 using System;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using Dccuda.Interop;
@@ -247,7 +248,12 @@ namespace Dccuda
 
         /// <summary>`count` elements of device memory (from the stream-ordered pool unless
         /// AllocFlags.NoPool), not initialised.</summary>
-        public DeviceBuffer<T> Allocate<T>(long count, AllocFlags flags = AllocFlags.None) where T : struct
+        public DeviceBuffer<T> Allocate<T>(long count, AllocFlags flags = AllocFlags.None)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             ulong bytes = DeviceBuffer<T>.BytesFor(count);
             var h = new DcBufferHandle();
@@ -259,7 +265,12 @@ namespace Dccuda
         }
 
         /// <summary>`count` elements of page-locked host memory (AsSpan gives the CPU view).</summary>
-        public DeviceBuffer<T> AllocatePinned<T>(long count, AllocFlags flags = AllocFlags.None) where T : struct
+        public DeviceBuffer<T> AllocatePinned<T>(long count, AllocFlags flags = AllocFlags.None)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             ulong bytes = DeviceBuffer<T>.BytesFor(count);
             var h = new DcBufferHandle();
@@ -271,7 +282,12 @@ namespace Dccuda
         }
 
         /// <summary>`count` elements of managed (unified) memory.</summary>
-        public DeviceBuffer<T> AllocateManaged<T>(long count, AllocFlags flags = AllocFlags.None) where T : struct
+        public DeviceBuffer<T> AllocateManaged<T>(long count, AllocFlags flags = AllocFlags.None)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             ulong bytes = DeviceBuffer<T>.BytesFor(count);
             var h = new DcBufferHandle();
@@ -284,7 +300,12 @@ namespace Dccuda
 
         /// <summary>Device memory someone else owns, as a buffer of `count` elements that frees
         /// nothing when released.</summary>
-        public DeviceBuffer<T> WrapDeviceMemory<T>(ulong devicePointer, long count) where T : struct
+        public DeviceBuffer<T> WrapDeviceMemory<T>(ulong devicePointer, long count)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             ulong bytes = DeviceBuffer<T>.BytesFor(count);
             var h = new DcBufferHandle();
@@ -299,7 +320,12 @@ namespace Dccuda
         /// and from it run at pinned speed. The array stays pinned in memory until the
         /// returned buffer is disposed, which unregisters it. Registration is slow: register
         /// once, copy many times.</summary>
-        public DeviceBuffer<T> RegisterHost<T>(T[] array, AllocFlags flags = AllocFlags.None) where T : struct
+        public DeviceBuffer<T> RegisterHost<T>(T[] array, AllocFlags flags = AllocFlags.None)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             if (array == null)
                 throw new ArgumentNullException("array");
@@ -336,29 +362,29 @@ namespace Dccuda
         }
 
         /// <summary>Compile CUDA C++ for this device (through the kernel cache).</summary>
-        public DcProgram Compile(string source, CompileOptions options = null, string name = null)
+        public DcProgram Compile(string source, [AllowNull] CompileOptions options = null, [AllowNull] string name = null)
         {
             return DcProgram.Compile(source, options, name, this);
         }
 
         /// <summary>Compile CUDA C++ for this device and load it: source to module in one call.</summary>
-        public DcModule CompileAndLoad(string source, CompileOptions options = null, string name = null)
+        public DcModule CompileAndLoad(string source, [AllowNull] CompileOptions options = null, [AllowNull] string name = null)
         {
             return DcModule.CompileAndLoad(this, source, options, name);
         }
 
         /// <summary>Load a PTX, CUBIN or fatbin image.</summary>
-        public DcModule LoadModule(byte[] image, ModuleOptions options = null)
+        public DcModule LoadModule(byte[] image, [AllowNull] ModuleOptions options = null)
         {
             return DcModule.Load(this, image, options);
         }
 
-        public DcModule LoadModule(DcProgram program, ModuleOptions options = null)
+        public DcModule LoadModule(DcProgram program, [AllowNull] ModuleOptions options = null)
         {
             return DcModule.Load(this, program, options);
         }
 
-        public DcModule LoadModuleFile(string path, ModuleOptions options = null)
+        public DcModule LoadModuleFile(string path, [AllowNull] ModuleOptions options = null)
         {
             return DcModule.LoadFile(this, path, options);
         }

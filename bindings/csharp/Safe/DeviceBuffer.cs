@@ -275,7 +275,12 @@ namespace Dccuda
 
         /// <summary>This buffer's memory as elements of T (its size must be a multiple of T's).
         /// The view shares the handle: disposing either disposes both.</summary>
-        public DeviceBuffer<T> As<T>() where T : struct
+        public DeviceBuffer<T> As<T>()
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             ulong bytes = SizeInBytes;
             if (bytes % (ulong)DeviceBuffer<T>.ElementSize != 0)

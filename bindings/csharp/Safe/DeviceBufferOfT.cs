@@ -7,7 +7,12 @@ using Dccuda.Interop;
 
 namespace Dccuda
 {
-    public sealed unsafe class DeviceBuffer<T> : DeviceBuffer where T : struct
+    public sealed unsafe class DeviceBuffer<T> : DeviceBuffer
+#if NET7_0_OR_GREATER
+        where T : unmanaged
+#else
+        where T : struct
+#endif
     {
         // -1 when T holds references (measured once; the property throws, so that the
         // caller sees an ArgumentException, not a TypeInitializationException).

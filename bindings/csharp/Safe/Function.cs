@@ -1,6 +1,7 @@
 // A dc_function: a kernel of a module (it keeps the module loaded): attributes, parameter
 // layout, occupancy, and one-shot launches.
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using Dccuda.Interop;
 
@@ -172,7 +173,12 @@ namespace Dccuda
 
         /// <summary>As LaunchPacked, from a struct laid out as the kernel's parameters (passed by
         /// reference only to keep it apart from the byte overload; it is not modified).</summary>
-        public void LaunchPacked<T>(LaunchConfig config, DcStream stream, ref T parameters) where T : struct
+        public void LaunchPacked<T>(LaunchConfig config, DcStream stream, ref T parameters)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             var one = new T[] { parameters };
             LaunchPacked(config, stream, MemoryMarshal.AsBytes(new ReadOnlySpan<T>(one)));
@@ -259,13 +265,24 @@ namespace Dccuda
 
     /// <summary>The native side of the per-block-size shared memory callback: called on the
     /// calling thread, so an exception waits in a thread-static until the call returns.</summary>
-    internal static class OccupancyCallbacks
+    internal static unsafe class OccupancyCallbacks
     {
+#if NET7_0_OR_GREATER
+        [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
+        private static ulong InvokeFromNative(int blockSize, IntPtr userData)
+        {
+            return Invoke(blockSize, userData);
+        }
+
+        internal static readonly IntPtr Thunk = (IntPtr)(delegate* unmanaged[Cdecl]<int, IntPtr, ulong>)&InvokeFromNative;
+#else
         [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
         private delegate ulong SharedMemoryFn(int blockSize, IntPtr userData);
 
+        // Static: never collected while the driver may call through it.
         private static readonly SharedMemoryFn Callback = Invoke;
         internal static readonly IntPtr Thunk = Marshal.GetFunctionPointerForDelegate(Callback);
+#endif
 
         [ThreadStatic]
         private static Exception pending;

@@ -12,6 +12,7 @@
 // graph: removed by GraphResources when the graph can no longer run).
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace Dccuda
@@ -39,7 +40,7 @@ namespace Dccuda
         }
     }
 
-    internal static class HostCallbacks
+    internal static unsafe class HostCallbacks
     {
         private struct Slot
         {
@@ -51,6 +52,18 @@ namespace Dccuda
         private static readonly Dictionary<long, Slot> Table = new Dictionary<long, Slot>();
         private static long next;
 
+#if NET7_0_OR_GREATER
+        // .NET: a function pointer to an [UnmanagedCallersOnly] method, no delegate at all
+        // (nothing to keep alive, nothing for trimming or NativeAOT to miss).
+        [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
+        private static void InvokeFromNative(IntPtr userData)
+        {
+            Invoke(userData);
+        }
+
+        /// <summary>The dc_host_fn every callback of the binding goes through.</summary>
+        internal static readonly IntPtr Thunk = (IntPtr)(delegate* unmanaged[Cdecl]<IntPtr, void>)&InvokeFromNative;
+#else
         [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
         private delegate void HostFn(IntPtr userData);
 
@@ -59,6 +72,7 @@ namespace Dccuda
 
         /// <summary>The dc_host_fn every callback of the binding goes through.</summary>
         internal static readonly IntPtr Thunk = Marshal.GetFunctionPointerForDelegate(Callback);
+#endif
 
         /// <summary>A new entry; pass (IntPtr)key as user_data. A repeating entry stays until
         /// Remove.</summary>

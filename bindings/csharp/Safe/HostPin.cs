@@ -62,7 +62,12 @@ namespace Dccuda
     /// (DeviceBuffer&lt;T&gt;.AsMemory). Pinning it (Memory.Pin, or a copy that pins it) holds
     /// the buffer, so that its memory outlives a copy in flight even if the buffer is disposed;
     /// the memory is usable until the buffer is disposed and no pin holds it.</summary>
-    internal sealed unsafe class HostBufferMemory<T> : MemoryManager<T> where T : struct
+    internal sealed unsafe class HostBufferMemory<T> : MemoryManager<T>
+#if NET7_0_OR_GREATER
+        where T : unmanaged
+#else
+        where T : struct
+#endif
     {
         private readonly DeviceBuffer<T> buffer;
         private readonly IntPtr host;

@@ -56,7 +56,12 @@ namespace Dccuda
 
         /// <summary>A value parameter: T's bytes as they lie in memory (int, float, double, a
         /// [StructLayout(Sequential)] struct laid out as the kernel's).</summary>
-        public KernelArgs Value<T>(T value) where T : struct
+        public KernelArgs Value<T>(T value)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             int size = DeviceBuffer<T>.ElementSize;
             int at = (used + 7) & ~7;

@@ -85,7 +85,12 @@ namespace Dccuda
         }
 
         /// <summary>Bind argument `index` to a value (copied now).</summary>
-        public void SetValue<T>(int index, T value) where T : struct
+        public void SetValue<T>(int index, T value)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             if (index < 0)
                 throw new ArgumentOutOfRangeException("index", index, "an argument index is 0 or more");

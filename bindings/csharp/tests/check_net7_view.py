@@ -11,11 +11,18 @@ that text with mcs after two substitutions mcs needs:
   methods with results; the shared signature after it is compiled as it is), and every
   declaration must have been substituted;
 - `System.Runtime.InteropServices.NativeLibrary` and `DllImportResolver`, which Mono lacks,
-  come from a stub with .NET's signatures.
+  come from a stub with .NET's signatures, as do `[UnmanagedCallersOnly]` and
+  `[UnmanagedCallConv]` (an `[UnmanagedCallConv(...)]` line between `[LibraryImport]` and
+  the method is allowed);
+- C# 7.3+ syntax that mcs does not parse is replaced by its C# 7.2 stand-in, each occurrence
+  counted: `where T : unmanaged` by `where T : struct`, and a function pointer to an
+  `[UnmanagedCallersOnly]` method, `(IntPtr)(delegate* unmanaged[Cdecl]<...>)&Method`, by
+  `IntPtr.Zero` (the method itself is still compiled).
 
-So the .NET-only code (the DllImportResolver) is type-checked against .NET's API shape, and
-the declarations' signatures are compiled in the .NET view. What only the .NET SDK can check
-(the LibraryImport source generator itself) is left to abi/check_abi.py's rules.
+So the .NET-only code (the DllImportResolver, the callbacks' entry points) is type-checked
+against .NET's API shape, and the declarations' signatures are compiled in the .NET view. What
+only the .NET SDK can check (the LibraryImport source generator itself, function pointer
+types) is left to abi/check_abi.py's rules and to the SDK build.
 
     check_net7_view.py [--mcs mcs] [--work DIR]
 """
@@ -49,11 +56,27 @@ namespace System.Runtime.InteropServices
         public static bool TryLoad(string libraryPath, out IntPtr handle) { throw new NotImplementedException(); }
         public static bool TryLoad(string libraryName, System.Reflection.Assembly assembly, DllImportSearchPath? searchPath, out IntPtr handle) { throw new NotImplementedException(); }
     }
+
+    [AttributeUsage(AttributeTargets.Method, Inherited = false)]
+    public sealed class UnmanagedCallersOnlyAttribute : Attribute
+    {
+        public Type[] CallConvs;
+        public string EntryPoint;
+    }
+
+    [AttributeUsage(AttributeTargets.Method, Inherited = false)]
+    public sealed class UnmanagedCallConvAttribute : Attribute
+    {
+        public Type[] CallConvs;
+    }
 }
 """
 
 LIBRARY_IMPORT = re.compile(
-    r"\[LibraryImport\((\w+),\s*EntryPoint\s*=\s*(\"[^\"]+\")\)\]\s*\n(\s*)public static partial\b")
+    r"\[LibraryImport\((\w+),\s*EntryPoint\s*=\s*(\"[^\"]+\")\)\]\s*\n"
+    r"(\s*\[UnmanagedCallConv\([^\n]*\)\]\s*\n)?(\s*)public static partial\b")
+UNMANAGED_CONSTRAINT = re.compile(r"\bwhere\s+(\w+)\s*:\s*unmanaged\b")
+FUNCTION_POINTER = re.compile(r"\(IntPtr\)\s*\(delegate\*\s*unmanaged(?:\[\w+\])?\s*<[^>]*>\)\s*&\s*\w+")
 
 
 def main() -> int:
@@ -76,6 +99,7 @@ def check(mcs: str, work: str) -> int:
             if name.endswith(".cs"):
                 sources.append(os.path.join(BINDING, folder, name))
     files, imports, converted, problems = [], 0, 0, []
+    constraints, pointers = 0, 0
     for src in sources:
         with open(src, encoding="utf-8") as f:
             text = f.read()
@@ -84,8 +108,15 @@ def check(mcs: str, work: str) -> int:
             problems.append(f"{os.path.relpath(src, BINDING)}: a [DllImport] of dccuda in the .NET view "
                             "(it must use [LibraryImport] there)")
         imports += len(re.findall(r"\[LibraryImport\(", view))
-        view, n = LIBRARY_IMPORT.subn(r"[DllImport(\1, EntryPoint = \2)]\n\3public static extern", view)
+        view, n = LIBRARY_IMPORT.subn(r"[DllImport(\1, EntryPoint = \2)]\n\3\4public static extern", view)
         converted += n
+        view, n = UNMANAGED_CONSTRAINT.subn(r"where \1 : struct", view)
+        constraints += n
+        view, n = FUNCTION_POINTER.subn("IntPtr.Zero", view)
+        pointers += n
+        if "delegate*" in view:
+            problems.append(f"{os.path.relpath(src, BINDING)}: a function pointer type in a form this check does not "
+                            "replace (only `(IntPtr)(delegate* unmanaged[Cdecl]<...>)&Method`)")
         out = os.path.join(work, os.path.relpath(src, BINDING).replace(os.sep, "_"))
         with open(out, "w", encoding="utf-8") as f:
             f.write(view)
@@ -110,7 +141,8 @@ def check(mcs: str, work: str) -> int:
             print("FAIL: " + p)
         return 1
     print(f"OK: the .NET view ({len(files)} files, {imports} [LibraryImport] declarations) compiles with mcs "
-          f"against .NET's NativeLibrary API shape (compiled in {work})")
+          f"against .NET's NativeLibrary API shape; {constraints} `unmanaged` constraints and {pointers} function "
+          f"pointers stood in for (compiled in {work})")
     return 0
 
 
