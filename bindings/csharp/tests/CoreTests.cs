@@ -6,6 +6,7 @@ using System.Globalization;
 using System.IO;
 using System.Linq;
 using System.Reflection;
+using System.Runtime.InteropServices;
 using System.Text.RegularExpressions;
 using System.Threading;
 using Dccuda.Interop;
@@ -153,6 +154,42 @@ namespace Dccuda.Tests
         public void InitAfterUseIsInvalidState()
         {
             Expect.Throws(DcStatus.InvalidState, () => Dc.Init(new InitOptions { Flags = InitFlags.NoDiskCache }), "Dc.Init after use", "dc_init");
+        }
+
+        /// <summary>Where the resolver looks for a packaged libdccuda: runtimes/&lt;rid&gt;/native
+        /// beside the assembly (a build's output), then in the package root two levels up (an
+        /// extracted package's lib/&lt;tfm&gt;/), under this platform's file names.</summary>
+        [Fact]
+        public void ResolverFindsPackagedNativeLibraries()
+        {
+            string rid = NativeLibraryResolver.RuntimeIdentifier();
+            if (rid == null)
+                throw Skip.Because("no NuGet runtime identifier for this platform");
+            string[] names = NativeLibraryResolver.PlatformNames();
+            if (RuntimeInformation.IsOSPlatform(OSPlatform.Windows))
+                Expect.SequenceEqual(new[] { "dccuda.dll" }, names, "the names on Windows");
+            else if (RuntimeInformation.IsOSPlatform(OSPlatform.Linux))
+                Expect.SequenceEqual(new[] { "libdccuda.so.1", "libdccuda.so" }, names, "the names on Linux");
+            string root = Path.Combine(Path.GetTempPath(), "dccuda-resolver-" + Guid.NewGuid().ToString("N"));
+            try
+            {
+                string lib = Path.Combine(root, "lib", "net48");
+                string packaged = Path.Combine(root, "runtimes", rid, "native", names[0]);
+                string beside = Path.Combine(lib, "runtimes", rid, "native", names[0]);
+                Directory.CreateDirectory(lib);
+                Expect.Equal(0, NativeLibraryResolver.PackagedCandidates(lib).Length, "nothing packaged yet");
+                Directory.CreateDirectory(Path.GetDirectoryName(packaged));
+                File.WriteAllText(packaged, "");
+                Expect.SequenceEqual(new[] { packaged }, NativeLibraryResolver.PackagedCandidates(lib), "the package root's runtimes");
+                Directory.CreateDirectory(Path.GetDirectoryName(beside));
+                File.WriteAllText(beside, "");
+                Expect.SequenceEqual(new[] { beside, packaged }, NativeLibraryResolver.PackagedCandidates(lib),
+                                     "runtimes beside the assembly first");
+            }
+            finally
+            {
+                Directory.Delete(root, true);
+            }
         }
     }
 }
