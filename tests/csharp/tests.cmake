@@ -4,7 +4,7 @@
 set(DCCS_SRC ${PROJECT_SOURCE_DIR}/bindings/csharp)
 set(DCCS_OUT ${CMAKE_BINARY_DIR}/bindings/csharp)
 set(DCCS_TESTS csharp.tests csharp.library_path csharp.library_path_missing csharp.sample_saxpy csharp.abi csharp.net7_view
-               csharp.type_names csharp.type_names_planted)
+               csharp.type_names csharp.type_names_planted csharp.xml_docs csharp.xml_docs_planted)
 
 find_program(DCCUDA_MCS mcs)
 find_program(DCCUDA_MONO mono)
@@ -25,9 +25,10 @@ list(FILTER DCCS_TEST_SOURCES EXCLUDE REGEX "/Layout\\.cs$")
 set(DCCS_MCS_FLAGS -nologo -unsafe -debug -warnaserror+)
 
 # Dccuda.dll with its Mono dllmap next to it (Mono reads <assembly>.config).
-add_custom_command(OUTPUT ${DCCS_OUT}/Dccuda.dll ${DCCS_OUT}/Dccuda.dll.config
+# With its XML documentation (Dccuda.xml, packed beside it; completeness is csharp.xml_docs's job).
+add_custom_command(OUTPUT ${DCCS_OUT}/Dccuda.dll ${DCCS_OUT}/Dccuda.xml ${DCCS_OUT}/Dccuda.dll.config
   COMMAND ${CMAKE_COMMAND} -E make_directory ${DCCS_OUT}
-  COMMAND ${DCCUDA_MCS} ${DCCS_MCS_FLAGS} -target:library -out:${DCCS_OUT}/Dccuda.dll ${DCCS_LIB_SOURCES}
+  COMMAND ${DCCUDA_MCS} ${DCCS_MCS_FLAGS} -target:library -doc:${DCCS_OUT}/Dccuda.xml -nowarn:1591 -out:${DCCS_OUT}/Dccuda.dll ${DCCS_LIB_SOURCES}
   COMMAND ${CMAKE_COMMAND} -E copy ${DCCS_SRC}/Dccuda.dll.config ${DCCS_OUT}/Dccuda.dll.config
   DEPENDS ${DCCS_LIB_SOURCES} ${DCCS_SRC}/Dccuda.dll.config
   COMMENT "mcs: Dccuda.dll (C# binding)" VERBATIM)
@@ -81,4 +82,12 @@ add_test(NAME csharp.type_names COMMAND ${DCCUDA_MONO} ${DCCS_OUT}/CheckTypeName
 add_test(NAME csharp.type_names_planted
   COMMAND sh -c "out=$(\"$0\" \"$1\" \"$2\"); rc=$?; echo \"$out\"; [ $rc = 1 ] && echo \"$out\" | grep -q 'Dccuda.Stream has the name of System.IO.Stream' && echo \"$out\" | grep -q 'Dccuda.Lock has the name of System.Threading.Lock' && echo \"$out\" | grep -q 'Dccuda.Program is named Program'"
           ${DCCUDA_MONO} ${DCCS_OUT}/CheckTypeNames.exe ${DCCS_OUT}/PlantedTypeNames.dll)
+# XML documentation of the public API (tests/check_xml_docs.py), and a planted undocumented
+# member that must fail it.
+add_test(NAME csharp.xml_docs
+  COMMAND ${Python3_EXECUTABLE} ${DCCS_SRC}/tests/check_xml_docs.py --mcs ${DCCUDA_MCS} --work ${DCCS_OUT}/xml-docs)
+add_test(NAME csharp.xml_docs_planted
+  COMMAND sh -c "out=$(\"$@\"); rc=$?; echo \"$out\"; [ $rc = 1 ] && echo \"$out\" | grep -q 'CS1591: .*PlantedUndocumented.Answer()' && echo \"$out\" | grep -q 'CS1572: .*nothing'"
+          check ${Python3_EXECUTABLE} ${DCCS_SRC}/tests/check_xml_docs.py --mcs ${DCCUDA_MCS} --work ${DCCS_OUT}/xml-docs-planted
+          --extra ${DCCS_SRC}/tests/docs/Undocumented.cs)
 set_tests_properties(${DCCS_TESTS} PROPERTIES LABELS csharp TIMEOUT 180)

@@ -10,6 +10,7 @@ using System.Text;
 
 namespace Dccuda.Interop
 {
+    /// <summary>UTF-8 conversions for the native calls: strings in as NUL-terminated bytes, library strings decoded at once.</summary>
     public static unsafe class Utf8
     {
         private static readonly UTF8Encoding Strict = new UTF8Encoding(false, true);
@@ -89,6 +90,7 @@ namespace Dccuda.Interop
             return p;
         }
 
+        /// <summary>Free every copy made by this arena.</summary>
         public void Dispose()
         {
             foreach (IntPtr p in blocks)

@@ -11,6 +11,7 @@ namespace Dccuda
     /// the environment variable the header names.</summary>
     public sealed class InitOptions
     {
+        /// <summary>DC_INIT_* flags: no NVRTC, no disk or memory kernel cache.</summary>
         public InitFlags Flags { get; set; }
         /// <summary>The driver library to load; null: DCCUDA_DRIVER_LIBRARY, else libcuda.so.1.</summary>
         [AllowNull, MaybeNull]
@@ -21,9 +22,11 @@ namespace Dccuda
         /// <summary>The kernel cache folder; null: DCCUDA_CACHE_DIR, else the default.</summary>
         [AllowNull, MaybeNull]
         public string CacheDirectory { get; set; }
+        /// <summary>The disk cache's size limit in bytes; 0: DCCUDA_CACHE_MAX_BYTES, else 1 GiB.</summary>
         public ulong CacheMaxBytes { get; set; }
     }
 
+    /// <summary>The library as a whole: versions, initialisation, the driver and NVRTC underneath, handle counts, the kernel cache, and where callback exceptions go.</summary>
     public static class Dc
     {
         // Mono resolves the P/Invokes a method makes when it compiles the method, before the

@@ -9,11 +9,13 @@ namespace Dccuda
     /// <summary>Options for loading a module (dc_module_options).</summary>
     public sealed class ModuleOptions
     {
+        /// <summary>Default options: the driver's optimisation level, no register limit, 16 KiB of log.</summary>
         public ModuleOptions()
         {
             OptimizationLevel = -1;
         }
 
+        /// <summary>DC_JIT_* flags for the PTX JIT.</summary>
         public JitFlags Flags { get; set; }
 
         /// <summary>PTX JIT: 0..4; -1 = the driver's default.</summary>
@@ -36,6 +38,7 @@ namespace Dccuda
         }
     }
 
+    /// <summary>A loaded module (dc_module): a PTX, CUBIN or fatbin image on a device, its kernels and its globals. Disposing it is safe while functions taken from it live: they keep it loaded.</summary>
     public sealed unsafe class DcModule : IDisposable
     {
         internal DcModule(DcModuleHandle handle)
@@ -69,6 +72,7 @@ namespace Dccuda
             return Adopt(h, raw);
         }
 
+        /// <summary>Load an image in a byte array (PTX, CUBIN, fatbin; copied).</summary>
         public static DcModule Load(Device device, byte[] image, [AllowNull] ModuleOptions options = null)
         {
             if (image == null)
@@ -157,6 +161,7 @@ namespace Dccuda
             return new Function(h);
         }
 
+        /// <summary>The number of kernels in the module.</summary>
         public int FunctionCount
         {
             get
@@ -168,6 +173,7 @@ namespace Dccuda
             }
         }
 
+        /// <summary>The name of kernel `index` (0 .. FunctionCount - 1).</summary>
         public string GetFunctionName(int index)
         {
             if (index < 0)
@@ -180,6 +186,7 @@ namespace Dccuda
             }
         }
 
+        /// <summary>Every kernel's name.</summary>
         public IList<string> FunctionNames
         {
             get
@@ -229,6 +236,7 @@ namespace Dccuda
             return h;
         }
 
+        /// <summary>True once Dispose released the handle.</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
         /// <summary>Release the module; functions taken from it keep it loaded until they go.</summary>

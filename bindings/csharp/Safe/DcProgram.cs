@@ -8,6 +8,7 @@ using Dccuda.Interop;
 
 namespace Dccuda
 {
+    /// <summary>The result of an NVRTC compile (dc_program), through the kernel cache: the image, the log and the lowered names.</summary>
     public sealed unsafe class DcProgram : IDisposable
     {
         internal DcProgram(DcProgramHandle handle)
@@ -50,6 +51,7 @@ namespace Dccuda
             return new DcProgram(h);
         }
 
+        /// <summary>What the program holds: CUBIN, PTX or LTO-IR.</summary>
         public OutputKind OutputKind
         {
             get
@@ -129,8 +131,10 @@ namespace Dccuda
             }
         }
 
+        /// <summary>True once Dispose released the handle.</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
+        /// <summary>Release the program (modules loaded from it are independent of it).</summary>
         public void Dispose()
         {
             Handle.Dispose();

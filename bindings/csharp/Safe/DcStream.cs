@@ -8,6 +8,7 @@ using Dccuda.Interop;
 
 namespace Dccuda
 {
+    /// <summary>A stream (dc_stream): ordered work on a device. Stream-ordered calls take it (Enqueue…, Launch); SynchronizeAsync awaits it; BeginCapture records it into a Graph.</summary>
     public sealed unsafe class DcStream : IDisposable
     {
         internal DcStream(DcStreamHandle handle)
@@ -250,6 +251,7 @@ namespace Dccuda
                 r.Release();
         }
 
+        /// <summary>True while the stream captures a graph (also a capture invalidated but not ended; whoever began it).</summary>
         public bool IsCapturing
         {
             get
@@ -261,6 +263,7 @@ namespace Dccuda
             }
         }
 
+        /// <summary>True once Dispose released the handle.</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
         /// <summary>Release the stream; work already enqueued still completes. A capture in

@@ -11,17 +11,22 @@ namespace Dccuda
     /// <summary>Free and total device memory in bytes.</summary>
     public struct MemoryInfo
     {
+        /// <summary>Free device memory in bytes.</summary>
         public ulong Free;
+        /// <summary>Total device memory in bytes.</summary>
         public ulong Total;
     }
 
     /// <summary>A device's stream priorities: Greatest is the numerically lowest.</summary>
     public struct StreamPriorityRange
     {
+        /// <summary>The numerically greatest (least urgent) priority: the default.</summary>
         public int Least;
+        /// <summary>The numerically lowest (most urgent) priority.</summary>
         public int Greatest;
     }
 
+    /// <summary>A CUDA device (dc_device) with its primary context: its properties, memory and peers, and the factories for what lives on it. Children keep it alive, so it may be disposed first.</summary>
     public sealed unsafe class Device : IDisposable
     {
         internal Device(DcDeviceHandle handle)
@@ -87,6 +92,7 @@ namespace Dccuda
             }
         }
 
+        /// <summary>The device's name ("NVIDIA H200").</summary>
         public string Name { get { return Info.Name; } }
 
         /// <summary>Any CUdevice_attribute (the numeric value of cuda.h's CU_DEVICE_ATTRIBUTE_*).</summary>
@@ -98,6 +104,7 @@ namespace Dccuda
             return v;
         }
 
+        /// <summary>Free and total memory, read now.</summary>
         public MemoryInfo MemoryInfo
         {
             get
@@ -155,6 +162,7 @@ namespace Dccuda
             }
         }
 
+        /// <summary>True when this device can access `peer`'s memory directly (after EnablePeerAccess).</summary>
         public bool CanAccessPeer(Device peer)
         {
             int v;
@@ -164,6 +172,7 @@ namespace Dccuda
             return v != 0;
         }
 
+        /// <summary>Let this device's kernels and copies access `peer`'s memory.</summary>
         public void EnablePeerAccess(Device peer)
         {
             using (var d = Use())
@@ -171,6 +180,7 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_device_enable_peer_access(d.Raw, p.Raw));
         }
 
+        /// <summary>Undo EnablePeerAccess.</summary>
         public void DisablePeerAccess(Device peer)
         {
             using (var d = Use())
@@ -178,6 +188,7 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_device_disable_peer_access(d.Raw, p.Raw));
         }
 
+        /// <summary>An attribute of the link from this device to `peer`.</summary>
         public int GetPeerAttribute(Device peer, PeerAttribute attribute)
         {
             int v;
@@ -187,6 +198,7 @@ namespace Dccuda
             return v;
         }
 
+        /// <summary>The priorities CreateStream accepts.</summary>
         public StreamPriorityRange StreamPriorityRange
         {
             get
@@ -235,6 +247,7 @@ namespace Dccuda
             return new DcStream(h);
         }
 
+        /// <summary>A new event on this device (DisableTiming makes it cheaper).</summary>
         public Event CreateEvent(EventFlags flags = EventFlags.None)
         {
             var h = new DcEventHandle();
@@ -379,23 +392,28 @@ namespace Dccuda
             return DcModule.Load(this, image, options);
         }
 
+        /// <summary>Load a compiled program's image.</summary>
         public DcModule LoadModule(DcProgram program, [AllowNull] ModuleOptions options = null)
         {
             return DcModule.Load(this, program, options);
         }
 
+        /// <summary>Load a PTX, CUBIN or fatbin file.</summary>
         public DcModule LoadModuleFile(string path, [AllowNull] ModuleOptions options = null)
         {
             return DcModule.LoadFile(this, path, options);
         }
 
+        /// <summary>True once Dispose released the handle.</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
+        /// <summary>Release this handle to the device (objects made on it keep it alive).</summary>
         public void Dispose()
         {
             Handle.Dispose();
         }
 
+        /// <summary>The device's description, or "Device (disposed)".</summary>
         public override string ToString()
         {
             return IsDisposed ? "Device (disposed)" : Info.ToString();

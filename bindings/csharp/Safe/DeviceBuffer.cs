@@ -8,6 +8,7 @@ using Dccuda.Interop;
 
 namespace Dccuda
 {
+    /// <summary>A buffer (dc_buffer) addressed in bytes: device, pinned, managed, wrapped or registered memory, or a module global. DeviceBuffer&lt;T&gt; adds elements; copies are bounds-checked by the library.</summary>
     public unsafe class DeviceBuffer : IDisposable
     {
         internal DeviceBuffer(DcBufferHandle handle)
@@ -23,6 +24,7 @@ namespace Dccuda
 
         internal Pin Use() { return new Pin(Handle, TypeName); }
 
+        /// <summary>The buffer's size in bytes.</summary>
         public ulong SizeInBytes
         {
             get
@@ -34,6 +36,7 @@ namespace Dccuda
             }
         }
 
+        /// <summary>What the buffer's memory is (device, pinned, managed...).</summary>
         public BufferKind Kind
         {
             get
@@ -289,6 +292,7 @@ namespace Dccuda
             return new DeviceBuffer<T>(Handle);
         }
 
+        /// <summary>True once Dispose released the handle (the memory may live on while a prepared launch, graph or pin holds it).</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
         /// <summary>Release the buffer. Memory is freed in stream order after work already

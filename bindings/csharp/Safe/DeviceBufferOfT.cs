@@ -7,6 +7,7 @@ using Dccuda.Interop;
 
 namespace Dccuda
 {
+    /// <summary>A buffer of T elements, with Span and Memory copies. T is a plain value type (no references): its bytes are copied as they lie in memory, the layout the kernel must expect.</summary>
     public sealed unsafe class DeviceBuffer<T> : DeviceBuffer
 #if NET7_0_OR_GREATER
         where T : unmanaged
@@ -137,6 +138,7 @@ namespace Dccuda
             CopyBytesFrom(source, Offset(sourceIndex), Offset(index), BytesFor(count));
         }
 
+        /// <summary>In stream order: `count` elements of `source` from `sourceIndex` to element `index` of this buffer. Captured into a graph, both buffers are kept until the graph can no longer run.</summary>
         public void EnqueueCopyFrom(DeviceBuffer<T> source, long count, DcStream stream, long sourceIndex = 0, long index = 0)
         {
             EnqueueCopyBytesFrom(source, Offset(sourceIndex), Offset(index), BytesFor(count), stream);
@@ -171,6 +173,7 @@ namespace Dccuda
             FillBytes(0, SizeInBytes, FillPattern(value), (uint)ElementSize);
         }
 
+        /// <summary>In stream order: every element set to `value` (1-, 2- or 4-byte elements).</summary>
         public void EnqueueFill(T value, DcStream stream)
         {
             EnqueueFillBytes(0, SizeInBytes, FillPattern(value), (uint)ElementSize, stream);

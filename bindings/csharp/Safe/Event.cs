@@ -6,6 +6,7 @@ using Dccuda.Interop;
 
 namespace Dccuda
 {
+    /// <summary>An event (dc_event): a point in a stream to wait for (Synchronize, WaitAsync, DcStream.WaitEvent), query or time.</summary>
     public sealed unsafe class Event : IDisposable
     {
         private readonly int deviceOrdinal;
@@ -108,6 +109,7 @@ namespace Dccuda
             }
         }
 
+        /// <summary>True once Dispose released the handle.</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
         /// <summary>Release the event (and WaitAsync's stream; waits already begun still end).</summary>

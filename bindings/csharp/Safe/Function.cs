@@ -10,7 +10,9 @@ namespace Dccuda
     /// <summary>Where a kernel parameter lies in the packed parameter block.</summary>
     public struct ParamInfo
     {
+        /// <summary>The parameter's byte offset in the parameter block.</summary>
         public ulong Offset;
+        /// <summary>The parameter's size in bytes.</summary>
         public ulong Size;
     }
 
@@ -18,10 +20,13 @@ namespace Dccuda
     /// the device with it.</summary>
     public struct PotentialBlockSize
     {
+        /// <summary>The smallest grid that fills the device at BlockSize.</summary>
         public int MinGridSize;
+        /// <summary>The block size with the highest occupancy.</summary>
         public int BlockSize;
     }
 
+    /// <summary>A kernel (dc_function) of a module, which it keeps loaded: attributes, parameter layout, occupancy, and launches (Launch, LaunchPacked, Prepare).</summary>
     public sealed unsafe class Function : IDisposable
     {
         internal Function(DcFunctionHandle handle)
@@ -76,12 +81,14 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_function_set_attribute(f.Raw, attribute, value));
         }
 
+        /// <summary>The kernel's preferred split between L1 cache and shared memory.</summary>
         public void SetCachePreference(CachePreference preference)
         {
             using (var f = Use())
                 DcException.Check(NativeMethods.dc_function_set_cache_config(f.Raw, (int)preference));
         }
 
+        /// <summary>The number of kernel parameters.</summary>
         public int ParamCount
         {
             get
@@ -93,6 +100,7 @@ namespace Dccuda
             }
         }
 
+        /// <summary>Where parameter `index` lies in the parameter block.</summary>
         public ParamInfo GetParamInfo(int index)
         {
             if (index < 0)
@@ -255,8 +263,10 @@ namespace Dccuda
             return bytes;
         }
 
+        /// <summary>True once Dispose released the handle.</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
+        /// <summary>Release the function (launches made from it keep it alive).</summary>
         public void Dispose()
         {
             Handle.Dispose();

@@ -6,6 +6,7 @@ using Dccuda.Interop;
 
 namespace Dccuda
 {
+    /// <summary>A graph (dc_graph) of work captured from a stream, replayed with one launch. It keeps what its nodes use (buffers, callbacks, child graphs) until it is disposed and its last launch has run.</summary>
     public sealed unsafe class Graph : IDisposable
     {
         internal Graph(DcGraphHandle handle)
@@ -61,6 +62,7 @@ namespace Dccuda
             }
         }
 
+        /// <summary>The number of nodes (each captured launch, copy, fill and host function is one).</summary>
         public ulong NodeCount
         {
             get
@@ -72,8 +74,10 @@ namespace Dccuda
             }
         }
 
+        /// <summary>True once Dispose released the handle.</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
+        /// <summary>Release the graph; launches already enqueued complete, and what they use is kept until then.</summary>
         public void Dispose()
         {
             Handle.Dispose();

@@ -7,10 +7,14 @@ namespace Dccuda
     /// <summary>Three dimensions (x, y, z), each at least 1 where it is a size.</summary>
     public struct Dim3
     {
+        /// <summary>Size (or index) in x.</summary>
         public uint X;
+        /// <summary>Size (or index) in y.</summary>
         public uint Y;
+        /// <summary>Size (or index) in z.</summary>
         public uint Z;
 
+        /// <summary>(x, y, z), y and z 1 unless given.</summary>
         public Dim3(uint x, uint y = 1, uint z = 1)
         {
             X = x;
@@ -18,10 +22,13 @@ namespace Dccuda
             Z = z;
         }
 
+        /// <summary>(x, 1, 1).</summary>
         public static implicit operator Dim3(uint x) { return new Dim3(x); }
 
+        /// <summary>x * y * z.</summary>
         public ulong Product { get { return (ulong)X * Y * Z; } }
 
+        /// <summary>"(x, y, z)".</summary>
         public override string ToString() { return "(" + X + ", " + Y + ", " + Z + ")"; }
     }
 
@@ -50,6 +57,7 @@ namespace Dccuda
         /// <summary>Dynamic shared memory per block.</summary>
         public uint SharedMemoryBytes { get; set; }
 
+        /// <summary>DC_LAUNCH_* flags (cooperative, programmatic serialisation...).</summary>
         public LaunchFlags Flags { get; set; }
 
         /// <summary>Thread-block cluster size (compute capability 9.0+); (0, 0, 0) = none.</summary>
@@ -104,6 +112,7 @@ namespace Dccuda
             };
         }
 
+        /// <summary>"grid (x, y, z), block (x, y, z), shared N B".</summary>
         public override string ToString()
         {
             return "grid " + Grid + ", block " + Block + ", shared " + SharedMemoryBytes + " B";

@@ -8,6 +8,7 @@ using Dccuda.Interop;
 
 namespace Dccuda
 {
+    /// <summary>A prepared launch (dc_launch): a kernel, a configuration and bound arguments, checked when set, then enqueued as often as needed at the driver's own cost.</summary>
     public sealed unsafe class PreparedLaunch : IDisposable
     {
         internal PreparedLaunch(DcLaunchHandle handle)
@@ -119,8 +120,10 @@ namespace Dccuda
             }
         }
 
+        /// <summary>True once Dispose released the handle.</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
+        /// <summary>Release the launch and its hold on the bound buffers.</summary>
         public void Dispose()
         {
             Handle.Dispose();
