@@ -4,7 +4,8 @@
 set(DCCS_SRC ${PROJECT_SOURCE_DIR}/bindings/csharp)
 set(DCCS_OUT ${CMAKE_BINARY_DIR}/bindings/csharp)
 set(DCCS_TESTS csharp.tests csharp.library_path csharp.library_path_missing csharp.sample_saxpy csharp.abi csharp.net7_view
-               csharp.type_names csharp.type_names_planted csharp.xml_docs csharp.xml_docs_planted)
+               csharp.type_names csharp.type_names_planted csharp.xml_docs csharp.xml_docs_planted
+               csharp.nupkg csharp.nupkg_planted csharp.package_consumer csharp.readme csharp.readme_planted)
 
 find_program(DCCUDA_MCS mcs)
 find_program(DCCUDA_MONO mono)
@@ -90,4 +91,40 @@ add_test(NAME csharp.xml_docs_planted
   COMMAND sh -c "out=$(\"$@\"); rc=$?; echo \"$out\"; [ $rc = 1 ] && echo \"$out\" | grep -q 'CS1591: .*PlantedUndocumented.Answer()' && echo \"$out\" | grep -q 'CS1572: .*nothing'"
           check ${Python3_EXECUTABLE} ${DCCS_SRC}/tests/check_xml_docs.py --mcs ${DCCUDA_MCS} --work ${DCCS_OUT}/xml-docs-planted
           --extra ${DCCS_SRC}/tests/docs/Undocumented.cs)
+# The NuGet package, assembled without the .NET SDK (pack/make_nupkg.py) from the Mono build of
+# Dccuda.dll (as netstandard2.0: the [DllImport] view) and this build's libdccuda.so.1 for
+# linux-x64; native libraries of other platforms are added with
+#   -DDCCUDA_NUPKG_EXTRA_NATIVES="linux-arm64=/path/libdccuda.so.1;win-x64=/path/dccuda.dll".
+# Its layout and metadata are checked (pack/check_nupkg.py); the checker must fail on copies of
+# it with a planted mistake (tests/package/test_check_nupkg.py); and a Mono program loads
+# libdccuda from the package's runtimes folder without LD_LIBRARY_PATH (run_consumer.sh).
+set(DCCUDA_NUPKG_EXTRA_NATIVES "" CACHE STRING "RID=FILE native libraries to add to the test package")
+set(DCCS_NUPKG_DIR ${DCCS_OUT}/nupkg)
+set(DCCS_NUPKG ${DCCS_NUPKG_DIR}/Dccuda.${PROJECT_VERSION}.nupkg)
+set(_dccs_extra_natives)
+foreach(_n IN LISTS DCCUDA_NUPKG_EXTRA_NATIVES)
+  list(APPEND _dccs_extra_natives --native ${_n})
+endforeach()
+add_test(NAME csharp.nupkg
+  COMMAND sh -c "\"$0\" \"$@\" && \"$0\" ${DCCS_SRC}/pack/check_nupkg.py ${DCCS_NUPKG} --require-lib netstandard2.0 --require-native linux-x64"
+          ${Python3_EXECUTABLE} ${DCCS_SRC}/pack/make_nupkg.py --out ${DCCS_NUPKG_DIR}
+          --lib netstandard2.0=${DCCS_OUT}/Dccuda.dll --native linux-x64=$<TARGET_FILE:dccuda> ${_dccs_extra_natives})
+set_tests_properties(csharp.nupkg PROPERTIES FIXTURES_SETUP dccuda_nupkg)
+add_test(NAME csharp.nupkg_planted
+  COMMAND ${Python3_EXECUTABLE} ${DCCS_SRC}/tests/package/test_check_nupkg.py ${DCCS_NUPKG})
+add_test(NAME csharp.package_consumer
+  COMMAND env ${DCTEST_FAKE_ENV} ${DCCS_SRC}/tests/package/run_consumer.sh ${DCCS_NUPKG} ${DCCUDA_MCS} ${DCCUDA_MONO}
+          ${DCCS_OUT}/package-consumer)
+set_tests_properties(csharp.nupkg_planted csharp.package_consumer PROPERTIES FIXTURES_REQUIRED dccuda_nupkg)
+# The READMEs' C# snippets compile in a default console project (its implicit usings) and run
+# through the fake driver (tests/check_readme.py); the planted snippet, which uses Stream for the
+# binding's stream, must not compile.
+add_test(NAME csharp.readme
+  COMMAND env ${DCCS_ENV} LD_LIBRARY_PATH=$<TARGET_FILE_DIR:dccuda>
+          ${Python3_EXECUTABLE} ${DCCS_SRC}/tests/check_readme.py --dll ${DCCS_OUT}/Dccuda.dll --mcs ${DCCUDA_MCS}
+          --mono ${DCCUDA_MONO} --run --work ${DCCS_OUT}/readme ${DCCS_SRC}/pack/README.md)
+add_test(NAME csharp.readme_planted
+  COMMAND sh -c "out=$(\"$@\"); rc=$?; echo \"$out\"; [ $rc = 1 ] && echo \"$out\" | grep -q 'Planted.md:.*does not compile' && echo \"$out\" | grep -q 'CS0029'"
+          check ${Python3_EXECUTABLE} ${DCCS_SRC}/tests/check_readme.py --dll ${DCCS_OUT}/Dccuda.dll --mcs ${DCCUDA_MCS}
+          --work ${DCCS_OUT}/readme-planted ${DCCS_SRC}/tests/readme/Planted.md)
 set_tests_properties(${DCCS_TESTS} PROPERTIES LABELS csharp TIMEOUT 180)

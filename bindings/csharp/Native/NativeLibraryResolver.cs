@@ -16,10 +16,11 @@
 // - .NET Core 3+ / .NET 5+: a DllImportResolver for this assembly does 1 and 2, then 3 with
 //   NativeLibrary.TryLoad(name, assembly, searchPath); returning zero lets the runtime's own
 //   probing have a go.
-// - Mono and .NET Framework: 1 and 2 load the file (dlopen, LoadLibraryW) before the first
-//   call; the system loader then hands the already loaded library to the runtime's own lookup
-//   (glibc matches a loaded library by its SONAME, through the dllmap's libdccuda.so.1;
-//   Windows by its module name, dccuda.dll). Mono resolves a method's P/Invokes when it
+// - Mono and .NET Framework (the netstandard2.0 build): 1 and 2 load the file (dlopen,
+//   LoadLibraryW) before the first call; the system loader then hands the already loaded
+//   library to the runtime's own lookup (glibc matches a loaded library by its SONAME, through
+//   the dllmap's libdccuda.so.1; Windows by its module name, dccuda.dll). The same build on
+//   .NET Core 3+ hands the loaded handle to NativeLibrary through reflection. Mono resolves a method's P/Invokes when it
 //   compiles the method, before any static constructor of its class runs, so the safe layer's
 //   first calls (Dc, Device.Open, DcProgram.Compile) call Register() before the method holding
 //   the native call is compiled. A program that calls NativeMethods directly on Mono calls
@@ -196,17 +197,59 @@ namespace Dccuda.Interop
             {
                 foreach (string candidate in ExplicitCandidates(explicitPath))
                 {
-                    if (File.Exists(candidate) && LoadFile(candidate) != IntPtr.Zero)
+                    IntPtr h = File.Exists(candidate) ? LoadFile(candidate) : IntPtr.Zero;
+                    if (h != IntPtr.Zero)
+                    {
+                        preloaded = h;
+                        RegisterWithNetCore();
                         return;
+                    }
                 }
                 throw NotLoaded(explicitPath);
             }
             foreach (string candidate in PackagedCandidates(AssemblyDirectory()))
             {
-                if (LoadFile(candidate) != IntPtr.Zero)
+                IntPtr h = LoadFile(candidate);
+                if (h != IntPtr.Zero)
+                {
+                    preloaded = h;
+                    RegisterWithNetCore();
                     return;
+                }
             }
             // Neither: the runtime's own search (the dllmap, LD_LIBRARY_PATH, the system).
+        }
+
+        private static IntPtr preloaded;
+
+        /// <summary>This build (netstandard2.0, Mono) running on .NET Core 3+: .NET ignores the
+        /// dllmap and would look for "libdccuda.so", not the file loaded above, so the loaded
+        /// handle is handed over through NativeLibrary.SetDllImportResolver, found by
+        /// reflection (this build cannot reference it). Elsewhere (Mono, .NET Framework) the
+        /// type does not exist and nothing happens.</summary>
+        private static void RegisterWithNetCore()
+        {
+            try
+            {
+                Type nativeLibrary = Type.GetType("System.Runtime.InteropServices.NativeLibrary");
+                Type resolverType = Type.GetType("System.Runtime.InteropServices.DllImportResolver");
+                if (nativeLibrary == null || resolverType == null)
+                    return;
+                MethodInfo set = nativeLibrary.GetMethod("SetDllImportResolver", new[] { typeof(Assembly), resolverType });
+                MethodInfo resolve = typeof(NativeLibraryResolver).GetMethod("ResolvePreloaded", BindingFlags.NonPublic | BindingFlags.Static);
+                if (set == null || resolve == null)
+                    return;
+                set.Invoke(null, new object[] { typeof(NativeLibraryResolver).Assembly, Delegate.CreateDelegate(resolverType, resolve) });
+            }
+            catch (Exception)
+            {
+                // Another resolver is set already, or the API differs: the runtime's own search.
+            }
+        }
+
+        private static IntPtr ResolvePreloaded(string name, Assembly assembly, DllImportSearchPath? searchPath)
+        {
+            return name == NativeMethods.Lib ? preloaded : IntPtr.Zero;
         }
 #endif
     }
