@@ -122,7 +122,7 @@ set_tests_properties(csharp.nupkg_planted csharp.package_consumer PROPERTIES FIX
 add_test(NAME csharp.readme
   COMMAND env ${DCCS_ENV} LD_LIBRARY_PATH=$<TARGET_FILE_DIR:dccuda>
           ${Python3_EXECUTABLE} ${DCCS_SRC}/tests/check_readme.py --dll ${DCCS_OUT}/Dccuda.dll --mcs ${DCCUDA_MCS}
-          --mono ${DCCUDA_MONO} --run --work ${DCCS_OUT}/readme ${DCCS_SRC}/pack/README.md)
+          --mono ${DCCUDA_MONO} --run --work ${DCCS_OUT}/readme ${DCCS_SRC}/README.md ${DCCS_SRC}/pack/README.md)
 add_test(NAME csharp.readme_planted
   COMMAND sh -c "out=$(\"$@\"); rc=$?; echo \"$out\"; [ $rc = 1 ] && echo \"$out\" | grep -q 'Planted.md:.*does not compile' && echo \"$out\" | grep -q 'CS0029'"
           check ${Python3_EXECUTABLE} ${DCCS_SRC}/tests/check_readme.py --dll ${DCCS_OUT}/Dccuda.dll --mcs ${DCCUDA_MCS}

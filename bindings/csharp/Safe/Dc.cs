@@ -105,7 +105,15 @@ namespace Dccuda
                     e = new AggregateException(e, inner);
                 }
             }
-            Console.Error.WriteLine("dccuda: a stream callback threw: " + e);
+            try
+            {
+                Console.Error.WriteLine("dccuda: a stream callback threw: " + e);
+            }
+            catch (Exception)
+            {
+                // Standard error is gone: nothing may escape into the driver's thread
+                // (under [UnmanagedCallersOnly] an exception there ends the process).
+            }
         }
     }
 
