@@ -114,12 +114,16 @@ namespace Dccuda.Tests
         [Fact]
         public void ElementsWithReferencesAreRefused()
         {
+#if NET7_0_OR_GREATER
+            throw Skip.Because("on .NET the `unmanaged` constraint refuses a type holding references at compile time");
+#else
             using (Device d = TestEnv.OpenDevice())
             {
                 var e = Expect.Throws<ArgumentException>(() => d.Allocate<HoldsAReference>(1), "a struct holding a string");
                 Expect.Contains("holds references", e.Message, "message");
                 Expect.Throws<ArgumentException>(() => new KernelArgs().Value(new HoldsAReference()), "as a kernel argument");
             }
+#endif
         }
 
         [Fact]

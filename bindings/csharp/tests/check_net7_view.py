@@ -19,6 +19,9 @@ that text with mcs after two substitutions mcs needs:
   `[UnmanagedCallersOnly]` method, `(IntPtr)(delegate* unmanaged[Cdecl]<...>)&Method`, by
   `IntPtr.Zero` (the method itself is still compiled).
 
+The test sources are then compiled as the xunit project compiles them for net8.0 (with
+tests/mono's stand-in for [Fact]) against that assembly.
+
 So the .NET-only code (the DllImportResolver, the callbacks' entry points) is type-checked
 against .NET's API shape, and the declarations' signatures are compiled in the .NET view. What
 only the .NET SDK can check (the LibraryImport source generator itself, function pointer
@@ -136,11 +139,21 @@ def check(mcs: str, work: str) -> int:
     res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if res.returncode != 0:
         problems.append("mcs failed on the .NET view:\n" + res.stdout)
+    else:
+        # The tests as the xunit project compiles them for net8.0 (NET7_0_OR_GREATER defined),
+        # with tests/mono's stand-in for xunit's [Fact], against the .NET view.
+        tests = [os.path.join(HERE, n) for n in sorted(os.listdir(HERE)) if n.endswith(".cs") and n != "Layout.cs"]
+        tests.append(os.path.join(HERE, "mono", "Xunit.cs"))
+        cmd = [mcs, "-nologo", "-unsafe", "-warnaserror+", "-nowarn:649", "-r:" + dll, "-r:System.Net.Http",
+               "-target:library", "-out:" + os.path.join(work, "DccudaTests.dll"), "-define:" + ";".join(sorted(NET7_SYMBOLS))] + tests
+        res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if res.returncode != 0:
+            problems.append("mcs failed on the tests in the .NET view:\n" + res.stdout)
     if problems:
         for p in problems:
             print("FAIL: " + p)
         return 1
-    print(f"OK: the .NET view ({len(files)} files, {imports} [LibraryImport] declarations) compiles with mcs "
+    print(f"OK: the .NET view ({len(files)} files, {imports} [LibraryImport] declarations) and the tests in it compile with mcs "
           f"against .NET's NativeLibrary API shape; {constraints} `unmanaged` constraints and {pointers} function "
           f"pointers stood in for (compiled in {work})")
     return 0
