@@ -13,7 +13,7 @@ if(NOT DCCUDA_MCS OR NOT DCCUDA_MONO)
   message(STATUS "C# binding: mcs/mono not found; its tests will be skipped (apt-get install mono-mcs mono-runtime)")
   foreach(t IN LISTS DCCS_TESTS)
     add_test(NAME ${t} COMMAND sh -c "echo 'mcs/mono not found: the C# binding was not built (apt-get install mono-mcs mono-runtime)'; exit 77")
-    set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 LABELS csharp)
+    set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77 LABELS "csharp;bindings")
   endforeach()
   return()
 endif()
@@ -127,4 +127,4 @@ add_test(NAME csharp.readme_planted
   COMMAND sh -c "out=$(\"$@\"); rc=$?; echo \"$out\"; [ $rc = 1 ] && echo \"$out\" | grep -q 'Planted.md:.*does not compile' && echo \"$out\" | grep -q 'CS0029'"
           check ${Python3_EXECUTABLE} ${DCCS_SRC}/tests/check_readme.py --dll ${DCCS_OUT}/Dccuda.dll --mcs ${DCCUDA_MCS}
           --work ${DCCS_OUT}/readme-planted ${DCCS_SRC}/tests/readme/Planted.md)
-set_tests_properties(${DCCS_TESTS} PROPERTIES LABELS csharp TIMEOUT 180)
+set_tests_properties(${DCCS_TESTS} PROPERTIES LABELS "csharp;bindings" TIMEOUT 180)

@@ -47,8 +47,8 @@ sys.path.insert(0, os.path.join(ROOT, "abi"))
 from abicheck.bindings.csharp import NET7_SYMBOLS, preprocess  # noqa: E402
 
 STUB = """
-// .NET's NativeLibrary API shape (System.Runtime.InteropServices, .NET Core 3.0+), for
-// compiling the .NET view with mcs. Never run.
+// .NET's NativeLibrary and UnmanagedCallConv API shape (System.Runtime.InteropServices,
+// .NET Core 3.0+ / .NET 5+), for compiling the .NET view with mcs. Never run.
 namespace System.Runtime.InteropServices
 {
     public delegate IntPtr DllImportResolver(string libraryName, System.Reflection.Assembly assembly, DllImportSearchPath? searchPath);
@@ -60,17 +60,19 @@ namespace System.Runtime.InteropServices
         public static bool TryLoad(string libraryName, System.Reflection.Assembly assembly, DllImportSearchPath? searchPath, out IntPtr handle) { throw new NotImplementedException(); }
     }
 
+    // .NET 5+: the calling convention of a [LibraryImport] stub.
+    [AttributeUsage(AttributeTargets.Method, Inherited = false)]
+    public sealed class UnmanagedCallConvAttribute : Attribute
+    {
+        public Type[] CallConvs;
+    }
+
+    // .NET 5+: a method native code calls through a function pointer (the callbacks' thunks).
     [AttributeUsage(AttributeTargets.Method, Inherited = false)]
     public sealed class UnmanagedCallersOnlyAttribute : Attribute
     {
         public Type[] CallConvs;
         public string EntryPoint;
-    }
-
-    [AttributeUsage(AttributeTargets.Method, Inherited = false)]
-    public sealed class UnmanagedCallConvAttribute : Attribute
-    {
-        public Type[] CallConvs;
     }
 }
 """
