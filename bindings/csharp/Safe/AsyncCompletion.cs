@@ -66,7 +66,13 @@ namespace Dccuda
         /// driver runs host functions at once.</summary>
         internal static ValueTask StartDetached(CancellationToken cancellationToken, out long key)
         {
-            var c = new AsyncCompletion(IntPtr.Zero, IntPtr.Zero, "AsyncCompletion");
+            return StartDetached(IntPtr.Zero, cancellationToken, out key);
+        }
+
+        /// <summary>As above, watching `stream` for a fault (the poller's path).</summary>
+        internal static ValueTask StartDetached(IntPtr stream, CancellationToken cancellationToken, out long key)
+        {
+            var c = new AsyncCompletion(stream, IntPtr.Zero, "AsyncCompletion");
             c.key = key = HostCallbacks.Add(c, false);
             c.Watch(cancellationToken);
             return new ValueTask(c, c.core.Version);

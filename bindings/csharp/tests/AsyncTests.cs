@@ -149,7 +149,7 @@ namespace Dccuda.Tests
                 ValueTask wait = s.SynchronizeAsync(cts.Token);
                 Expect.False(wait.IsCompleted, "the wait is pending behind the blocked callback");
                 cts.Cancel();
-                Expect.Throws<OperationCanceledException>(() => wait.GetAwaiter().GetResult(), "the cancelled wait");
+                Expect.Throws<OperationCanceledException>(() => wait.AsTask().GetAwaiter().GetResult(), "the cancelled wait");
                 Expect.False(s.IsComplete, "the GPU work was not cancelled: the stream is still busy");
                 gate.Set();
                 await s.SynchronizeAsync();

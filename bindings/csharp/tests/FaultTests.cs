@@ -3,6 +3,9 @@
 // and Device.Reset brings the device back without restarting the process. On the fake
 // driver the emulated kernel faults; on a GPU the NVRTC-compiled one does.
 using System;
+using System.Diagnostics;
+using System.Threading;
+using System.Threading.Tasks;
 using Xunit;
 
 namespace Dccuda.Tests
@@ -30,7 +33,7 @@ extern ""C"" __global__ void write_out_of_bounds(int* p, unsigned long long inde
                 oob.Launch(LaunchConfig.Linear(1, 32), s, new KernelArgs().Buffer(small).Value(1UL << 40));
                 // An await outlived by the fault: on a GPU the driver never calls the host function
                 // behind the faulting kernel, and the wait must fail anyway (the binding polls).
-                Expect.Throws(DcStatus.ContextLost, () => s.SynchronizeAsync().GetAwaiter().GetResult(),
+                Expect.Throws(DcStatus.ContextLost, () => s.SynchronizeAsync().AsTask().GetAwaiter().GetResult(),
                               "awaiting the stream after the fault", "dc_device_reset");
                 DcException e = Expect.Throws(DcStatus.ContextLost, () => s.Synchronize(), "the synchronisation after the fault", "dc_device_reset");
                 Expect.Equal(CudaErrorIllegalAddress, e.CudaError, "the raw CUresult");
@@ -77,6 +80,41 @@ extern ""C"" __global__ void write_out_of_bounds(int* p, unsigned long long inde
                     for (int i = 0; i < 100; i++)
                         Expect.Equal(2f * i + 1, got[i], "y[" + i + "] after the reset");
                 }
+            }
+        }
+
+        /// <summary>After a fault the driver calls no host function, so an await behind the fault
+        /// would wait forever: pending waits are polled and fail with the fault. The wait is
+        /// held pending (the fake driver runs host functions at once) and the context broken
+        /// through the fake driver's control; on a GPU the test above awaits a real fault.</summary>
+        [Fact]
+        public async Task AWaitOutlivedByAFaultFailsWithIt()
+        {
+            if (!TestEnv.OnFakeDriver)
+                throw Skip.Because("breaks the context through the fake driver's control");
+            using (Device d = TestEnv.OpenDevice())
+            {
+                int entries = HostCallbacks.Count;
+                DcStream s = d.CreateStream();
+                long key;
+                ValueTask wait = AsyncCompletion.StartDetached(s.Handle.DangerousGetHandle(), CancellationToken.None, out key);
+                var clock = Stopwatch.StartNew();
+                FakeDriver.BreakContext(0, CudaErrorIllegalAddress);
+                try
+                {
+                    await wait;
+                    throw new ExpectationException("the wait ended without an error after the fault");
+                }
+                catch (DcException e)
+                {
+                    Expect.Equal(DcStatus.ContextLost, e.Status, "the wait's error (" + e.Message + ")");
+                }
+                Expect.True(clock.Elapsed < TimeSpan.FromSeconds(5), "the fault was noticed within 5 s (" + clock.ElapsedMilliseconds + " ms)");
+                Expect.Equal(entries, HostCallbacks.Count, "the wait's entry is gone");
+                s.Dispose();
+                d.Reset();
+                using (DcStream fresh = d.CreateStream())
+                    await fresh.SynchronizeAsync();   // the device works again
             }
         }
     }

@@ -102,6 +102,33 @@ namespace Dccuda.Tests
 
         private static LiveFn live;
 
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        private delegate void BreakFn(int ordinal, int result);
+
+        private static BreakFn breakContext;
+
+        private static IntPtr Symbol(string name)
+        {
+            if (!TestEnv.OnFakeDriver)
+                throw Skip.Because("needs the fake driver (" + name + ")");
+            IntPtr lib = DlOpen(Interop.Utf8.Encode(Environment.GetEnvironmentVariable("DCCUDA_DRIVER_LIBRARY")), 2);
+            if (lib == IntPtr.Zero)
+                throw new ExpectationException("dlopen of the fake driver failed");
+            IntPtr fn = DlSym(lib, Interop.Utf8.Encode(name));
+            if (fn == IntPtr.Zero)
+                throw new ExpectationException("the fake driver has no " + name);
+            return fn;
+        }
+
+        /// <summary>Break device `ordinal`'s context with a sticky CUresult, as a kernel fault
+        /// would (dcfake_break_context).</summary>
+        public static void BreakContext(int ordinal, int result)
+        {
+            if (breakContext == null)
+                breakContext = (BreakFn)Marshal.GetDelegateForFunctionPointer(Symbol("dcfake_break_context"), typeof(BreakFn));
+            breakContext(ordinal, result);
+        }
+
         /// <summary>Live driver objects of a kind ("allocations", "streams"...).</summary>
         public static long Live(string kind)
         {
