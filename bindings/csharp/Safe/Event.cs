@@ -10,8 +10,8 @@ namespace Dccuda
     public sealed unsafe class Event : IDisposable
     {
         private readonly int deviceOrdinal;
-        private readonly object helperGate = new object();
-        private DcStream helper;   // WaitAsync's stream: waits for the event, then calls back
+        private readonly object waitStreamGate = new object();
+        private DcStream waitStream;   // WaitAsync's stream: waits for the event, then calls back
 
         internal Event(DcEventHandle handle, int deviceOrdinal)
         {
@@ -52,7 +52,7 @@ namespace Dccuda
                 return new ValueTask(Task.FromCanceled(cancellationToken));
             using (var e = Use())
             {
-                DcStream s = Helper();
+                DcStream s = WaitStream();
                 using (var h = s.Use())
                 {
                     DcException.Check(NativeMethods.dc_stream_wait_event(h.Raw, e.Raw));
@@ -61,16 +61,16 @@ namespace Dccuda
             }
         }
 
-        private DcStream Helper()
+        private DcStream WaitStream()
         {
-            lock (helperGate)
+            lock (waitStreamGate)
             {
-                if (helper == null)
+                if (waitStream == null)
                 {
                     using (Device d = Device.Open(deviceOrdinal))
-                        helper = d.CreateStream(StreamFlags.NonBlocking);
+                        waitStream = d.CreateStream(StreamFlags.NonBlocking);
                 }
-                return helper;
+                return waitStream;
             }
         }
 
@@ -117,10 +117,10 @@ namespace Dccuda
         {
             Handle.Dispose();
             DcStream s;
-            lock (helperGate)
+            lock (waitStreamGate)
             {
-                s = helper;
-                helper = null;
+                s = waitStream;
+                waitStream = null;
             }
             if (s != null)
                 s.Dispose();
