@@ -40,7 +40,7 @@ COLORS = {
     "launch_synchronize": "#222222",
 }
 
-SYNTHETIC_BANNER = "SYNTHETIC SAMPLE DATA - not a measurement"
+SYNTHETIC_BANNER = "NOT A MEASUREMENT: synthetic sample or fake-driver data"
 
 
 def new_figure(width, height):
@@ -87,7 +87,7 @@ def finish(fig, run, sources, notes=(), synthetic=()):
     fig.text(0.01, 0.005, "\n".join(lines), fontsize=7, color="#444444", va="bottom", ha="left")
     synthetic = list(synthetic) + run.synthetic_records()
     if synthetic:
-        fig.text(0.5, 0.5, SYNTHETIC_BANNER, fontsize=26, color="#cc0000", alpha=0.3, rotation=20,
+        fig.text(0.5, 0.5, SYNTHETIC_BANNER, fontsize=22, color="#cc0000", alpha=0.3, rotation=20,
                  ha="center", va="center")
         above_caption = (len(lines) * 7 * 1.25 / 72 + 0.05) / fig.get_figheight()
         fig.text(0.01, above_caption, SYNTHETIC_BANNER + " (" + ", ".join(synthetic) + ")", fontsize=8,

@@ -164,6 +164,19 @@ class Samples(PlotTestCase):
                 for key, value in entry.items():
                     self.assertEqual(value, source[entry["name"]][key], f"{name}: {entry['name']} {key}")
 
+    def test_fake_driver_run_is_marked(self):
+        run = self.folder("fake", REAL_SAMPLE)
+        path = os.path.join(run, "bench_memory.json")
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        data["context"]["device"] = "dccuda fake device 0 (test double, not a GPU)"
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+        out, _ = self.draw_ok(run, "--only", "allocation,launch")
+        self.assert_svg(os.path.join(out, "allocation_cost.svg"), [style.SYNTHETIC_BANNER + " (bench_memory.json)"])
+        self.assertEqual(missing_texts(os.path.join(out, "launch_cpu_cost.svg"), [style.SYNTHETIC_BANNER]),
+                         [style.SYNTHETIC_BANNER])
+
     def test_synthetic_sample_says_so(self):
         for name in os.listdir(SYNTHETIC_SAMPLE):
             with open(os.path.join(SYNTHETIC_SAMPLE, name), encoding="utf-8") as f:
