@@ -89,12 +89,18 @@ def describe(e):
     return f"{type(e).__name__}: {e}"
 
 
+_random_block = {}
+
+
 def random_host_bytes(numpy, size):
-    """`size` random bytes in 1..255 in ordinary (pageable) memory, already
-    touched: a 64 MiB block from a fixed seed, repeated."""
-    rng = numpy.random.default_rng(RANDOM_SEED)
-    block = rng.integers(1, 256, size=min(size, 64 << 20), dtype=numpy.uint8)
-    return numpy.tile(block, -(-size // block.size))[:size].copy()
+    """`size` random bytes in 1..255 in new ordinary (pageable) memory,
+    already touched: a 64 MiB block from a fixed seed (made once), repeated."""
+    length = min(size, 64 << 20)
+    if _random_block.get("block") is None or _random_block["block"].size < length:
+        rng = numpy.random.default_rng(RANDOM_SEED)
+        _random_block["block"] = rng.integers(1, 256, size=length, dtype=numpy.uint8)
+    block = _random_block["block"][:length]
+    return numpy.tile(block, -(-size // length))[:size]
 
 
 def measure_copies(views, sizes, sync):
