@@ -10,6 +10,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="${1:-$root/build-types}"
+mkdir -p "$work"  # the configure and build logs go beside the build folders
 
 failed=()
 for compiler in gcc clang; do
