@@ -57,6 +57,14 @@ def parse_args(argv):
     return args
 
 
+def shown_path(folder):
+    """The run folder as numbers.md names it: relative to the repository
+    when inside it, else only its name (no machine's absolute paths)."""
+    root = os.path.normpath(os.path.join(HERE, "..", ".."))
+    relative = os.path.relpath(os.path.abspath(folder), root)
+    return os.path.basename(os.path.abspath(folder)) if relative.startswith("..") else relative
+
+
 def main(argv=None):
     args = parse_args(argv)
     style, modules = plot_modules()
@@ -76,7 +84,7 @@ def main(argv=None):
         return 1
     os.makedirs(args.out, exist_ok=True)
     tables = [f"# Benchmark figures: {run.caption()}", "",
-              f"Drawn by bench/plot/make_plots.py from {os.path.normpath(args.run)}; "
+              f"Drawn by bench/plot/make_plots.py from {shown_path(args.run)}; "
               "the plots beside this file show the same numbers.", ""]
     for name, data in collected:
         module = modules[name]
