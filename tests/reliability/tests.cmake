@@ -11,7 +11,7 @@ add_custom_command(OUTPUT ${_bad_inputs_inc}
   COMMAND ${Python3_EXECUTABLE} ${DCTEST_RELIABILITY}/gen_bad_inputs.py ${PROJECT_SOURCE_DIR}/include/dccuda.h
           ${_bad_inputs_inc}
   DEPENDS ${DCTEST_RELIABILITY}/gen_bad_inputs.py ${DCTEST_RELIABILITY}/bad_input_facts.py
-          ${PROJECT_SOURCE_DIR}/include/dccuda.h ${PROJECT_SOURCE_DIR}/abi/api.py
+          ${PROJECT_SOURCE_DIR}/include/dccuda.h ${PROJECT_SOURCE_DIR}/abi/api.py ${PROJECT_SOURCE_DIR}/abi/api_model.py
   COMMENT "Generating the bad-input matrix from include/dccuda.h" VERBATIM)
 # Two fake devices, so that peer arguments have a real peer.
 dc_test(test_bad_inputs SOURCES ${DCTEST_RELIABILITY}/test_bad_inputs.cpp ${DCTEST_RELIABILITY}/bad_input_fixture.cpp
@@ -20,8 +20,12 @@ target_include_directories(test_bad_inputs PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/r
 target_compile_definitions(test_bad_inputs PRIVATE DCTEST_SYMBOLS_FILE="${PROJECT_SOURCE_DIR}/abi/dccuda.symbols")
 target_link_libraries(test_bad_inputs PRIVATE dctest_kernels)
 
+# The generator's own checks, each failing on a planted mistake.
+add_test(NAME bad_inputs.generator COMMAND ${Python3_EXECUTABLE} ${DCTEST_RELIABILITY}/test_gen_bad_inputs.py)
+set_tests_properties(bad_inputs.generator PROPERTIES LABELS "gen" TIMEOUT 60)
+
 # Double release, release on another thread, release racing with use.
-dc_test(test_handle_lifetime SOURCES ${DCTEST_RELIABILITY}/test_handle_lifetime.cpp)
+dc_test(test_handle_lifetime SOURCES ${DCTEST_RELIABILITY}/test_handle_lifetime.cpp LABELS threads memcheck)
 target_link_libraries(test_handle_lifetime PRIVATE dctest_kernels)
 
 # The fault sweep: every driver entry point failing in turn (fake driver only).

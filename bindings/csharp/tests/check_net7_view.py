@@ -37,8 +37,8 @@ sys.path.insert(0, os.path.join(ROOT, "abi"))
 from abicheck.bindings.csharp import NET7_SYMBOLS, preprocess  # noqa: E402
 
 STUB = """
-// .NET's NativeLibrary API shape (System.Runtime.InteropServices, .NET Core 3.0+), for
-// compiling the .NET view with mcs. Never run.
+// .NET's NativeLibrary and UnmanagedCallConv API shape (System.Runtime.InteropServices,
+// .NET Core 3.0+ / .NET 5+), for compiling the .NET view with mcs. Never run.
 namespace System.Runtime.InteropServices
 {
     public delegate IntPtr DllImportResolver(string libraryName, System.Reflection.Assembly assembly, DllImportSearchPath? searchPath);
@@ -48,6 +48,13 @@ namespace System.Runtime.InteropServices
         public static void SetDllImportResolver(System.Reflection.Assembly assembly, DllImportResolver resolver) { throw new NotImplementedException(); }
         public static bool TryLoad(string libraryPath, out IntPtr handle) { throw new NotImplementedException(); }
         public static bool TryLoad(string libraryName, System.Reflection.Assembly assembly, DllImportSearchPath? searchPath, out IntPtr handle) { throw new NotImplementedException(); }
+    }
+
+    // .NET 5+: the calling convention of a [LibraryImport] stub.
+    [AttributeUsage(AttributeTargets.Method, Inherited = false)]
+    public sealed class UnmanagedCallConvAttribute : Attribute
+    {
+        public Type[] CallConvs;
     }
 }
 """
