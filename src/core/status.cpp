@@ -2,6 +2,7 @@
 
 #include <cuda.h>
 
+#include "core/sticky_errors.h"
 #include "loader/driver.h"
 
 namespace dc {
@@ -18,24 +19,7 @@ const char* status_name(dc_status status) noexcept {
   }
 }
 
-bool is_sticky_cuda_error(int32_t r) noexcept {
-  switch (r) {
-    case CUDA_ERROR_ILLEGAL_ADDRESS:
-    case CUDA_ERROR_LAUNCH_FAILED:
-    case CUDA_ERROR_HARDWARE_STACK_ERROR:
-    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
-    case CUDA_ERROR_MISALIGNED_ADDRESS:
-    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
-    case CUDA_ERROR_INVALID_PC:
-    case CUDA_ERROR_LAUNCH_TIMEOUT:
-    case CUDA_ERROR_ECC_UNCORRECTABLE:
-    case CUDA_ERROR_CONTEXT_IS_DESTROYED:
-    case CUDA_ERROR_TENSOR_MEMORY_LEAK:
-      return true;
-    default:
-      return false;
-  }
-}
+bool is_sticky_cuda_error(int32_t r) noexcept { return is_sticky_cuda_result(r); }
 
 dc_status status_from_cuda(int32_t r) noexcept {
   if (is_sticky_cuda_error(r)) return DC_ERROR_CONTEXT_LOST;
