@@ -84,21 +84,24 @@ dc_status status_from_cuda(int32_t r) noexcept {
   }
 }
 
+const char* cuda_result_name(int32_t r) noexcept {
+  if (r == kCudaMissingSymbol) return "DCCUDA_ERROR_MISSING_ENTRY_POINT";
+  switch (r) {
+#define DC_CUDA_RESULT(e) \
+  case e:                 \
+    return #e;
+#include "core/cuda_result_names.inc"
+#undef DC_CUDA_RESULT
+    default: return "CUDA_RESULT_UNKNOWN";
+  }
+}
+
 const char* cuda_error_name(int32_t r) noexcept {
   if (r == kCudaMissingSymbol) return "entry point missing from the driver";
   const char* name = nullptr;
   const DriverApi& api = driver_api();
   if (api.cuGetErrorName(static_cast<CUresult>(r), &name) == CUDA_SUCCESS && name) return name;
-  switch (r) {
-    case CUDA_ERROR_INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
-    case CUDA_ERROR_OUT_OF_MEMORY: return "CUDA_ERROR_OUT_OF_MEMORY";
-    case CUDA_ERROR_NOT_INITIALIZED: return "CUDA_ERROR_NOT_INITIALIZED";
-    case CUDA_ERROR_STUB_LIBRARY: return "CUDA_ERROR_STUB_LIBRARY";
-    case CUDA_ERROR_NO_DEVICE: return "CUDA_ERROR_NO_DEVICE";
-    case CUDA_ERROR_ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
-    case CUDA_ERROR_LAUNCH_FAILED: return "CUDA_ERROR_LAUNCH_FAILED";
-    default: return "CUDA_ERROR (unnamed)";
-  }
+  return cuda_result_name(r);
 }
 
 }  // namespace dc

@@ -25,3 +25,21 @@ dc_test(test_too_old_driver SOURCES ${DCTEST_UNIT}/test_old_driver.cpp
   ENV ${DCTEST_FAKE_ENV} DCFAKE_DRIVER_VERSION=11080 FAKE_ONLY)
 dc_test(test_peer SOURCES ${DCTEST_UNIT}/test_peer.cpp ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2)
 dc_test(test_peer_forbidden SOURCES ${DCTEST_UNIT}/test_peer.cpp ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCFAKE_NO_PEER=1)
+
+# dc_cuda_error_name's table against the toolkit's cuda.h, and the same check with one name
+# dropped, which must name it.
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+foreach(_inc ${CUDAToolkit_INCLUDE_DIRS})
+  if(EXISTS ${_inc}/cuda.h)
+    set(_dc_cuda_h ${_inc}/cuda.h)
+  endif()
+endforeach()
+add_test(NAME cuda_result_names.complete
+  COMMAND ${Python3_EXECUTABLE} ${DCTEST_UNIT}/check_cuda_result_names.py ${_dc_cuda_h}
+          ${PROJECT_SOURCE_DIR}/src/core/cuda_result_names.inc)
+add_test(NAME cuda_result_names.planted_missing_fails
+  COMMAND ${Python3_EXECUTABLE} ${DCTEST_UNIT}/check_cuda_result_names.py ${_dc_cuda_h}
+          ${PROJECT_SOURCE_DIR}/src/core/cuda_result_names.inc --plant-missing CUDA_ERROR_ILLEGAL_ADDRESS)
+set_tests_properties(cuda_result_names.planted_missing_fails PROPERTIES
+  PASS_REGULAR_EXPRESSION "no DC_CUDA_RESULT\\(CUDA_ERROR_ILLEGAL_ADDRESS\\) line.*1 missing")
+set_tests_properties(cuda_result_names.complete cuda_result_names.planted_missing_fails PROPERTIES LABELS fake TIMEOUT 30)

@@ -71,6 +71,16 @@ namespace Dccuda.Interop
 
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_cuda_error_name")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_cuda_error_name", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            IntPtr dc_cuda_error_name(int cuda_result);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
         [LibraryImport(Lib, EntryPoint = "dc_last_error_detail")]
         public static partial
 #else

@@ -82,6 +82,7 @@ pub extern "dccuda" fn dc_last_error_message() [*:0]const u8;
 pub extern "dccuda" fn dc_last_error_status() dc_status;
 pub extern "dccuda" fn dc_last_error_cuda() i32;
 pub extern "dccuda" fn dc_last_error_nvrtc() i32;
+pub extern "dccuda" fn dc_cuda_error_name(cuda_result: i32) [*:0]const u8;
 pub extern "dccuda" fn dc_last_error_detail() [*:0]const u8;
 
 // ---------------------------------------------------------------------------

@@ -619,6 +619,16 @@ extern "C" {
     /// failure did not come from NVRTC.
     pub fn dc_last_error_nvrtc() -> i32;
 
+    /// The name of a CUresult as cuda.h spells it: "CUDA_ERROR_ILLEGAL_ADDRESS" for
+    /// 700, "CUDA_SUCCESS" for 0, for every value of the CUDA 13.0 driver API (the
+    /// table is dccuda's own: no driver is needed, and every driver gets the same
+    /// answer). 1023, which dc_last_error_cuda() gives when the installed driver
+    /// lacks an entry point dccuda needed, is "DCCUDA_ERROR_MISSING_ENTRY_POINT".
+    /// Any other value gives "CUDA_RESULT_UNKNOWN" (a code newer than this dccuda,
+    /// or not a CUresult). Static storage; never NULL; any thread; cannot fail and
+    /// does not touch the last error.
+    pub fn dc_cuda_error_name(cuda_result: i32) -> *const c_char;
+
     /// A long log that belongs to the calling thread's last failure: the full NVRTC
     /// log after DC_ERROR_COMPILE, the JIT error log after DC_ERROR_INVALID_IMAGE.
     /// "" when there is none. Owned by the library, never NULL, valid until the next

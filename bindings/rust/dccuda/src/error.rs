@@ -36,6 +36,13 @@ impl fmt::Display for Status {
     }
 }
 
+/// The name of a CUresult as cuda.h spells it ("CUDA_ERROR_ILLEGAL_ADDRESS"; the library's
+/// own table, the same on every driver; "CUDA_RESULT_UNKNOWN" for a value it does not know).
+pub fn cuda_error_name(cuda_result: i32) -> &'static str {
+    // Static storage in the library, never NULL.
+    unsafe { CStr::from_ptr(sys::dc_cuda_error_name(cuda_result)) }.to_str().unwrap_or("CUDA_RESULT_UNKNOWN")
+}
+
 /// A failed dccuda call.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Error {
@@ -95,6 +102,12 @@ impl Error {
     /// The raw CUresult behind the failure, 0 if it did not come from the driver.
     pub fn cuda_error(&self) -> i32 {
         self.cuda
+    }
+
+    /// The name of the raw CUresult ("CUDA_ERROR_ILLEGAL_ADDRESS"; "CUDA_SUCCESS" when the
+    /// failure did not come from the driver).
+    pub fn cuda_error_name(&self) -> &'static str {
+        cuda_error_name(self.cuda)
     }
 
     /// The raw nvrtcResult behind the failure, 0 if it did not come from NVRTC.
