@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reads CTest's JUnit report (`ctest --output-junit FILE`) and prints one line of counts, then the
 tests that did not pass, one per line (name and status). Exit 0 when every test that ran passed
-(skipped ones are fine), 1 otherwise, 2 when the file cannot be read.
+(skipped ones are fine), 1 when one failed or none ran at all (a label or filter that selects
+nothing checks nothing), 2 when the file cannot be read.
 
     tests/scripts/junit_summary.py build/ctest-junit.xml [--label asan]
 """
@@ -35,6 +36,9 @@ def main() -> int:
     total = passed + len(failed) + skipped
     print(f"{args.label + ' ' if args.label else ''}{passed} passed, {len(failed)} failed, {skipped} skipped "
           f"of {total} tests")
+    if total == 0:
+        print("  FAILED: no test ran (does the label or filter select any?)")
+        return 1
     for name in failed[:args.max_listed]:
         print(f"  FAILED {name}")
     if len(failed) > args.max_listed:

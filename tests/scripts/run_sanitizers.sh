@@ -27,7 +27,7 @@ run_ctest() {  # label, dir, ctest args...
   (cd "$dir" && ctest -j2 --output-on-failure --output-junit "$junit" "$@" > "$log" 2>&1)
   local rc=$?
   local counts
-  counts=$(python3 "$root/tests/scripts/junit_summary.py" "$junit")
+  counts=$(python3 "$root/tests/scripts/junit_summary.py" "$junit") || rc=1   # a failure, or no test at all
   printf "%s\n" "$counts" | tail -n +2 | head -20
   grep -m5 -E 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|WARNING: ThreadSanitizer' "$log"
   summary+=$(printf "%-10s %s (%d s)" "$label" "$(printf "%s\n" "$counts" | head -1)" $((SECONDS - start)))$'\n'

@@ -1,4 +1,5 @@
 // Every status has its name; unknown values are named as such.
+#include <cuda.h>
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -40,7 +41,7 @@ TEST(Status, EveryStatusHasItsName) {
 }
 
 // The driver's own cuGetErrorName, where the loaded driver has it (fake or real).
-using GetErrorName = int (*)(int, const char**);
+using GetErrorName = CUresult(CUDAAPI*)(CUresult, const char**);
 static GetErrorName driver_get_error_name() {
   const char* path = nullptr;
   if (dc_driver_library(&path) != DC_SUCCESS) return nullptr;
@@ -77,7 +78,7 @@ TEST(Status, CudaErrorNamesAgreeWithTheDriver) {
   int compared = 0;
   for (int v = 0; v < 1023; ++v) {
     const char* name = nullptr;
-    if (get(v, &name) != 0 || !name) continue;
+    if (get(static_cast<CUresult>(v), &name) != CUDA_SUCCESS || !name) continue;
     EXPECT_STREQ(dc_cuda_error_name(v), name) << "CUresult " << v;
     ++compared;
   }
