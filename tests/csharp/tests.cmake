@@ -68,12 +68,12 @@ set_tests_properties(csharp.library_path_missing PROPERTIES
   PASS_REGULAR_EXPRESSION "DCCUDA_LIBRARY_PATH=/nonexistent/libdccuda.so.1 could not be loaded")
 add_test(NAME csharp.sample_saxpy
   COMMAND env ${DCTEST_FAKE_ENV} LD_LIBRARY_PATH=$<TARGET_FILE_DIR:dccuda> ${DCCUDA_MONO} --debug ${DCCS_OUT}/Saxpy.exe)
-# Both views of the declarations ([LibraryImport] for .NET 7+, [DllImport] for Mono) against
-# the header and the built library, and the struct layouts, strictly: the .NET 8 build is
-# checked here statically (no .NET SDK on these machines).
+# The raw layer is generated from the header (abi/gen.py, both views: [LibraryImport] for
+# .NET 7+, [DllImport] for Mono): current or stale, and what the compiled binding makes of the
+# structs' layouts and the constants' values, measured, strictly.
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
 add_test(NAME csharp.abi
-  COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/abi/check_abi.py bindings layouts --bindings csharp --strict
+  COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/abi/check_abi.py bindings layouts constants --bindings csharp --strict
           --build-dir ${CMAKE_BINARY_DIR} --work-dir ${DCCS_OUT}/abi-check)
 # The .NET 7+ view compiled with mcs as far as mcs can (bindings/csharp/tests/check_net7_view.py).
 add_test(NAME csharp.net7_view

@@ -19,8 +19,10 @@ cmake --build "$build"
 
 echo "== unit, integration, binding and ABI tests (CTest; whole log in $build/ctest.log)"
 ctest_rc=0
-(cd "$build" && ctest --output-on-failure -j2 >ctest.log 2>&1) || ctest_rc=$?
-tail -n 40 "$build/ctest.log"
+rm -f "$build/ctest-junit.xml"
+(cd "$build" && ctest --output-on-failure -j2 --output-junit ctest-junit.xml >ctest.log 2>&1) || ctest_rc=$?
+# The counts and the failed tests, from CTest's JUnit report.
+python3 "$root/tests/scripts/junit_summary.py" "$build/ctest-junit.xml" --label CTest: || true
 
 echo "== ABI check report (abi/check_abi.py --strict, run by CTest as abi.check)"
 grep -E "^(PASS|FAIL|NOT)|ABI check" "$build/abi-check/report.txt" 2>/dev/null || echo "(no report)"
