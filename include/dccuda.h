@@ -740,7 +740,9 @@ DC_API dc_status dc_buffer_advise(dc_buffer buffer, uint64_t offset, uint64_t si
 /**
  * Copy `size` bytes from host memory `src` into `dst` at `dst_offset`, and
  * return when the copy is complete. Errors: DC_ERROR_INVALID_HANDLE,
- * DC_ERROR_INVALID_ARGUMENT (NULL src with size > 0), DC_ERROR_OUT_OF_RANGE,
+ * DC_ERROR_INVALID_ARGUMENT (NULL src with size > 0; src overlapping dst's own
+ * memory, as a second pointer into registered, pinned or managed memory can),
+ * DC_ERROR_OUT_OF_RANGE,
  * DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
  */
 DC_API dc_status dc_buffer_write(dc_buffer dst, uint64_t dst_offset, DC_IN DC_ARRAY(size) const void* src,
