@@ -4,7 +4,6 @@
 
 #include <cstring>
 #include <mutex>
-#include <type_traits>
 
 #include "core/config.h"
 #include "core/error.h"
@@ -14,17 +13,6 @@ namespace {
 
 #define DC_STRINGIFY(x) #x
 #define DC_EXPANDED_NAME(x) DC_STRINGIFY(x)
-
-// The current signature of every DC_DRIVER_FN is the one cuda.h declares: the
-// slot type and cuda.h agree, so the version in the slot's type is the version
-// of the ABI the code calls.
-#define DC_DRIVER_FN(name, version)                                                   \
-  static_assert(std::is_same_v<PFN_##name##_v##version, decltype(&name)>,            \
-                #name " at " #version " is not the signature cuda.h declares");
-#define DC_DRIVER_FN_COMPAT(name, version, symbol)
-#include "loader/driver_functions.inc"
-#undef DC_DRIVER_FN
-#undef DC_DRIVER_FN_COMPAT
 
 DriverApi make_missing_table() {
   DriverApi api;

@@ -55,7 +55,7 @@ void load() {
   }
   std::string missing;
 #define DC_NVRTC_FN(name, required)                                                   \
-  g_api.name = reinterpret_cast<decltype(&::name)>(dlsym(lib, #name));                \
+  g_api.name = reinterpret_cast<PFN_##name>(dlsym(lib, #name));                \
   if (!g_api.name && (required)) missing += missing.empty() ? #name : ", " #name;
 #include "loader/nvrtc_functions.inc"
 #undef DC_NVRTC_FN

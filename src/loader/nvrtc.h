@@ -3,7 +3,7 @@
 // DC_ERROR_NO_COMPILER and everything else works.
 #pragma once
 
-#include <nvrtc.h>
+#include "loader/cuda_abi/nvrtc_abi.h"
 
 #include <cstdint>
 #include <string>
@@ -13,7 +13,7 @@
 namespace dc {
 
 struct NvrtcApi {
-#define DC_NVRTC_FN(name, required) decltype(&::name) name = nullptr;
+#define DC_NVRTC_FN(name, required) PFN_##name name = nullptr;
 #include "loader/nvrtc_functions.inc"
 #undef DC_NVRTC_FN
 };

@@ -2,7 +2,7 @@
 // replayed several times on new input, instantiation, upload, update from a
 // new capture (and refused updates), misuse, launches from several threads,
 // injected failures. Results are checked against CPU references.
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <algorithm>
 #include <atomic>

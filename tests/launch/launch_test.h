@@ -6,7 +6,7 @@
 // REQUIRE_FAKE_DRIVER().
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>

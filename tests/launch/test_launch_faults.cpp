@@ -2,7 +2,7 @@
 // sticky failure that loses the device, and the recovery path after a kernel
 // that really faults (an out-of-bounds write, a trap): on the fake the
 // emulated kernel faults, on a GPU the NVRTC-compiled one does.
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <cstdio>
 #include <functional>
