@@ -1,6 +1,8 @@
-// The NVRTC loader: optional, loaded at first use (libnvrtc.so.13, then .12,
-// or DCCUDA_NVRTC_LIBRARY). Without it compile calls fail with
-// DC_ERROR_NO_COMPILER and everything else works.
+// The NVRTC loader: optional, loaded at first use: DCCUDA_NVRTC_LIBRARY (or
+// dc_init's) alone if given; else libnvrtc.so.13, then .12, looked for first
+// in the folder that holds libdccuda, then by the system's search path, then
+// under $CUDA_HOME, $CUDA_PATH and /usr/local/cuda. Without it compile calls
+// fail with DC_ERROR_NO_COMPILER and everything else works.
 #pragma once
 
 #include "loader/cuda_abi/nvrtc_abi.h"
