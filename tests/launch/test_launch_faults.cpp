@@ -21,7 +21,7 @@ class LaunchFaultTest : public LaunchTest {
   void SetUp() override {
     LaunchTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC to compile the test kernels";
+    if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
   }
   // After dc_device_reset the fixture's stream died with the old context.
   void renew_stream() {
