@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up the machine, builds dccuda and runs every test (fake driver, no GPU
-# needed): CTest (unit, integration, bindings, ABI), the C/C++ suite built
-# and run with the CUDA toolkit hidden, then the suite
+# needed): CTest (unit, integration, bindings, ABI), the portable release
+# binaries (built, checked, and the C/C++ suite run against the x86-64 one),
+# the C/C++ suite built and run with the CUDA toolkit hidden, then the suite
 # under ASan + UBSan, TSan and valgrind, then each fuzzer for a bounded time.
 # Works with or without the CUDA toolkit: tests that need NVRTC skip without
 # it, each saying why (the list is printed after CTest).
@@ -9,6 +10,7 @@
 #   DCCUDA_FUZZ_SECONDS   seconds per fuzzer (default 45; 0 leaves fuzzing out)
 #   DCCUDA_FUZZ_SEED      libFuzzer's seed (default 1 here: the same inputs each run)
 #   DCCUDA_SANITIZERS=0   leaves the sanitizer runs out (a quicker local run)
+#   DCCUDA_RELEASE=0      leaves the portable release build out
 #   DCCUDA_NO_TOOLKIT=0   leaves the build without the toolkit out
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -45,6 +47,13 @@ if [ "$ctest_rc" != 0 ]; then
   (cd "$build" && ctest --rerun-failed --output-on-failure 2>&1 | tail -n 300) || true
   grep -B2 -A40 "^FAIL" "$build/abi-check/report.txt" 2>/dev/null | head -n 200 || true
   exit "$ctest_rc"
+fi
+
+if [ "${DCCUDA_RELEASE:-1}" != 0 ]; then
+  echo "== portable release binaries, x86-64 and aarch64 (src/tools/build_release.sh)"
+  "$root/src/tools/build_release.sh" "$root/build-release/dist"
+  echo "== the C/C++ tests against the portable x86-64 libdccuda.so.1 (tests/release/run_suite_against.sh)"
+  "$root/tests/release/run_suite_against.sh" "$build" "$root/build-release/dist/runtimes/linux-x64/native"
 fi
 
 if [ "${DCCUDA_NO_TOOLKIT:-1}" != 0 ]; then

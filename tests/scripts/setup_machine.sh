@@ -10,7 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   valgrind libclang-rt-14-dev
   mono-mcs mono-runtime swig abigail-tools
-  ccache
+  ccache qemu-user libc6-arm64-cross
 )
 # Tools that may come from outside Debian (rustup, NodeSource): only installed
 # from Debian when the command is missing.
