@@ -80,7 +80,7 @@ for sample in "$bundle"/extra/*/*saxpy*; do
 done
 
 # The bindings' own test programs, where the bundle has them.
-for t in "$bundle/extra/zig/dccuda-zig-tests" "$bundle/extra/csharp/dccuda-cs-tests"; do
+for t in "$bundle/extra/zig/dccuda-zig-tests" "$bundle/extra/csharp/dccuda-cs-tests" "$bundle/extra/csharp/dccuda-swig-tests"; do
   [ -x "$t" ] || continue
   name=$(basename "$t")
   echo "== binding tests ($name)"

@@ -54,7 +54,12 @@ Counts counts() {
 
 std::string describe(const Counts& c) {
   std::string s = "handles";
-  for (uint64_t n : c.handles) s += " " + std::to_string(n);
+  // Appended piece by piece: `s += " " + std::to_string(n)` trips GCC 12's
+  // -Wrestrict false positive at -O3 (GCC bug 105329), an error under -Werror.
+  for (uint64_t n : c.handles) {
+    s += ' ';
+    s += std::to_string(n);
+  }
   if (!c.live.empty()) {
     s += "; driver objects";
     for (size_t i = 0; i < c.live.size(); ++i) s += std::string(" ") + dctest::kDriverObjectKinds[i] + "=" + std::to_string(c.live[i]);

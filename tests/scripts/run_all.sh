@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up the machine, builds dccuda and runs every test (fake driver, no GPU
-# needed): CTest (unit, integration, bindings, ABI), the portable release
-# binaries (built, checked, and the C/C++ suite run against the x86-64 one),
+# needed): CTest (unit, integration, bindings, ABI), the other build types,
+# the portable release binaries (built, checked, and the C/C++ suite run
+# against the x86-64 one),
 # the C/C++ suite built and run with the CUDA toolkit hidden, then the suite
 # under ASan + UBSan, TSan and valgrind, then each fuzzer for a bounded time.
 # Works with or without the CUDA toolkit: tests that need NVRTC skip without
@@ -10,6 +11,7 @@
 #   DCCUDA_FUZZ_SECONDS   seconds per fuzzer (default 45; 0 leaves fuzzing out)
 #   DCCUDA_FUZZ_SEED      libFuzzer's seed (default 1 here: the same inputs each run)
 #   DCCUDA_SANITIZERS=0   leaves the sanitizer runs out (a quicker local run)
+#   DCCUDA_BUILD_TYPES=0  leaves out the Release/MinSizeRel builds (g++ and clang)
 #   DCCUDA_RELEASE=0      leaves the portable release build out
 #   DCCUDA_NO_TOOLKIT=0   leaves the build without the toolkit out
 set -euo pipefail
@@ -47,6 +49,11 @@ if [ "$ctest_rc" != 0 ]; then
   (cd "$build" && ctest --rerun-failed --output-on-failure 2>&1 | tail -n 300) || true
   grep -B2 -A40 "^FAIL" "$build/abi-check/report.txt" 2>/dev/null | head -n 200 || true
   exit "$ctest_rc"
+fi
+
+if [ "${DCCUDA_BUILD_TYPES:-1}" != 0 ]; then
+  echo "== build types (tests/scripts/build_types.sh): Release and MinSizeRel, g++ and clang"
+  "$root/tests/scripts/build_types.sh" "$build-types"
 fi
 
 if [ "${DCCUDA_RELEASE:-1}" != 0 ]; then

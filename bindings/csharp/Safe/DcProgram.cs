@@ -2,26 +2,28 @@
 // log and the lowered names. A compile error is DcException(DC_ERROR_COMPILE) with the first
 // error line in Message and the whole log in Detail.
 using System;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using Dccuda.Interop;
 
 namespace Dccuda
 {
-    public sealed unsafe class Program : IDisposable
+    /// <summary>The result of an NVRTC compile (dc_program), through the kernel cache: the image, the log and the lowered names.</summary>
+    public sealed unsafe class DcProgram : IDisposable
     {
-        internal Program(ProgramHandle handle)
+        internal DcProgram(DcProgramHandle handle)
         {
             Handle = handle;
         }
 
         /// <summary>The SafeHandle owning the dc_program (for NativeMethods calls).</summary>
-        public ProgramHandle Handle { get; private set; }
+        public DcProgramHandle Handle { get; private set; }
 
-        internal Pin Use() { return new Pin(Handle, "Program"); }
+        internal Pin Use() { return new Pin(Handle, "DcProgram"); }
 
         /// <summary>Compile CUDA C++ `source`. `name` names it in diagnostics; `device`
         /// (optional) supplies the architecture when options.Arch is 0.</summary>
-        public static Program Compile(string source, CompileOptions options = null, string name = null, Device device = null)
+        public static DcProgram Compile(string source, [AllowNull] CompileOptions options = null, [AllowNull] string name = null, [AllowNull] Device device = null)
         {
             // A possible first call: find the library before CompileCore is compiled (see Dc).
             NativeLibraryResolver.Register();
@@ -29,11 +31,11 @@ namespace Dccuda
         }
 
         [MethodImpl(MethodImplOptions.NoInlining)]
-        private static Program CompileCore(string source, CompileOptions options, string name, Device device)
+        private static DcProgram CompileCore(string source, CompileOptions options, string name, Device device)
         {
             if (source == null)
                 throw new ArgumentNullException("source");
-            var h = new ProgramHandle();
+            var h = new DcProgramHandle();
             IntPtr raw;
             using (var arena = new Utf8Arena())
             using (var d = new Pin(device == null ? null : device.Handle, "device", optional: true))
@@ -46,9 +48,10 @@ namespace Dccuda
                     DcException.Check(NativeMethods.dc_compile(s, n, options == null ? null : &o, d.Raw, &raw));
             }
             h.Adopt(raw);
-            return new Program(h);
+            return new DcProgram(h);
         }
 
+        /// <summary>What the program holds: CUBIN, PTX or LTO-IR.</summary>
         public OutputKind OutputKind
         {
             get
@@ -81,7 +84,7 @@ namespace Dccuda
             get
             {
                 if (OutputKind != OutputKind.Ptx)
-                    throw new InvalidOperationException("Program.Ptx: the program holds " + OutputKind + ", not PTX; compile with OutputKind.Ptx");
+                    throw new InvalidOperationException("DcProgram.Ptx: the program holds " + OutputKind + ", not PTX; compile with OutputKind.Ptx");
                 byte[] image = GetImage();
                 int n = Array.IndexOf(image, (byte)0);
                 fixed (byte* b = image)
@@ -128,8 +131,10 @@ namespace Dccuda
             }
         }
 
+        /// <summary>True once Dispose released the handle.</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
+        /// <summary>Release the program (modules loaded from it are independent of it).</summary>
         public void Dispose()
         {
             Handle.Dispose();

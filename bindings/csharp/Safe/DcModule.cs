@@ -1,5 +1,6 @@
 // A dc_module: a loaded PTX / CUBIN / fatbin image, its kernels and its globals.
 using System;
+using System.Diagnostics.CodeAnalysis;
 using System.Collections.Generic;
 using Dccuda.Interop;
 
@@ -8,11 +9,13 @@ namespace Dccuda
     /// <summary>Options for loading a module (dc_module_options).</summary>
     public sealed class ModuleOptions
     {
+        /// <summary>Default options: the driver's optimisation level, no register limit, 16 KiB of log.</summary>
         public ModuleOptions()
         {
             OptimizationLevel = -1;
         }
 
+        /// <summary>DC_JIT_* flags for the PTX JIT.</summary>
         public JitFlags Flags { get; set; }
 
         /// <summary>PTX JIT: 0..4; -1 = the driver's default.</summary>
@@ -35,31 +38,32 @@ namespace Dccuda
         }
     }
 
-    public sealed unsafe class Module : IDisposable
+    /// <summary>A loaded module (dc_module): a PTX, CUBIN or fatbin image on a device, its kernels and its globals. Disposing it is safe while functions taken from it live: they keep it loaded.</summary>
+    public sealed unsafe class DcModule : IDisposable
     {
-        internal Module(ModuleHandle handle)
+        internal DcModule(DcModuleHandle handle)
         {
             Handle = handle;
         }
 
         /// <summary>The SafeHandle owning the dc_module (for NativeMethods calls).</summary>
-        public ModuleHandle Handle { get; private set; }
+        public DcModuleHandle Handle { get; private set; }
 
-        internal Pin Use() { return new Pin(Handle, "Module"); }
+        internal Pin Use() { return new Pin(Handle, "DcModule"); }
 
-        private static Module Adopt(ModuleHandle h, IntPtr raw)
+        private static DcModule Adopt(DcModuleHandle h, IntPtr raw)
         {
             h.Adopt(raw);
-            return new Module(h);
+            return new DcModule(h);
         }
 
         /// <summary>Load an image in memory (PTX, CUBIN, fatbin; the image is copied). An
         /// invalid image is DC_ERROR_INVALID_IMAGE with the JIT log in Detail.</summary>
-        public static Module Load(Device device, ReadOnlySpan<byte> image, ModuleOptions options = null)
+        public static DcModule Load(Device device, ReadOnlySpan<byte> image, [AllowNull] ModuleOptions options = null)
         {
             if (device == null)
                 throw new ArgumentNullException("device");
-            var h = new ModuleHandle();
+            var h = new DcModuleHandle();
             IntPtr raw;
             DcModuleOptions o = options == null ? default(DcModuleOptions) : options.ToNative();
             fixed (byte* img = &System.Runtime.InteropServices.MemoryMarshal.GetReference(image))
@@ -68,7 +72,8 @@ namespace Dccuda
             return Adopt(h, raw);
         }
 
-        public static Module Load(Device device, byte[] image, ModuleOptions options = null)
+        /// <summary>Load an image in a byte array (PTX, CUBIN, fatbin; copied).</summary>
+        public static DcModule Load(Device device, byte[] image, [AllowNull] ModuleOptions options = null)
         {
             if (image == null)
                 throw new ArgumentNullException("image");
@@ -76,11 +81,11 @@ namespace Dccuda
         }
 
         /// <summary>Load a compiled program's output.</summary>
-        public static Module Load(Device device, Program program, ModuleOptions options = null)
+        public static DcModule Load(Device device, DcProgram program, [AllowNull] ModuleOptions options = null)
         {
             if (device == null)
                 throw new ArgumentNullException("device");
-            var h = new ModuleHandle();
+            var h = new DcModuleHandle();
             IntPtr raw;
             DcModuleOptions o = options == null ? default(DcModuleOptions) : options.ToNative();
             using (var d = device.Use())
@@ -90,13 +95,13 @@ namespace Dccuda
         }
 
         /// <summary>Load a PTX, CUBIN or fatbin file.</summary>
-        public static Module LoadFile(Device device, string path, ModuleOptions options = null)
+        public static DcModule LoadFile(Device device, string path, [AllowNull] ModuleOptions options = null)
         {
             if (device == null)
                 throw new ArgumentNullException("device");
             if (path == null)
                 throw new ArgumentNullException("path");
-            var h = new ModuleHandle();
+            var h = new DcModuleHandle();
             IntPtr raw;
             DcModuleOptions o = options == null ? default(DcModuleOptions) : options.ToNative();
             byte[] p8 = Utf8.Encode(path);
@@ -107,13 +112,13 @@ namespace Dccuda
         }
 
         /// <summary>Compile CUDA C++ for `device` (through the kernel cache) and load it.</summary>
-        public static Module CompileAndLoad(Device device, string source, CompileOptions options = null, string name = null)
+        public static DcModule CompileAndLoad(Device device, string source, [AllowNull] CompileOptions options = null, [AllowNull] string name = null)
         {
             if (device == null)
                 throw new ArgumentNullException("device");
             if (source == null)
                 throw new ArgumentNullException("source");
-            var h = new ModuleHandle();
+            var h = new DcModuleHandle();
             IntPtr raw;
             using (var arena = new Utf8Arena())
             using (var d = device.Use())
@@ -146,7 +151,7 @@ namespace Dccuda
         /// DC_ERROR_NOT_FOUND listing the kernels the module has.</summary>
         public Function GetFunction(string name)
         {
-            var h = new FunctionHandle();
+            var h = new DcFunctionHandle();
             IntPtr raw;
             byte[] n8 = Utf8.Encode(name);
             fixed (byte* n = n8)
@@ -156,6 +161,7 @@ namespace Dccuda
             return new Function(h);
         }
 
+        /// <summary>The number of kernels in the module.</summary>
         public int FunctionCount
         {
             get
@@ -167,6 +173,7 @@ namespace Dccuda
             }
         }
 
+        /// <summary>The name of kernel `index` (0 .. FunctionCount - 1).</summary>
         public string GetFunctionName(int index)
         {
             if (index < 0)
@@ -179,6 +186,7 @@ namespace Dccuda
             }
         }
 
+        /// <summary>Every kernel's name.</summary>
         public IList<string> FunctionNames
         {
             get
@@ -198,22 +206,27 @@ namespace Dccuda
         }
 
         /// <summary>A __device__ / __constant__ variable as a buffer of T.</summary>
-        public DeviceBuffer<T> GetGlobal<T>(string name) where T : struct
+        public DeviceBuffer<T> GetGlobal<T>(string name)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             var b = new DeviceBuffer<T>(GlobalHandle(name));
             if (b.SizeInBytes % (ulong)DeviceBuffer<T>.ElementSize != 0)
             {
                 ulong size = b.SizeInBytes;
                 b.Dispose();
-                throw new ArgumentException("Module.GetGlobal<" + typeof(T).Name + ">: " + name + " is " + size +
+                throw new ArgumentException("DcModule.GetGlobal<" + typeof(T).Name + ">: " + name + " is " + size +
                                             " bytes, not a whole number of " + DeviceBuffer<T>.ElementSize + "-byte elements");
             }
             return b;
         }
 
-        private BufferHandle GlobalHandle(string name)
+        private DcBufferHandle GlobalHandle(string name)
         {
-            var h = new BufferHandle();
+            var h = new DcBufferHandle();
             IntPtr raw;
             byte[] n8 = Utf8.Encode(name);
             fixed (byte* n = n8)
@@ -223,6 +236,7 @@ namespace Dccuda
             return h;
         }
 
+        /// <summary>True once Dispose released the handle.</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
         /// <summary>Release the module; functions taken from it keep it loaded until they go.</summary>
