@@ -55,7 +55,7 @@ fi
 # Optional extras other build steps place in build-gpu/extra (binding samples...).
 if [ -d "$build/extra" ]; then cp -a "$build/extra" "$out/"; fi
 # Host binaries only (one at a time: strip stops at a CUDA ELF it cannot read).
-for f in "$out"/tests/test_* "$out"/bench/bench_* "$out"/bin/* "$out"/lib/*.so*; do
+for f in "$out"/tests/test_* "$out"/bench/bench_* "$out"/bin/* "$out"/lib/*.so* "$out"/lib-native/*.so*; do
   [ -L "$f" ] || strip --strip-debug "$f" 2>/dev/null || true
 done
 # One compressed archive travels (the folder is over the transfer limit);
