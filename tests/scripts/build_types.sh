@@ -10,6 +10,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="${1:-$root/build-types}"
+mkdir -p "$work"   # each build's logs lie beside its folder, in here
 
 failed=()
 for compiler in gcc clang; do
