@@ -31,7 +31,7 @@ class Regression : public dctest::DeviceFixture {
 TEST_F(Regression, LaunchConfig1dOfAHugeNIsOutOfRange) {
   dc_module m = nullptr;
   dc_function f = nullptr;
-  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC";
+  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
   dc_launch_config c = DC_LAUNCH_CONFIG_INIT;
   EXPECT_DC_ERROR(dc_launch_config_1d(f, UINT64_MAX, 0, &c), DC_ERROR_OUT_OF_RANGE, "grid-stride loop");
   EXPECT_EQ(c.grid[0], 1u) << "the config changed on failure";
@@ -113,7 +113,7 @@ TEST_F(Regression, NotReadyFromAnAllocationIsAnError) {
 TEST_F(Regression, StreamReleasedWhileCapturingLeavesNothingBehind) {
   dc_module m = nullptr;
   dc_function f = nullptr;
-  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC";
+  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
   dc_function empty = nullptr;
   ASSERT_DC_OK(dc_module_get_function(m, "empty", &empty));
   const long streams_before = dctest::fake_driver() ? dctest::fake_driver()->live("streams") : 0;
@@ -165,7 +165,7 @@ TEST_F(Regression, AFailedParameterQueryIsReported) {
   REQUIRE_FAKE_DRIVER();
   dc_module m = nullptr;
   dc_function f = nullptr;
-  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC";
+  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
   dc_function_release(f);
   dctest::fake_driver()->inject("cuFuncGetParamInfo", 1, 2, 1);
   f = reinterpret_cast<dc_function>(1);
@@ -196,7 +196,7 @@ TEST_F(Regression, AModuleIsUnloadedDespiteOneFailure) {
   REQUIRE_FAKE_DRIVER();
   dc_module m = nullptr;
   dc_function f = nullptr;
-  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC";
+  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
   dc_function_release(f);
   dctest::fake_driver()->inject("cuModuleUnload", 1, 999, 1);
   dc_module_release(m);
@@ -230,7 +230,7 @@ TEST_F(Regression, FunctionInfoNamesTheDriverCallNotTheCaller) {
   REQUIRE_FAKE_DRIVER();
   dc_module m = nullptr;
   dc_function f = nullptr;
-  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC";
+  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
   dctest::fake_driver()->inject("cuFuncGetAttribute", 1, 1, 1);
   dc_function_info info = DC_FUNCTION_INFO_INIT;
   EXPECT_DC_ERROR(dc_function_get_info(f, &info), DC_ERROR_INVALID_ARGUMENT, "cuFuncGetAttribute failed");
