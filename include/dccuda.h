@@ -276,8 +276,12 @@ typedef struct dc_init_options {
   /** The driver library to load. NULL: $DCCUDA_DRIVER_LIBRARY, else
    *  libcuda.so.1 (nvcuda.dll on Windows). */
   DC_NULLABLE const char* driver_library;
-  /** The NVRTC library to load. NULL: $DCCUDA_NVRTC_LIBRARY, else
-   *  libnvrtc.so.13, then libnvrtc.so.12. */
+  /** The NVRTC library to load (only it is tried). NULL: $DCCUDA_NVRTC_LIBRARY,
+   *  else libnvrtc.so.13, then libnvrtc.so.12, each looked for first in the
+   *  folder that holds the loaded libdccuda itself (a package such as NuGet's
+   *  runtimes/<rid>/native puts NVRTC beside it), then by the system's library
+   *  search, then in the lib64 folder of $CUDA_HOME, $CUDA_PATH and
+   *  /usr/local/cuda. */
   DC_NULLABLE const char* nvrtc_library;
   /** The on-disk cache directory. NULL: $DCCUDA_CACHE_DIR, else
    *  $XDG_CACHE_HOME/dccuda, else ~/.cache/dccuda. */
@@ -740,7 +744,9 @@ DC_API dc_status dc_buffer_advise(dc_buffer buffer, uint64_t offset, uint64_t si
 /**
  * Copy `size` bytes from host memory `src` into `dst` at `dst_offset`, and
  * return when the copy is complete. Errors: DC_ERROR_INVALID_HANDLE,
- * DC_ERROR_INVALID_ARGUMENT (NULL src with size > 0), DC_ERROR_OUT_OF_RANGE,
+ * DC_ERROR_INVALID_ARGUMENT (NULL src with size > 0; src overlapping dst's own
+ * memory, as a second pointer into registered, pinned or managed memory can),
+ * DC_ERROR_OUT_OF_RANGE,
  * DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
  */
 DC_API dc_status dc_buffer_write(dc_buffer dst, uint64_t dst_offset, DC_IN DC_ARRAY(size) const void* src,

@@ -14,6 +14,7 @@
 #include "core/config.h"
 #include "core/error.h"
 #include "loader/nvrtc.h"
+#include "loader/shared_library.h"
 
 namespace dc {
 namespace {
@@ -44,6 +45,10 @@ std::string context_id() {
   Sha256 h;
   h.field("dccuda nvrtc identity 1");
   h.field(config().nvrtc_library);
+  // NVRTC is looked for first beside libdccuda (loader/nvrtc.cpp).
+  std::string own = dccuda_library_folder();
+  h.field(own);
+  if (!own.empty()) stat_field(h, own);
   std::string ld = env("LD_LIBRARY_PATH");
   h.field(ld);
   h.field(env("CUDA_HOME"));

@@ -63,6 +63,12 @@ date -u +"%Y-%m-%d %H:%M UTC" | tee -a "$out/gpu.txt"
 # The commit the bundle was built from (tests/gpu/bundle.sh).
 if [ -f "$bundle/bundle.txt" ]; then cp "$bundle/bundle.txt" "$out/"; cat "$out/bundle.txt"; fi
 
+echo "== library"
+echo "lib/libdccuda.so.1: $(head -1 "$bundle/lib/BUILD-INFO.txt" 2>/dev/null || echo "built on the bundling machine")" |
+  tee "$out/library.txt"
+cat "$bundle/lib/BUILD-INFO.txt" 2>/dev/null >> "$out/library.txt"
+echo "library                  $(head -1 "$bundle/lib/BUILD-INFO.txt" 2>/dev/null || echo native build)" >> "$summary"
+
 echo "== dccuda-info"
 "$bundle/bin/dccuda-info" | tee "$out/dccuda-info.txt"; echo "exit $?" >> "$out/dccuda-info.txt"
 "$bundle/bin/dccuda-info" --json > "$out/dccuda-info.json"

@@ -18,7 +18,7 @@ namespace Dccuda.Interop
         public uint Flags;
         /// <summary>const char*: The driver library to load. NULL: $DCCUDA_DRIVER_LIBRARY, else libcuda.so.1 (nvcuda.dll on Windows).</summary>
         public IntPtr DriverLibrary;
-        /// <summary>const char*: The NVRTC library to load. NULL: $DCCUDA_NVRTC_LIBRARY, else libnvrtc.so.13, then libnvrtc.so.12.</summary>
+        /// <summary>const char*: The NVRTC library to load (only it is tried). NULL: $DCCUDA_NVRTC_LIBRARY, else libnvrtc.so.13, then libnvrtc.so.12, each looked for first in the folder that holds the loaded libdccuda itself (a package such as NuGet's runtimes/&lt;rid&gt;/native puts NVRTC beside it), then by the system's library search, then in the lib64 folder of $CUDA_HOME, $CUDA_PATH and /usr/local/cuda.</summary>
         public IntPtr NvrtcLibrary;
         /// <summary>const char*: The on-disk cache directory. NULL: $DCCUDA_CACHE_DIR, else $XDG_CACHE_HOME/dccuda, else ~/.cache/dccuda.</summary>
         public IntPtr CacheDir;

@@ -270,8 +270,12 @@ pub struct dc_init_options {
     /// The driver library to load. NULL: $DCCUDA_DRIVER_LIBRARY, else
     /// libcuda.so.1 (nvcuda.dll on Windows).
     pub driver_library: *const c_char,
-    /// The NVRTC library to load. NULL: $DCCUDA_NVRTC_LIBRARY, else
-    /// libnvrtc.so.13, then libnvrtc.so.12.
+    /// The NVRTC library to load (only it is tried). NULL: $DCCUDA_NVRTC_LIBRARY,
+    /// else libnvrtc.so.13, then libnvrtc.so.12, each looked for first in the
+    /// folder that holds the loaded libdccuda itself (a package such as NuGet's
+    /// runtimes/\<rid>/native puts NVRTC beside it), then by the system's library
+    /// search, then in the lib64 folder of $CUDA_HOME, $CUDA_PATH and
+    /// /usr/local/cuda.
     pub nvrtc_library: *const c_char,
     /// The on-disk cache directory. NULL: $DCCUDA_CACHE_DIR, else
     /// $XDG_CACHE_HOME/dccuda, else ~/.cache/dccuda.
@@ -867,7 +871,9 @@ extern "C" {
 
     /// Copy `size` bytes from host memory `src` into `dst` at `dst_offset`, and
     /// return when the copy is complete. Errors: DC_ERROR_INVALID_HANDLE,
-    /// DC_ERROR_INVALID_ARGUMENT (NULL src with size > 0), DC_ERROR_OUT_OF_RANGE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL src with size > 0; src overlapping dst's own
+    /// memory, as a second pointer into registered, pinned or managed memory can),
+    /// DC_ERROR_OUT_OF_RANGE,
     /// DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
     pub fn dc_buffer_write(dst: dc_buffer, dst_offset: u64, src: *const c_void, size: u64) -> dc_status;
 
