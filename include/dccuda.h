@@ -46,6 +46,11 @@
  *   the device's primary context is left current after the call; if another
  *   context was current, it is restored before the call returns.
  *
+ * Configuration. Settings come from dc_init() or from environment variables,
+ *   listed in one table before dc_init_options. While a variable holds a
+ *   malformed value, every call that needs the settings fails with
+ *   DC_ERROR_INVALID_ARGUMENT naming the variable.
+ *
  * Devices after a fault. A kernel fault (illegal address, trap, ...) makes a
  *   CUDA context unusable. dccuda then answers every call that uses that device
  *   with DC_ERROR_CONTEXT_LOST, clearly and without crashing, until
@@ -202,20 +207,60 @@ DC_API const char* dc_last_error_detail(void);
 /** dc_init_options.flags: do not keep compiled kernels in memory. */
 #define DC_INIT_NO_MEMORY_CACHE    0x4u
 
+/*
+ * Configuration: every setting, its dc_init option and its environment variable
+ *
+ * The settings are fixed once per process: by dc_init(), else by the first call
+ * that needs them. A dc_init option replaces its variable, which is then not
+ * read at all; otherwise the variable is read, else the default applies.
+ *
+ * | dc_init option          | environment variable           | accepted values                   | default                          |
+ * |-------------------------|--------------------------------|-----------------------------------|----------------------------------|
+ * | driver_library          | DCCUDA_DRIVER_LIBRARY          | a library name or path            | libcuda.so.1 (nvcuda.dll)        |
+ * | nvrtc_library           | DCCUDA_NVRTC_LIBRARY           | a library name or path            | libnvrtc.so.13, then .12, then   |
+ * |                         |                                |                                   | in $CUDA_HOME/lib64, $CUDA_PATH/ |
+ * |                         |                                |                                   | lib64, /usr/local/cuda/lib64     |
+ * | cache_dir               | DCCUDA_CACHE_DIR               | a directory path                  | $XDG_CACHE_HOME/dccuda (if it is |
+ * |                         |                                |                                   | absolute), else                  |
+ * |                         |                                |                                   | $HOME/.cache/dccuda, else none   |
+ * | cache_max_bytes         | DCCUDA_CACHE_MAX_BYTES         | integer 1 .. 2^63                 | 1073741824 (1 GiB)               |
+ * | flags                   | DCCUDA_CACHE_DISABLE           | yes/no (below); yes = the flags   | no                               |
+ * |  DC_INIT_NO_DISK_CACHE  |                                | DC_INIT_NO_DISK_CACHE and         |                                  |
+ * |  DC_INIT_NO_MEMORY_CACHE|                                | DC_INIT_NO_MEMORY_CACHE together  |                                  |
+ * | flags DC_INIT_NO_NVRTC  | (none)                         |                                   | NVRTC is loaded                  |
+ * | (none: tuning for       | DCCUDA_STAGING_MIN_BYTES       | integer 1 .. 2^40                 | 262144: device-to-host copies    |
+ * |  measurements; see      |                                |                                   | from pageable memory this large  |
+ * |  dc_buffer_read)        |                                |                                   | are staged through pinned memory |
+ * |                         | DCCUDA_STAGING_MIN_BYTES_H2D   | integer 1 .. 2^40                 | 4194304: the same, host to device|
+ * |                         | DCCUDA_STAGING_CHUNK_BYTES     | integer 65536 .. 2^30             | 8388608 (pinned buffer size)     |
+ * |                         | DCCUDA_STAGING_MIN_CHUNK_BYTES | integer 65536 .. 2^30, at most    | 262144                           |
+ * |                         |                                | the chunk size                    |                                  |
+ * |                         | DCCUDA_STAGING_BUFFERS         | integer 1 .. 16                   | 4 (pinned buffers per device)    |
+ * |                         | DCCUDA_COPY_THREADS            | integer 1 .. 64 (1: no pool)      | 16 (at most the CPUs there are)  |
+ * | (none: other programs'  | XDG_CACHE_HOME, HOME           | see cache_dir; empty = unset      |                                  |
+ * |  variables)             | CUDA_HOME, CUDA_PATH           | see nvrtc_library; empty = unset  |                                  |
+ *
+ * Integers are decimal digits only: no sign, spaces, hexadecimal, exponent or
+ * unit. Yes/no values are 1, true, yes, on or 0, false, no, off, in any letter
+ * case. Every other value, an empty one included, is malformed: it is refused
+ * with DC_ERROR_INVALID_ARGUMENT and a message naming the variable, its value
+ * and what is accepted, by dc_init or by the first call that needs the
+ * settings (and every later one, until the environment is corrected); it is
+ * never half-accepted. Calls that need no settings (dc_version,
+ * dc_status_name, dc_last_error_*) work regardless.
+ */
+
 typedef struct dc_init_options {
   uint32_t struct_size;        /**< sizeof(dc_init_options) */
   uint32_t flags;              /**< DC_INIT_* */
-  /** The driver library to load. NULL: $DCCUDA_DRIVER_LIBRARY, else
-   *  libcuda.so.1 (nvcuda.dll on Windows). */
+  /** The driver library to load; NULL: see the configuration table in dccuda.h. */
   const char* driver_library;
-  /** The NVRTC library to load. NULL: $DCCUDA_NVRTC_LIBRARY, else
-   *  libnvrtc.so.13, then libnvrtc.so.12. */
+  /** The NVRTC library to load; NULL: see the configuration table in dccuda.h. */
   const char* nvrtc_library;
-  /** The on-disk cache directory. NULL: $DCCUDA_CACHE_DIR, else
-   *  $XDG_CACHE_HOME/dccuda, else ~/.cache/dccuda. */
+  /** The on-disk kernel cache directory; NULL: see the configuration table in dccuda.h. */
   const char* cache_dir;
   /** Size limit of the disk cache in bytes (least recently used entries are
-   *  evicted). 0: $DCCUDA_CACHE_MAX_BYTES, else 1 GiB. */
+   *  evicted); 0: see the configuration table in dccuda.h. */
   uint64_t cache_max_bytes;
 } dc_init_options;
 
@@ -223,7 +268,7 @@ typedef struct dc_init_options {
 
 /**
  * Initialise the library with explicit options. Optional: without it the first
- * call initialises with the defaults and environment variables above.
+ * call initialises with the defaults and environment variables of the table above.
  * Call it at most once, before any other fallible dc_ call.
  *
  * `options` may be NULL (defaults). Loading the driver and NVRTC happens here;
@@ -232,7 +277,8 @@ typedef struct dc_init_options {
  *
  * Returns DC_SUCCESS, or DC_ERROR_NO_DRIVER when no driver could be loaded
  * (NVRTC and the cache are still set up), DC_ERROR_INVALID_ARGUMENT for a bad
- * struct_size or unknown flag, DC_ERROR_INVALID_STATE if the library was
+ * struct_size, an unknown flag or a malformed environment variable (the message
+ * names it; nothing is initialised), DC_ERROR_INVALID_STATE if the library was
  * already initialised. Thread-safe.
  */
 DC_API dc_status dc_init(const dc_init_options* options);

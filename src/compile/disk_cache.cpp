@@ -35,10 +35,10 @@ std::string resolve_directory() {
   std::string dir;
   if (!c.cache_dir.empty()) {
     dir = c.cache_dir;
-  } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && xdg[0] == '/') {
-    dir = std::string(xdg) + "/dccuda";
-  } else if (const char* home = std::getenv("HOME"); home && *home) {
-    dir = std::string(home) + "/.cache/dccuda";
+  } else if (!c.xdg_cache_home.empty()) {
+    dir = c.xdg_cache_home + "/dccuda";
+  } else if (!c.home.empty()) {
+    dir = c.home + "/.cache/dccuda";
   } else {
     return {};  // nowhere to keep it
   }

@@ -34,27 +34,23 @@ void stat_field(Sha256& h, const std::string& path) {
   h.field_u64(static_cast<uint64_t>(st.st_mtim.tv_nsec));
 }
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
-}
-
 // Everything that decides which file dlopen would pick for NVRTC.
 std::string context_id() {
   Sha256 h;
+  const Config& c = config();
   h.field("dccuda nvrtc identity 1");
-  h.field(config().nvrtc_library);
-  std::string ld = env("LD_LIBRARY_PATH");
+  h.field(c.nvrtc_library);
+  const std::string& ld = c.ld_library_path;
   h.field(ld);
-  h.field(env("CUDA_HOME"));
-  h.field(env("CUDA_PATH"));
+  h.field(c.cuda_home);
+  h.field(c.cuda_path);
   stat_field(h, "/etc/ld.so.cache");
   // A file added to one of these directories changes its modification time.
   std::stringstream dirs(ld);
   std::string dir;
   while (std::getline(dirs, dir, ':')) stat_field(h, dir);
-  if (!env("CUDA_HOME").empty()) stat_field(h, env("CUDA_HOME") + "/lib64");
-  if (!env("CUDA_PATH").empty()) stat_field(h, env("CUDA_PATH") + "/lib64");
+  if (!c.cuda_home.empty()) stat_field(h, c.cuda_home + "/lib64");
+  if (!c.cuda_path.empty()) stat_field(h, c.cuda_path + "/lib64");
   stat_field(h, "/usr/local/cuda/lib64");
   return to_hex(h.finish()).substr(0, 32);
 }

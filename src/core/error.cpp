@@ -10,7 +10,7 @@ ThreadError& thread_error() noexcept {
   return error;
 }
 
-void CallScope::clear(ThreadError& e) noexcept {
+void clear_thread_error(ThreadError& e) noexcept {
   e.status = DC_SUCCESS;
   e.cuda = 0;
   e.nvrtc = 0;

@@ -1,7 +1,7 @@
 // The table behind every opaque handle. A handle is not a pointer: it encodes
 // a slot index, the slot's generation and the handle type, so that a released,
 // forged or mistyped handle is detected without ever being dereferenced
-// (DESIGN rule 2), and so that a handle released on one thread while another
+// (the header's "Handles" convention), and so that a handle released on one thread while another
 // thread uses it stays valid until that use ends.
 //
 //   bits 56..63  handle type (never 0, so no handle value is 0)

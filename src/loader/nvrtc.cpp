@@ -22,9 +22,9 @@ std::vector<std::string> candidates() {
   // a toolkit outside ld.so.conf is still found.
   std::vector<std::string> names = {"libnvrtc.so.13", "libnvrtc.so.12"};
   std::vector<std::string> out = names;
-  for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
-    if (const char* root = std::getenv(var))
-      for (const std::string& n : names) out.push_back(std::string(root) + "/lib64/" + n);
+  for (const std::string& root : {cfg.cuda_home, cfg.cuda_path}) {
+    if (!root.empty())
+      for (const std::string& n : names) out.push_back(root + "/lib64/" + n);
   }
   for (const std::string& n : names) out.push_back("/usr/local/cuda/lib64/" + n);
   return out;
@@ -77,6 +77,9 @@ void load() {
 }  // namespace
 
 const NvrtcState& nvrtc_state() {
+  // The settings first: a malformed one fails here. No exception may cross
+  // call_once (pthread_once's C frames abort the unwinder).
+  config();
   std::call_once(g_once, load);
   return g_state;
 }

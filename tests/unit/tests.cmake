@@ -25,3 +25,5 @@ dc_test(test_too_old_driver SOURCES ${DCTEST_UNIT}/test_old_driver.cpp
   ENV ${DCTEST_FAKE_ENV} DCFAKE_DRIVER_VERSION=11080)
 dc_test(test_peer SOURCES ${DCTEST_UNIT}/test_peer.cpp ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2)
 dc_test(test_peer_forbidden SOURCES ${DCTEST_UNIT}/test_peer.cpp ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCFAKE_NO_PEER=1)
+# Every environment variable through one strict parser (each case in a child process).
+dc_test(test_config SOURCES ${DCTEST_UNIT}/test_config.cpp OWN_MAIN ENV ${DCTEST_FAKE_ENV} DCTEST_FAKE_PATH=${DCFAKE_PATH})

@@ -267,17 +267,14 @@ pub struct dc_init_options {
     pub struct_size: u32,
     /// DC_INIT_*
     pub flags: u32,
-    /// The driver library to load. NULL: $DCCUDA_DRIVER_LIBRARY, else
-    /// libcuda.so.1 (nvcuda.dll on Windows).
+    /// The driver library to load; NULL: see the configuration table in dccuda.h.
     pub driver_library: *const c_char,
-    /// The NVRTC library to load. NULL: $DCCUDA_NVRTC_LIBRARY, else
-    /// libnvrtc.so.13, then libnvrtc.so.12.
+    /// The NVRTC library to load; NULL: see the configuration table in dccuda.h.
     pub nvrtc_library: *const c_char,
-    /// The on-disk cache directory. NULL: $DCCUDA_CACHE_DIR, else
-    /// $XDG_CACHE_HOME/dccuda, else ~/.cache/dccuda.
+    /// The on-disk kernel cache directory; NULL: see the configuration table in dccuda.h.
     pub cache_dir: *const c_char,
     /// Size limit of the disk cache in bytes (least recently used entries are
-    /// evicted). 0: $DCCUDA_CACHE_MAX_BYTES, else 1 GiB.
+    /// evicted); 0: see the configuration table in dccuda.h.
     pub cache_max_bytes: u64,
 }
 
@@ -626,7 +623,7 @@ extern "C" {
     pub fn dc_last_error_detail() -> *const c_char;
 
     /// Initialise the library with explicit options. Optional: without it the first
-    /// call initialises with the defaults and environment variables above.
+    /// call initialises with the defaults and environment variables of the table above.
     /// Call it at most once, before any other fallible dc_ call.
     ///
     /// `options` may be NULL (defaults). Loading the driver and NVRTC happens here;
@@ -635,7 +632,8 @@ extern "C" {
     ///
     /// Returns DC_SUCCESS, or DC_ERROR_NO_DRIVER when no driver could be loaded
     /// (NVRTC and the cache are still set up), DC_ERROR_INVALID_ARGUMENT for a bad
-    /// struct_size or unknown flag, DC_ERROR_INVALID_STATE if the library was
+    /// struct_size, an unknown flag or a malformed environment variable (the message
+    /// names it; nothing is initialised), DC_ERROR_INVALID_STATE if the library was
     /// already initialised. Thread-safe.
     pub fn dc_init(options: *const dc_init_options) -> dc_status;
 
