@@ -69,3 +69,7 @@ dc_test(test_out_of_memory SOURCES ${DCTEST_RELIABILITY}/test_out_of_memory.cpp
 # One test per bug the reliability work found.
 dc_test(test_regressions SOURCES ${DCTEST_RELIABILITY}/test_regressions.cpp)
 target_link_libraries(test_regressions PRIVATE dctest_kernels)
+
+# dc_ calls while a thread or the process ends (atexit, static destructors,
+# thread-exit key destructors): run under ASan by tests/scripts/run_sanitizers.sh.
+dc_test(test_exit_paths SOURCES ${DCTEST_RELIABILITY}/test_exit_paths.cpp OWN_MAIN)
