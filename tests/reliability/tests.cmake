@@ -73,3 +73,14 @@ target_link_libraries(test_regressions PRIVATE dctest_kernels)
 # dc_ calls while a thread or the process ends (atexit, static destructors,
 # thread-exit key destructors): run under ASan by tests/scripts/run_sanitizers.sh.
 dc_test(test_exit_paths SOURCES ${DCTEST_RELIABILITY}/test_exit_paths.cpp OWN_MAIN)
+
+# Loading, using (on a thread, with a staged copy) and unloading the library a
+# hundred times. The binary dlopens libdccuda itself: it does not link it.
+add_executable(test_dlclose ${DCTEST_RELIABILITY}/test_dlclose.cpp)
+target_include_directories(test_dlclose PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_compile_options(test_dlclose PRIVATE -Wall -Wextra $<$<BOOL:${DCCUDA_WERROR}>:-Werror>)
+target_link_libraries(test_dlclose PRIVATE GTest::gtest ${CMAKE_DL_LIBS} Threads::Threads)
+add_dependencies(test_dlclose dccuda dcfake_cuda)
+set_target_properties(test_dlclose PROPERTIES CROSSCOMPILING_EMULATOR
+  "env;${DCTEST_FAKE_ENV};DCTEST_LIBDCCUDA=$<TARGET_FILE:dccuda>;DCCUDA_STAGING_MIN_BYTES_H2D=65536;DCCUDA_COPY_THREADS=4")
+gtest_discover_tests(test_dlclose TEST_PREFIX "test_dlclose." DISCOVERY_TIMEOUT 60)
