@@ -5,7 +5,8 @@
 // thread uses it stays valid until that use ends.
 //
 //   bits 56..63  handle type (never 0, so no handle value is 0)
-//   bits 32..55  generation of the slot (24 bits)
+//   bits 32..55  generation of the slot (24 bits; a slot that has used all
+//                2^24 is retired, never reused: no handle value comes back)
 //   bits  0..31  slot index
 //
 // Each slot has one atomic word: generation (32 bits) | open flag | pin count.
