@@ -8,6 +8,7 @@
 #include "device/device_info.h"
 #include "graph/device_wait.h"
 #include "loader/driver.h"
+#include "stream/host_callback.h"
 
 using namespace dc;
 
@@ -85,6 +86,7 @@ DC_API dc_status dc_device_memory_info(dc_device device, uint64_t* free_bytes, u
 
 DC_API dc_status dc_device_synchronize(dc_device device) {
   return guarded("dc_device_synchronize", [&] {
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     d->check_usable();
     ContextScope bind(*d);
@@ -103,6 +105,7 @@ DC_API dc_status dc_device_synchronize(dc_device device) {
 
 DC_API dc_status dc_device_reset(dc_device device) {
   return guarded("dc_device_reset", [&] {
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     d->reset();
     return DC_SUCCESS;

@@ -19,6 +19,7 @@ extern "C" {
 DC_API dc_status dc_launch_config_1d(dc_function function, uint64_t n, uint32_t shared_memory_bytes,
                                      dc_launch_config* config) {
   return guarded("dc_launch_config_1d", [&] {
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(config, "config");
     require_struct_size(config->struct_size, static_cast<uint32_t>(sizeof(dc_launch_config)), "config",
@@ -54,6 +55,7 @@ DC_API dc_status dc_launch_kernel_packed(dc_function function, const dc_launch_c
 
 DC_API dc_status dc_launch_create(dc_function function, const dc_launch_config* config, dc_launch* launch) {
   return guarded("dc_launch_create", [&] {
+    forbid_in_host_callback();
     clear_out(launch);
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(launch, "launch");
@@ -67,6 +69,7 @@ DC_API dc_status dc_launch_create(dc_function function, const dc_launch_config* 
 
 DC_API dc_status dc_launch_set_config(dc_launch launch, const dc_launch_config* config) {
   return guarded("dc_launch_set_config", [&] {
+    forbid_in_host_callback();
     Pinned<Launch> l = pin<Launch>(launch, "launch");
     l->function().check_usable();
     ContextScope bind(l->function().device());

@@ -20,6 +20,7 @@
 #include "module/function.h"
 #include "module/module.h"
 #include "module/module_global.h"
+#include "stream/host_callback.h"
 
 using namespace dc;
 
@@ -66,6 +67,7 @@ extern "C" {
 DC_API dc_status dc_module_load(dc_device device, const void* image, uint64_t size, const dc_module_options* options,
                                 dc_module* module) {
   return guarded("dc_module_load", [&] {
+    forbid_in_host_callback();
     clear_out(module);
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(module, "module");
@@ -78,6 +80,7 @@ DC_API dc_status dc_module_load(dc_device device, const void* image, uint64_t si
 DC_API dc_status dc_module_load_file(dc_device device, const char* path, const dc_module_options* options,
                                      dc_module* module) {
   return guarded("dc_module_load_file", [&] {
+    forbid_in_host_callback();
     clear_out(module);
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(path, "path");
@@ -92,6 +95,7 @@ DC_API dc_status dc_module_load_file(dc_device device, const char* path, const d
 DC_API dc_status dc_module_load_program(dc_device device, dc_program program, const dc_module_options* options,
                                         dc_module* module) {
   return guarded("dc_module_load_program", [&] {
+    forbid_in_host_callback();
     clear_out(module);
     Pinned<Device> d = pin<Device>(device, "device");
     Pinned<Program> p = pin<Program>(program, "program");
@@ -109,6 +113,7 @@ DC_API dc_status dc_module_load_program(dc_device device, dc_program program, co
 DC_API dc_status dc_module_compile_and_load(dc_device device, const char* source, const char* program_name,
                                             const dc_compile_options* options, dc_module* module) {
   return guarded("dc_module_compile_and_load", [&] {
+    forbid_in_host_callback();
     clear_out(module);
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(module, "module");
@@ -138,6 +143,7 @@ DC_API dc_status dc_module_jit_log(dc_module module, const char** log) {
 
 DC_API dc_status dc_module_get_function(dc_module module, const char* name, dc_function* function) {
   return guarded("dc_module_get_function", [&] {
+    forbid_in_host_callback();
     clear_out(function);
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(name, "name");
@@ -150,6 +156,7 @@ DC_API dc_status dc_module_get_function(dc_module module, const char* name, dc_f
 
 DC_API dc_status dc_module_function_count(dc_module module, uint32_t* count) {
   return guarded("dc_module_function_count", [&] {
+    forbid_in_host_callback();
     clear_out(count);
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(count, "count");
@@ -160,6 +167,7 @@ DC_API dc_status dc_module_function_count(dc_module module, uint32_t* count) {
 
 DC_API dc_status dc_module_function_name(dc_module module, uint32_t index, const char** name) {
   return guarded("dc_module_function_name", [&] {
+    forbid_in_host_callback();
     clear_out(name);
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(name, "name");
@@ -174,6 +182,7 @@ DC_API dc_status dc_module_function_name(dc_module module, uint32_t index, const
 
 DC_API dc_status dc_module_get_global(dc_module module, const char* name, dc_buffer* buffer) {
   return guarded("dc_module_get_global", [&] {
+    forbid_in_host_callback();
     clear_out(buffer);
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(name, "name");
@@ -211,6 +220,7 @@ DC_API dc_status dc_function_name(dc_function function, const char** name) {
 
 DC_API dc_status dc_function_get_info(dc_function function, dc_function_info* info) {
   return guarded("dc_function_get_info", [&] {
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(info, "info");
     require_struct_size(info->struct_size, static_cast<uint32_t>(sizeof(dc_function_info)), "info",
@@ -222,6 +232,7 @@ DC_API dc_status dc_function_get_info(dc_function function, dc_function_info* in
 
 DC_API dc_status dc_function_attribute(dc_function function, int32_t attribute, int32_t* value) {
   return guarded("dc_function_attribute", [&] {
+    forbid_in_host_callback();
     clear_out(value);
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(value, "value");
@@ -232,6 +243,7 @@ DC_API dc_status dc_function_attribute(dc_function function, int32_t attribute, 
 
 DC_API dc_status dc_function_set_attribute(dc_function function, int32_t attribute, int32_t value) {
   return guarded("dc_function_set_attribute", [&] {
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     f->set_attribute(attribute, value);
     return DC_SUCCESS;
@@ -240,6 +252,7 @@ DC_API dc_status dc_function_set_attribute(dc_function function, int32_t attribu
 
 DC_API dc_status dc_function_set_cache_config(dc_function function, int32_t preference) {
   return guarded("dc_function_set_cache_config", [&] {
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     f->set_cache_config(preference);
     return DC_SUCCESS;

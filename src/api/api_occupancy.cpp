@@ -6,6 +6,7 @@
 #include "device/device.h"
 #include "launch/occupancy.h"
 #include "module/function.h"
+#include "stream/host_callback.h"
 
 using namespace dc;
 
@@ -14,6 +15,7 @@ extern "C" {
 DC_API dc_status dc_occupancy_max_active_blocks(dc_function function, int32_t block_size,
                                                 uint64_t dynamic_shared_bytes, int32_t* blocks_per_multiprocessor) {
   return guarded("dc_occupancy_max_active_blocks", [&] {
+    forbid_in_host_callback();
     clear_out(blocks_per_multiprocessor);
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(blocks_per_multiprocessor, "blocks_per_multiprocessor");
@@ -29,6 +31,7 @@ DC_API dc_status dc_occupancy_max_potential_block_size(dc_function function, dc_
                                                        int32_t block_size_limit, int32_t* min_grid_size,
                                                        int32_t* block_size) {
   return guarded("dc_occupancy_max_potential_block_size", [&] {
+    forbid_in_host_callback();
     clear_out(min_grid_size);
     clear_out(block_size);
     Pinned<Function> f = pin<Function>(function, "function");
@@ -44,6 +47,7 @@ DC_API dc_status dc_occupancy_max_potential_block_size(dc_function function, dc_
 DC_API dc_status dc_occupancy_max_active_clusters(dc_function function, const dc_launch_config* config,
                                                   int32_t* clusters) {
   return guarded("dc_occupancy_max_active_clusters", [&] {
+    forbid_in_host_callback();
     clear_out(clusters);
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(clusters, "clusters");
@@ -57,6 +61,7 @@ DC_API dc_status dc_occupancy_max_active_clusters(dc_function function, const dc
 DC_API dc_status dc_occupancy_available_dynamic_shared(dc_function function, int32_t num_blocks, int32_t block_size,
                                                        uint64_t* bytes) {
   return guarded("dc_occupancy_available_dynamic_shared", [&] {
+    forbid_in_host_callback();
     clear_out(bytes);
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(bytes, "bytes");

@@ -8,6 +8,7 @@
 #include "device/device.h"
 #include "memory/memory_state.h"
 #include "loader/driver.h"
+#include "stream/host_callback.h"
 
 using namespace dc;
 
@@ -41,6 +42,7 @@ DC_API dc_status dc_device_can_access_peer(dc_device device, dc_device peer, int
 
 DC_API dc_status dc_device_enable_peer_access(dc_device device, dc_device peer) {
   return guarded("dc_device_enable_peer_access", [&] {
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     Pinned<Device> p = pin<Device>(peer, "peer");
     if (d->ordinal() == p->ordinal()) return DC_SUCCESS;
@@ -67,6 +69,7 @@ DC_API dc_status dc_device_enable_peer_access(dc_device device, dc_device peer) 
 
 DC_API dc_status dc_device_disable_peer_access(dc_device device, dc_device peer) {
   return guarded("dc_device_disable_peer_access", [&] {
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     Pinned<Device> p = pin<Device>(peer, "peer");
     if (d->ordinal() == p->ordinal()) return DC_SUCCESS;

@@ -84,3 +84,9 @@ add_dependencies(test_dlclose dccuda dcfake_cuda)
 set_target_properties(test_dlclose PROPERTIES CROSSCOMPILING_EMULATOR
   "env;${DCTEST_FAKE_ENV};DCTEST_LIBDCCUDA=$<TARGET_FILE:dccuda>;DCCUDA_STAGING_MIN_BYTES_H2D=65536;DCCUDA_COPY_THREADS=4")
 gtest_discover_tests(test_dlclose TEST_PREFIX "test_dlclose." DISCOVERY_TIMEOUT 60)
+
+# Every call that waits, loads, unloads or resets is refused inside a host
+# function; the header's list and the test's table agree.
+dc_test(test_host_functions SOURCES ${DCTEST_RELIABILITY}/test_host_functions.cpp)
+target_link_libraries(test_host_functions PRIVATE dctest_kernels)
+target_compile_definitions(test_host_functions PRIVATE DCTEST_HEADER="${PROJECT_SOURCE_DIR}/include/dccuda.h")

@@ -947,10 +947,39 @@ extern "C" {
 
     /// Enqueue `fn(user_data)` on `stream` (cuLaunchHostFunc): it runs on a thread of
     /// the driver once earlier work on the stream completes, and later work waits for
-    /// it to return. `fn` must not call any dc_ function that enqueues work or
-    /// synchronises (the driver forbids CUDA calls there: such a call made from `fn`
-    /// is refused with DC_ERROR_INVALID_STATE), nor release the last handle of a
-    /// buffer (its memory could not be freed there), and should return quickly.
+    /// it to return, so it should return quickly. The driver forbids CUDA calls
+    /// there, and a call that waits, loads, unloads or resets could deadlock or
+    /// destroy the context `fn` runs in. So every dc_ call that enqueues work,
+    /// waits, loads or unloads code, changes or resets a context, or asks the
+    /// driver about a kernel (which may load it lazily, and loading may
+    /// synchronise) is refused there, before it does anything.
+    /// Refused inside `fn` with DC_ERROR_INVALID_STATE:
+    /// dc_buffer_alloc, dc_buffer_alloc_async, dc_buffer_alloc_pinned,
+    /// dc_buffer_alloc_managed, dc_buffer_wrap_device, dc_buffer_register_host,
+    /// dc_buffer_prefetch, dc_buffer_advise, dc_buffer_write, dc_buffer_read,
+    /// dc_buffer_copy, dc_buffer_write_async, dc_buffer_read_async,
+    /// dc_buffer_copy_async, dc_buffer_fill, dc_buffer_fill_async,
+    /// dc_device_synchronize, dc_device_reset, dc_device_trim_memory,
+    /// dc_device_enable_peer_access, dc_device_disable_peer_access,
+    /// dc_stream_create, dc_stream_synchronize, dc_stream_query,
+    /// dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
+    /// dc_stream_end_capture, dc_event_create, dc_event_record,
+    /// dc_event_synchronize, dc_event_query, dc_event_elapsed_ms,
+    /// dc_module_load, dc_module_load_file, dc_module_load_program,
+    /// dc_module_compile_and_load, dc_module_get_function, dc_module_get_global,
+    /// dc_module_function_count, dc_module_function_name, dc_function_attribute,
+    /// dc_function_get_info, dc_function_set_attribute,
+    /// dc_function_set_cache_config, dc_occupancy_max_active_blocks,
+    /// dc_occupancy_max_potential_block_size, dc_occupancy_max_active_clusters,
+    /// dc_occupancy_available_dynamic_shared, dc_launch_config_1d,
+    /// dc_launch_kernel, dc_launch_kernel_packed, dc_launch_create,
+    /// dc_launch_set_config, dc_launch_enqueue, dc_graph_instantiate,
+    /// dc_graph_upload, dc_graph_launch, dc_graph_update.
+    ///
+    /// Release functions cannot report a refusal: `fn` must not release the last
+    /// handle of a buffer, module, stream, event, graph or device (their driver
+    /// objects cannot be freed there). Calls not listed (getters, dc_compile,
+    /// dc_last_error_*) work inside `fn`.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL fn),
     /// DC_ERROR_CONTEXT_LOST.
     pub fn dc_stream_add_callback(stream: dc_stream, fn_: dc_host_fn, user_data: *mut c_void) -> dc_status;
