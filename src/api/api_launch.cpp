@@ -55,8 +55,8 @@ DC_API dc_status dc_launch_kernel_packed(dc_function function, const dc_launch_c
 
 DC_API dc_status dc_launch_create(dc_function function, const dc_launch_config* config, dc_launch* launch) {
   return guarded("dc_launch_create", [&] {
-    forbid_in_host_callback();
     clear_out(launch);
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(launch, "launch");
     f->check_usable();

@@ -67,8 +67,8 @@ extern "C" {
 DC_API dc_status dc_module_load(dc_device device, const void* image, uint64_t size, const dc_module_options* options,
                                 dc_module* module) {
   return guarded("dc_module_load", [&] {
-    forbid_in_host_callback();
     clear_out(module);
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(module, "module");
     Ref<Module> m = Module::load(d.share(), image, static_cast<size_t>(size), options);
@@ -80,8 +80,8 @@ DC_API dc_status dc_module_load(dc_device device, const void* image, uint64_t si
 DC_API dc_status dc_module_load_file(dc_device device, const char* path, const dc_module_options* options,
                                      dc_module* module) {
   return guarded("dc_module_load_file", [&] {
-    forbid_in_host_callback();
     clear_out(module);
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(path, "path");
     require_arg(module, "module");
@@ -95,8 +95,8 @@ DC_API dc_status dc_module_load_file(dc_device device, const char* path, const d
 DC_API dc_status dc_module_load_program(dc_device device, dc_program program, const dc_module_options* options,
                                         dc_module* module) {
   return guarded("dc_module_load_program", [&] {
-    forbid_in_host_callback();
     clear_out(module);
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     Pinned<Program> p = pin<Program>(program, "program");
     require_arg(module, "module");
@@ -113,8 +113,8 @@ DC_API dc_status dc_module_load_program(dc_device device, dc_program program, co
 DC_API dc_status dc_module_compile_and_load(dc_device device, const char* source, const char* program_name,
                                             const dc_compile_options* options, dc_module* module) {
   return guarded("dc_module_compile_and_load", [&] {
-    forbid_in_host_callback();
     clear_out(module);
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(module, "module");
     if (options && options->struct_size >= kCompileOptionsV1Size && options->output == DC_OUTPUT_LTOIR)
@@ -143,8 +143,8 @@ DC_API dc_status dc_module_jit_log(dc_module module, const char** log) {
 
 DC_API dc_status dc_module_get_function(dc_module module, const char* name, dc_function* function) {
   return guarded("dc_module_get_function", [&] {
-    forbid_in_host_callback();
     clear_out(function);
+    forbid_in_host_callback();
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(name, "name");
     require_arg(function, "function");
@@ -156,8 +156,8 @@ DC_API dc_status dc_module_get_function(dc_module module, const char* name, dc_f
 
 DC_API dc_status dc_module_function_count(dc_module module, uint32_t* count) {
   return guarded("dc_module_function_count", [&] {
-    forbid_in_host_callback();
     clear_out(count);
+    forbid_in_host_callback();
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(count, "count");
     *count = static_cast<uint32_t>(m->function_names().size());
@@ -167,8 +167,8 @@ DC_API dc_status dc_module_function_count(dc_module module, uint32_t* count) {
 
 DC_API dc_status dc_module_function_name(dc_module module, uint32_t index, const char** name) {
   return guarded("dc_module_function_name", [&] {
-    forbid_in_host_callback();
     clear_out(name);
+    forbid_in_host_callback();
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(name, "name");
     const std::vector<std::string>& names = m->function_names();
@@ -182,8 +182,8 @@ DC_API dc_status dc_module_function_name(dc_module module, uint32_t index, const
 
 DC_API dc_status dc_module_get_global(dc_module module, const char* name, dc_buffer* buffer) {
   return guarded("dc_module_get_global", [&] {
-    forbid_in_host_callback();
     clear_out(buffer);
+    forbid_in_host_callback();
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(name, "name");
     require_arg(buffer, "buffer");
@@ -232,8 +232,8 @@ DC_API dc_status dc_function_get_info(dc_function function, dc_function_info* in
 
 DC_API dc_status dc_function_attribute(dc_function function, int32_t attribute, int32_t* value) {
   return guarded("dc_function_attribute", [&] {
-    forbid_in_host_callback();
     clear_out(value);
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(value, "value");
     *value = f->attribute(attribute);

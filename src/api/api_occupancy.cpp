@@ -15,8 +15,8 @@ extern "C" {
 DC_API dc_status dc_occupancy_max_active_blocks(dc_function function, int32_t block_size,
                                                 uint64_t dynamic_shared_bytes, int32_t* blocks_per_multiprocessor) {
   return guarded("dc_occupancy_max_active_blocks", [&] {
-    forbid_in_host_callback();
     clear_out(blocks_per_multiprocessor);
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(blocks_per_multiprocessor, "blocks_per_multiprocessor");
     f->check_usable();
@@ -31,9 +31,9 @@ DC_API dc_status dc_occupancy_max_potential_block_size(dc_function function, dc_
                                                        int32_t block_size_limit, int32_t* min_grid_size,
                                                        int32_t* block_size) {
   return guarded("dc_occupancy_max_potential_block_size", [&] {
-    forbid_in_host_callback();
     clear_out(min_grid_size);
     clear_out(block_size);
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(min_grid_size, "min_grid_size");
     require_arg(block_size, "block_size");
@@ -47,8 +47,8 @@ DC_API dc_status dc_occupancy_max_potential_block_size(dc_function function, dc_
 DC_API dc_status dc_occupancy_max_active_clusters(dc_function function, const dc_launch_config* config,
                                                   int32_t* clusters) {
   return guarded("dc_occupancy_max_active_clusters", [&] {
-    forbid_in_host_callback();
     clear_out(clusters);
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(clusters, "clusters");
     f->check_usable();
@@ -61,8 +61,8 @@ DC_API dc_status dc_occupancy_max_active_clusters(dc_function function, const dc
 DC_API dc_status dc_occupancy_available_dynamic_shared(dc_function function, int32_t num_blocks, int32_t block_size,
                                                        uint64_t* bytes) {
   return guarded("dc_occupancy_available_dynamic_shared", [&] {
-    forbid_in_host_callback();
     clear_out(bytes);
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(bytes, "bytes");
     f->check_usable();

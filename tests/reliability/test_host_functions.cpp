@@ -43,16 +43,40 @@ struct Case {
   std::function<dc_status(Objects&)> call;
 };
 
+void release_any(dc_buffer h) { dc_buffer_release(h); }
+void release_any(dc_stream h) { dc_stream_release(h); }
+void release_any(dc_event h) { dc_event_release(h); }
+void release_any(dc_module h) { dc_module_release(h); }
+void release_any(dc_function h) { dc_function_release(h); }
+void release_any(dc_launch h) { dc_launch_release(h); }
+void release_any(dc_graph h) { dc_graph_release(h); }
+
+// Out-pointers start as a made-up handle: a refused call must clear them.
+template <class Handle>
+Handle sentinel() {
+  return reinterpret_cast<Handle>(uintptr_t(1));
+}
+// The status, or DC_ERROR_INTERNAL if a failed call left its out-pointer set
+// (and the handle released if the call succeeded after all).
+template <class Handle>
+dc_status cleared(dc_status s, Handle out) {
+  if (s == DC_SUCCESS) {
+    release_any(out);
+    return s;
+  }
+  return out ? DC_ERROR_INTERNAL : s;
+}
+
 // One call of every refused function, with arguments that are valid outside
 // a host function.
 std::vector<Case> refused_calls() {
   return {
-      {"dc_buffer_alloc", [](Objects& o) { dc_buffer b = nullptr; dc_status s = dc_buffer_alloc(o.device, 64, 0, &b); dc_buffer_release(b); return s; }},
-      {"dc_buffer_alloc_async", [](Objects& o) { dc_buffer b = nullptr; dc_status s = dc_buffer_alloc_async(o.stream, 64, 0, &b); dc_buffer_release(b); return s; }},
-      {"dc_buffer_alloc_pinned", [](Objects& o) { dc_buffer b = nullptr; dc_status s = dc_buffer_alloc_pinned(o.device, 64, 0, &b); dc_buffer_release(b); return s; }},
-      {"dc_buffer_alloc_managed", [](Objects& o) { dc_buffer b = nullptr; dc_status s = dc_buffer_alloc_managed(o.device, 64, 0, &b); dc_buffer_release(b); return s; }},
-      {"dc_buffer_wrap_device", [](Objects& o) { uint64_t p = 0; dc_buffer_device_pointer(o.buffer, &p); dc_buffer b = nullptr; dc_status s = dc_buffer_wrap_device(o.device, p, 64, &b); dc_buffer_release(b); return s; }},
-      {"dc_buffer_register_host", [](Objects& o) { dc_buffer b = nullptr; dc_status s = dc_buffer_register_host(o.device, o.host.data(), o.host.size(), 0, &b); dc_buffer_release(b); return s; }},
+      {"dc_buffer_alloc", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc(o.device, 64, 0, &b); return cleared(s, b); }},
+      {"dc_buffer_alloc_async", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_async(o.stream, 64, 0, &b); return cleared(s, b); }},
+      {"dc_buffer_alloc_pinned", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_pinned(o.device, 64, 0, &b); return cleared(s, b); }},
+      {"dc_buffer_alloc_managed", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_managed(o.device, 64, 0, &b); return cleared(s, b); }},
+      {"dc_buffer_wrap_device", [](Objects& o) { uint64_t p = 0; dc_buffer_device_pointer(o.buffer, &p); dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_wrap_device(o.device, p, 64, &b); return cleared(s, b); }},
+      {"dc_buffer_register_host", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_register_host(o.device, o.host.data(), o.host.size(), 0, &b); return cleared(s, b); }},
       {"dc_buffer_prefetch", [](Objects& o) { return dc_buffer_prefetch(o.buffer, 0, 64, 0, o.stream); }},
       {"dc_buffer_advise", [](Objects& o) { return dc_buffer_advise(o.buffer, 0, 64, DC_ADVISE_SET_READ_MOSTLY, 0); }},
       {"dc_buffer_write", [](Objects& o) { return dc_buffer_write(o.buffer, 0, o.host.data(), 64); }},
@@ -68,12 +92,12 @@ std::vector<Case> refused_calls() {
       {"dc_device_trim_memory", [](Objects& o) { return dc_device_trim_memory(o.device, 0); }},
       {"dc_device_enable_peer_access", [](Objects& o) { return dc_device_enable_peer_access(o.device, o.device); }},
       {"dc_device_disable_peer_access", [](Objects& o) { return dc_device_disable_peer_access(o.device, o.device); }},
-      {"dc_stream_create", [](Objects& o) { dc_stream s = nullptr; dc_status r = dc_stream_create(o.device, 0, 0, &s); dc_stream_release(s); return r; }},
+      {"dc_stream_create", [](Objects& o) { dc_stream s = sentinel<dc_stream>(); dc_status r = dc_stream_create(o.device, 0, 0, &s); return cleared(r, s); }},
       {"dc_stream_synchronize", [](Objects& o) { return dc_stream_synchronize(o.stream); }},
       {"dc_stream_query", [](Objects& o) { return dc_stream_query(o.stream); }},
       {"dc_stream_wait_event", [](Objects& o) { return dc_stream_wait_event(o.stream, o.start); }},
       {"dc_stream_add_callback", [](Objects& o) { return dc_stream_add_callback(o.stream, [](void*) {}, nullptr); }},
-      {"dc_event_create", [](Objects& o) { dc_event e = nullptr; dc_status s = dc_event_create(o.device, 0, &e); dc_event_release(e); return s; }},
+      {"dc_event_create", [](Objects& o) { dc_event e = sentinel<dc_event>(); dc_status s = dc_event_create(o.device, 0, &e); return cleared(s, e); }},
       {"dc_event_record", [](Objects& o) { return dc_event_record(o.start, o.stream); }},
       {"dc_event_synchronize", [](Objects& o) { return dc_event_synchronize(o.start); }},
       {"dc_event_query", [](Objects& o) { return dc_event_query(o.start); }},
@@ -81,15 +105,15 @@ std::vector<Case> refused_calls() {
       {"dc_module_load", [](Objects& o) {
          const void* image = nullptr; uint64_t size = 0;
          dc_program_output(o.program, nullptr, &image, &size);
-         dc_module m = nullptr; dc_status s = dc_module_load(o.device, image, size, nullptr, &m); dc_module_release(m); return s; }},
-      {"dc_module_load_file", [](Objects& o) { dc_module m = nullptr; dc_status s = dc_module_load_file(o.device, "/nonexistent.cubin", nullptr, &m); dc_module_release(m); return s; }},
-      {"dc_module_load_program", [](Objects& o) { dc_module m = nullptr; dc_status s = dc_module_load_program(o.device, o.program, nullptr, &m); dc_module_release(m); return s; }},
+         dc_module m = sentinel<dc_module>(); dc_status s = dc_module_load(o.device, image, size, nullptr, &m); return cleared(s, m); }},
+      {"dc_module_load_file", [](Objects& o) { dc_module m = sentinel<dc_module>(); dc_status s = dc_module_load_file(o.device, "/nonexistent.cubin", nullptr, &m); return cleared(s, m); }},
+      {"dc_module_load_program", [](Objects& o) { dc_module m = sentinel<dc_module>(); dc_status s = dc_module_load_program(o.device, o.program, nullptr, &m); return cleared(s, m); }},
       {"dc_module_compile_and_load", [](Objects& o) {
-         dc_module m = nullptr;
+         dc_module m = sentinel<dc_module>();
          dc_status s = dc_module_compile_and_load(o.device, "extern \"C\" __global__ void k() {}", "k.cu", nullptr, &m);
-         dc_module_release(m); return s; }},
-      {"dc_module_get_function", [](Objects& o) { dc_function f = nullptr; dc_status s = dc_module_get_function(o.module, "saxpy", &f); dc_function_release(f); return s; }},
-      {"dc_module_get_global", [](Objects& o) { dc_buffer b = nullptr; dc_status s = dc_module_get_global(o.module, "answer", &b); dc_buffer_release(b); return s; }},
+         return cleared(s, m); }},
+      {"dc_module_get_function", [](Objects& o) { dc_function f = sentinel<dc_function>(); dc_status s = dc_module_get_function(o.module, "saxpy", &f); return cleared(s, f); }},
+      {"dc_module_get_global", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_module_get_global(o.module, "answer", &b); return cleared(s, b); }},
       {"dc_module_function_count", [](Objects& o) { uint32_t n = 0; return dc_module_function_count(o.module, &n); }},
       {"dc_module_function_name", [](Objects& o) { const char* n = nullptr; return dc_module_function_name(o.module, 0, &n); }},
       {"dc_function_attribute", [](Objects& o) { int32_t v = 0; return dc_function_attribute(o.function, 0, &v); }},
@@ -103,11 +127,11 @@ std::vector<Case> refused_calls() {
       {"dc_launch_config_1d", [](Objects& o) { dc_launch_config c = DC_LAUNCH_CONFIG_INIT; return dc_launch_config_1d(o.function, 1000, 0, &c); }},
       {"dc_launch_kernel", [](Objects& o) { return dc_launch_kernel(o.function, &o.config, nullptr, 0, o.stream); }},
       {"dc_launch_kernel_packed", [](Objects& o) { return dc_launch_kernel_packed(o.function, &o.config, nullptr, 0, o.stream); }},
-      {"dc_launch_create", [](Objects& o) { dc_launch l = nullptr; dc_status s = dc_launch_create(o.function, &o.config, &l); dc_launch_release(l); return s; }},
+      {"dc_launch_create", [](Objects& o) { dc_launch l = sentinel<dc_launch>(); dc_status s = dc_launch_create(o.function, &o.config, &l); return cleared(s, l); }},
       {"dc_launch_set_config", [](Objects& o) { return dc_launch_set_config(o.launch, &o.config); }},
       {"dc_launch_enqueue", [](Objects& o) { return dc_launch_enqueue(o.launch, o.stream); }},
       {"dc_stream_begin_capture", [](Objects& o) { return dc_stream_begin_capture(o.stream, DC_CAPTURE_THREAD_LOCAL); }},
-      {"dc_stream_end_capture", [](Objects& o) { dc_graph g = nullptr; dc_status s = dc_stream_end_capture(o.stream, &g); dc_graph_release(g); return s; }},
+      {"dc_stream_end_capture", [](Objects& o) { dc_graph g = sentinel<dc_graph>(); dc_status s = dc_stream_end_capture(o.stream, &g); return cleared(s, g); }},
       {"dc_graph_instantiate", [](Objects& o) { return dc_graph_instantiate(o.graph); }},
       {"dc_graph_upload", [](Objects& o) { return dc_graph_upload(o.graph, o.stream); }},
       {"dc_graph_launch", [](Objects& o) { return dc_graph_launch(o.graph, o.stream); }},
@@ -162,8 +186,8 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   ASSERT_EQ(run.statuses.size(), run.cases.size());
   for (size_t i = 0; i < run.cases.size(); ++i) {
     EXPECT_EQ(run.statuses[i], DC_ERROR_INVALID_STATE)
-        << run.cases[i].name << " was not refused inside a host function: " << dc_status_name(run.statuses[i])
-        << " " << run.messages[i];
+        << run.cases[i].name << " was not refused inside a host function, or left its out-pointer set "
+        << "(DC_ERROR_INTERNAL here): " << dc_status_name(run.statuses[i]) << " " << run.messages[i];
     EXPECT_NE(run.messages[i].find(std::string(run.cases[i].name) + ": called from a host function"),
               std::string::npos)
         << run.messages[i];
