@@ -51,6 +51,14 @@
  *   malformed value, every call that needs the settings fails with
  *   DC_ERROR_INVALID_ARGUMENT naming the variable.
  *
+ * Fork. CUDA contexts do not survive fork(). In a child forked (and not
+ *   exec'd) from a process that initialised dccuda, every fallible call fails
+ *   at once with DC_ERROR_INVALID_STATE ("CUDA cannot be used after fork:
+ *   initialise in the child or use spawn/exec"), out-pointers cleared, and the
+ *   release functions do nothing (the objects are the parent's); dc_version,
+ *   dc_status_name and dc_last_error_* still answer. To use CUDA in another
+ *   process, fork before the first dc_ call, or exec, or posix_spawn.
+ *
  * Devices after a fault. A kernel fault (illegal address, trap, ...) makes a
  *   CUDA context unusable. dccuda then answers every call that uses that device
  *   with DC_ERROR_CONTEXT_LOST, clearly and without crashing, until

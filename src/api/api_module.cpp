@@ -14,6 +14,7 @@
 #include "compile/program.h"
 #include "core/args.h"
 #include "core/cuda_check.h"
+#include "core/fork_guard.h"
 #include "core/guard.h"
 #include "device/device.h"
 #include "loader/driver.h"
@@ -68,6 +69,7 @@ DC_API dc_status dc_module_load(dc_device device, const void* image, uint64_t si
                                 dc_module* module) {
   return guarded("dc_module_load", [&] {
     clear_out(module);
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(module, "module");
@@ -81,6 +83,7 @@ DC_API dc_status dc_module_load_file(dc_device device, const char* path, const d
                                      dc_module* module) {
   return guarded("dc_module_load_file", [&] {
     clear_out(module);
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(path, "path");
@@ -96,6 +99,7 @@ DC_API dc_status dc_module_load_program(dc_device device, dc_program program, co
                                         dc_module* module) {
   return guarded("dc_module_load_program", [&] {
     clear_out(module);
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     Pinned<Program> p = pin<Program>(program, "program");
@@ -114,6 +118,7 @@ DC_API dc_status dc_module_compile_and_load(dc_device device, const char* source
                                             const dc_compile_options* options, dc_module* module) {
   return guarded("dc_module_compile_and_load", [&] {
     clear_out(module);
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(module, "module");
@@ -134,6 +139,7 @@ DC_API void dc_module_release(dc_module module) { close_handle<Module>(module); 
 DC_API dc_status dc_module_jit_log(dc_module module, const char** log) {
   return guarded("dc_module_jit_log", [&] {
     clear_out(log);
+    forbid_after_fork();
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(log, "log");
     *log = m->jit_log().c_str();
@@ -144,6 +150,7 @@ DC_API dc_status dc_module_jit_log(dc_module module, const char** log) {
 DC_API dc_status dc_module_get_function(dc_module module, const char* name, dc_function* function) {
   return guarded("dc_module_get_function", [&] {
     clear_out(function);
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(name, "name");
@@ -157,6 +164,7 @@ DC_API dc_status dc_module_get_function(dc_module module, const char* name, dc_f
 DC_API dc_status dc_module_function_count(dc_module module, uint32_t* count) {
   return guarded("dc_module_function_count", [&] {
     clear_out(count);
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(count, "count");
@@ -168,6 +176,7 @@ DC_API dc_status dc_module_function_count(dc_module module, uint32_t* count) {
 DC_API dc_status dc_module_function_name(dc_module module, uint32_t index, const char** name) {
   return guarded("dc_module_function_name", [&] {
     clear_out(name);
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(name, "name");
@@ -183,6 +192,7 @@ DC_API dc_status dc_module_function_name(dc_module module, uint32_t index, const
 DC_API dc_status dc_module_get_global(dc_module module, const char* name, dc_buffer* buffer) {
   return guarded("dc_module_get_global", [&] {
     clear_out(buffer);
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(name, "name");
@@ -211,6 +221,7 @@ DC_API void dc_function_release(dc_function function) { close_handle<Function>(f
 DC_API dc_status dc_function_name(dc_function function, const char** name) {
   return guarded("dc_function_name", [&] {
     clear_out(name);
+    forbid_after_fork();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(name, "name");
     *name = f->name().c_str();
@@ -220,6 +231,7 @@ DC_API dc_status dc_function_name(dc_function function, const char** name) {
 
 DC_API dc_status dc_function_get_info(dc_function function, dc_function_info* info) {
   return guarded("dc_function_get_info", [&] {
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(info, "info");
@@ -233,6 +245,7 @@ DC_API dc_status dc_function_get_info(dc_function function, dc_function_info* in
 DC_API dc_status dc_function_attribute(dc_function function, int32_t attribute, int32_t* value) {
   return guarded("dc_function_attribute", [&] {
     clear_out(value);
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(value, "value");
@@ -243,6 +256,7 @@ DC_API dc_status dc_function_attribute(dc_function function, int32_t attribute, 
 
 DC_API dc_status dc_function_set_attribute(dc_function function, int32_t attribute, int32_t value) {
   return guarded("dc_function_set_attribute", [&] {
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     f->set_attribute(attribute, value);
@@ -252,6 +266,7 @@ DC_API dc_status dc_function_set_attribute(dc_function function, int32_t attribu
 
 DC_API dc_status dc_function_set_cache_config(dc_function function, int32_t preference) {
   return guarded("dc_function_set_cache_config", [&] {
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     f->set_cache_config(preference);
@@ -270,6 +285,7 @@ namespace {
 DC_API dc_status dc_function_param_count(dc_function function, uint32_t* count) {
   return guarded("dc_function_param_count", [&] {
     clear_out(count);
+    forbid_after_fork();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(count, "count");
     if (!f->params_known()) fail_params_unknown(*f);
@@ -282,6 +298,7 @@ DC_API dc_status dc_function_param_info(dc_function function, uint32_t index, ui
   return guarded("dc_function_param_info", [&] {
     clear_out(offset);
     clear_out(size);
+    forbid_after_fork();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(offset, "offset");
     require_arg(size, "size");
@@ -298,6 +315,7 @@ DC_API dc_status dc_function_param_info(dc_function function, uint32_t index, ui
 DC_API dc_status dc_function_native(dc_function function, void** cu_function) {
   return guarded("dc_function_native", [&] {
     clear_out(cu_function);
+    forbid_after_fork();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(cu_function, "cu_function");
     *cu_function = f->cu_function();

@@ -2,6 +2,7 @@
 #include "dccuda.h"
 
 #include "core/args.h"
+#include "core/fork_guard.h"
 #include "core/guard.h"
 #include "device/device.h"
 #include "launch/occupancy.h"
@@ -16,6 +17,7 @@ DC_API dc_status dc_occupancy_max_active_blocks(dc_function function, int32_t bl
                                                 uint64_t dynamic_shared_bytes, int32_t* blocks_per_multiprocessor) {
   return guarded("dc_occupancy_max_active_blocks", [&] {
     clear_out(blocks_per_multiprocessor);
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(blocks_per_multiprocessor, "blocks_per_multiprocessor");
@@ -33,6 +35,7 @@ DC_API dc_status dc_occupancy_max_potential_block_size(dc_function function, dc_
   return guarded("dc_occupancy_max_potential_block_size", [&] {
     clear_out(min_grid_size);
     clear_out(block_size);
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(min_grid_size, "min_grid_size");
@@ -48,6 +51,7 @@ DC_API dc_status dc_occupancy_max_active_clusters(dc_function function, const dc
                                                   int32_t* clusters) {
   return guarded("dc_occupancy_max_active_clusters", [&] {
     clear_out(clusters);
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(clusters, "clusters");
@@ -62,6 +66,7 @@ DC_API dc_status dc_occupancy_available_dynamic_shared(dc_function function, int
                                                        uint64_t* bytes) {
   return guarded("dc_occupancy_available_dynamic_shared", [&] {
     clear_out(bytes);
+    forbid_after_fork();
     forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(bytes, "bytes");

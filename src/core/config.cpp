@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "platform/environment.h"
+#include "platform/process.h"
 
 namespace dc {
 namespace {
@@ -123,6 +124,7 @@ const Config& config() {
   std::lock_guard<std::mutex> lock(g_mutex);
   if (Config* c = g_config.load(std::memory_order_relaxed)) return *c;
   Config* made = new Config(from_environment(nullptr));  // a malformed variable throws: nothing installed
+  platform::note_initialised();
   g_config.store(made, std::memory_order_release);
   return *made;
 }
@@ -151,6 +153,7 @@ void install_config(const dc_init_options* options) {
     if (options->cache_max_bytes) c.cache_max_bytes = options->cache_max_bytes;
     c.flags |= options->flags;
   }
+  platform::note_initialised();
   g_config.store(new Config(std::move(c)), std::memory_order_release);
 }
 

@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "core/object.h"
+#include "platform/process.h"
 
 namespace dc {
 
@@ -102,10 +103,12 @@ Handle issue_handle(T* object) {
   return reinterpret_cast<Handle>(static_cast<uintptr_t>(HandleTable::insert(object)));
 }
 
-// Closes a handle of type T (the release functions).
+// Closes a handle of type T (the release functions). Does nothing in a forked
+// child (core/fork_guard.h): the object and its driver objects are the
+// parent's, and releasing them would take locks the parent's threads may hold.
 template <class T>
 void close_handle(const void* handle) noexcept {
-  if (handle) HandleTable::close(reinterpret_cast<uintptr_t>(handle), T::kHandleType);
+  if (handle && !platform::forked_child()) HandleTable::close(reinterpret_cast<uintptr_t>(handle), T::kHandleType);
 }
 
 [[noreturn]] void fail_invalid_handle(const void* handle, HandleType expected, const char* argument);

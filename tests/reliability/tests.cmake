@@ -90,3 +90,9 @@ gtest_discover_tests(test_dlclose TEST_PREFIX "test_dlclose." DISCOVERY_TIMEOUT 
 dc_test(test_host_functions SOURCES ${DCTEST_RELIABILITY}/test_host_functions.cpp)
 target_link_libraries(test_host_functions PRIVATE dctest_kernels)
 target_compile_definitions(test_host_functions PRIVATE DCTEST_HEADER="${PROJECT_SOURCE_DIR}/include/dccuda.h")
+
+# fork after initialisation: the child is refused every call (and never hangs
+# on a lock a parent thread held); exec and spawn work. Pageable copies of
+# 8 MiB are staged.
+dc_test(test_fork SOURCES ${DCTEST_RELIABILITY}/test_fork.cpp OWN_MAIN
+  ENV ${DCTEST_FAKE_ENV} DCCUDA_STAGING_MIN_BYTES_H2D=65536)
