@@ -1071,8 +1071,11 @@ typedef struct dc_module_options {
 DC_API dc_status dc_module_load(dc_device device, const void* image, uint64_t size,
                                 const dc_module_options* options, dc_module* module);
 
-/** As dc_module_load, from a file (PTX, CUBIN or fatbin). Errors: as
- *  dc_module_load, and DC_ERROR_IO / DC_ERROR_NOT_FOUND for the file. */
+/** As dc_module_load, from a file (PTX, CUBIN or fatbin): a regular file (a
+ *  symbolic link to one is followed) of at most 2 GiB. Errors: as
+ *  dc_module_load, DC_ERROR_NOT_FOUND (no such file), DC_ERROR_IO (a
+ *  directory, device, pipe or socket: refused without reading it; unreadable),
+ *  DC_ERROR_INVALID_IMAGE (empty, or "file too large": refused unread). */
 DC_API dc_status dc_module_load_file(dc_device device, const char* path,
                                      const dc_module_options* options, dc_module* module);
 

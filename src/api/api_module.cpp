@@ -2,8 +2,6 @@
 #include "dccuda.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -21,43 +19,45 @@
 #include "module/function.h"
 #include "module/module.h"
 #include "module/module_global.h"
+#include "platform/regular_file.h"
 #include "stream/host_callback.h"
 
 using namespace dc;
 
 namespace {
 
+// No module image is this large; a file that claims to be is refused unread.
+constexpr uint64_t kMaxModuleFileBytes = uint64_t(2) << 30;
+
 std::vector<uint8_t> read_image_file(const char* path) {
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    int e = errno;
-    if (e == ENOENT || e == ENOTDIR)
+  platform::RegularFile file;
+  int e = 0;
+  switch (platform::open_regular_file(AT_FDCWD, path, true, &file, &e)) {
+    case platform::OpenResult::kOk:
+      break;
+    case platform::OpenResult::kNotFound:
       fail(DC_ERROR_NOT_FOUND, "the file %s does not exist; check the path (relative paths start at the current "
            "directory)", path);
-    fail(DC_ERROR_IO, "cannot open %s: %s", path, std::strerror(e));
+    case platform::OpenResult::kDirectory:
+      fail(DC_ERROR_IO, "%s is a directory, not a module file", path);
+    case platform::OpenResult::kNotRegular:
+      fail(DC_ERROR_IO, "%s is not a regular file (a device, pipe or socket); a module file is a regular file of "
+           "PTX, CUBIN or fatbin", path);
+    case platform::OpenResult::kSymlink:
+    case platform::OpenResult::kFailed:
+      fail(DC_ERROR_IO, "cannot open %s: %s", path, std::strerror(e));
   }
-  std::vector<uint8_t> bytes;
-  struct stat st;
-  bool ok = ::fstat(fd, &st) == 0;
-  if (ok && S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    fail(DC_ERROR_IO, "%s is a directory, not a module file", path);
-  }
-  // Read to the end rather than trusting st_size (pipes, /proc files).
-  uint8_t chunk[65536];
-  while (ok) {
-    ssize_t n = ::read(fd, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int e = errno;
-      ::close(fd);
-      fail(DC_ERROR_IO, "cannot read %s: %s", path, std::strerror(e));
-    }
-    if (n == 0) break;
-    bytes.insert(bytes.end(), chunk, chunk + n);
-  }
-  ::close(fd);
-  if (bytes.empty()) fail(DC_ERROR_INVALID_IMAGE, "the file %s is empty; it holds no PTX, CUBIN or fatbin", path);
+  uint64_t size = file.file_size();
+  if (size == 0) fail(DC_ERROR_INVALID_IMAGE, "the file %s is empty; it holds no PTX, CUBIN or fatbin", path);
+  if (size > kMaxModuleFileBytes)
+    fail(DC_ERROR_INVALID_IMAGE, "file too large: %s has %llu bytes, more than any module image (at most %llu); "
+         "check the path", path, static_cast<unsigned long long>(size),
+         static_cast<unsigned long long>(kMaxModuleFileBytes));
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  errno = 0;
+  if (!platform::read_exactly(file.fd.get(), bytes.data(), bytes.size()))
+    fail(DC_ERROR_IO, "cannot read %s (%llu bytes): %s", path, static_cast<unsigned long long>(size),
+         errno ? std::strerror(errno) : "it became shorter while being read");
   return bytes;
 }
 

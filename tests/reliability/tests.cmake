@@ -96,3 +96,6 @@ target_compile_definitions(test_host_functions PRIVATE DCTEST_HEADER="${PROJECT_
 # 8 MiB are staged.
 dc_test(test_fork SOURCES ${DCTEST_RELIABILITY}/test_fork.cpp OWN_MAIN
   ENV ${DCTEST_FAKE_ENV} DCCUDA_STAGING_MIN_BYTES_H2D=65536)
+
+# Module files that are not regular files, or too large: refused unread.
+dc_test(test_file_inputs SOURCES ${DCTEST_RELIABILITY}/test_file_inputs.cpp OWN_MAIN)

@@ -1097,8 +1097,11 @@ extern "C" {
     /// too new for the driver is named as such), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
     pub fn dc_module_load(device: dc_device, image: *const c_void, size: u64, options: *const dc_module_options, module: *mut dc_module) -> dc_status;
 
-    /// As dc_module_load, from a file (PTX, CUBIN or fatbin). Errors: as
-    /// dc_module_load, and DC_ERROR_IO / DC_ERROR_NOT_FOUND for the file.
+    /// As dc_module_load, from a file (PTX, CUBIN or fatbin): a regular file (a
+    /// symbolic link to one is followed) of at most 2 GiB. Errors: as
+    /// dc_module_load, DC_ERROR_NOT_FOUND (no such file), DC_ERROR_IO (a
+    /// directory, device, pipe or socket: refused without reading it; unreadable),
+    /// DC_ERROR_INVALID_IMAGE (empty, or "file too large": refused unread).
     pub fn dc_module_load_file(device: dc_device, path: *const c_char, options: *const dc_module_options, module: *mut dc_module) -> dc_status;
 
     /// As dc_module_load, from a compiled program's output (not LTO-IR).
