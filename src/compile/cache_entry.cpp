@@ -99,6 +99,23 @@ std::vector<uint8_t> encode_cache_entry(const Digest& key, const CompiledOutput&
   return out;
 }
 
+bool cache_entry_header_fits(const uint8_t* h, uint64_t file_size, const Digest& key, uint64_t max_payload,
+                             std::string* why) {
+  auto reject = [&](const char* reason) {
+    if (why) *why = reason;
+    return false;
+  };
+  if (file_size < kCacheEntryHeaderSize) return reject("shorter than the entry header (truncated)");
+  if (std::memcmp(h, kCacheEntryMagic, 8) != 0) return reject("not a dccuda cache entry (bad magic)");
+  if (get_u32(h + 8) != kCacheEntryFormat) return reject("written in another entry format");
+  if (get_u32(h + 12) != kCacheEntryHeaderSize) return reject("bad header size");
+  if (std::memcmp(h + 16, key.data(), key.size()) != 0) return reject("stored under another key");
+  uint64_t payload_size = get_u64(h + 48);
+  if (payload_size != file_size - kCacheEntryHeaderSize) return reject("payload size does not match the file");
+  if (payload_size > max_payload) return reject("larger than the cache's size limit");
+  return true;
+}
+
 std::shared_ptr<const CompiledOutput> decode_cache_entry(const uint8_t* data, size_t size, const Digest& key,
                                                          std::string* why) {
   auto reject = [&](const char* reason) -> std::shared_ptr<const CompiledOutput> {

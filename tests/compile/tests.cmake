@@ -18,3 +18,6 @@ target_link_libraries(test_no_nvrtc PRIVATE dctest_kernels)
 # The cache: its own main gives each process a fresh cache directory.
 dc_test(test_cache SOURCES ${DCTEST_COMPILE}/test_cache.cpp OWN_MAIN ENV DCCUDA_DRIVER_LIBRARY=${DCFAKE_PATH})
 target_link_libraries(test_cache PRIVATE dctest_kernels)
+# The cache against FIFOs, links, huge and foreign files (its own main: a fresh cache directory per process).
+dc_test(test_cache_files SOURCES ${DCTEST_COMPILE}/test_cache_files.cpp OWN_MAIN ENV DCCUDA_DRIVER_LIBRARY=${DCFAKE_PATH})
+target_link_libraries(test_cache_files PRIVATE dctest_kernels)
