@@ -236,6 +236,9 @@ DC_API const char* dc_last_error_detail(void);
  * |  DC_INIT_NO_DISK_CACHE  |                                | DC_INIT_NO_DISK_CACHE and         |                                  |
  * |  DC_INIT_NO_MEMORY_CACHE|                                | DC_INIT_NO_MEMORY_CACHE together  |                                  |
  * | flags DC_INIT_NO_NVRTC  | (none)                         |                                   | NVRTC is loaded                  |
+ * | (none)                  | DCCUDA_CACHE_KEY_FILE          | the path of a file of the user's, | none: a private cache            |
+ * |                         |                                | mode 0600, holding a key of 32 to |                                  |
+ * |                         |                                | 4096 bytes: a shared cache (below)|                                  |
  * | (none: tuning for       | DCCUDA_STAGING_MIN_BYTES       | integer 1 .. 2^40                 | 262144: device-to-host copies    |
  * |  measurements; see      |                                |                                   | from pageable memory this large  |
  * |  dc_buffer_read)        |                                |                                   | are staged through pinned memory |
@@ -256,6 +259,19 @@ DC_API const char* dc_last_error_detail(void);
  * settings (and every later one, until the environment is corrected); it is
  * never half-accepted. Calls that need no settings (dc_version,
  * dc_status_name, dc_last_error_*) work regardless.
+ *
+ * Trust. Whoever can write the kernel cache chooses the code dc_compile
+ * returns. So the cache directory is used only if it is owned by the
+ * process's effective user and neither its group nor others may write it;
+ * the directories dccuda creates are 0700 and its files 0600. Another
+ * directory is refused: the disk cache is off, dc_cache_directory gives ""
+ * and dc_config_warnings says why. To share a cache on purpose, give every
+ * user the same key (DCCUDA_CACHE_KEY_FILE): the directory may then belong
+ * to anyone and be writable by its group (not by others), and only entries
+ * authenticated with HMAC-SHA256 under that key are used (written 0640).
+ * In a privileged process (set-user-ID, set-group-ID or file capabilities)
+ * no variable is read at all: the environment is the caller's; give settings
+ * through dc_init (dc_config_warnings names what was ignored).
  */
 
 typedef struct dc_init_options {
@@ -308,6 +324,21 @@ DC_API dc_status dc_driver_library(const char** path);
  * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NO_COMPILER.
  */
 DC_API dc_status dc_nvrtc_version(int32_t* major, int32_t* minor);
+
+/**
+ * What dccuda could not honour in its settings, "" when nothing: one sentence
+ * per line, each naming the setting, why it is not used and what to do. They
+ * are: a kernel cache directory refused as unsafe (owned by another user, or
+ * writable by its group or by others: whoever can write the cache chooses the
+ * code dc_compile returns; the disk cache is then off and dc_cache_directory
+ * gives ""), a shared cache's key file refused, and environment variables
+ * ignored in a privileged process (set-user-ID, set-group-ID or file
+ * capabilities). dccuda-info prints them. Settles the settings and the cache
+ * directory, as the first call that needs them does. UTF-8, owned by the
+ * library, static for the life of the process; any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out, a malformed environment variable).
+ */
+DC_API dc_status dc_config_warnings(const char** warnings);
 
 /* Handle types, as dc_handle_count() names them. */
 #define DC_HANDLE_DEVICE    1
@@ -1035,8 +1066,10 @@ DC_API dc_status dc_program_cache_source(dc_program program, int32_t* source);
  *  Errors: DC_ERROR_INVALID_ARGUMENT (no or unknown flags), DC_ERROR_IO. */
 DC_API dc_status dc_cache_clear(uint32_t flags);
 
-/** The on-disk cache directory in use, or "" when the disk cache is disabled.
- *  Static for the life of the process. Errors: DC_ERROR_INVALID_ARGUMENT. */
+/** The on-disk cache directory in use, or "" when the disk cache is disabled or
+ *  its directory was refused as unsafe (dc_config_warnings says why; see
+ *  "Trust" in the configuration table). Static for the life of the process.
+ *  Errors: DC_ERROR_INVALID_ARGUMENT. */
 DC_API dc_status dc_cache_directory(const char** path);
 
 /* =========================================================================

@@ -1,6 +1,7 @@
 // Entry points: version, status, the last error, initialisation.
 #include "dccuda.h"
 
+#include "compile/cache_directory.h"
 #include "core/args.h"
 #include "core/config.h"
 #include "core/error.h"
@@ -71,6 +72,23 @@ DC_API dc_status dc_nvrtc_version(int32_t* major, int32_t* minor) {
     require_nvrtc();
     *major = nvrtc_state().major;
     *minor = nvrtc_state().minor;
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_config_warnings(const char** warnings) {
+  return guarded("dc_config_warnings", [&] {
+    clear_out(warnings);
+    forbid_after_fork();
+    require_arg(warnings, "warnings");
+    // Settled once: the settings' warnings, then the cache directory's.
+    static const std::string* text = [] {
+      std::string all;
+      for (const std::string& w : config().warnings) all += w + "\n";
+      if (!disk_cache_warning().empty()) all += disk_cache_warning() + "\n";
+      return new std::string(all);
+    }();
+    *warnings = text->c_str();
     return DC_SUCCESS;
   });
 }

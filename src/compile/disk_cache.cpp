@@ -23,8 +23,6 @@ namespace {
 
 // A temporary file this old belongs to a writer that died.
 constexpr time_t kStaleTempSeconds = 3600;
-// Entries are created private to the user.
-constexpr mode_t kFileMode = 0600;
 
 struct DirEntry {
   std::string name;
@@ -97,32 +95,34 @@ std::shared_ptr<const CompiledOutput> disk_cache_load(const CacheKey& key) {
   if (!dir) return nullptr;
   platform::RegularFile file;
   std::string name = entry_file_name(key.hex);
-  if (platform::open_regular_file(dir.get(), name.c_str(), false, &file, nullptr) != platform::OpenResult::kOk)
+  if (platform::open_regular_file(dir.get(), name.c_str(), false, &file, nullptr) != platform::OpenResult::kOk ||
+      !disk_cache_file_trusted(file.st))
     return nullptr;
   // The header first: a huge, truncated or foreign file is refused unread.
   uint64_t size = file.file_size();
   std::vector<uint8_t> bytes(kCacheEntryHeaderSize);
   std::string why;
   if (size < kCacheEntryHeaderSize || !platform::read_exactly(file.fd.get(), bytes.data(), bytes.size()) ||
-      !cache_entry_header_fits(bytes.data(), size, key.digest, cache_max_bytes(), &why))
+      !cache_entry_header_fits(bytes.data(), size, key.digest, cache_max_bytes(), &why, disk_cache_mac_key()))
     return nullptr;
   bytes.resize(static_cast<size_t>(size));
   if (!platform::read_exactly(file.fd.get(), bytes.data() + kCacheEntryHeaderSize, bytes.size() - kCacheEntryHeaderSize))
     return nullptr;
-  std::shared_ptr<const CompiledOutput> out = decode_cache_entry(bytes.data(), bytes.size(), key.digest, &why);
+  std::shared_ptr<const CompiledOutput> out =
+      decode_cache_entry(bytes.data(), bytes.size(), key.digest, &why, disk_cache_mac_key());
   // A hit is a use: refresh the time the eviction goes by.
   if (out) ::futimens(file.fd.get(), nullptr);
   return out;
 }
 
 void disk_cache_store(const CacheKey& key, const CompiledOutput& output) {
-  std::vector<uint8_t> bytes = encode_cache_entry(key.digest, output);
+  std::vector<uint8_t> bytes = encode_cache_entry(key.digest, output, disk_cache_mac_key());
   if (bytes.size() > cache_max_bytes()) return;
   platform::UniqueFd dir = open_cache_directory(true);
   if (!dir) return;
   std::string name = entry_file_name(key.hex);
   if (platform::write_file_atomically(dir.get(), name, temp_file_name(name), bytes.data(), bytes.size(), true,
-                                      kFileMode))
+                                      disk_cache_file_mode()))
     evict(dir.get(), name);
 }
 
@@ -131,7 +131,7 @@ bool disk_cache_read_small_file(const std::string& name, size_t max_bytes, std::
   if (!dir) return false;
   platform::RegularFile file;
   if (platform::open_regular_file(dir.get(), name.c_str(), false, &file, nullptr) != platform::OpenResult::kOk ||
-      file.file_size() > max_bytes)
+      !disk_cache_file_trusted(file.st) || file.file_size() > max_bytes)
     return false;
   contents->resize(static_cast<size_t>(file.file_size()));
   return platform::read_exactly(file.fd.get(), contents->data(), contents->size());
@@ -140,7 +140,7 @@ bool disk_cache_read_small_file(const std::string& name, size_t max_bytes, std::
 bool disk_cache_write_small_file(const std::string& name, const std::string& contents) {
   platform::UniqueFd dir = open_cache_directory(true);
   return dir && platform::write_file_atomically(dir.get(), name, temp_file_name(name), contents.data(),
-                                                contents.size(), false, kFileMode);
+                                                contents.size(), false, disk_cache_file_mode());
 }
 
 void disk_cache_clear() {

@@ -83,10 +83,24 @@ class EnvironmentReader {
   }
 };
 
+// In a privileged process the environment is the caller's: nothing of it is
+// read (secure_getenv answers NULL), and the warnings say what was ignored.
+void note_ignored_variables(Config& c) {
+  if (!platform::process_is_privileged()) return;
+  std::string names;
+  for (const char* const* v = kConfigVariables; *v; ++v)
+    if (platform::environment_has(*v)) names += std::string(names.empty() ? "" : ", ") + *v;
+  if (names.empty()) return;
+  c.warnings.push_back("environment: " + names + " ignored: this is a privileged process (set-user-ID, "
+                       "set-group-ID or file capabilities: AT_SECURE), whose environment belongs to its caller and "
+                       "must not choose a library to load or the kernel cache; give settings through dc_init");
+}
+
 // The settings from the environment, less the variables `options` replaces.
 Config from_environment(const dc_init_options* options) {
   EnvironmentReader env;
   Config c;
+  note_ignored_variables(c);
   if (!options || !options->driver_library)
     c.driver_library = env.text("DCCUDA_DRIVER_LIBRARY", "a file name or path of the CUDA driver library");
   if (!options || !options->nvrtc_library)
@@ -107,6 +121,8 @@ Config from_environment(const dc_init_options* options) {
          static_cast<unsigned long long>(c.staging_chunk_bytes));
   c.staging_buffers = static_cast<uint32_t>(env.integer("DCCUDA_STAGING_BUFFERS", 1, kMaxStagingBuffers));
   c.copy_threads = static_cast<uint32_t>(env.integer("DCCUDA_COPY_THREADS", 1, kMaxCopyThreads));
+  c.cache_key_file = env.text("DCCUDA_CACHE_KEY_FILE", "the path of a file of yours (mode 0600) holding a key of at "
+                              "least 32 bytes");
 
   std::string xdg = env.foreign("XDG_CACHE_HOME");
   if (!xdg.empty() && xdg[0] == '/') c.xdg_cache_home = xdg;  // a relative one is ignored (XDG rule)
@@ -118,6 +134,12 @@ Config from_environment(const dc_init_options* options) {
 }
 
 }  // namespace
+
+const char* const kConfigVariables[] = {
+    "DCCUDA_DRIVER_LIBRARY", "DCCUDA_NVRTC_LIBRARY", "DCCUDA_CACHE_DIR", "DCCUDA_CACHE_MAX_BYTES",
+    "DCCUDA_CACHE_DISABLE", "DCCUDA_CACHE_KEY_FILE", "DCCUDA_STAGING_MIN_BYTES", "DCCUDA_STAGING_MIN_BYTES_H2D",
+    "DCCUDA_STAGING_CHUNK_BYTES", "DCCUDA_STAGING_MIN_CHUNK_BYTES", "DCCUDA_STAGING_BUFFERS", "DCCUDA_COPY_THREADS",
+    "XDG_CACHE_HOME", "HOME", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", nullptr};
 
 const Config& config() {
   if (Config* c = g_config.load(std::memory_order_acquire)) return *c;

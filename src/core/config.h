@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "dccuda.h"
 
@@ -40,7 +41,17 @@ struct Config {
   uint64_t staging_min_chunk_bytes = 0;
   uint32_t staging_buffers = 0;
   uint32_t copy_threads = 0;
+
+  // A shared kernel cache: the file holding the key that authenticates its
+  // entries (compile/cache_directory.h). Empty: a private cache.
+  std::string cache_key_file;
+
+  // What was set but not used, one sentence each (dc_config_warnings).
+  std::vector<std::string> warnings;
 };
+
+// Every variable the configuration reads, for saying which were ignored.
+extern const char* const kConfigVariables[];
 
 // The ranges the tunables accept.
 inline constexpr uint64_t kMaxStagingMinBytes = uint64_t(1) << 40;

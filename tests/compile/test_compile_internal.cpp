@@ -102,6 +102,46 @@ TEST(CacheEntry, EveryFlippedByteAndEveryTruncationIsDetected) {
   EXPECT_NE(why.find("another key"), std::string::npos) << why;
 }
 
+// RFC 4231, test cases 1, 2 and 6 (a key longer than the block is hashed first).
+TEST(Sha256, HmacKnownVectors) {
+  EXPECT_EQ(dc::to_hex(dc::hmac_sha256(std::string(20, '\x0b'), {"Hi There"})),
+            "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+  EXPECT_EQ(dc::to_hex(dc::hmac_sha256("Jefe", {"what do ya want ", "for nothing?"})),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+  EXPECT_EQ(dc::to_hex(dc::hmac_sha256(std::string(131, '\xaa'),
+                                       {"Test Using Larger Than Block-Size Key - Hash Key First"})),
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+}
+
+// A shared cache's entries: authenticated over header and payload, so any
+// change, another key, or a private entry is refused.
+TEST(CacheEntry, AuthenticatedEntriesNeedTheirKey) {
+  const std::string mac(32, 'k');
+  dc::Digest key = dc::sha256("key", 3);
+  std::vector<uint8_t> good = dc::encode_cache_entry(key, sample_output(), mac);
+  std::string why;
+  ASSERT_NE(dc::decode_cache_entry(good.data(), good.size(), key, &why, mac), nullptr) << why;
+  EXPECT_TRUE(dc::cache_entry_header_fits(good.data(), good.size(), key, UINT64_MAX, &why, mac)) << why;
+  for (size_t i = 0; i < good.size(); ++i) {
+    if (i >= 88 && i < 96) continue;
+    std::vector<uint8_t> bad = good;
+    bad[i] ^= 0x01;
+    EXPECT_EQ(dc::decode_cache_entry(bad.data(), bad.size(), key, nullptr, mac), nullptr) << "flipped byte " << i;
+  }
+  EXPECT_EQ(dc::decode_cache_entry(good.data(), good.size(), key, &why, std::string(32, 'x')), nullptr);
+  EXPECT_NE(why.find("authentication failed"), std::string::npos) << why;
+  EXPECT_EQ(dc::decode_cache_entry(good.data(), good.size(), key, &why), nullptr) << "read as a private entry";
+  std::vector<uint8_t> plain = dc::encode_cache_entry(key, sample_output());
+  EXPECT_EQ(dc::decode_cache_entry(plain.data(), plain.size(), key, &why, mac), nullptr);
+  EXPECT_NE(why.find("not authenticated"), std::string::npos) << why;
+  // A header rewritten to another key, with the payload's own SHA-256 put
+  // back: the MAC still holds the first key.
+  std::vector<uint8_t> rekeyed = good;
+  dc::Digest other = dc::sha256("other", 5);
+  std::copy(other.begin(), other.end(), rekeyed.begin() + 16);
+  EXPECT_EQ(dc::decode_cache_entry(rekeyed.data(), rekeyed.size(), other, &why, mac), nullptr);
+}
+
 TEST(CompileLog, FirstErrorLine) {
   EXPECT_EQ(dc::first_error_line("a.cu(3): warning #1: w\n  code\na.cu(7): error: bad thing\n  code\n1 error"),
             "a.cu(7): error: bad thing");

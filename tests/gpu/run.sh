@@ -99,7 +99,7 @@ grep -h '^driver:' "$out"/rust-test-*.log 2>/dev/null | sort -u | sed 's/^/    r
 
 # Tests that only make sense on the fake driver or without a driver.
 # (the fault sweep, init faults and missing entries inject failures through the fake)
-skip_re='^(test_no_driver|test_stub_driver|test_init|test_old_driver|test_too_old_driver|test_fault_sweep.*|test_init_faults|test_missing_entries)$'
+skip_re='^(test_trust_boundaries|test_no_driver|test_stub_driver|test_init|test_old_driver|test_too_old_driver|test_fault_sweep.*|test_init_faults|test_missing_entries)$'
 echo "== test binaries against the real driver"
 for t in "$bundle"/tests/test_*; do
   name=$(basename "$t")

@@ -72,6 +72,7 @@ FACTS = {
     "dc_driver_version": dict(),
     "dc_driver_library": dict(),
     "dc_nvrtc_version": dict(),
+    "dc_config_warnings": dict(),
     "dc_handle_count": dict(
         valid={"handle_type": "DC_HANDLE_BUFFER"},
         ints={"handle_type": ("bad", ["0", "10", "-1", I32_MIN], ARG)},

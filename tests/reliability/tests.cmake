@@ -99,3 +99,21 @@ dc_test(test_fork SOURCES ${DCTEST_RELIABILITY}/test_fork.cpp OWN_MAIN
 
 # Module files that are not regular files, or too large: refused unread.
 dc_test(test_file_inputs SOURCES ${DCTEST_RELIABILITY}/test_file_inputs.cpp OWN_MAIN)
+
+# The trust boundaries: the cache directory and the environment of a privileged
+# process, with two users the test creates (as root; it skips otherwise) and a
+# set-user-ID copy of trust_helper. The helper loads libdccuda itself.
+add_executable(trust_helper ${DCTEST_RELIABILITY}/trust_helper.c)
+target_include_directories(trust_helper PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(trust_helper PRIVATE ${CMAKE_DL_LIBS})
+add_library(trust_evil_library MODULE ${DCTEST_RELIABILITY}/trust_evil_library.c)
+if(DCCUDA_SANITIZE)
+  # The helper is not instrumented: the library it loads (instrumented) needs the runtimes.
+  set_target_properties(trust_helper PROPERTIES LINKER_LANGUAGE CXX)
+endif()
+dc_test(test_trust_boundaries SOURCES ${DCTEST_RELIABILITY}/test_trust_boundaries.cpp INTERNAL)
+target_link_libraries(test_trust_boundaries PRIVATE dctest_kernels)
+add_dependencies(test_trust_boundaries trust_helper trust_evil_library dccuda)
+target_compile_definitions(test_trust_boundaries PRIVATE
+  DCTEST_TRUST_HELPER="$<TARGET_FILE:trust_helper>" DCTEST_LIBDCCUDA="$<TARGET_FILE:dccuda>"
+  DCTEST_EVIL_LIBRARY="$<TARGET_FILE:trust_evil_library>")

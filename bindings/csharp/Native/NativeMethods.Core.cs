@@ -133,6 +133,15 @@ namespace Dccuda.Interop
             int dc_nvrtc_version(int* major, int* minor);
 
 #if NET7_0_OR_GREATER
+        [LibraryImport(Lib, EntryPoint = "dc_config_warnings")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_config_warnings", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_config_warnings(IntPtr* warnings);
+
+#if NET7_0_OR_GREATER
         [LibraryImport(Lib, EntryPoint = "dc_handle_count")]
         public static partial
 #else

@@ -649,6 +649,19 @@ extern "C" {
     /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NO_COMPILER.
     pub fn dc_nvrtc_version(major: *mut i32, minor: *mut i32) -> dc_status;
 
+    /// What dccuda could not honour in its settings, "" when nothing: one sentence
+    /// per line, each naming the setting, why it is not used and what to do. They
+    /// are: a kernel cache directory refused as unsafe (owned by another user, or
+    /// writable by its group or by others: whoever can write the cache chooses the
+    /// code dc_compile returns; the disk cache is then off and dc_cache_directory
+    /// gives ""), a shared cache's key file refused, and environment variables
+    /// ignored in a privileged process (set-user-ID, set-group-ID or file
+    /// capabilities). dccuda-info prints them. Settles the settings and the cache
+    /// directory, as the first call that needs them does. UTF-8, owned by the
+    /// library, static for the life of the process; any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL out, a malformed environment variable).
+    pub fn dc_config_warnings(warnings: *mut *const c_char) -> dc_status;
+
     /// How many handles of a type (DC_HANDLE_*) are live in this process: a leak
     /// check for tests and finalizer debugging. Errors: DC_ERROR_INVALID_ARGUMENT
     /// (unknown type or NULL out).
@@ -1083,8 +1096,10 @@ extern "C" {
     /// Errors: DC_ERROR_INVALID_ARGUMENT (no or unknown flags), DC_ERROR_IO.
     pub fn dc_cache_clear(flags: u32) -> dc_status;
 
-    /// The on-disk cache directory in use, or "" when the disk cache is disabled.
-    /// Static for the life of the process. Errors: DC_ERROR_INVALID_ARGUMENT.
+    /// The on-disk cache directory in use, or "" when the disk cache is disabled or
+    /// its directory was refused as unsafe (dc_config_warnings says why; see
+    /// "Trust" in the configuration table). Static for the life of the process.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT.
     pub fn dc_cache_directory(path: *mut *const c_char) -> dc_status;
 
     /// Load a module from an image in memory: PTX (text; NUL-terminated or not),
