@@ -18,6 +18,7 @@ constexpr std::string_view kEntrySuffix = ".dcc";
 constexpr std::string_view kMemoPrefix = "nvrtc-";
 constexpr std::string_view kMemoSuffix = ".id";
 constexpr std::string_view kTempMark = ".tmp.";
+constexpr std::string_view kLockSuffix = ".lock";
 
 bool all_hex(std::string_view s) noexcept {
   for (char c : s)
@@ -33,6 +34,10 @@ bool all_digits(std::string_view s) noexcept {
 
 bool is_entry_name(std::string_view n) noexcept {
   return n.size() == 64 + kEntrySuffix.size() && n.substr(64) == kEntrySuffix && all_hex(n.substr(0, 64));
+}
+
+bool is_lock_name(std::string_view n) noexcept {
+  return n.size() == 64 + kLockSuffix.size() && n.substr(64) == kLockSuffix && all_hex(n.substr(0, 64));
 }
 
 bool is_memo_name(std::string_view n) noexcept {
@@ -61,6 +66,7 @@ CacheFileKind cache_file_kind(std::string_view name) noexcept {
   if (is_entry_name(name)) return CacheFileKind::kEntry;
   if (is_memo_name(name)) return CacheFileKind::kMemo;
   if (is_temp_name(name)) return CacheFileKind::kTemp;
+  if (is_lock_name(name)) return CacheFileKind::kLock;
   return CacheFileKind::kNone;
 }
 
@@ -69,6 +75,8 @@ std::string entry_file_name(const std::string& key_hex) { return key_hex + std::
 std::string memo_file_name(const std::string& context_hex) {
   return std::string(kMemoPrefix) + context_hex + std::string(kMemoSuffix);
 }
+
+std::string lock_file_name(const std::string& key_hex) { return key_hex + std::string(kLockSuffix); }
 
 std::string temp_file_name(const std::string& final_name) {
   static std::atomic<uint64_t> counter{0};
@@ -81,6 +89,7 @@ std::string temp_file_name(const std::string& final_name) {
 bool is_own_cache_file(int dir_fd, const std::string& name, const struct stat& st) noexcept {
   CacheFileKind kind = cache_file_kind(name);
   if (kind == CacheFileKind::kNone || !S_ISREG(st.st_mode)) return false;
+  if (kind == CacheFileKind::kLock) return st.st_size == 0;
   if (kind == CacheFileKind::kTemp && st.st_size == 0) return true;
   platform::RegularFile file;
   if (platform::open_regular_file(dir_fd, name.c_str(), false, &file, nullptr) != platform::OpenResult::kOk)
@@ -96,6 +105,7 @@ bool is_own_cache_file(int dir_fd, const std::string& name, const struct stat& s
     case CacheFileKind::kEntry: return entry;
     case CacheFileKind::kMemo: return memo;
     case CacheFileKind::kTemp: return entry || memo;
+    case CacheFileKind::kLock:
     case CacheFileKind::kNone: break;
   }
   return false;

@@ -17,6 +17,7 @@ enum class CacheFileKind {
   kEntry,  // <64 hex digits>.dcc: a compiled kernel (cache_entry.h)
   kMemo,   // nvrtc-<32 hex digits>.id: which NVRTC an earlier process used (nvrtc_identity.h)
   kTemp,   // <entry or memo name>.tmp.<pid>.<n>.<ns>: a write in progress, or left by a writer that died
+  kLock,   // <64 hex digits>.lock: empty; locked by the process compiling that entry (disk_cache.h)
 };
 
 // The first bytes of a memo file.
@@ -27,13 +28,15 @@ CacheFileKind cache_file_kind(std::string_view name) noexcept;
 
 std::string entry_file_name(const std::string& key_hex);
 std::string memo_file_name(const std::string& context_hex);
+std::string lock_file_name(const std::string& key_hex);
 // A temporary name for writing `final_name`, unique to this writer.
 std::string temp_file_name(const std::string& final_name);
 
 // Whether `name` in the directory `dir_fd` (whose lstat is `st`) is a file
 // dccuda wrote: a regular file of a kind's exact name whose contents begin
 // as that kind's do (a temporary file may also be empty: its writer died
-// before writing). Opens the file without blocking or following links.
+// before writing; a lock file is always empty). Opens the file without
+// blocking or following links.
 bool is_own_cache_file(int dir_fd, const std::string& name, const struct stat& st) noexcept;
 
 }  // namespace dc

@@ -60,12 +60,22 @@ void evict(int dir_fd, const std::string& keep) {
   time_t now = ::time(nullptr);
   for (const std::string& name : list_names(dir_fd)) {
     CacheFileKind kind = cache_file_kind(name);
-    if (kind != CacheFileKind::kEntry && kind != CacheFileKind::kTemp) continue;
+    if (kind != CacheFileKind::kEntry && kind != CacheFileKind::kTemp && kind != CacheFileKind::kLock) continue;
     struct stat st;
     if (!lstat_at(dir_fd, name, &st) || !S_ISREG(st.st_mode)) continue;
     if (kind == CacheFileKind::kTemp) {
       if (now - st.st_mtime > kStaleTempSeconds && is_own_cache_file(dir_fd, name, st))
         ::unlinkat(dir_fd, name.c_str(), 0);
+      continue;
+    }
+    if (kind == CacheFileKind::kLock) {
+      // Left by a holder that died: removed once nobody holds it.
+      if (now - st.st_mtime > kStaleTempSeconds && is_own_cache_file(dir_fd, name, st)) {
+        platform::FileLock::Outcome outcome;
+        platform::FileLock stale =
+            platform::FileLock::acquire(dir_fd, name, disk_cache_file_mode(), std::chrono::milliseconds(0), &outcome);
+        if (stale.held()) stale.remove_and_release(dir_fd, name);
+      }
       continue;
     }
     total += static_cast<uint64_t>(st.st_size);
@@ -124,6 +134,24 @@ void disk_cache_store(const CacheKey& key, const CompiledOutput& output) {
   if (platform::write_file_atomically(dir.get(), name, temp_file_name(name), bytes.data(), bytes.size(), true,
                                       disk_cache_file_mode()))
     evict(dir.get(), name);
+}
+
+void DiskEntryLock::release() noexcept {
+  if (lock_.held()) lock_.remove_and_release(dir_.get(), name_);
+  dir_ = platform::UniqueFd();
+}
+
+DiskEntryLock disk_cache_lock_entry(const CacheKey& key) {
+  DiskEntryLock l;
+  l.dir_ = open_cache_directory(true);
+  if (!l.dir_) return l;
+  l.name_ = lock_file_name(key.hex);
+  platform::FileLock::Outcome outcome;
+  l.lock_ = platform::FileLock::acquire(l.dir_.get(), l.name_, disk_cache_file_mode(), kEntryLockWait, &outcome);
+  // Timed out or failed: compile without the lock (the worst case is the
+  // old one, every process compiling); waited: the holder's entry is there.
+  l.waited_ = outcome == platform::FileLock::Outcome::kAcquiredLater || outcome == platform::FileLock::Outcome::kTimedOut;
+  return l;
 }
 
 bool disk_cache_read_small_file(const std::string& name, size_t max_bytes, std::string* contents) {

@@ -12,12 +12,14 @@
 // to write never fail a compile.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 
 #include "compile/cache_directory.h"
 #include "compile/cache_key.h"
 #include "compile/program.h"
+#include "platform/file_lock.h"
 
 namespace dc {
 
@@ -27,8 +29,40 @@ std::shared_ptr<const CompiledOutput> disk_cache_load(const CacheKey& key);
 // Stores `output` under `key`; silently does nothing if it cannot.
 void disk_cache_store(const CacheKey& key, const CompiledOutput& output);
 
-// Deletes every entry, memo and left-over temporary file of dccuda's. Fails
-// with DC_ERROR_IO.
+// Held by the process that compiles `key`: other processes that miss the
+// same key wait for it (single flight across processes; single_flight.h does
+// it within one), then find the entry on disk. An advisory lock on
+// `<key>.lock` in the cache directory (platform/file_lock.h): released by
+// the kernel if the holder dies; a waiter gives a live holder at most
+// kEntryLockWait, then compiles itself. Without a disk cache it holds nothing.
+class DiskEntryLock {
+ public:
+  DiskEntryLock() noexcept = default;
+  DiskEntryLock(DiskEntryLock&&) noexcept = default;
+  DiskEntryLock& operator=(DiskEntryLock&&) noexcept = default;
+  ~DiskEntryLock() { release(); }
+  // Another process held the lock first: look in the cache again.
+  bool waited() const noexcept { return waited_; }
+  // The entry is stored (or will not be): removes the lock file, releases.
+  void release() noexcept;
+
+ private:
+  friend DiskEntryLock disk_cache_lock_entry(const CacheKey& key);
+  platform::UniqueFd dir_;
+  platform::FileLock lock_;
+  std::string name_;
+  bool waited_ = false;
+};
+
+// A compile takes tens of milliseconds to seconds; a holder that keeps the
+// lock longer than this is taken for stuck (or stopped), and the waiter
+// compiles itself.
+inline constexpr std::chrono::seconds kEntryLockWait{60};
+
+DiskEntryLock disk_cache_lock_entry(const CacheKey& key);
+
+// Deletes every entry, memo and left-over temporary or lock file of
+// dccuda's. Fails with DC_ERROR_IO.
 void disk_cache_clear();
 
 // A small file of the cache directory (the NVRTC memo): its contents if it is
