@@ -22,6 +22,7 @@
 #include "compile/include_scan.h"
 #include "compile/nvrtc_compile.h"
 #include "compile/sha256.h"
+#include "platform/file_lock.h"
 
 namespace {
 
@@ -140,6 +141,44 @@ TEST(CacheEntry, AuthenticatedEntriesNeedTheirKey) {
   dc::Digest other = dc::sha256("other", 5);
   std::copy(other.begin(), other.end(), rekeyed.begin() + 16);
   EXPECT_EQ(dc::decode_cache_entry(rekeyed.data(), rekeyed.size(), other, &why, mac), nullptr);
+}
+
+// The entry lock of the disk cache: a waiter gives a live holder no more
+// than its limit, and gets the lock once the holder lets go.
+TEST(FileLock, AWaiterGivesUpAtItsLimitAndGetsTheLockOnceFree) {
+  char dir[] = "/tmp/dccuda-lock-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(dir_fd, 0);
+  using Outcome = dc::platform::FileLock::Outcome;
+  Outcome outcome;
+  // The holder: another open file description (flock conflicts between them,
+  // as between processes).
+  dc::platform::FileLock holder =
+      dc::platform::FileLock::acquire(dir_fd, "k.lock", 0600, std::chrono::milliseconds(0), &outcome);
+  ASSERT_TRUE(holder.held());
+  EXPECT_EQ(outcome, Outcome::kAcquired);
+  dc::platform::FileLock waiter =
+      dc::platform::FileLock::acquire(dir_fd, "k.lock", 0600, std::chrono::milliseconds(50), &outcome);
+  EXPECT_FALSE(waiter.held());
+  EXPECT_EQ(outcome, Outcome::kTimedOut);
+  holder.remove_and_release(dir_fd, "k.lock");
+  waiter = dc::platform::FileLock::acquire(dir_fd, "k.lock", 0600, std::chrono::milliseconds(50), &outcome);
+  EXPECT_TRUE(waiter.held());
+  EXPECT_EQ(outcome, Outcome::kAcquired);
+  // Never through a link, never a FIFO.
+  symlinkat("/etc/passwd", dir_fd, "link.lock");
+  mkfifoat(dir_fd, "fifo.lock", 0600);
+  for (const char* name : {"link.lock", "fifo.lock"}) {
+    dc::platform::FileLock bad =
+        dc::platform::FileLock::acquire(dir_fd, name, 0600, std::chrono::milliseconds(0), &outcome);
+    EXPECT_FALSE(bad.held()) << name;
+    EXPECT_EQ(outcome, Outcome::kFailed) << name;
+  }
+  waiter.remove_and_release(dir_fd, "k.lock");
+  for (const char* name : {"link.lock", "fifo.lock"}) unlinkat(dir_fd, name, 0);
+  close(dir_fd);
+  EXPECT_EQ(rmdir(dir), 0) << "something was left in the directory";
 }
 
 TEST(CompileLog, FirstErrorLine) {
