@@ -1,7 +1,6 @@
 #include "compile/cache_directory.h"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -65,9 +64,7 @@ CacheDirectory resolve() {
     fd = platform::open_directory(d.path);
   }
   if (!fd) return refused(d.path + " cannot be opened: " + std::strerror(errno));
-  struct stat st;
-  if (::fstat(fd.get(), &st) != 0) return refused(d.path + " cannot be examined: " + std::strerror(errno));
-  std::string problem = platform::directory_problem(st, d.rule);
+  std::string problem = platform::open_directory_problem(fd.get(), d.rule);
   if (!problem.empty()) return refused(d.path + " is not used: " + problem);
   return d;
 }
@@ -89,7 +86,7 @@ mode_t disk_cache_file_mode() { return cache_directory().mac_key.empty() ? 0600 
 
 bool disk_cache_file_trusted(const struct stat& st) {
   if (!cache_directory().mac_key.empty()) return true;  // authenticated entry by entry
-  return st.st_uid == ::geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
+  return platform::file_is_private(st);
 }
 
 platform::UniqueFd open_cache_directory(bool create) {
@@ -98,9 +95,7 @@ platform::UniqueFd open_cache_directory(bool create) {
   platform::UniqueFd fd = platform::open_directory(d.path);
   if (!fd && errno == ENOENT && create && platform::make_private_directories(d.path).empty())
     fd = platform::open_directory(d.path);
-  if (!fd) return {};
-  struct stat st;
-  if (::fstat(fd.get(), &st) != 0 || !platform::directory_problem(st, d.rule).empty()) return {};
+  if (!fd || !platform::open_directory_problem(fd.get(), d.rule).empty()) return {};
   return fd;
 }
 

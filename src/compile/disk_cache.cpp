@@ -1,9 +1,6 @@
 #include "compile/disk_cache.h"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -16,6 +13,7 @@
 #include "compile/memory_cache.h"
 #include "core/error.h"
 #include "platform/atomic_file.h"
+#include "platform/directory_entries.h"
 #include "platform/regular_file.h"
 
 namespace dc {
@@ -30,27 +28,6 @@ struct DirEntry {
   struct timespec mtime;
 };
 
-// The names in the open directory `dir_fd` (a second descriptor is read, so
-// that `dir_fd` stays usable).
-std::vector<std::string> list_names(int dir_fd) {
-  std::vector<std::string> names;
-  int fd = ::dup(dir_fd);
-  if (fd < 0) return names;
-  DIR* d = ::fdopendir(fd);
-  if (!d) {
-    ::close(fd);
-    return names;
-  }
-  ::rewinddir(d);
-  while (struct dirent* e = ::readdir(d)) names.emplace_back(e->d_name);
-  ::closedir(d);
-  return names;
-}
-
-bool lstat_at(int dir_fd, const std::string& name, struct stat* st) {
-  return ::fstatat(dir_fd, name.c_str(), st, AT_SYMLINK_NOFOLLOW) == 0;
-}
-
 // Deletes the least recently used entries until the directory fits the
 // limit; the entry just written is kept. Also removes temporary files left
 // by writers that died. Only dccuda's own files are deleted or counted.
@@ -58,14 +35,14 @@ void evict(int dir_fd, const std::string& keep) {
   std::vector<DirEntry> entries;
   uint64_t total = 0;
   time_t now = ::time(nullptr);
-  for (const std::string& name : list_names(dir_fd)) {
+  for (const std::string& name : platform::directory_names(dir_fd)) {
     CacheFileKind kind = cache_file_kind(name);
     if (kind != CacheFileKind::kEntry && kind != CacheFileKind::kTemp && kind != CacheFileKind::kLock) continue;
     struct stat st;
-    if (!lstat_at(dir_fd, name, &st) || !S_ISREG(st.st_mode)) continue;
+    if (!platform::stat_no_follow(dir_fd, name, &st) || !S_ISREG(st.st_mode)) continue;
     if (kind == CacheFileKind::kTemp) {
       if (now - st.st_mtime > kStaleTempSeconds && is_own_cache_file(dir_fd, name, st))
-        ::unlinkat(dir_fd, name.c_str(), 0);
+        platform::remove_file_at(dir_fd, name);
       continue;
     }
     if (kind == CacheFileKind::kLock) {
@@ -91,8 +68,8 @@ void evict(int dir_fd, const std::string& keep) {
     struct stat st;
     // Only an entry of dccuda's is deleted; anything else named like one is
     // left alone and not counted.
-    if (lstat_at(dir_fd, e.name, &st) && is_own_cache_file(dir_fd, e.name, st)) {
-      if (::unlinkat(dir_fd, e.name.c_str(), 0) != 0 && errno != ENOENT) continue;
+    if (platform::stat_no_follow(dir_fd, e.name, &st) && is_own_cache_file(dir_fd, e.name, st)) {
+      if (!platform::remove_file_at(dir_fd, e.name) && errno != ENOENT) continue;
     }
     total -= static_cast<uint64_t>(e.size);
   }
@@ -121,7 +98,7 @@ std::shared_ptr<const CompiledOutput> disk_cache_load(const CacheKey& key) {
   std::shared_ptr<const CompiledOutput> out =
       decode_cache_entry(bytes.data(), bytes.size(), key.digest, &why, disk_cache_mac_key());
   // A hit is a use: refresh the time the eviction goes by.
-  if (out) ::futimens(file.fd.get(), nullptr);
+  if (out) platform::touch(file.fd.get());
   return out;
 }
 
@@ -180,12 +157,12 @@ void disk_cache_clear() {
     fail(DC_ERROR_IO, "cannot open the cache directory %s: %s", path.c_str(), std::strerror(errno));
   }
   std::string first_error;
-  for (const std::string& name : list_names(dir.get())) {
+  for (const std::string& name : platform::directory_names(dir.get())) {
     // Only dccuda's own files: the directory may be shared with other things.
     if (cache_file_kind(name) == CacheFileKind::kNone) continue;
     struct stat st;
-    if (!lstat_at(dir.get(), name, &st) || !is_own_cache_file(dir.get(), name, st)) continue;
-    if (::unlinkat(dir.get(), name.c_str(), 0) != 0 && errno != ENOENT && first_error.empty())
+    if (!platform::stat_no_follow(dir.get(), name, &st) || !is_own_cache_file(dir.get(), name, st)) continue;
+    if (!platform::remove_file_at(dir.get(), name) && errno != ENOENT && first_error.empty())
       first_error = path + "/" + name + ": " + std::strerror(errno);
   }
   if (!first_error.empty())

@@ -1,10 +1,10 @@
 #include "core/error.h"
 
-#include <pthread.h>
-
 #include <cstdarg>
 #include <cstdio>
 #include <new>
+
+#include "platform/thread_exit.h"
 
 namespace dc {
 namespace {
@@ -14,10 +14,11 @@ namespace {
 // destructors run, and a dc_ call from any of them would write into a
 // destroyed object (a heap-use-after-free). So the object lives in
 // trivially destructible thread-local storage that nothing destroys
-// implicitly; a pthread key's destructor destroys it when a thread ends (after
-// the thread_local destructors; a dc_ call after that makes it again, and the
-// key destroys it again). The main thread's is never destroyed: it serves
-// calls until the process is gone, its memory still referenced from there.
+// implicitly, and a thread-exit slot (platform/thread_exit.h) destroys it when
+// a thread ends, after the thread_local destructors (a dc_ call after that
+// makes it again, and the slot destroys it again). The main thread's is never
+// destroyed: it serves calls until the process is gone, its memory still
+// referenced from there.
 struct ErrorSlot {
   alignas(ThreadError) unsigned char bytes[sizeof(ThreadError)];
   bool constructed;
@@ -29,19 +30,13 @@ void destroy_thread_error(void* object) {
   t_slot.constructed = false;
 }
 
-struct ErrorKey {
-  pthread_key_t key;
-  bool made;
-  ErrorKey() noexcept { made = pthread_key_create(&key, destroy_thread_error) == 0; }
-};
-
 [[gnu::noinline]] ThreadError& make_thread_error(ErrorSlot& slot) noexcept {
   ThreadError* e = new (slot.bytes) ThreadError();
   slot.constructed = true;
-  // Without a key (the process used up PTHREAD_KEYS_MAX) the object is never
-  // destroyed: its strings leak when the thread ends, nothing worse.
-  static const ErrorKey key;
-  if (key.made) pthread_setspecific(key.key, e);
+  // Without a slot (the process used up its thread-specific keys) the object
+  // is never destroyed: its strings leak when the thread ends, nothing worse.
+  static const platform::ThreadExitSlot at_exit(destroy_thread_error);
+  at_exit.arm(e);
   return *e;
 }
 

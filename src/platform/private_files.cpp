@@ -42,6 +42,16 @@ std::string directory_problem(const struct stat& st, DirectoryRule rule) {
   return {};
 }
 
+std::string open_directory_problem(int dir_fd, DirectoryRule rule) {
+  struct stat st;
+  if (::fstat(dir_fd, &st) != 0) return std::string("it cannot be examined: ") + std::strerror(errno);
+  return directory_problem(st, rule);
+}
+
+bool file_is_private(const struct stat& st) noexcept {
+  return st.st_uid == ::geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
 std::string make_private_directories(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) == 0) return S_ISDIR(st.st_mode) ? "" : path + " is not a directory";

@@ -26,6 +26,14 @@ enum class DirectoryRule {
 // uid 1000 (bob)", "it is writable by its group (mode 0775)", ...).
 std::string directory_problem(const struct stat& st, DirectoryRule rule);
 
+// The same for an open directory, judged by fstat on its descriptor (what
+// it is now, whatever its path points to).
+std::string open_directory_problem(int dir_fd, DirectoryRule rule);
+
+// Whether a file (its fstat) is owned by the effective user and writable by
+// nobody else.
+bool file_is_private(const struct stat& st) noexcept;
+
 // mkdir -p `path`, each directory it creates 0700. A directory it creates
 // (or finds made in its place meanwhile by someone else) must pass
 // kPrivate. Returns "" or what is wrong.
