@@ -125,13 +125,21 @@ class Type:
         return d
 
 
+Annotation = Tuple[str, Optional[List[str]]]   # ("DC_ARRAY", ["size"]), ("DC_OUT", None)
+
+
 @dataclass
 class Param:
     name: str
     type: Type
+    annotations: List[Annotation] = field(default_factory=list)   # as written (api_model reads them)
+    model: Optional["object"] = None    # api_model.ParamModel once the annotations are read
 
     def to_json(self) -> dict:
-        return {"name": self.name, **self.type.to_json()}
+        d = {"name": self.name, **self.type.to_json()}
+        if self.model is not None:
+            d["model"] = self.model.to_json()
+        return d
 
 
 @dataclass
@@ -141,10 +149,18 @@ class Function:
     params: List[Param]
     line: int
     doc: str = ""
+    ret_annotations: List[Annotation] = field(default_factory=list)
+    model: Optional["object"] = None    # api_model.FunctionModel once the annotations are read
+
+    def param(self, name: str) -> Optional[Param]:
+        return next((p for p in self.params if p.name == name), None)
 
     def to_json(self) -> dict:
-        return {"name": self.name, "return": self.ret.to_json(),
-                "params": [p.to_json() for p in self.params], "line": self.line, "doc": self.doc}
+        d = {"name": self.name, "return": self.ret.to_json(),
+             "params": [p.to_json() for p in self.params], "line": self.line, "doc": self.doc}
+        if self.model is not None:
+            d["model"] = self.model.to_json()
+        return d
 
 
 @dataclass
@@ -155,10 +171,16 @@ class Field:
     size: int = 0
     align: int = 0
     bitfield: Optional[str] = None
+    annotations: List[Annotation] = field(default_factory=list)
+    line: int = 0
+    model: Optional["object"] = None    # api_model.ParamModel (fields are read as parameters are)
 
     def to_json(self) -> dict:
-        return {"name": self.name, **self.type.to_json(), "offset": self.offset,
-                "size": self.size, "align": self.align}
+        d = {"name": self.name, **self.type.to_json(), "offset": self.offset,
+             "size": self.size, "align": self.align}
+        if self.model is not None:
+            d["model"] = self.model.to_json()
+        return d
 
 
 @dataclass
@@ -234,6 +256,12 @@ class Api:
     macros: List[Macro] = field(default_factory=list)
     problems: List[Problem] = field(default_factory=list)
     forbidden: List[Problem] = field(default_factory=list)     # uses of forbidden types/constructs
+    markers: List[Tuple[int, List[str]]] = field(default_factory=list)   # DC_CONSTANTS(...) lines and arguments
+    text: str = ""                                              # the header as read
+    comments: List[Tuple[int, int, str]] = field(default_factory=list)
+    families: List["object"] = field(default_factory=list)     # api_model.Family, in header order
+    model_problems: List[Problem] = field(default_factory=list)   # what the annotations leave unsaid
+    sections: List[Tuple[int, str]] = field(default_factory=list)  # (line, title) of each banner comment
 
     def function(self, name: str) -> Optional[Function]:
         return next((f for f in self.functions if f.name == name), None)
@@ -274,7 +302,12 @@ class Api:
             "macros": [m.to_json() for m in self.macros],
             "problems": [str(p) for p in self.problems],
             "forbidden": [str(p) for p in self.forbidden],
+            "families": [f.to_json() for f in self.families],
+            "model_problems": [str(p) for p in self.model_problems],
         }
+
+    def family(self, name: str):
+        return next((f for f in self.families if f.name == name), None)
 
 
 # ---------------------------------------------------------------------------
@@ -514,6 +547,57 @@ def _matching(toks: List[_Tok], i: int) -> int:
     return len(toks) - 1
 
 
+# The header's annotations (its conventions block, "Annotations"): macros that expand to
+# nothing. The parser takes them out of declarations and keeps them as written; api_model.py
+# says what they mean and what is missing.
+ANNOTATIONS = {"DC_IN": 0, "DC_OUT": 0, "DC_INOUT": 0, "DC_NULLABLE": 0, "DC_ARRAY": 1, "DC_OWNED": 0,
+               "DC_BORROWED": 0, "DC_LIFETIME": 1, "DC_FAMILY": 1, "DC_NATIVE": 0, "DC_USER_DATA": 0,
+               "DC_INFALLIBLE": 0}
+MARKER = "DC_CONSTANTS"
+
+
+def take_annotations(toks: List[_Tok]) -> Tuple[List[_Tok], List[Tuple[str, Optional[List[str]]]], List[str]]:
+    """The tokens without annotations, the annotations (name, arguments or None), and what was
+    malformed (an annotation without its parenthesised argument)."""
+    rest, found, bad = [], [], []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t.kind == "id" and t.text in ANNOTATIONS:
+            if ANNOTATIONS[t.text]:
+                if i + 1 < len(toks) and toks[i + 1].text == "(":
+                    j = _matching(toks, i + 1)
+                    args = [_join(a) for a in _split_commas(toks[i + 2:j])]
+                    found.append((t.text, args))
+                    i = j + 1
+                    continue
+                bad.append(f"{t.text} needs an argument: {t.text}(...)")
+                found.append((t.text, []))
+            else:
+                found.append((t.text, None))
+            i += 1
+            continue
+        rest.append(t)
+        i += 1
+    return rest, found, bad
+
+
+def take_markers(toks: List[_Tok]) -> Tuple[List[_Tok], List[Tuple[_Tok, List[str]]]]:
+    """Top-level DC_CONSTANTS(...) markers out of the token stream (they end with no `;`)."""
+    rest, markers = [], []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t.kind == "id" and t.text == MARKER and i + 1 < len(toks) and toks[i + 1].text == "(":
+            j = _matching(toks, i + 1)
+            markers.append((t, [_join(a) for a in _split_commas(toks[i + 2:j])]))
+            i = j + 1
+            continue
+        rest.append(t)
+        i += 1
+    return rest, markers
+
+
 def _join(toks: List[_Tok]) -> str:
     s = " ".join(t.text for t in toks)
     s = re.sub(r"\s*\*", "*", s)
@@ -646,10 +730,16 @@ class _Parser:
             if p[0].text == "...":
                 self.problem(p[0], f"{context}: variadic functions cannot be bound by every language")
                 continue
+            p, anns, bad = take_annotations(p)
+            for b in bad:
+                self.problem(p[0] if p else parts[0][0], f"{context} parameter {i + 1}: {b}")
+            if not p:
+                self.problem(parts[i][0], f"{context} parameter {i + 1}: only annotations, no type")
+                continue
             ty, name = self.parse_type(p, f"{context} parameter {i + 1}", want_name=True)
             if ty.array:
                 ty = Type(ty.c, "ptr", base=ty.base, pointer_depth=ty.pointer_depth + 1, array=ty.array)
-            params.append(Param(name or f"arg{i + 1}", ty))
+            params.append(Param(name or f"arg{i + 1}", ty, annotations=anns))
         return params
 
     # -- statements ---------------------------------------------------------
@@ -746,16 +836,36 @@ class _Parser:
             for k, part in enumerate(_split_commas(decl)):
                 if k > 0:
                     self.problem(decl[0], f"struct {name}: declare one field per line")
+                part, anns, bad = take_annotations(part)
+                for b in bad:
+                    self.problem(decl[0], f"struct {name}: {b}")
+                if not part:
+                    self.problem(decl[0], f"struct {name}: only annotations, no field")
+                    continue
                 ty, fname = self.parse_type(part, f"struct {name} field", want_name=True)
                 if not fname:
                     self.problem(part[0], f"struct {name}: field without a name")
                     continue
-                s.fields.append(Field(fname, ty, bitfield=bits))
+                s.fields.append(Field(fname, ty, bitfield=bits, annotations=anns, line=self.line(part[0])))
         _layout(s, self.api)
         self.api.structs.append(s)
 
     def function(self, st: List[_Tok]) -> None:
         body = st[1:]
+        # Annotations of the return value come first: DC_API DC_LIFETIME(static) const char* f(...).
+        ret_anns = []
+        while body and body[0].kind == "id" and body[0].text in ANNOTATIONS:
+            k = 1
+            args = None
+            if ANNOTATIONS[body[0].text] and len(body) > 1 and body[1].text == "(":
+                j = _matching(body, 1)
+                args = [_join(a) for a in _split_commas(body[2:j])]
+                k = j + 1
+            elif ANNOTATIONS[body[0].text]:
+                self.problem(body[0], f"{body[0].text} needs an argument: {body[0].text}(...)")
+                args = []
+            ret_anns.append((body[0].text, args))
+            body = body[k:]
         if "(" not in [t.text for t in body]:
             self.problem(st[0], f"DC_API on something that is not a function: `{_join(st)[:60]}`")
             return
@@ -787,7 +897,7 @@ class _Parser:
             self.problem(st[0], f"{name}: declared twice")
             return
         self.api.functions.append(Function(name, ret, params, self.line(st[0]),
-                                           self.doc_before(st[0].pos)))
+                                           self.doc_before(st[0].pos), ret_annotations=ret_anns))
 
 
 def _back_to_line_start(code: str, pos: int) -> int:
@@ -823,13 +933,21 @@ def _layout(s: Struct, api: Api) -> None:
 
 
 def parse_text(text: str, header: str = "<text>") -> Api:
-    api = Api(header=header)
+    api = Api(header=header, text=text)
     code, comments = prepare(text, api)
+    api.comments = comments
     parser = _Parser(api, text, code, comments)
-    for st in _statements(tokenize(code)):
+    toks, markers = take_markers(tokenize(code))
+    api.markers = [(parser.line(t), args) for t, args in markers]
+    for st in _statements(toks):
         parser.statement(st)
     if api.version[0] < 0:
         api.problems.append(Problem(1, "no DCCUDA_VERSION_MAJOR/MINOR/PATCH macros"))
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import api_model  # noqa: E402  (abi/api_model.py: what the annotations mean)
+    api_model.read(api)
     return api
 
 

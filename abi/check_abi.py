@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""dccuda's ABI check: exported symbols, binary compatibility, bindings, struct layouts and
-header hygiene, with one report. Python 3 standard library plus nm, abidiff/abidw, gcc/g++,
-and (for the bindings' layout programs) mcs/mono, cargo and zig. See abi/README.md.
+"""dccuda's ABI check: exported symbols, binary compatibility, generated bindings, struct
+layouts, constant values and header hygiene, with one report. Python 3 standard library plus
+nm, abidiff/abidw, gcc/g++, and (for the bindings' measuring programs) mcs/mono, cargo and zig.
+See abi/README.md.
 
     abi/check_abi.py                       # every check (same as `all`)
-    abi/check_abi.py symbols header        # some of them: symbols abi bindings layouts header
+    abi/check_abi.py symbols header        # some: symbols abi bindings layouts constants header
     abi/check_abi.py --strict              # a check that cannot run (no binding, no tool) fails
-    abi/check_abi.py --update-symbols      # rewrite abi/dccuda.symbols from the header
+    abi/check_abi.py --update-symbols      # regenerate (abi/gen.py): the symbol list and the rest
     abi/check_abi.py --update-baseline     # release step: rewrite abi/dccuda.abi (+ .version)
 
 Exit status: 0 all passed, 1 a check failed (or, with --strict, could not run), 2 misuse.
@@ -22,13 +23,14 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from abicheck import baseline, header, layouts, symbols  # noqa: E402
-from abicheck.bindings import common, csharp, rust, swig, zig  # noqa: E402
+from abicheck import baseline, constants, generated, header, layouts, symbols  # noqa: E402
+from abicheck.bindings import common, swig  # noqa: E402
 from abicheck.context import BINDINGS, Context  # noqa: E402
 from abicheck.report import Report, Result  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CHECKS = ("symbols", "abi", "bindings", "layouts", "header")
+CHECKS = ("symbols", "abi", "bindings", "layouts", "constants", "header")
+MEASURED = ("csharp", "rust", "zig")   # the bindings whose compiled layouts and constants are measured
 
 
 def run_bindings(ctx: Context, report: Report, unbound: common.Unbound) -> None:
@@ -38,33 +40,36 @@ def run_bindings(ctx: Context, report: Report, unbound: common.Unbound) -> None:
     n = sum(len(v) for v in unbound.entries.values())
     r.finish(f"{n} entries in {ctx.rel(ctx.unbound_file)}" if os.path.isfile(ctx.unbound_file)
              else f"no {ctx.rel(ctx.unbound_file)} (every binding binds everything)")
-    parsers = {"csharp": csharp.parse, "rust": rust.parse, "zig": zig.parse}
-    for b in BINDINGS:
-        if not ctx.binding_enabled(b):
-            continue
-        where = ctx.rel(os.path.join(ctx.bindings_root, b))
-        if b == "swig":
-            res = swig.check(ctx, unbound)
-            if res is None:
-                report.add(Result("bindings.swig").not_present(f"{where} does not exist"))
-            else:
-                for x in res:
-                    report.add(x)
-            continue
-        views = parsers[b](ctx)
-        if views is None:
-            report.add(Result(f"bindings.{b}").not_present(f"{where} does not exist"))
-            continue
-        for p in views:
-            common.check_parsed(ctx, p, unbound, report.add(Result(f"bindings.{p.label}")))
+    # C#, Rust and Zig are generated from the header: current or stale is the whole question.
+    report.add(generated.check(ctx))
+    for b in MEASURED:
+        where = os.path.join(ctx.bindings_root, b)
+        if ctx.binding_enabled(b) and not os.path.isdir(where):
+            report.add(Result(f"bindings.{b}").not_present(f"{ctx.rel(where)} does not exist"))
+    if ctx.binding_enabled("swig"):
+        res = swig.check(ctx, unbound)
+        if res is None:
+            report.add(Result("bindings.swig").not_present(f"{ctx.rel(os.path.join(ctx.bindings_root, 'swig'))} "
+                                                          "does not exist"))
+        else:
+            for x in res:
+                report.add(x)
 
 
 def run_layouts(ctx: Context, report: Report, unbound: common.Unbound) -> None:
     ref, error = layouts.c_layout(ctx)
     report.add(layouts.check_c(ctx, ref, error))
-    for b in ("csharp", "rust", "zig"):
+    for b in MEASURED:
         if ctx.binding_enabled(b):
             report.add(layouts.check_binding(ctx, b, ref, unbound))
+
+
+def run_constants(ctx: Context, report: Report) -> None:
+    ref, error = constants.c_constants(ctx)
+    report.add(constants.check_c(ctx, ref, error))
+    for b in MEASURED:
+        if ctx.binding_enabled(b):
+            report.add(constants.check_binding(ctx, b, ref))
 
 
 def find_library(args: argparse.Namespace) -> str:
@@ -87,6 +92,12 @@ def make_context(args: argparse.Namespace) -> Context:
         if not eq or b not in ("csharp", "rust", "zig"):
             raise SystemExit(f"--layout-output wants BINDING=FILE with BINDING one of csharp, rust, zig: {spec}")
         layout_files[b] = os.path.abspath(path)
+    constants_files = {}
+    for spec in args.constants_output or []:
+        b, eq, path = spec.partition("=")
+        if not eq or b not in MEASURED:
+            raise SystemExit(f"--constants-output wants BINDING=FILE with BINDING one of csharp, rust, zig: {spec}")
+        constants_files[b] = os.path.abspath(path)
     strict = args.strict or os.environ.get("DCCUDA_ABI_STRICT", "") not in ("", "0", "OFF", "off", "no")
     return Context(
         root=root,
@@ -100,6 +111,7 @@ def make_context(args: argparse.Namespace) -> Context:
         build_dir=build,
         work_dir=os.path.abspath(args.work_dir) if args.work_dir else None,
         layout_files=layout_files,
+        constants_files=constants_files,
         swig_generated=os.path.abspath(args.swig_generated) if args.swig_generated else None,
         swig_library=os.path.abspath(args.swig_library) if args.swig_library else None,
         only_bindings=args.bindings.split(",") if args.bindings else None,
@@ -134,6 +146,8 @@ def parse_args(argv):
     g.add_argument("--unbound", help="the not-bound list (default abi/unbound.txt)")
     g.add_argument("--layout-output", action="append", metavar="BINDING=FILE",
                    help="read a binding's layout output from FILE instead of running its program")
+    g.add_argument("--constants-output", action="append", metavar="BINDING=FILE",
+                   help="read a binding's constants output from FILE instead of running its program")
     g.add_argument("--swig-generated", help="folder holding SWIG's generated *_wrap.c and C#")
     g.add_argument("--swig-library", help="the built SWIG wrapper library")
     g.add_argument("--version-node", default="DCCUDA_1.0", help="the version node every symbol belongs to")
@@ -155,11 +169,10 @@ def main(argv=None) -> int:
     if args.update_symbols or args.update_baseline:
         rc = 0
         if args.update_symbols:
-            released = baseline.baseline_symbols(ctx)
-            bver = baseline.baseline_version(ctx)
-            code, msg = symbols.update_symbols(ctx, released, int(bver.split(".")[0]) if bver else None)
-            print(msg)
-            rc = max(rc, code)
+            # The list is one of gen's outputs (with the same guard against dropping a released
+            # function); regenerating only it would leave the bindings behind.
+            import gen  # noqa: E402  (abi/gen.py)
+            rc = max(rc, gen.main(["--root", ctx.root, "--header", ctx.header, "--baseline", ctx.baseline]))
         if args.update_baseline and rc == 0:
             code, msg = baseline.update(ctx)
             print(msg)
@@ -189,6 +202,8 @@ def main(argv=None) -> int:
         run_bindings(ctx, report, unbound)
     if "layouts" in wanted:
         run_layouts(ctx, report, unbound)
+    if "constants" in wanted:
+        run_constants(ctx, report)
     text = report.render()
     sys.stdout.write(text)
     if args.report_file:

@@ -77,6 +77,49 @@
  *   pointers and opaque handles cross the boundary. Enumerations are int32_t
  *   with #define'd constants. Exported symbols live in the version node
  *   DCCUDA_1.0 of libdccuda.so.1.
+ *
+ * Errors. The comment of every function that returns a dc_status ends with a
+ *   paragraph "Errors: ..." that names every status besides DC_SUCCESS it can
+ *   return ("as dc_x" there: the errors of dc_x), in words a caller can act on.
+ *   Three are not repeated there, as any fallible call may return them:
+ *   DC_ERROR_OUT_OF_MEMORY when host memory runs out, DC_ERROR_INTERNAL (a bug
+ *   in dccuda), and, for a call that takes a handle, DC_ERROR_CONTEXT_LOST when
+ *   the object's device was lost or reset (see "Devices after a fault").
+ *   Nor are the refusals that come from where a call is made, not from its
+ *   arguments: DC_ERROR_INVALID_STATE in a forked child (see "Fork") and,
+ *   for the calls dc_stream_add_callback lists, inside a host function; and
+ *   DC_ERROR_INVALID_ARGUMENT naming a malformed environment variable (see
+ *   "Configuration").
+ *
+ * Annotations. Prototypes, structs and constants carry DC_* annotations that
+ *   expand to nothing (the compiler and the ABI never see them). They state
+ *   what a C declaration cannot, in one place, for the tools that generate the
+ *   bindings from this header (abi/gen.py):
+ *   DC_IN, DC_OUT, DC_INOUT  every pointer parameter: the call reads what it
+ *                   points to, writes it, or both (a struct whose struct_size
+ *                   the caller sets). By-value parameters are inputs.
+ *   DC_NULLABLE     NULL is accepted (the comment says what it means); without
+ *                   it, NULL is an error.
+ *   DC_ARRAY(n)     points to `n` elements (bytes for void*), `n` being another
+ *                   parameter or field; NULL is accepted when n is 0.
+ *   DC_OWNED        an out handle the caller must release, or an in handle the
+ *                   call releases (the *_release functions). Other in handles
+ *                   are borrowed for the call. DC_BORROWED: an out handle the
+ *                   caller must not release.
+ *   DC_LIFETIME(x)  how long a returned string or pointer stays valid (for an
+ *                   input: how long the caller keeps it valid): static (the
+ *                   process), thread (until the next dc_ call on the calling
+ *                   thread), or as long as the handle parameter `x` lives.
+ *                   Input strings without it are read during the call only.
+ *   DC_FAMILY(f)    an integer that takes the constants of family `f`.
+ *   DC_CONSTANTS(f, kind, type)  the #defines right after it (comments may sit
+ *                   between them; a blank line ends the run) form family `f`
+ *                   of C type `type`: an enumeration (one of the values),
+ *                   flags (bits to OR) or values (named numbers).
+ *   DC_NATIVE       a raw CUDA value (CUstream, CUcontext, CUdeviceptr, an
+ *                   attribute number) passed through and not checked by dccuda.
+ *   DC_USER_DATA    a pointer handed back to a callback, never dereferenced.
+ *   DC_INFALLIBLE   a dc_status that is the answer of a getter, not a result.
  */
 #ifndef DCCUDA_H
 #define DCCUDA_H
@@ -100,10 +143,26 @@ extern "C" {
 #  define DC_API
 #endif
 
+/* The annotations (see "Annotations" above): nothing for the compiler. */
+#define DC_IN
+#define DC_OUT
+#define DC_INOUT
+#define DC_NULLABLE
+#define DC_ARRAY(count)
+#define DC_OWNED
+#define DC_BORROWED
+#define DC_LIFETIME(owner)
+#define DC_FAMILY(family)
+#define DC_CONSTANTS(family, kind, type)
+#define DC_NATIVE
+#define DC_USER_DATA
+#define DC_INFALLIBLE
+
 /* =========================================================================
  * Version
  * ========================================================================= */
 
+DC_CONSTANTS(dccuda_version, values, uint32_t)
 #define DCCUDA_VERSION_MAJOR 1
 #define DCCUDA_VERSION_MINOR 0
 #define DCCUDA_VERSION_PATCH 0
@@ -124,6 +183,7 @@ DC_API uint32_t dc_version(void);
 
 typedef int32_t dc_status;
 
+DC_CONSTANTS(dc_status, enumeration, int32_t)
 #define DC_SUCCESS                  0
 /** Not an error: the queried work (stream, event) has not finished yet. */
 #define DC_NOT_READY                1
@@ -175,17 +235,17 @@ typedef int32_t dc_status;
  * The name of a status ("DC_ERROR_OUT_OF_RANGE"), or "DC_STATUS_UNKNOWN" for a
  * value this library does not know. Static storage; never NULL; any thread.
  */
-DC_API const char* dc_status_name(dc_status status);
+DC_API DC_LIFETIME(static) const char* dc_status_name(dc_status status);
 
 /**
  * The calling thread's last error message: "<function>: <what was wrong>; <what
  * to do>". Empty ("") when the last fallible call succeeded. UTF-8, owned by
  * the library, never NULL, valid until the next dc_ call on this thread.
  */
-DC_API const char* dc_last_error_message(void);
+DC_API DC_LIFETIME(thread) const char* dc_last_error_message(void);
 
 /** The status of the calling thread's last failed call, DC_SUCCESS if none. */
-DC_API dc_status dc_last_error_status(void);
+DC_API DC_INFALLIBLE dc_status dc_last_error_status(void);
 
 /** The raw CUresult behind the calling thread's last failure, 0 if the failure
  *  did not come from the driver. */
@@ -196,17 +256,30 @@ DC_API int32_t dc_last_error_cuda(void);
 DC_API int32_t dc_last_error_nvrtc(void);
 
 /**
+ * The name of a CUresult as cuda.h spells it: "CUDA_ERROR_ILLEGAL_ADDRESS" for
+ * 700, "CUDA_SUCCESS" for 0, for every value of the CUDA 13.0 driver API (the
+ * table is dccuda's own: no driver is needed, and every driver gets the same
+ * answer). 1023, which dc_last_error_cuda() gives when the installed driver
+ * lacks an entry point dccuda needed, is "DCCUDA_ERROR_MISSING_ENTRY_POINT".
+ * Any other value gives "CUDA_RESULT_UNKNOWN" (a code newer than this dccuda,
+ * or not a CUresult). Static storage; never NULL; any thread; cannot fail and
+ * does not touch the last error.
+ */
+DC_API DC_LIFETIME(static) const char* dc_cuda_error_name(int32_t cuda_result);
+
+/**
  * A long log that belongs to the calling thread's last failure: the full NVRTC
  * log after DC_ERROR_COMPILE, the JIT error log after DC_ERROR_INVALID_IMAGE.
  * "" when there is none. Owned by the library, never NULL, valid until the next
  * dc_ call on this thread.
  */
-DC_API const char* dc_last_error_detail(void);
+DC_API DC_LIFETIME(thread) const char* dc_last_error_detail(void);
 
 /* =========================================================================
  * Initialisation and the libraries underneath
  * ========================================================================= */
 
+DC_CONSTANTS(dc_init_flags, flags, uint32_t)
 /** dc_init_options.flags: do not load NVRTC (compile calls report
  *  DC_ERROR_NO_COMPILER). */
 #define DC_INIT_NO_NVRTC           0x1u
@@ -276,13 +349,13 @@ DC_API const char* dc_last_error_detail(void);
 
 typedef struct dc_init_options {
   uint32_t struct_size;        /**< sizeof(dc_init_options) */
-  uint32_t flags;              /**< DC_INIT_* */
+  DC_FAMILY(dc_init_flags) uint32_t flags;   /**< DC_INIT_* */
   /** The driver library to load; NULL: see the configuration table in dccuda.h. */
-  const char* driver_library;
+  DC_NULLABLE const char* driver_library;
   /** The NVRTC library to load; NULL: see the configuration table in dccuda.h. */
-  const char* nvrtc_library;
+  DC_NULLABLE const char* nvrtc_library;
   /** The on-disk kernel cache directory; NULL: see the configuration table in dccuda.h. */
-  const char* cache_dir;
+  DC_NULLABLE const char* cache_dir;
   /** Size limit of the disk cache in bytes (least recently used entries are
    *  evicted); 0: see the configuration table in dccuda.h. */
   uint64_t cache_max_bytes;
@@ -299,31 +372,32 @@ typedef struct dc_init_options {
  * each may fail independently and the library keeps what works: without a
  * driver, compilation still works; without NVRTC, precompiled images do.
  *
- * Returns DC_SUCCESS, or DC_ERROR_NO_DRIVER when no driver could be loaded
- * (NVRTC and the cache are still set up), DC_ERROR_INVALID_ARGUMENT for a bad
- * struct_size, an unknown flag or a malformed environment variable (the message
- * names it; nothing is initialised), DC_ERROR_INVALID_STATE if the library was
- * already initialised. Thread-safe.
+ * Thread-safe.
+ * Errors: DC_ERROR_NO_DRIVER when no driver could be loaded (NVRTC and the
+ * cache are still set up), DC_ERROR_INVALID_ARGUMENT for a bad struct_size,
+ * an unknown flag or a malformed environment variable (the message names it;
+ * nothing is initialised), DC_ERROR_INVALID_STATE if the library was already
+ * initialised.
  */
-DC_API dc_status dc_init(const dc_init_options* options);
+DC_API dc_status dc_init(DC_IN DC_NULLABLE const dc_init_options* options);
 
 /**
  * The CUDA version the driver supports (cuDriverGetVersion: 12040 = 12.4).
  * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NO_DRIVER.
  */
-DC_API dc_status dc_driver_version(int32_t* version);
+DC_API dc_status dc_driver_version(DC_OUT int32_t* version);
 
 /**
  * The path or name the driver was loaded from, e.g. "libcuda.so.1". Static for
  * the life of the process. Errors: DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NO_DRIVER.
  */
-DC_API dc_status dc_driver_library(const char** path);
+DC_API dc_status dc_driver_library(DC_OUT DC_LIFETIME(static) const char** path);
 
 /**
  * The version of the loaded NVRTC (13, 0 for NVRTC 13.0).
  * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NO_COMPILER.
  */
-DC_API dc_status dc_nvrtc_version(int32_t* major, int32_t* minor);
+DC_API dc_status dc_nvrtc_version(DC_OUT int32_t* major, DC_OUT int32_t* minor);
 
 /**
  * What dccuda could not honour in its settings, "" when nothing: one sentence
@@ -338,9 +412,10 @@ DC_API dc_status dc_nvrtc_version(int32_t* major, int32_t* minor);
  * library, static for the life of the process; any thread.
  * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out, a malformed environment variable).
  */
-DC_API dc_status dc_config_warnings(const char** warnings);
+DC_API dc_status dc_config_warnings(DC_OUT DC_LIFETIME(static) const char** warnings);
 
 /* Handle types, as dc_handle_count() names them. */
+DC_CONSTANTS(dc_handle_type, enumeration, int32_t)
 #define DC_HANDLE_DEVICE    1
 #define DC_HANDLE_BUFFER    2
 #define DC_HANDLE_STREAM    3
@@ -356,7 +431,7 @@ DC_API dc_status dc_config_warnings(const char** warnings);
  * check for tests and finalizer debugging. Errors: DC_ERROR_INVALID_ARGUMENT
  * (unknown type or NULL out).
  */
-DC_API dc_status dc_handle_count(int32_t handle_type, uint64_t* count);
+DC_API dc_status dc_handle_count(DC_FAMILY(dc_handle_type) int32_t handle_type, DC_OUT uint64_t* count);
 
 /* =========================================================================
  * Handles
@@ -381,7 +456,7 @@ typedef struct dc_graph_s*    dc_graph;
  * driver works but sees no GPU: DC_SUCCESS with *count = 0).
  * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NO_DRIVER.
  */
-DC_API dc_status dc_device_count(int32_t* count);
+DC_API dc_status dc_device_count(DC_OUT int32_t* count);
 
 /**
  * Open device `ordinal` (0-based) and retain its primary context (the one the
@@ -392,13 +467,13 @@ DC_API dc_status dc_device_count(int32_t* count);
  * DC_ERROR_NO_DEVICE (ordinal < 0 or >= dc_device_count), DC_ERROR_OUT_OF_MEMORY
  * (the context could not be created), DC_ERROR_DRIVER.
  */
-DC_API dc_status dc_device_open(int32_t ordinal, dc_device* device);
+DC_API dc_status dc_device_open(int32_t ordinal, DC_OUT DC_OWNED dc_device* device);
 
 /**
  * Release a device handle. The primary context is released when the last
  * handle and the last object on the device are gone. NULL is ignored.
  */
-DC_API void dc_device_release(dc_device device);
+DC_API void dc_device_release(DC_OWNED DC_NULLABLE dc_device device);
 
 typedef struct dc_device_info {
   uint32_t struct_size;              /**< sizeof(dc_device_info) */
@@ -452,7 +527,7 @@ typedef struct dc_device_info {
  * struct_size smaller than the first published struct), DC_ERROR_CONTEXT_LOST,
  * DC_ERROR_DRIVER.
  */
-DC_API dc_status dc_device_get_info(dc_device device, dc_device_info* info);
+DC_API dc_status dc_device_get_info(dc_device device, DC_INOUT dc_device_info* info);
 
 /**
  * Any CUdevice_attribute, passed through: `attribute` is the numeric value of
@@ -460,13 +535,14 @@ DC_API dc_status dc_device_get_info(dc_device device, dc_device_info* info);
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out or an
  * attribute the driver does not know), DC_ERROR_DRIVER.
  */
-DC_API dc_status dc_device_attribute(dc_device device, int32_t attribute, int32_t* value);
+DC_API dc_status dc_device_attribute(dc_device device, DC_NATIVE int32_t attribute, DC_OUT int32_t* value);
 
 /**
  * Free and total device memory in bytes, now.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_CONTEXT_LOST.
  */
-DC_API dc_status dc_device_memory_info(dc_device device, uint64_t* free_bytes, uint64_t* total_bytes);
+DC_API dc_status dc_device_memory_info(dc_device device, DC_OUT uint64_t* free_bytes,
+                                       DC_OUT uint64_t* total_bytes);
 
 /**
  * Wait until all work on the device (every stream of its primary context) has
@@ -521,7 +597,8 @@ DC_API dc_status dc_device_trim_memory(dc_device device, uint64_t keep_bytes);
  * CUDA libraries. The context belongs to the device handle: do not destroy it.
  * Either out-pointer may be NULL. Errors: DC_ERROR_INVALID_HANDLE.
  */
-DC_API dc_status dc_device_native(dc_device device, int32_t* cu_device, void** cu_context);
+DC_API dc_status dc_device_native(dc_device device, DC_OUT DC_NULLABLE DC_NATIVE int32_t* cu_device,
+                                  DC_OUT DC_NULLABLE DC_NATIVE DC_LIFETIME(device) void** cu_context);
 
 /* -- Several devices -------------------------------------------------------- */
 
@@ -530,7 +607,7 @@ DC_API dc_status dc_device_native(dc_device device, int32_t* cu_device, void** c
  * A device can always access itself (1).
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
  */
-DC_API dc_status dc_device_can_access_peer(dc_device device, dc_device peer, int32_t* can_access);
+DC_API dc_status dc_device_can_access_peer(dc_device device, dc_device peer, DC_OUT int32_t* can_access);
 
 /**
  * Let kernels and copies on `device` access memory on `peer`. Idempotent:
@@ -541,9 +618,11 @@ DC_API dc_status dc_device_can_access_peer(dc_device device, dc_device peer, int
  */
 DC_API dc_status dc_device_enable_peer_access(dc_device device, dc_device peer);
 
-/** Undo dc_device_enable_peer_access. Idempotent. Errors as for enabling. */
+/** Undo dc_device_enable_peer_access. Idempotent.
+ *  Errors: as dc_device_enable_peer_access. */
 DC_API dc_status dc_device_disable_peer_access(dc_device device, dc_device peer);
 
+DC_CONSTANTS(dc_peer_attribute, enumeration, int32_t)
 /** P2P attribute for a device pair: peer access */
 #define DC_PEER_ATTRIBUTE_PERFORMANCE_RANK         1
 #define DC_PEER_ATTRIBUTE_ACCESS_SUPPORTED         2
@@ -555,13 +634,16 @@ DC_API dc_status dc_device_disable_peer_access(dc_device device, dc_device peer)
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (same device, bad
  * attribute, NULL out).
  */
-DC_API dc_status dc_device_peer_attribute(dc_device device, dc_device peer, int32_t attribute, int32_t* value);
+DC_API dc_status dc_device_peer_attribute(dc_device device, dc_device peer,
+                                          DC_FAMILY(dc_peer_attribute) int32_t attribute,
+                                          DC_OUT int32_t* value);
 
 /* =========================================================================
  * Buffers: memory on the device, pinned host memory, managed memory
  * ========================================================================= */
 
 /* dc_buffer_kind() answers one of these. */
+DC_CONSTANTS(dc_buffer_kind, enumeration, int32_t)
 #define DC_BUFFER_DEVICE            1  /**< device memory owned by the buffer */
 #define DC_BUFFER_PINNED            2  /**< page-locked host memory owned by the buffer */
 #define DC_BUFFER_MANAGED           3  /**< unified (managed) memory owned by the buffer */
@@ -570,6 +652,7 @@ DC_API dc_status dc_device_peer_attribute(dc_device device, dc_device peer, int3
 #define DC_BUFFER_MODULE_GLOBAL     6  /**< a __device__ variable of a module */
 
 /* Allocation flags. */
+DC_CONSTANTS(dc_alloc_flags, flags, uint32_t)
 /** Device memory: use cuMemAlloc instead of the device's stream-ordered pool. */
 #define DC_ALLOC_NO_POOL            0x01u
 /** Pinned / registered host memory: usable by every device's context. */
@@ -595,7 +678,8 @@ DC_API dc_status dc_device_peer_attribute(dc_device device, dc_device peer, int3
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0, unknown
  * flag, NULL out), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
  */
-DC_API dc_status dc_buffer_alloc(dc_device device, uint64_t size, uint32_t flags, dc_buffer* buffer);
+DC_API dc_status dc_buffer_alloc(dc_device device, uint64_t size, DC_FAMILY(dc_alloc_flags) uint32_t flags,
+                                 DC_OUT DC_OWNED dc_buffer* buffer);
 
 /**
  * Allocate device memory in stream order on `stream` (cuMemAllocFromPoolAsync):
@@ -604,7 +688,9 @@ DC_API dc_status dc_buffer_alloc(dc_device device, uint64_t size, uint32_t flags
  * synchronous allocation where pools are not supported. Flags as for
  * dc_buffer_alloc. Errors: as dc_buffer_alloc.
  */
-DC_API dc_status dc_buffer_alloc_async(dc_stream stream, uint64_t size, uint32_t flags, dc_buffer* buffer);
+DC_API dc_status dc_buffer_alloc_async(dc_stream stream, uint64_t size,
+                                       DC_FAMILY(dc_alloc_flags) uint32_t flags,
+                                       DC_OUT DC_OWNED dc_buffer* buffer);
 
 /**
  * Allocate `size` bytes of page-locked host memory (cuMemHostAlloc) for fast,
@@ -612,7 +698,9 @@ DC_API dc_status dc_buffer_alloc_async(dc_stream stream, uint64_t size, uint32_t
  * DC_ALLOC_WRITE_COMBINED. dc_buffer_host_pointer() gives the CPU address.
  * Errors: as dc_buffer_alloc.
  */
-DC_API dc_status dc_buffer_alloc_pinned(dc_device device, uint64_t size, uint32_t flags, dc_buffer* buffer);
+DC_API dc_status dc_buffer_alloc_pinned(dc_device device, uint64_t size,
+                                        DC_FAMILY(dc_alloc_flags) uint32_t flags,
+                                        DC_OUT DC_OWNED dc_buffer* buffer);
 
 /**
  * Allocate `size` bytes of managed (unified) memory (cuMemAllocManaged),
@@ -620,7 +708,9 @@ DC_API dc_status dc_buffer_alloc_pinned(dc_device device, uint64_t size, uint32_
  * Errors: as dc_buffer_alloc, and DC_ERROR_NOT_SUPPORTED if the device has no
  * managed memory.
  */
-DC_API dc_status dc_buffer_alloc_managed(dc_device device, uint64_t size, uint32_t flags, dc_buffer* buffer);
+DC_API dc_status dc_buffer_alloc_managed(dc_device device, uint64_t size,
+                                         DC_FAMILY(dc_alloc_flags) uint32_t flags,
+                                         DC_OUT DC_OWNED dc_buffer* buffer);
 
 /**
  * Wrap device memory that someone else owns (a CUdeviceptr from another
@@ -631,7 +721,9 @@ DC_API dc_status dc_buffer_alloc_managed(dc_device device, uint64_t size, uint32
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (0 pointer or size,
  * NULL out), DC_ERROR_OUT_OF_RANGE (size runs past the allocation).
  */
-DC_API dc_status dc_buffer_wrap_device(dc_device device, uint64_t device_pointer, uint64_t size, dc_buffer* buffer);
+DC_API dc_status dc_buffer_wrap_device(dc_device device,
+                                       DC_NATIVE DC_LIFETIME(buffer) uint64_t device_pointer, uint64_t size,
+                                       DC_OUT DC_OWNED dc_buffer* buffer);
 
 /**
  * Register the caller's host memory [host, host + size) with the driver
@@ -644,7 +736,10 @@ DC_API dc_status dc_buffer_wrap_device(dc_device device, uint64_t device_pointer
  * a range past the end of the user address space (2^57), memory already
  * registered), DC_ERROR_OUT_OF_MEMORY.
  */
-DC_API dc_status dc_buffer_register_host(dc_device device, void* host, uint64_t size, uint32_t flags, dc_buffer* buffer);
+DC_API dc_status dc_buffer_register_host(dc_device device,
+                                         DC_INOUT DC_ARRAY(size) DC_LIFETIME(buffer) void* host,
+                                         uint64_t size, DC_FAMILY(dc_alloc_flags) uint32_t flags,
+                                         DC_OUT DC_OWNED dc_buffer* buffer);
 
 /**
  * Release a buffer. Memory the buffer owns is freed in stream order on the
@@ -657,17 +752,17 @@ DC_API dc_status dc_buffer_register_host(dc_device device, void* host, uint64_t 
  * outside the capture, so work enqueued on that stream before the capture
  * began must have completed. NULL is ignored.
  */
-DC_API void dc_buffer_release(dc_buffer buffer);
+DC_API void dc_buffer_release(DC_OWNED DC_NULLABLE dc_buffer buffer);
 
 /** The buffer's size in bytes. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
-DC_API dc_status dc_buffer_size(dc_buffer buffer, uint64_t* size);
+DC_API dc_status dc_buffer_size(dc_buffer buffer, DC_OUT uint64_t* size);
 
 /** The buffer's kind (DC_BUFFER_*). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
-DC_API dc_status dc_buffer_kind(dc_buffer buffer, int32_t* kind);
+DC_API dc_status dc_buffer_kind(dc_buffer buffer, DC_OUT DC_FAMILY(dc_buffer_kind) int32_t* kind);
 
 /** A new handle to the buffer's device; release it with dc_device_release().
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
-DC_API dc_status dc_buffer_device(dc_buffer buffer, dc_device* device);
+DC_API dc_status dc_buffer_device(dc_buffer buffer, DC_OUT DC_OWNED dc_device* device);
 
 /**
  * The buffer's device address (CUdeviceptr), for passing to other CUDA
@@ -676,7 +771,7 @@ DC_API dc_status dc_buffer_device(dc_buffer buffer, dc_device* device);
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED,
  * DC_ERROR_CONTEXT_LOST (the buffer died with dc_device_reset).
  */
-DC_API dc_status dc_buffer_device_pointer(dc_buffer buffer, uint64_t* device_pointer);
+DC_API dc_status dc_buffer_device_pointer(dc_buffer buffer, DC_OUT DC_NATIVE uint64_t* device_pointer);
 
 /**
  * The buffer's CPU address: pinned, registered and managed buffers have one;
@@ -684,9 +779,10 @@ DC_API dc_status dc_buffer_device_pointer(dc_buffer buffer, uint64_t* device_poi
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED,
  * DC_ERROR_CONTEXT_LOST (the buffer died with dc_device_reset).
  */
-DC_API dc_status dc_buffer_host_pointer(dc_buffer buffer, void** host_pointer);
+DC_API dc_status dc_buffer_host_pointer(dc_buffer buffer, DC_OUT DC_LIFETIME(buffer) void** host_pointer);
 
 /* Locations for prefetch and advice. */
+DC_CONSTANTS(dc_location, values, int32_t)
 #define DC_LOCATION_HOST  (-1)   /**< the CPU; a value >= 0 is a device ordinal */
 
 /**
@@ -697,9 +793,11 @@ DC_API dc_status dc_buffer_host_pointer(dc_buffer buffer, void** host_pointer);
  * managed buffer, bad location), DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED
  * (the device lacks concurrent managed access), DC_ERROR_CONTEXT_LOST.
  */
-DC_API dc_status dc_buffer_prefetch(dc_buffer buffer, uint64_t offset, uint64_t size, int32_t location, dc_stream stream);
+DC_API dc_status dc_buffer_prefetch(dc_buffer buffer, uint64_t offset, uint64_t size,
+                                    DC_FAMILY(dc_location) int32_t location, dc_stream stream);
 
 /* Advice for managed memory: the values of cuda.h's CUmem_advise. */
+DC_CONSTANTS(dc_advice, enumeration, int32_t)
 #define DC_ADVISE_SET_READ_MOSTLY           1
 #define DC_ADVISE_UNSET_READ_MOSTLY         2
 #define DC_ADVISE_SET_PREFERRED_LOCATION    3
@@ -712,7 +810,9 @@ DC_API dc_status dc_buffer_prefetch(dc_buffer buffer, uint64_t offset, uint64_t 
  * managed buffer for `location` (DC_LOCATION_HOST or a device ordinal).
  * Errors: as dc_buffer_prefetch.
  */
-DC_API dc_status dc_buffer_advise(dc_buffer buffer, uint64_t offset, uint64_t size, int32_t advice, int32_t location);
+DC_API dc_status dc_buffer_advise(dc_buffer buffer, uint64_t offset, uint64_t size,
+                                  DC_FAMILY(dc_advice) int32_t advice,
+                                  DC_FAMILY(dc_location) int32_t location);
 
 /* -- Copies and fills ----------------------------------------------------------
  * Every copy checks offset + size against the buffer it names, and answers
@@ -734,11 +834,13 @@ DC_API dc_status dc_buffer_advise(dc_buffer buffer, uint64_t offset, uint64_t si
  * DC_ERROR_INVALID_ARGUMENT (NULL src with size > 0), DC_ERROR_OUT_OF_RANGE,
  * DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
  */
-DC_API dc_status dc_buffer_write(dc_buffer dst, uint64_t dst_offset, const void* src, uint64_t size);
+DC_API dc_status dc_buffer_write(dc_buffer dst, uint64_t dst_offset, DC_IN DC_ARRAY(size) const void* src,
+                                 uint64_t size);
 
 /** Copy `size` bytes from `src` at `src_offset` into host memory `dst`, and
  *  return when complete. Errors: as dc_buffer_write. */
-DC_API dc_status dc_buffer_read(dc_buffer src, uint64_t src_offset, void* dst, uint64_t size);
+DC_API dc_status dc_buffer_read(dc_buffer src, uint64_t src_offset, DC_OUT DC_ARRAY(size) void* dst,
+                                uint64_t size);
 
 /**
  * Copy `size` bytes between two buffers (device, pinned, managed; on one device
@@ -746,7 +848,8 @@ DC_API dc_status dc_buffer_read(dc_buffer src, uint64_t src_offset, void* dst, u
  * ranges within one buffer are DC_ERROR_INVALID_ARGUMENT.
  * Errors: as dc_buffer_write.
  */
-DC_API dc_status dc_buffer_copy(dc_buffer dst, uint64_t dst_offset, dc_buffer src, uint64_t src_offset, uint64_t size);
+DC_API dc_status dc_buffer_copy(dc_buffer dst, uint64_t dst_offset, dc_buffer src, uint64_t src_offset,
+                                uint64_t size);
 
 /**
  * As dc_buffer_write, in stream order on `stream`. With pinned `src` the call
@@ -757,17 +860,22 @@ DC_API dc_status dc_buffer_copy(dc_buffer dst, uint64_t dst_offset, dc_buffer sr
  * Errors: as dc_buffer_write, and DC_ERROR_INVALID_ARGUMENT if the stream is on
  * another device.
  */
-DC_API dc_status dc_buffer_write_async(dc_buffer dst, uint64_t dst_offset, const void* src, uint64_t size, dc_stream stream);
+DC_API dc_status dc_buffer_write_async(dc_buffer dst, uint64_t dst_offset,
+                                       DC_IN DC_ARRAY(size) const void* src, uint64_t size, dc_stream stream);
 
 /**
  * As dc_buffer_read, in stream order on `stream`. With pinned `dst` the call
  * returns at once and the data is there once the stream reaches the copy; with
  * pageable `dst` the call returns when the data is in `dst`.
+ * Errors: as dc_buffer_write_async.
  */
-DC_API dc_status dc_buffer_read_async(dc_buffer src, uint64_t src_offset, void* dst, uint64_t size, dc_stream stream);
+DC_API dc_status dc_buffer_read_async(dc_buffer src, uint64_t src_offset, DC_OUT DC_ARRAY(size) void* dst,
+                                      uint64_t size, dc_stream stream);
 
-/** As dc_buffer_copy, in stream order on `stream` (a stream of either buffer's device). */
-DC_API dc_status dc_buffer_copy_async(dc_buffer dst, uint64_t dst_offset, dc_buffer src, uint64_t src_offset, uint64_t size, dc_stream stream);
+/** As dc_buffer_copy, in stream order on `stream` (a stream of either buffer's device).
+ *  Errors: as dc_buffer_write_async. */
+DC_API dc_status dc_buffer_copy_async(dc_buffer dst, uint64_t dst_offset, dc_buffer src, uint64_t src_offset,
+                                      uint64_t size, dc_stream stream);
 
 /**
  * Fill [offset, offset + size) of `buffer` with `value` repeated as elements of
@@ -776,15 +884,20 @@ DC_API dc_status dc_buffer_copy_async(dc_buffer dst, uint64_t dst_offset, dc_buf
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (bad element size,
  * misaligned offset or size, a value too wide for the element), DC_ERROR_OUT_OF_RANGE.
  */
-DC_API dc_status dc_buffer_fill(dc_buffer buffer, uint64_t offset, uint64_t size, uint32_t value, uint32_t element_size);
+DC_API dc_status dc_buffer_fill(dc_buffer buffer, uint64_t offset, uint64_t size, uint32_t value,
+                                uint32_t element_size);
 
 /** As dc_buffer_fill, in stream order on `stream`: the device fills the memory,
  *  also host memory (pinned, registered), which must be mapped for the device
  *  (registered memory the driver did not map: DC_ERROR_NOT_SUPPORTED) and not
- *  registered with DC_ALLOC_READ_ONLY (DC_ERROR_INVALID_ARGUMENT). */
-DC_API dc_status dc_buffer_fill_async(dc_buffer buffer, uint64_t offset, uint64_t size, uint32_t value, uint32_t element_size, dc_stream stream);
+ *  registered with DC_ALLOC_READ_ONLY (DC_ERROR_INVALID_ARGUMENT).
+ *  Errors: as dc_buffer_fill, and DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST,
+ *  DC_ERROR_INVALID_ARGUMENT (a stream of another device). */
+DC_API dc_status dc_buffer_fill_async(dc_buffer buffer, uint64_t offset, uint64_t size, uint32_t value,
+                                      uint32_t element_size, dc_stream stream);
 
 /* dc_buffer_copy_path() answers one of these. */
+DC_CONSTANTS(dc_copy_path, enumeration, int32_t)
 #define DC_COPY_PATH_SAME_DEVICE   1  /**< both buffers on one device */
 #define DC_COPY_PATH_PEER          2  /**< device to device over NVLink/PCIe, peer access enabled */
 #define DC_COPY_PATH_STAGED        3  /**< two devices without peer access: the driver stages through host memory */
@@ -794,12 +907,14 @@ DC_API dc_status dc_buffer_fill_async(dc_buffer buffer, uint64_t offset, uint64_
  * Which path dc_buffer_copy(dst, ..., src, ...) takes between these buffers
  * (DC_COPY_PATH_*). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
  */
-DC_API dc_status dc_buffer_copy_path(dc_buffer dst, dc_buffer src, int32_t* path);
+DC_API dc_status dc_buffer_copy_path(dc_buffer dst, dc_buffer src,
+                                     DC_OUT DC_FAMILY(dc_copy_path) int32_t* path);
 
 /* =========================================================================
  * Streams and events
  * ========================================================================= */
 
+DC_CONSTANTS(dc_stream_flags, flags, uint32_t)
 /** dc_stream_create flags: synchronise with the legacy default stream
  *  (CU_STREAM_DEFAULT). Without it streams are non-blocking. */
 #define DC_STREAM_BLOCKING   0x1u
@@ -811,12 +926,14 @@ DC_API dc_status dc_buffer_copy_path(dc_buffer dst, dc_buffer src, int32_t* path
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_OUT_OF_MEMORY,
  * DC_ERROR_CONTEXT_LOST.
  */
-DC_API dc_status dc_stream_create(dc_device device, uint32_t flags, int32_t priority, dc_stream* stream);
+DC_API dc_status dc_stream_create(dc_device device, DC_FAMILY(dc_stream_flags) uint32_t flags,
+                                  int32_t priority, DC_OUT DC_OWNED dc_stream* stream);
 
 /** The device's range of stream priorities (greatest is numerically lowest).
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
-DC_API dc_status dc_stream_priority_range(dc_device device, int32_t* least, int32_t* greatest);
+DC_API dc_status dc_stream_priority_range(dc_device device, DC_OUT int32_t* least, DC_OUT int32_t* greatest);
 
+DC_CONSTANTS(dc_default_stream, enumeration, int32_t)
 #define DC_STREAM_LEGACY      1  /**< CU_STREAM_LEGACY: synchronises with blocking streams */
 #define DC_STREAM_PER_THREAD  2  /**< CU_STREAM_PER_THREAD: the calling thread's default stream */
 
@@ -825,7 +942,8 @@ DC_API dc_status dc_stream_priority_range(dc_device device, int32_t* least, int3
  * DC_STREAM_PER_THREAD). Release it as any stream; the stream itself is never
  * destroyed. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
  */
-DC_API dc_status dc_stream_get_default(dc_device device, int32_t which, dc_stream* stream);
+DC_API dc_status dc_stream_get_default(dc_device device, DC_FAMILY(dc_default_stream) int32_t which,
+                                       DC_OUT DC_OWNED dc_stream* stream);
 
 /**
  * Wrap a CUstream created by another library on `device`'s primary context,
@@ -836,14 +954,15 @@ DC_API dc_status dc_stream_get_default(dc_device device, int32_t which, dc_strea
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL cu_stream:
  * use dc_stream_get_default).
  */
-DC_API dc_status dc_stream_wrap(dc_device device, void* cu_stream, dc_stream* stream);
+DC_API dc_status dc_stream_wrap(dc_device device, DC_NATIVE DC_LIFETIME(stream) void* cu_stream,
+                                DC_OUT DC_OWNED dc_stream* stream);
 
 /**
  * Release a stream. Work already enqueued still completes; the CUstream is
  * destroyed once it has (cuStreamDestroy semantics) and once no buffer still
  * needs it for a stream-ordered free. NULL is ignored.
  */
-DC_API void dc_stream_release(dc_stream stream);
+DC_API void dc_stream_release(DC_OWNED DC_NULLABLE dc_stream stream);
 
 /** Wait until all work enqueued on the stream has completed. A fault in that
  *  work is reported here. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST,
@@ -851,7 +970,7 @@ DC_API void dc_stream_release(dc_stream stream);
 DC_API dc_status dc_stream_synchronize(dc_stream stream);
 
 /** DC_SUCCESS if all work on the stream has completed, DC_NOT_READY if not.
- *  Errors: as dc_stream_synchronize. */
+ *  Errors: as dc_stream_synchronize; DC_NOT_READY is the answer "not yet", not a failure. */
 DC_API dc_status dc_stream_query(dc_stream stream);
 
 /** Make future work on `stream` wait until `event` has completed (the event may
@@ -900,26 +1019,29 @@ typedef void (*dc_host_fn)(void* user_data);
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL fn),
  * DC_ERROR_CONTEXT_LOST.
  */
-DC_API dc_status dc_stream_add_callback(dc_stream stream, dc_host_fn fn, void* user_data);
+DC_API dc_status dc_stream_add_callback(dc_stream stream, dc_host_fn fn,
+                                        DC_USER_DATA DC_NULLABLE void* user_data);
 
 /** The raw CUstream (NULL-equivalent values for the default streams: CU_STREAM_LEGACY
  *  is 0x1, CU_STREAM_PER_THREAD 0x2). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
  *  DC_ERROR_CONTEXT_LOST (the stream died with dc_device_reset). */
-DC_API dc_status dc_stream_native(dc_stream stream, void** cu_stream);
+DC_API dc_status dc_stream_native(dc_stream stream, DC_OUT DC_NATIVE DC_LIFETIME(stream) void** cu_stream);
 
 /** A new handle to the stream's device. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
-DC_API dc_status dc_stream_device(dc_stream stream, dc_device* device);
+DC_API dc_status dc_stream_device(dc_stream stream, DC_OUT DC_OWNED dc_device* device);
 
+DC_CONSTANTS(dc_event_flags, flags, uint32_t)
 /** dc_event_create flags. */
 #define DC_EVENT_DISABLE_TIMING  0x1u  /**< cheaper; dc_event_elapsed_ms is refused */
 #define DC_EVENT_BLOCKING_SYNC   0x2u  /**< dc_event_synchronize sleeps instead of spinning */
 
 /** Create an event on `device`. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
  *  DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST. */
-DC_API dc_status dc_event_create(dc_device device, uint32_t flags, dc_event* event);
+DC_API dc_status dc_event_create(dc_device device, DC_FAMILY(dc_event_flags) uint32_t flags,
+                                 DC_OUT DC_OWNED dc_event* event);
 
 /** Release an event. NULL is ignored. */
-DC_API void dc_event_release(dc_event event);
+DC_API void dc_event_release(DC_OWNED DC_NULLABLE dc_event event);
 
 /** Record the event at the current end of `stream` (a stream of the event's device).
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (other device), DC_ERROR_CONTEXT_LOST. */
@@ -929,7 +1051,8 @@ DC_API dc_status dc_event_record(dc_event event, dc_stream stream);
  *  once for an event never recorded). Errors: as dc_stream_synchronize. */
 DC_API dc_status dc_event_synchronize(dc_event event);
 
-/** DC_SUCCESS if the recorded work has completed, DC_NOT_READY if not. */
+/** DC_SUCCESS if the recorded work has completed, DC_NOT_READY if not.
+ *  Errors: as dc_stream_synchronize; DC_NOT_READY is the answer "not yet", not a failure. */
 DC_API dc_status dc_event_query(dc_event event);
 
 /**
@@ -940,22 +1063,24 @@ DC_API dc_status dc_event_query(dc_event event);
  * created with DC_EVENT_DISABLE_TIMING, events of two devices),
  * DC_ERROR_INVALID_STATE, DC_ERROR_CONTEXT_LOST.
  */
-DC_API dc_status dc_event_elapsed_ms(dc_event start, dc_event end, float* milliseconds);
+DC_API dc_status dc_event_elapsed_ms(dc_event start, dc_event end, DC_OUT float* milliseconds);
 
 /** The raw CUevent. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
  *  DC_ERROR_CONTEXT_LOST (the event died with dc_device_reset). */
-DC_API dc_status dc_event_native(dc_event event, void** cu_event);
+DC_API dc_status dc_event_native(dc_event event, DC_OUT DC_NATIVE DC_LIFETIME(event) void** cu_event);
 
 /* =========================================================================
  * Runtime compilation (NVRTC) and the kernel cache
  * ========================================================================= */
 
 /* dc_compile_options.output */
+DC_CONSTANTS(dc_output_kind, enumeration, int32_t)
 #define DC_OUTPUT_CUBIN   0   /**< machine code for one architecture (the default) */
 #define DC_OUTPUT_PTX     1   /**< PTX, JIT-compiled by the driver at load */
 #define DC_OUTPUT_LTOIR   2   /**< LTO-IR for link-time optimisation (-dlto) */
 
 /* dc_compile_options.flags */
+DC_CONSTANTS(dc_compile_flags, flags, uint32_t)
 #define DC_COMPILE_FAST_MATH       0x01u  /**< --use_fast_math */
 #define DC_COMPILE_LINE_INFO       0x02u  /**< --generate-line-info */
 #define DC_COMPILE_DEVICE_DEBUG    0x04u  /**< --device-debug (-G) */
@@ -965,26 +1090,26 @@ DC_API dc_status dc_event_native(dc_event event, void** cu_event);
 
 typedef struct dc_compile_options {
   uint32_t struct_size;          /**< sizeof(dc_compile_options) */
-  int32_t  output;               /**< DC_OUTPUT_* */
+  DC_FAMILY(dc_output_kind) int32_t output;   /**< DC_OUTPUT_* */
   /** Target architecture as 10 * major + minor (90 = sm_90). 0: the device's own
    *  when a device is given, else an error for CUBIN and NVRTC's default for PTX. */
   int32_t  arch;
-  uint32_t flags;                /**< DC_COMPILE_* */
+  DC_FAMILY(dc_compile_flags) uint32_t flags; /**< DC_COMPILE_* */
   int32_t  max_registers;        /**< --maxrregcount; 0 = no limit */
   uint32_t num_options;
   uint32_t num_defines;
   uint32_t num_include_paths;
   uint32_t num_headers;
   uint32_t num_name_expressions;
-  const char* std;               /**< "c++17", "c++20"...; NULL = NVRTC's default */
-  const char* const* options;    /**< raw NVRTC options, passed as they are */
-  const char* const* defines;    /**< "NAME" or "NAME=VALUE" */
-  const char* const* include_paths;
-  const char* const* header_names;    /**< in-memory headers: the name used in #include... */
-  const char* const* header_sources;  /**< ...and its text */
+  DC_NULLABLE const char* std;   /**< "c++17", "c++20"...; NULL = NVRTC's default */
+  DC_ARRAY(num_options) const char* const* options;    /**< raw NVRTC options, passed as they are */
+  DC_ARRAY(num_defines) const char* const* defines;    /**< "NAME" or "NAME=VALUE" */
+  DC_ARRAY(num_include_paths) const char* const* include_paths;
+  DC_ARRAY(num_headers) const char* const* header_names;    /**< in-memory headers: the name used in #include... */
+  DC_ARRAY(num_headers) const char* const* header_sources;  /**< ...and its text */
   /** Expressions whose lowered (mangled) names you need, such as
    *  "scale<float>" or "&scale<double>": see dc_program_lowered_name(). */
-  const char* const* name_expressions;
+  DC_ARRAY(num_name_expressions) const char* const* name_expressions;
 } dc_compile_options;
 
 #define DC_COMPILE_OPTIONS_INIT { (uint32_t)sizeof(dc_compile_options), DC_OUTPUT_CUBIN, 0, 0u, 0, \
@@ -1023,23 +1148,27 @@ typedef struct dc_compile_options {
  * the installed driver can load; an architecture NVRTC does not know),
  * DC_ERROR_INVALID_HANDLE (a non-NULL device that is not valid).
  */
-DC_API dc_status dc_compile(const char* source, const char* program_name, const dc_compile_options* options,
-                            dc_device device, dc_program* program);
+DC_API dc_status dc_compile(DC_IN const char* source, DC_IN DC_NULLABLE const char* program_name,
+                            DC_IN DC_NULLABLE const dc_compile_options* options, DC_NULLABLE dc_device device,
+                            DC_OUT DC_OWNED dc_program* program);
 
 /** Release a program. NULL is ignored. */
-DC_API void dc_program_release(dc_program program);
+DC_API void dc_program_release(DC_OWNED DC_NULLABLE dc_program program);
 
 /**
  * The compiled image: `kind` gets DC_OUTPUT_*, `data` a pointer to the bytes
  * (PTX is NUL-terminated; `size` counts the NUL), valid while the program lives.
  * Any out-pointer may be NULL. Errors: DC_ERROR_INVALID_HANDLE.
  */
-DC_API dc_status dc_program_output(dc_program program, int32_t* kind, const void** data, uint64_t* size);
+DC_API dc_status dc_program_output(dc_program program,
+                                   DC_OUT DC_NULLABLE DC_FAMILY(dc_output_kind) int32_t* kind,
+                                   DC_OUT DC_NULLABLE DC_ARRAY(size) DC_LIFETIME(program) const void** data,
+                                   DC_OUT DC_NULLABLE uint64_t* size);
 
 /** The compiler log (warnings), "" if empty; valid while the program lives. For a
  *  cached program it is the log of the original compile.
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
-DC_API dc_status dc_program_log(dc_program program, const char** log);
+DC_API dc_status dc_program_log(dc_program program, DC_OUT DC_LIFETIME(program) const char** log);
 
 /**
  * The lowered (mangled) name of a name expression given at compile time, e.g.
@@ -1047,42 +1176,47 @@ DC_API dc_status dc_program_log(dc_program program, const char** log);
  * Valid while the program lives. Errors: DC_ERROR_INVALID_HANDLE,
  * DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_FOUND (not one of the expressions).
  */
-DC_API dc_status dc_program_lowered_name(dc_program program, const char* name_expression, const char** lowered_name);
+DC_API dc_status dc_program_lowered_name(dc_program program, DC_IN const char* name_expression,
+                                         DC_OUT DC_LIFETIME(program) const char** lowered_name);
 
 /* dc_program_cache_source() answers one of these. */
+DC_CONSTANTS(dc_cache_source, enumeration, int32_t)
 #define DC_CACHE_MISS    0   /**< compiled by NVRTC in this call */
 #define DC_CACHE_MEMORY  1   /**< found in the in-process cache */
 #define DC_CACHE_DISK    2   /**< found in the on-disk cache */
 
 /** Where the program's output came from (DC_CACHE_*). Errors: DC_ERROR_INVALID_HANDLE,
  *  DC_ERROR_INVALID_ARGUMENT. */
-DC_API dc_status dc_program_cache_source(dc_program program, int32_t* source);
+DC_API dc_status dc_program_cache_source(dc_program program,
+                                         DC_OUT DC_FAMILY(dc_cache_source) int32_t* source);
 
+DC_CONSTANTS(dc_cache_clear_flags, flags, uint32_t)
 #define DC_CACHE_CLEAR_MEMORY  0x1u
 #define DC_CACHE_CLEAR_DISK    0x2u
 
 /** Empty the in-process cache and/or delete the on-disk cache's entries (only
  *  the cache's own files: other files in the directory are left alone).
  *  Errors: DC_ERROR_INVALID_ARGUMENT (no or unknown flags), DC_ERROR_IO. */
-DC_API dc_status dc_cache_clear(uint32_t flags);
+DC_API dc_status dc_cache_clear(DC_FAMILY(dc_cache_clear_flags) uint32_t flags);
 
 /** The on-disk cache directory in use, or "" when the disk cache is disabled or
  *  its directory was refused as unsafe (dc_config_warnings says why; see
  *  "Trust" in the configuration table). Static for the life of the process.
  *  Errors: DC_ERROR_INVALID_ARGUMENT. */
-DC_API dc_status dc_cache_directory(const char** path);
+DC_API dc_status dc_cache_directory(DC_OUT DC_LIFETIME(static) const char** path);
 
 /* =========================================================================
  * Modules and functions
  * ========================================================================= */
 
 /* dc_module_options.flags */
+DC_CONSTANTS(dc_jit_flags, flags, uint32_t)
 #define DC_JIT_LINE_INFO   0x1u   /**< CU_JIT_GENERATE_LINE_INFO */
 #define DC_JIT_DEBUG       0x2u   /**< CU_JIT_GENERATE_DEBUG_INFO */
 
 typedef struct dc_module_options {
   uint32_t struct_size;          /**< sizeof(dc_module_options) */
-  uint32_t flags;                /**< DC_JIT_* */
+  DC_FAMILY(dc_jit_flags) uint32_t flags;     /**< DC_JIT_* */
   int32_t  optimization_level;   /**< PTX JIT: 0..4; -1 = the driver's default (4) */
   int32_t  max_registers;        /**< PTX JIT: 0 = no limit */
   uint32_t log_size;             /**< bytes of JIT info/error log kept; 0 = 16 KiB */
@@ -1101,36 +1235,43 @@ typedef struct dc_module_options {
  * DC_ERROR_INVALID_IMAGE (the JIT error log is in dc_last_error_detail(); PTX
  * too new for the driver is named as such), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
  */
-DC_API dc_status dc_module_load(dc_device device, const void* image, uint64_t size,
-                                const dc_module_options* options, dc_module* module);
+DC_API dc_status dc_module_load(dc_device device, DC_IN DC_ARRAY(size) const void* image, uint64_t size,
+                                DC_IN DC_NULLABLE const dc_module_options* options,
+                                DC_OUT DC_OWNED dc_module* module);
 
 /** As dc_module_load, from a file (PTX, CUBIN or fatbin): a regular file (a
  *  symbolic link to one is followed) of at most 2 GiB. Errors: as
  *  dc_module_load, DC_ERROR_NOT_FOUND (no such file), DC_ERROR_IO (a
  *  directory, device, pipe or socket: refused without reading it; unreadable),
  *  DC_ERROR_INVALID_IMAGE (empty, or "file too large": refused unread). */
-DC_API dc_status dc_module_load_file(dc_device device, const char* path,
-                                     const dc_module_options* options, dc_module* module);
+DC_API dc_status dc_module_load_file(dc_device device, DC_IN const char* path,
+                                     DC_IN DC_NULLABLE const dc_module_options* options,
+                                     DC_OUT DC_OWNED dc_module* module);
 
-/** As dc_module_load, from a compiled program's output (not LTO-IR). */
+/** As dc_module_load, from a compiled program's output (not LTO-IR).
+ *  Errors: as dc_module_load (DC_ERROR_INVALID_ARGUMENT for LTO-IR). */
 DC_API dc_status dc_module_load_program(dc_device device, dc_program program,
-                                        const dc_module_options* options, dc_module* module);
+                                        DC_IN DC_NULLABLE const dc_module_options* options,
+                                        DC_OUT DC_OWNED dc_module* module);
 
 /**
  * Compile `source` for `device` (through the kernel cache) and load it: the one
- * call from CUDA C++ to a module. Arguments and errors as dc_compile and
- * dc_module_load; options->output must be CUBIN or PTX.
+ * call from CUDA C++ to a module. Arguments as dc_compile and dc_module_load;
+ * options->output must be CUBIN or PTX.
+ * Errors: as dc_compile, as dc_module_load.
  */
-DC_API dc_status dc_module_compile_and_load(dc_device device, const char* source, const char* program_name,
-                                            const dc_compile_options* options, dc_module* module);
+DC_API dc_status dc_module_compile_and_load(dc_device device, DC_IN const char* source,
+                                            DC_IN DC_NULLABLE const char* program_name,
+                                            DC_IN DC_NULLABLE const dc_compile_options* options,
+                                            DC_OUT DC_OWNED dc_module* module);
 
 /** Release a module. Its functions keep it loaded until they are released. NULL is ignored. */
-DC_API void dc_module_release(dc_module module);
+DC_API void dc_module_release(DC_OWNED DC_NULLABLE dc_module module);
 
 /** The JIT info log of the load (for PTX, ptxas's report: registers, shared
  *  and local memory of each kernel; "" for CUBIN or an empty log); valid while
  *  the module lives. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
-DC_API dc_status dc_module_jit_log(dc_module module, const char** log);
+DC_API dc_status dc_module_jit_log(dc_module module, DC_OUT DC_LIFETIME(module) const char** log);
 
 /**
  * Look up a kernel by its (mangled, for C++) name. A name that is not there is
@@ -1138,14 +1279,16 @@ DC_API dc_status dc_module_jit_log(dc_module module, const char** log);
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_FOUND,
  * DC_ERROR_CONTEXT_LOST.
  */
-DC_API dc_status dc_module_get_function(dc_module module, const char* name, dc_function* function);
+DC_API dc_status dc_module_get_function(dc_module module, DC_IN const char* name,
+                                        DC_OUT DC_OWNED dc_function* function);
 
 /** The number of kernels in the module. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
-DC_API dc_status dc_module_function_count(dc_module module, uint32_t* count);
+DC_API dc_status dc_module_function_count(dc_module module, DC_OUT uint32_t* count);
 
 /** The name of kernel `index` (0 .. count-1), valid while the module lives.
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_OUT_OF_RANGE. */
-DC_API dc_status dc_module_function_name(dc_module module, uint32_t index, const char** name);
+DC_API dc_status dc_module_function_name(dc_module module, uint32_t index,
+                                         DC_OUT DC_LIFETIME(module) const char** name);
 
 /**
  * A module's __device__ / __constant__ variable as a non-owning buffer
@@ -1153,14 +1296,15 @@ DC_API dc_status dc_module_function_name(dc_module module, uint32_t index, const
  * can be read, written and passed to kernels like any device buffer.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_FOUND.
  */
-DC_API dc_status dc_module_get_global(dc_module module, const char* name, dc_buffer* buffer);
+DC_API dc_status dc_module_get_global(dc_module module, DC_IN const char* name,
+                                      DC_OUT DC_OWNED dc_buffer* buffer);
 
 /** Release a function handle. NULL is ignored. */
-DC_API void dc_function_release(dc_function function);
+DC_API void dc_function_release(DC_OWNED DC_NULLABLE dc_function function);
 
 /** The kernel's name as the module knows it; valid while the function lives.
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
-DC_API dc_status dc_function_name(dc_function function, const char** name);
+DC_API dc_status dc_function_name(dc_function function, DC_OUT DC_LIFETIME(function) const char** name);
 
 typedef struct dc_function_info {
   uint32_t struct_size;                 /**< sizeof(dc_function_info) */
@@ -1182,11 +1326,12 @@ typedef struct dc_function_info {
 
 /** The kernel's attributes. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
  *  DC_ERROR_CONTEXT_LOST. */
-DC_API dc_status dc_function_get_info(dc_function function, dc_function_info* info);
+DC_API dc_status dc_function_get_info(dc_function function, DC_INOUT dc_function_info* info);
 
 /** Any CUfunction_attribute, passed through (the numeric value of cuda.h's
  *  CU_FUNC_ATTRIBUTE_*). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
-DC_API dc_status dc_function_attribute(dc_function function, int32_t attribute, int32_t* value);
+DC_API dc_status dc_function_attribute(dc_function function, DC_NATIVE int32_t attribute,
+                                       DC_OUT int32_t* value);
 
 /**
  * Set a CUfunction_attribute (e.g. CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
@@ -1195,9 +1340,10 @@ DC_API dc_status dc_function_attribute(dc_function function, int32_t attribute, 
  * afterwards see the new limits. Errors: DC_ERROR_INVALID_HANDLE,
  * DC_ERROR_INVALID_ARGUMENT (a value the device does not allow, with the limit).
  */
-DC_API dc_status dc_function_set_attribute(dc_function function, int32_t attribute, int32_t value);
+DC_API dc_status dc_function_set_attribute(dc_function function, DC_NATIVE int32_t attribute, int32_t value);
 
 /* Cache preference: the values of cuda.h's CUfunc_cache. */
+DC_CONSTANTS(dc_cache_preference, enumeration, int32_t)
 #define DC_CACHE_PREFER_NONE    0
 #define DC_CACHE_PREFER_SHARED  1
 #define DC_CACHE_PREFER_L1      2
@@ -1205,21 +1351,24 @@ DC_API dc_status dc_function_set_attribute(dc_function function, int32_t attribu
 
 /** Set the kernel's L1/shared memory preference (DC_CACHE_PREFER_*).
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
-DC_API dc_status dc_function_set_cache_config(dc_function function, int32_t preference);
+DC_API dc_status dc_function_set_cache_config(dc_function function,
+                                              DC_FAMILY(dc_cache_preference) int32_t preference);
 
 /** The number of the kernel's parameters: from cuFuncGetParamInfo (driver
  *  12.4+), else read from the module's image (PTX parameter lists, CUBIN
  *  parameter records). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
  *  DC_ERROR_NOT_SUPPORTED (neither the driver nor the image tells). */
-DC_API dc_status dc_function_param_count(dc_function function, uint32_t* count);
+DC_API dc_status dc_function_param_count(dc_function function, DC_OUT uint32_t* count);
 
 /** Byte offset and size of parameter `index` in the packed parameter block.
  *  Errors: as dc_function_param_count, and DC_ERROR_OUT_OF_RANGE. */
-DC_API dc_status dc_function_param_info(dc_function function, uint32_t index, uint64_t* offset, uint64_t* size);
+DC_API dc_status dc_function_param_info(dc_function function, uint32_t index, DC_OUT uint64_t* offset,
+                                        DC_OUT uint64_t* size);
 
 /** The raw CUfunction, valid while the handle lives. Errors: DC_ERROR_INVALID_HANDLE,
  *  DC_ERROR_INVALID_ARGUMENT. */
-DC_API dc_status dc_function_native(dc_function function, void** cu_function);
+DC_API dc_status dc_function_native(dc_function function,
+                                    DC_OUT DC_NATIVE DC_LIFETIME(function) void** cu_function);
 
 /* =========================================================================
  * Launching kernels
@@ -1253,6 +1402,7 @@ DC_API dc_status dc_function_native(dc_function function, void** cu_function);
  * ========================================================================= */
 
 /* dc_launch_config.flags */
+DC_CONSTANTS(dc_launch_flags, flags, uint32_t)
 /** A cooperative launch (grid-wide sync allowed): every block of the grid must be
  *  resident at once (at most dc_occupancy_max_active_blocks x multiprocessors blocks). */
 #define DC_LAUNCH_COOPERATIVE                 0x1u
@@ -1272,7 +1422,7 @@ typedef struct dc_launch_config {
   uint32_t grid[3];              /**< blocks in x, y, z (each >= 1) */
   uint32_t block[3];             /**< threads in x, y, z (each >= 1) */
   uint32_t shared_memory_bytes;  /**< dynamic shared memory per block */
-  uint32_t flags;                /**< DC_LAUNCH_* */
+  DC_FAMILY(dc_launch_flags) uint32_t flags;  /**< DC_LAUNCH_* */
   /** Thread-block cluster size in x, y, z (compute capability 9.0+); all 0 = no clusters. */
   uint32_t cluster[3];
   /** Launch priority (CU_LAUNCH_ATTRIBUTE_PRIORITY); 0 = the stream's priority. */
@@ -1282,6 +1432,7 @@ typedef struct dc_launch_config {
 #define DC_LAUNCH_CONFIG_INIT { (uint32_t)sizeof(dc_launch_config), {1u, 1u, 1u}, {1u, 1u, 1u}, 0u, 0u, {0u, 0u, 0u}, 0 }
 
 /* dc_arg.kind */
+DC_CONSTANTS(dc_arg_kind, enumeration, uint32_t)
 #define DC_ARG_VALUE   1  /**< `value` points to `size` bytes, copied at launch (or bind) time */
 #define DC_ARG_BUFFER  2  /**< the device address of `buffer` + `offset` (an 8-byte pointer parameter) */
 
@@ -1300,9 +1451,9 @@ typedef struct dc_launch_config {
  * 8-byte DC_ARG_VALUE; it is not checked.
  */
 typedef struct dc_arg {
-  uint32_t kind;          /**< DC_ARG_* */
+  DC_FAMILY(dc_arg_kind) uint32_t kind;       /**< DC_ARG_* */
   uint32_t size;          /**< DC_ARG_VALUE: bytes at `value` */
-  const void* value;      /**< DC_ARG_VALUE */
+  DC_ARRAY(size) const void* value;      /**< DC_ARG_VALUE */
   dc_buffer buffer;       /**< DC_ARG_BUFFER */
   uint64_t offset;        /**< DC_ARG_BUFFER: byte offset into the buffer */
 } dc_arg;
@@ -1325,7 +1476,7 @@ typedef struct dc_arg {
  * DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_launch_config_1d(dc_function function, uint64_t n, uint32_t shared_memory_bytes,
-                                     dc_launch_config* config);
+                                     DC_INOUT dc_launch_config* config);
 
 /**
  * Launch `function` once on `stream` (a stream of the function's device) with
@@ -1347,8 +1498,9 @@ DC_API dc_status dc_launch_config_1d(dc_function function, uint64_t n, uint32_t 
  * driver without them), DC_ERROR_INVALID_STATE (called from a host function),
  * DC_ERROR_CONTEXT_LOST.
  */
-DC_API dc_status dc_launch_kernel(dc_function function, const dc_launch_config* config,
-                                  const dc_arg* args, uint32_t num_args, dc_stream stream);
+DC_API dc_status dc_launch_kernel(dc_function function, DC_IN const dc_launch_config* config,
+                                  DC_IN DC_ARRAY(num_args) const dc_arg* args, uint32_t num_args,
+                                  dc_stream stream);
 
 /**
  * Launch with every parameter packed in one block `params` of `size` bytes, laid
@@ -1360,8 +1512,9 @@ DC_API dc_status dc_launch_kernel(dc_function function, const dc_launch_config* 
  * inside the block cannot be checked, nor do their buffers get noted on the
  * stream. Errors: as dc_launch_kernel.
  */
-DC_API dc_status dc_launch_kernel_packed(dc_function function, const dc_launch_config* config,
-                                         const void* params, uint64_t size, dc_stream stream);
+DC_API dc_status dc_launch_kernel_packed(dc_function function, DC_IN const dc_launch_config* config,
+                                         DC_IN DC_ARRAY(size) const void* params, uint64_t size,
+                                         dc_stream stream);
 
 /**
  * A prepared launch: a function, a configuration and bound arguments, checked
@@ -1381,11 +1534,12 @@ DC_API dc_status dc_launch_kernel_packed(dc_function function, const dc_launch_c
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (config, NULL out),
  * DC_ERROR_LAUNCH_FAILED, DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST.
  */
-DC_API dc_status dc_launch_create(dc_function function, const dc_launch_config* config, dc_launch* launch);
+DC_API dc_status dc_launch_create(dc_function function, DC_IN const dc_launch_config* config,
+                                  DC_OUT DC_OWNED dc_launch* launch);
 
 /** Replace the launch's configuration (checked as in dc_launch_create); on failure
  *  the old one stays. Errors: as dc_launch_create. */
-DC_API dc_status dc_launch_set_config(dc_launch launch, const dc_launch_config* config);
+DC_API dc_status dc_launch_set_config(dc_launch launch, DC_IN const dc_launch_config* config);
 
 /**
  * Bind argument `index` (counted from 0): its kind and size are checked against
@@ -1397,13 +1551,14 @@ DC_API dc_status dc_launch_set_config(dc_launch launch, const dc_launch_config* 
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL arg, kind, size,
  * buffer not reachable), DC_ERROR_OUT_OF_RANGE (index, buffer offset).
  */
-DC_API dc_status dc_launch_set_arg(dc_launch launch, uint32_t index, const dc_arg* arg);
+DC_API dc_status dc_launch_set_arg(dc_launch launch, uint32_t index, DC_IN const dc_arg* arg);
 
 /** Bind all arguments at once; num_args must equal the kernel's parameter count
  *  where it is known (where it is not, it becomes the count). Everything is
  *  checked before anything changes: on failure the launch is unchanged.
  *  Errors: as dc_launch_set_arg. */
-DC_API dc_status dc_launch_set_args(dc_launch launch, const dc_arg* args, uint32_t num_args);
+DC_API dc_status dc_launch_set_args(dc_launch launch, DC_IN DC_ARRAY(num_args) const dc_arg* args,
+                                    uint32_t num_args);
 
 /**
  * Enqueue the prepared launch on `stream` (a stream of the function's device).
@@ -1418,7 +1573,7 @@ DC_API dc_status dc_launch_set_args(dc_launch launch, const dc_arg* args, uint32
 DC_API dc_status dc_launch_enqueue(dc_launch launch, dc_stream stream);
 
 /** Release a prepared launch and the references it holds. NULL is ignored. */
-DC_API void dc_launch_release(dc_launch launch);
+DC_API void dc_launch_release(DC_OWNED DC_NULLABLE dc_launch launch);
 
 /* =========================================================================
  * Occupancy
@@ -1432,7 +1587,8 @@ typedef uint64_t (*dc_block_shared_memory_fn)(int32_t block_size, void* user_dat
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (block_size < 1 or
  *  above the device's limit, NULL out), DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_occupancy_max_active_blocks(dc_function function, int32_t block_size,
-                                                uint64_t dynamic_shared_bytes, int32_t* blocks_per_multiprocessor);
+                                                uint64_t dynamic_shared_bytes,
+                                                DC_OUT int32_t* blocks_per_multiprocessor);
 
 /**
  * The block size that maximises occupancy, and the minimum grid size that fills
@@ -1443,31 +1599,35 @@ DC_API dc_status dc_occupancy_max_active_blocks(dc_function function, int32_t bl
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL outs, negative
  * limit), DC_ERROR_CONTEXT_LOST.
  */
-DC_API dc_status dc_occupancy_max_potential_block_size(dc_function function, dc_block_shared_memory_fn fn,
-                                                       void* user_data, uint64_t dynamic_shared_bytes,
-                                                       int32_t block_size_limit, int32_t* min_grid_size,
-                                                       int32_t* block_size);
+DC_API dc_status dc_occupancy_max_potential_block_size(dc_function function,
+                                                       DC_NULLABLE dc_block_shared_memory_fn fn,
+                                                       DC_USER_DATA DC_NULLABLE void* user_data,
+                                                       uint64_t dynamic_shared_bytes,
+                                                       int32_t block_size_limit,
+                                                       DC_OUT int32_t* min_grid_size,
+                                                       DC_OUT int32_t* block_size);
 
 /** How many clusters of config->cluster can be co-resident (cuOccupancyMaxActiveClusters),
  *  for config's block size and shared memory. config is checked as for a launch and
  *  must give a cluster size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
  *  (no cluster, a cluster size the device does not allow), DC_ERROR_NOT_SUPPORTED
  *  (no clusters on this device or driver), DC_ERROR_CONTEXT_LOST. */
-DC_API dc_status dc_occupancy_max_active_clusters(dc_function function, const dc_launch_config* config,
-                                                  int32_t* clusters);
+DC_API dc_status dc_occupancy_max_active_clusters(dc_function function, DC_IN const dc_launch_config* config,
+                                                  DC_OUT int32_t* clusters);
 
 /** Dynamic shared memory available per block when `num_blocks` blocks of `block_size`
  *  threads share a multiprocessor (0 when that many blocks cannot share one).
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (num_blocks < 1, bad
  *  block_size, NULL out), DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_occupancy_available_dynamic_shared(dc_function function, int32_t num_blocks,
-                                                       int32_t block_size, uint64_t* bytes);
+                                                       int32_t block_size, DC_OUT uint64_t* bytes);
 
 /* =========================================================================
  * Graphs
  * ========================================================================= */
 
 /* Capture modes: the values of cuda.h's CUstreamCaptureMode. */
+DC_CONSTANTS(dc_capture_mode, enumeration, int32_t)
 #define DC_CAPTURE_GLOBAL        0
 #define DC_CAPTURE_THREAD_LOCAL  1
 #define DC_CAPTURE_RELAXED       2
@@ -1500,7 +1660,7 @@ DC_API dc_status dc_occupancy_available_dynamic_shared(dc_function function, int
  * stream), DC_ERROR_INVALID_STATE (already capturing; called from a host
  * function), DC_ERROR_CONTEXT_LOST.
  */
-DC_API dc_status dc_stream_begin_capture(dc_stream stream, int32_t mode);
+DC_API dc_status dc_stream_begin_capture(dc_stream stream, DC_FAMILY(dc_capture_mode) int32_t mode);
 
 /**
  * End the capture and return the recorded graph (a new handle; release it with
@@ -1511,11 +1671,11 @@ DC_API dc_status dc_stream_begin_capture(dc_stream stream, int32_t mode);
  * invalidated by an illegal call during it; ended on another thread than the one
  * that began it in GLOBAL or THREAD_LOCAL mode), DC_ERROR_CONTEXT_LOST.
  */
-DC_API dc_status dc_stream_end_capture(dc_stream stream, dc_graph* graph);
+DC_API dc_status dc_stream_end_capture(dc_stream stream, DC_OUT DC_OWNED dc_graph* graph);
 
 /** 1 if the stream is capturing (also a capture invalidated but not yet ended), else 0.
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_CONTEXT_LOST. */
-DC_API dc_status dc_stream_is_capturing(dc_stream stream, int32_t* capturing);
+DC_API dc_status dc_stream_is_capturing(dc_stream stream, DC_OUT int32_t* capturing);
 
 /** Instantiate the graph now (else the first launch does). Idempotent; a failed
  *  instantiation is tried again by the next call that needs it.
@@ -1552,11 +1712,11 @@ DC_API dc_status dc_graph_update(dc_graph graph, dc_graph source);
 
 /** The number of nodes in the graph (each launch, copy, fill and host function
  *  captured is one). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
-DC_API dc_status dc_graph_node_count(dc_graph graph, uint64_t* count);
+DC_API dc_status dc_graph_node_count(dc_graph graph, DC_OUT uint64_t* count);
 
 /** Release a graph (and its instantiation). Launches already enqueued complete.
  *  NULL is ignored. */
-DC_API void dc_graph_release(dc_graph graph);
+DC_API void dc_graph_release(DC_OWNED DC_NULLABLE dc_graph graph);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -31,6 +31,7 @@ class Context:
     build_dir: Optional[str] = None
     work_dir: Optional[str] = None
     layout_files: Dict[str, str] = field(default_factory=dict)   # binding -> layout output file
+    constants_files: Dict[str, str] = field(default_factory=dict)   # binding -> constants output file
     swig_generated: Optional[str] = None
     swig_library: Optional[str] = None
     only_bindings: Optional[List[str]] = None

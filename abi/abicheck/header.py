@@ -49,6 +49,8 @@ def check_declarations(ctx: Context) -> Result:
     hdr = ctx.rel(ctx.header)
     for p in a.problems:
         r.fail(f"{hdr}:{p.line}: {p.message}")
+    for p in a.model_problems:
+        r.fail(f"{hdr}:{p.line}: {p.message}")
     for s in a.structs:
         if s.growable:
             if s.fields[0].type.c != "uint32_t":
@@ -58,7 +60,7 @@ def check_declarations(ctx: Context) -> Result:
                 r.fail(f"{hdr}:{s.line}: struct {s.name} starts with struct_size but has no {init} "
                        "macro (DESIGN: growable structs come with an _INIT macro)")
     return r.finish(f"{len(a.functions)} functions, {len(a.structs)} structs, {len(a.handles)} handles, "
-                    f"{len(a.callbacks)} callbacks, version {a.version_string}")
+                    f"{len(a.callbacks)} callbacks, {len(a.families)} constant families, version {a.version_string}")
 
 
 def check_types(ctx: Context) -> Result:

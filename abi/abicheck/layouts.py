@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
+from . import programs
 from .bindings.common import Unbound
 from .context import Context
 from .report import Result
@@ -177,91 +178,6 @@ def check_c(ctx: Context, ref: Optional[Dict[str, SLayout]], error: str) -> Resu
                     f"{'agrees' if not bad else 'disagrees on ' + str(bad)}")
 
 
-# ---------------------------------------------------------------------------
-# The bindings' layout programs
-
-@dataclass
-class Program:
-    binding: str
-    describe: str
-
-
-PROGRAMS = {
-    "csharp": Program("csharp", "bindings/csharp/tests/Layout.cs, compiled with mcs and run with mono"),
-    "rust": Program("rust", "`cargo run --offline --example layout` in bindings/rust/dccuda-sys"),
-    "zig": Program("zig", "`zig run layout.zig` in bindings/zig"),
-}
-
-
-def _env(ctx: Context) -> Dict[str, str]:
-    env = {}
-    if ctx.library:
-        libdir = os.path.dirname(os.path.abspath(ctx.library))
-        env["DCCUDA_LIB_DIR"] = libdir
-        env["DCCUDA_LIBRARY"] = os.path.abspath(ctx.library)
-        env["LD_LIBRARY_PATH"] = libdir + os.pathsep + os.environ.get("LD_LIBRARY_PATH", "")
-    return env
-
-
-def run_program(ctx: Context, binding: str) -> Tuple[Optional[str], str, bool]:
-    """(output, why not / how, present). present=False: the program or its tool is missing."""
-    root = ctx.bindings_root
-    if binding == "csharp":
-        src = os.path.join(root, "csharp", "tests", "Layout.cs")
-        if not os.path.isfile(src):
-            return None, f"{ctx.rel(src)} does not exist", False
-        mcs, mono = which("mcs", "MCS"), which("mono", "MONO")
-        if not mcs or not mono:
-            return None, "mcs/mono are not installed", False
-        files = [src] + _csharp_sources(ctx)
-        exe = os.path.join(ctx.work("layout-csharp"), "Layout.exe")
-        res = run([mcs, "-unsafe", "-nologo", "-target:exe", "-out:" + exe] + files)
-        if res.rc != 0:
-            return None, f"mcs failed:\n{res.tail(20)}", True
-        res = run([mono, exe], env=_env(ctx))
-    elif binding == "rust":
-        crate = os.path.join(root, "rust", "dccuda-sys")
-        if not os.path.isfile(os.path.join(crate, "examples", "layout.rs")):
-            return None, f"{ctx.rel(os.path.join(crate, 'examples', 'layout.rs'))} does not exist", False
-        cargo = which("cargo", "CARGO")
-        if not cargo:
-            return None, "cargo is not installed", False
-        env = _env(ctx)
-        env["CARGO_TARGET_DIR"] = ctx.work("cargo-target")
-        res = run([cargo, "run", "--quiet", "--offline", "--example", "layout"], cwd=crate, env=env)
-    elif binding == "zig":
-        src = os.path.join(root, "zig", "layout.zig")
-        if not os.path.isfile(src):
-            return None, f"{ctx.rel(src)} does not exist", False
-        zig = which("zig", "ZIG")
-        if not zig:
-            return None, "zig is not installed", False
-        env = _env(ctx)
-        cache = ctx.work("zig-cache")
-        env.update({"ZIG_GLOBAL_CACHE_DIR": cache, "ZIG_LOCAL_CACHE_DIR": cache})
-        res = run([zig, "run", "layout.zig"], cwd=os.path.dirname(src), env=env)
-    else:
-        return None, f"no layout program for {binding}", False
-    if res.rc != 0:
-        return None, f"the layout program failed (exit {res.rc}):\n{res.tail(20)}", True
-    # Layout lines on stdout; Zig's std.debug.print writes to stderr, accepted as well.
-    text = res.stdout if re.search(r"(?m)^\s*struct\s", res.stdout) else res.stderr
-    return text, PROGRAMS[binding].describe, True
-
-
-def _csharp_sources(ctx: Context) -> List[str]:
-    """Layout.cs is compiled with the files listed in bindings/csharp/tests/Layout.sources (one
-    path per line, relative to bindings/csharp), else with every .cs file of bindings/csharp
-    outside tests/, samples/ and examples/."""
-    base = os.path.join(ctx.bindings_root, "csharp")
-    listing = os.path.join(base, "tests", "Layout.sources")
-    if os.path.isfile(listing):
-        return [os.path.join(base, ln.strip()) for ln in read(listing).splitlines()
-                if ln.strip() and not ln.strip().startswith("#")]
-    from .util import files_under
-    return [f for f in files_under(base, [".cs"], skip_dirs=("tests", "samples", "examples"))]
-
-
 def check_binding(ctx: Context, binding: str, ref: Optional[Dict[str, SLayout]], unbound: Unbound) -> Result:
     r = Result(f"layouts.{binding}")
     if binding in ctx.layout_files:
@@ -270,10 +186,10 @@ def check_binding(ctx: Context, binding: str, ref: Optional[Dict[str, SLayout]],
     else:
         if not os.path.isdir(os.path.join(ctx.bindings_root, binding)):
             return r.not_present(f"{ctx.rel(os.path.join(ctx.bindings_root, binding))} does not exist")
-        text, how, present = run_program(ctx, binding)
+        text, how, present = programs.measure(ctx, binding, "layout")
         if text is None:
             if not present:
-                return r.not_present(how + f" (expected: {PROGRAMS[binding].describe})")
+                return r.not_present(how + f" (expected: {programs.describe(binding)})")
             r.fail(how)
             return r.finish("layout program failed")
     if ref is None:

@@ -66,13 +66,13 @@ def check_list(ctx: Context) -> Result:
     rel = ctx.rel(ctx.symbols_file)
     listed = ctx.exported_list()
     if listed is None:
-        r.fail(f"{rel} does not exist: run `abi/check_abi.py --update-symbols` and commit it")
+        r.fail(f"{rel} does not exist: run abi/gen.py and commit it")
         return r.finish("no list")
     for i, name in enumerate(listed):
         if not re.fullmatch(r"dc_[a-z0-9_]+", name):
             r.fail(f"{rel}:{i + 1}: `{name}` is not a dc_ function name (one name per line, nothing else)")
     if listed != sorted(listed):
-        r.fail(f"{rel} is not sorted (LC_ALL=C order): run `abi/check_abi.py --update-symbols`")
+        r.fail(f"{rel} is not sorted (LC_ALL=C order): run abi/gen.py")
     dupes = sorted({n for n in listed if listed.count(n) > 1})
     for d in dupes:
         r.fail(f"{rel}: `{d}` is listed twice")
@@ -81,10 +81,10 @@ def check_list(ctx: Context) -> Result:
     for name in sorted(set(listed) - set(declared)):
         r.fail(f"`{name}` is in {rel} but not declared with DC_API in {hdr}: removing an exported "
                "function breaks the ABI; if that is intended, bump the major version, then "
-               "run `abi/check_abi.py --update-symbols`")
+               "run abi/gen.py")
     for name in sorted(set(declared) - set(listed)):
         r.fail(f"`{name}` is declared in {hdr}:{declared[name].line} but missing from {rel}: a new "
-               "function? run `abi/check_abi.py --update-symbols` and commit the list")
+               "function? run abi/gen.py and commit what it writes")
     return r.finish(f"{len(listed)} listed in {rel}, {len(declared)} declared in {hdr}")
 
 
@@ -158,24 +158,3 @@ def check_library(ctx: Context) -> Result:
         r.note(f"{source} defines no version node {node}")
     return r.finish(f"{len(functions)} exported by {source}, {len(expected)} expected: "
                     f"{len(missing)} missing, {extra} extra")
-
-
-def update_symbols(ctx: Context, baseline_names: Optional[set], baseline_major: Optional[int]) -> Tuple[int, str]:
-    """Regenerate the list from the header. Refuses to drop a name that a released baseline
-    exports unless the major version was bumped."""
-    new = ctx.api.symbols()
-    old = ctx.exported_list() or []
-    removed = sorted(set(old) - set(new))
-    added = sorted(set(new) - set(old))
-    if ctx.api.problems:
-        return 2, "the header does not parse cleanly; fix it first:\n" + "\n".join(f"  {p}" for p in ctx.api.problems)
-    released = sorted(set(removed) & (baseline_names or set()))
-    if released and baseline_major is not None and ctx.api.version[0] <= baseline_major:
-        return 1, ("refused: these functions were released (they are in the baseline) and would no "
-                   "longer be exported: " + ", ".join(released) + ". Removing them breaks the ABI: "
-                   "bump DCCUDA_VERSION_MAJOR (and the SONAME) first, or keep them.")
-    with open(ctx.symbols_file, "w", encoding="utf-8") as f:
-        f.write("".join(n + "\n" for n in new))
-    lines = [f"wrote {ctx.rel(ctx.symbols_file)}: {len(new)} functions"]
-    lines += [f"  + {n}" for n in added] + [f"  - {n}" for n in removed]
-    return 0, "\n".join(lines)

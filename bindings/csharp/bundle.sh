@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Self-contained executables of the C# sample and tests, for a machine without Mono (the GPU
-# machine): Mono's mkbundle (--simple) appends the assemblies (Dccuda.dll, mscorlib...), the
+# Self-contained executables of the C# sample and tests (and the SWIG binding's tests, where
+# SWIG built them), for a machine without Mono (the GPU machine): Mono's mkbundle (--simple) appends the assemblies (Dccuda.dll, mscorlib...), the
 # Mono configuration and a dllmap for dccuda to a copy of the mono runtime. libdccuda itself
 # is not inside: the bundles load it from LD_LIBRARY_PATH (run.sh points it at the GPU
 # bundle's lib/).
@@ -23,6 +23,9 @@ done
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCCUDA_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" --target dccuda_csharp
 cs="$build/bindings/csharp"
+# The SWIG-generated binding's tests too, where SWIG built them (the dccuda_swig_csharp target).
+swig="$build/bindings/swig"
+cmake --build "$build" --target dccuda_swig_csharp >/dev/null 2>&1 || true
 
 # The system Mono configuration with the dllmap added: mkbundle --simple embeds assemblies'
 # own .config files but their dllmaps are not applied, while the system config's are.
@@ -55,14 +58,23 @@ done
 # The bundles go to bin/; beside them, wrappers of the same names set LD_LIBRARY_PATH (the
 # GPU bundle's lib/ for libdccuda, ours for libmono-native: the loader reads it only at
 # start), so that each runs when called directly, as tests/gpu/run.sh calls extra/*/*saxpy*.
-for pair in "Saxpy.exe:dccuda-saxpy-cs" "DccudaTests.exe:dccuda-cs-tests"; do
-  exe="${pair%%:*}"; name="${pair##*:}"
-  mkbundle --simple --deps -L "$cs" -o "$out/bin/$name" "$cs/$exe" \
+# name:program:folder of its assemblies[:arguments the wrapper passes]
+bundles=("dccuda-saxpy-cs:Saxpy.exe:$cs" "dccuda-cs-tests:DccudaTests.exe:$cs")
+if [ -f "$swig/SwigTests.exe" ] && ls "$swig"/libdccuda_swig.so* >/dev/null 2>&1; then
+  # Every case but the one that reads the generated sources, which stay in the build tree.
+  cases="$(LD_LIBRARY_PATH="$swig:$build" mono "$swig/SwigTests.exe" --list | grep -vx generated_api_has_no_swigtype | tr '\n' ' ')"
+  bundles+=("dccuda-swig-tests:SwigTests.exe:$swig:$cases")
+  cp -L "$swig"/libdccuda_swig.so "$out/lib/"
+fi
+for entry in "${bundles[@]}"; do
+  IFS=: read -r name exe dir arguments <<< "$entry"
+  mkbundle --simple --deps -L "$dir" -o "$out/bin/$name" "$dir/$exe" \
     --config "$work/config" --machine-config "$machineconfig" >"$work/$name.log" 2>&1 \
     || { cat "$work/$name.log" >&2; exit 1; }
   {
     echo '#!/bin/sh'
     echo 'here="$(cd "$(dirname "$0")" && pwd)"'
+    echo '[ $# -eq 0 ] && set -- '"$arguments"
     echo 'LD_LIBRARY_PATH="$here/../../lib:$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$here/bin/'"$name"'" "$@"'
   } > "$out/$name"
   chmod +x "$out/$name"
@@ -79,6 +91,10 @@ done
   echo '"$here/dccuda-saxpy-cs" "$@" || rc=$?'
   echo 'echo "== C# binding tests"'
   echo '"$here/dccuda-cs-tests" || { r=$?; [ $rc -eq 0 ] && rc=$r; }'
+  echo 'if [ -x "$here/dccuda-swig-tests" ]; then'
+  echo '  echo "== SWIG C# binding tests"'
+  echo '  "$here/dccuda-swig-tests" || { r=$?; [ $rc -eq 0 ] && rc=$r; }'
+  echo 'fi'
   echo 'exit $rc'
 } > "$out/run.sh"
 chmod +x "$out/run.sh"

@@ -20,6 +20,8 @@ DC_API uint32_t dc_version(void) { return DCCUDA_VERSION; }
 
 DC_API const char* dc_status_name(dc_status status) { return status_name(status); }
 
+DC_API const char* dc_cuda_error_name(int32_t cuda_result) { return cuda_result_name(cuda_result); }
+
 DC_API const char* dc_last_error_message(void) { return thread_error().message.c_str(); }
 
 DC_API dc_status dc_last_error_status(void) { return thread_error().status; }

@@ -5,13 +5,15 @@
     tests/abi/run_case.py --list      # the cases
     tests/abi/run_case.py --all       # every case
 
-Each case copies tests/abi/fixtures/good (a small header written to dccuda's rules, its
-library's source, bindings in every language and their layout outputs) into a temporary
-folder, plants one mistake (an overlay from fixtures/mistakes/<case>/, and/or a text edit
-shown below), builds the stand-in library where the check needs one, runs the check with
-its inputs pointed at the copy, and asserts the exit status and the messages. The good
-fixture itself must pass every check in strict mode: that is what makes each failure mean
-something.
+Each case copies tests/abi/fixtures/good (a small header written and annotated to dccuda's
+rules, its library's source, the hand-written parts of the bindings, and the measured layouts
+and constants of the bindings whose tools are not everywhere) into a temporary folder, copies
+in the real measuring programs (dccuda-sys's layout report), generates the bindings from the
+fixture's header with abi/gen.py, plants one mistake (an overlay from fixtures/mistakes/<case>/,
+and/or a text edit shown below), builds the stand-in library where the check needs one, runs
+the check with its inputs pointed at the copy, and asserts the exit status and the messages.
+The good fixture itself must pass every check in strict mode: that is what makes each failure
+mean something.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ from typing import List, Optional, Tuple
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CHECK = os.path.join(ROOT, "abi", "check_abi.py")
+GEN = os.path.join(ROOT, "abi", "gen.py")
+# The real measuring programs, copied into the fixture (they name no struct or constant).
+SHARED = ["bindings/rust/dccuda-sys/src/layout.rs", "bindings/rust/dccuda-sys/examples/layout.rs"]
 GOOD = os.path.join(HERE, "fixtures", "good")
 MISTAKES = os.path.join(HERE, "fixtures", "mistakes")
 EXTRA = os.path.join(HERE, "fixtures", "lib_extra")
@@ -55,67 +60,70 @@ class Case:
 
 HDR = "include/dccuda.h"
 IMPL = "lib/mini.c"
-ADD_FN_HDR = (HDR, "/** The number of blocks per multiprocessor. */",
-              "/** Added in 1.1. */\nDC_API dc_status dc_new_function(int32_t x);\n\n"
-              "/** The number of blocks per multiprocessor. */")
+ADD_FN_HDR = (HDR, "/** The number of blocks per multiprocessor. Errors: as dc_launch_kernel. */",
+              "/** Added in 1.1. Errors: DC_ERROR_INVALID_ARGUMENT. */\nDC_API dc_status dc_new_function(int32_t x);\n\n"
+              "/** The number of blocks per multiprocessor. Errors: as dc_launch_kernel. */")
 ADD_FN_IMPL = (IMPL, "DC_API void dc_buffer_release(dc_buffer buffer) { (void)buffer; }",
                "DC_API void dc_buffer_release(dc_buffer buffer) { (void)buffer; }\n"
                "DC_API dc_status dc_new_function(int32_t x) { return x; }")
-DEL_FN_HDR = (HDR, "/** Milliseconds between two events. */\n"
-              "DC_API dc_status dc_event_elapsed_ms(dc_event start, dc_event end, float* milliseconds);\n", "")
+DEL_FN_HDR = (HDR, "/** Milliseconds between two events. Errors: DC_ERROR_INVALID_HANDLE. */\n"
+              "DC_API dc_status dc_event_elapsed_ms(dc_event start, dc_event end, DC_OUT float* milliseconds);\n", "")
 DEL_FN_IMPL = (IMPL, "DC_API dc_status dc_event_elapsed_ms(dc_event start, dc_event end, float* milliseconds) {\n"
                "  (void)start; (void)end;\n  *milliseconds = 0.0f;\n  return 0;\n}\n", "")
-DEL_FN_LIST = ("dccuda.symbols", "dc_event_elapsed_ms\n", "")
+DEL_FN_LIST = ("abi/dccuda.symbols", "dc_event_elapsed_ms\n", "")
 MINOR_BUMP = (HDR, "#define DCCUDA_VERSION_MINOR 0", "#define DCCUDA_VERSION_MINOR 1")
-SWAP_FIELDS = (HDR, "  const void* value;\n  dc_buffer buffer;\n", "  dc_buffer buffer;\n  const void* value;\n")
+SWAP_FIELDS = (HDR, "  DC_ARRAY(size) const void* value;\n  dc_buffer buffer;\n",
+               "  dc_buffer buffer;\n  DC_ARRAY(size) const void* value;\n")
 LAYOUT_FILES = ["--layout-output", "csharp=layouts/csharp.txt", "--layout-output", "rust=layouts/rust.txt"]
+CONSTANT_FILES = ["--constants-output", "csharp=constants/csharp.txt", "--constants-output", "rust=constants/rust.txt"]
 
 CASES = {
     # -- the control: everything right ------------------------------------------------
     "good_fixture_passes": Case(
-        "The unmodified fixture passes every check in strict mode (real mono/cargo layout programs where installed).",
+        "The unmodified fixture passes every check in strict mode (real mono/cargo measuring programs where installed).",
         ["all"], [r"ABI check OK", r"PASS\s+bindings\.swig\s.*7/8 exported functions wrapped, 1 not bound on purpose",
-                  r"PASS\s+abi\.baseline", r"PASS\s+symbols\.library\s.*8 exported"],
+                  r"PASS\s+bindings\.generated\s+\d+ generated files, 0 stale", r"PASS\s+constants\.c\s+11 constants",
+                  r"PASS\s+constants\.csharp\s+11 constants", r"PASS\s+constants\.rust\s+11 constants",
+                  r"PASS\s+layouts\.rust", r"PASS\s+abi\.baseline", r"PASS\s+symbols\.library\s.*8 exported"],
         rc=0, baseline=True, real_layout_programs=True),
-    "missing_binding_shown_not_failed": Case(
-        "Without --strict, a binding that does not exist is shown as NOT PRESENT and does not fail.",
-        ["bindings", "layouts"], [r"NOT PRESENT\s+bindings\.zig\s+bindings/zig does not exist", r"ABI check OK"],
-        rc=0, strict=False, remove=["bindings/zig", "layouts/zig.txt"], args=LAYOUT_FILES),
-    "missing_binding_fails_strict": Case(
-        "With --strict, a binding that does not exist fails.",
-        ["bindings", "layouts"], [r"FAIL:ABSENT\s+bindings\.zig", r"FAIL:ABSENT\s+layouts\.zig", r"ABI check FAILED"],
-        remove=["bindings/zig", "layouts/zig.txt"], args=LAYOUT_FILES),
-    # -- bindings ------------------------------------------------------------------------
-    "csharp_libraryimport_no_entrypoint": Case(
-        "A [LibraryImport] without EntryPoint whose method name (dc_buffer_alloc_Internal) is not exported.",
-        ["bindings"], [r"csharp\.LibraryImport: bindings/csharp/Native\.cs:\d+: entry point `dc_buffer_alloc_Internal` "
-                       r"\(the method's own name: the attribute has no EntryPoint\) is not exported by libdccuda",
-                       r"add EntryPoint = \"dc_\.\.\.\" to the attribute \(did you mean dc_buffer_alloc\?\)", r"csharp\.LibraryImport: `dc_buffer_alloc` .* is exported but not bound",
-                       r"PASS\s+bindings\.csharp\.DllImport"],
+    "measuring_program_missing_shown_not_failed": Case(
+        "Without --strict, a binding whose measuring program is not there (Zig's) is shown as NOT PRESENT.",
+        ["layouts", "constants"], [r"NOT PRESENT\s+layouts\.zig\s+bindings/zig/layout\.zig does not exist",
+                                   r"NOT PRESENT\s+constants\.zig", r"ABI check OK"],
+        rc=0, strict=False, remove=["layouts/zig.txt", "constants/zig.txt"], args=LAYOUT_FILES + CONSTANT_FILES),
+    "measuring_program_missing_fails_strict": Case(
+        "With --strict, a binding whose measuring program is not there fails.",
+        ["layouts", "constants"], [r"FAIL:ABSENT\s+layouts\.zig", r"FAIL:ABSENT\s+constants\.zig", r"ABI check FAILED"],
+        remove=["layouts/zig.txt", "constants/zig.txt"], args=LAYOUT_FILES + CONSTANT_FILES),
+    # -- generated bindings ------------------------------------------------------------------
+    "generated_csharp_edited": Case(
+        "A generated C# declaration edited by hand (its EntryPoint removed): the generated file is stale.",
+        ["bindings"], [r"FAIL\s+bindings\.generated",
+                       r"bindings/csharp/Native/NativeMethods\.Core\.cs differs from what the header gives: run abi/gen\.py"],
+        edits=[("bindings/csharp/Native/NativeMethods.Core.cs", '[LibraryImport(Lib, EntryPoint = "dc_buffer_alloc")]',
+                "[LibraryImport(Lib)]")]),
+    "generated_zig_edited": Case(
+        "A generated Zig declaration edited by hand (u32 for a uint64_t): the generated file is stale.",
+        ["bindings"], [r"bindings/zig/src/c\.zig differs from what the header gives"],
+        edits=[("bindings/zig/src/c.zig", "fn dc_buffer_alloc(device: ?*Device, size: u64,",
+                "fn dc_buffer_alloc(device: ?*Device, size: u32,")]),
+    "generated_stale_after_header_change": Case(
+        "A function added to the header without running abi/gen.py: every binding it adds to is stale.",
+        ["bindings"], [r"bindings/rust/dccuda-sys/src/generated\.rs differs", r"bindings/zig/src/c\.zig differs",
+                       r"bindings/csharp/Native/NativeMethods\.Core\.cs differs", r"abi/dccuda\.symbols differs",
+                       r"bindings\.generated\s+\d+ generated files, [4-9] stale"],
+        edits=[ADD_FN_HDR]),
+    "generated_leftover": Case(
+        "A file marked generated that nothing generates any more (a section's declarations moved away).",
+        ["bindings"], [r"bindings/csharp/Native/NativeMethods\.Old\.cs is marked generated but nothing generates it"],
         overlay=True),
-    "csharp_dllimport_wrong_type": Case(
-        "The Mono [DllImport] mirror passes a 64-bit size as `uint`.",
-        ["bindings"], [r"csharp\.DllImport: bindings/csharp/Native\.cs:\d+: `dc_occupancy` parameter 3 "
-                       r"\(`dynamic_shared_bytes`\): C `uint64_t` \(64-bit int\) but csharp\.DllImport `uint` \(32-bit int\)",
-                       r"PASS\s+bindings\.csharp\.LibraryImport"],
-        edits=[("bindings/csharp/Native.cs",
-                "internal static extern int dc_occupancy(IntPtr function, int blockSize, ulong dynamicSharedBytes",
-                "internal static extern int dc_occupancy(IntPtr function, int blockSize, uint dynamicSharedBytes")]),
-    "csharp_string_return": Case(
-        "A declaration returns a marshalled string: the runtime would free the library's string.",
-        ["bindings"], [r"StatusName returns string: the marshaller would free the library-owned string"],
-        edits=[("bindings/csharp/Native.cs", "internal static extern IntPtr StatusName(Status status);",
-                "internal static extern string StatusName(Status status);")]),
-    "rust_missing_parameter": Case(
-        "A Rust declaration with a parameter missing.",
-        ["bindings"], [r"rust: bindings/rust/dccuda-sys/src/lib\.rs:\d+: `dc_buffer_alloc` has 3 parameters, "
-                       r"the C prototype has 4"],
-        overlay=True),
-    "zig_wrong_parameter_type": Case(
-        "A Zig declaration with a u32 where C has uint64_t.",
-        ["bindings"], [r"zig: bindings/zig/dccuda\.zig:\d+: `dc_buffer_alloc` parameter 2 \(`size`\): "
-                       r"C `uint64_t` \(64-bit int\) but zig `u32` \(32-bit int\)"],
-        overlay=True),
+    "model_cannot_describe": Case(
+        "A new function whose pointer says nothing of what it points to: the model (and so gen) refuses it.",
+        ["bindings", "header"], [r"FAIL\s+bindings\.generated",
+                                 r"dc_fill parameter `data`: `void\*` says nothing of what it points to: write DC_ARRAY\(count\)",
+                                 r"FAIL\s+header\.declarations"],
+        edits=[(HDR, "/** Release a buffer. */", "/** Fill. Errors: DC_ERROR_INVALID_ARGUMENT. */\n"
+                "DC_API dc_status dc_fill(void* data, uint64_t size);\n\n/** Release a buffer. */")]),
     "swig_ignored_function": Case(
         "dccuda.i %ignores a function that is not listed in unbound.txt.",
         ["bindings"], [r"swig: `dc_buffer_alloc` \(include/dccuda\.h:\d+\) is not wrapped"],
@@ -132,8 +140,13 @@ CASES = {
         ["bindings"], [r"swig C#: EntryPoint `CSharp_dc_version` is not exported by .*libdccuda\.so\.1 \(--swig-library\)"],
         args=["--swig-library", "@LIB@"]),
     "unbound_stale_entry": Case(
-        "unbound.txt says a function is not bound by a binding that binds it.",
-        ["bindings"], [r"unbound\.txt:\d+: `rust dc_version` is listed as not bound, but rust binds it: remove the line"],
+        "unbound.txt says a function is not bound by SWIG, which wraps it.",
+        ["bindings"], [r"unbound\.txt:\d+: `swig dc_version` is listed as not bound, but SWIG wraps it: remove the line"],
+        edits=[("unbound.txt", "swig       dc_stream_add_callback",
+                "swig       dc_version              planted\nswig       dc_stream_add_callback")]),
+    "unbound_generated_binding": Case(
+        "unbound.txt lists a function for a binding that is generated (and so binds everything).",
+        ["bindings"], [r"unbound\.txt:\d+: `rust dc_version`: the rust binding's declarations are generated"],
         edits=[("unbound.txt", "swig       dc_stream_add_callback",
                 "rust       dc_version              planted\nswig       dc_stream_add_callback")]),
     # -- layouts ---------------------------------------------------------------------------
@@ -147,6 +160,18 @@ CASES = {
         "The Rust layout program reports dc_arg's fields swapped.",
         ["layouts"], [r"rust: struct dc_arg: field value at offset 16, C has it at 8", r"PASS\s+layouts\.csharp"],
         overlay=True, args=LAYOUT_FILES),
+    # -- constants ---------------------------------------------------------------------------
+    "constant_value_differs": Case(
+        "The C# program reports a constant with another value than the C compiler's.",
+        ["constants"], [r"FAIL\s+constants\.csharp", r"csharp: DC_ALLOC_PORTABLE is 3, C says 2",
+                        r"PASS\s+constants\.rust", r"PASS\s+constants\.zig"],
+        edits=[("constants/csharp.txt", "constant DC_ALLOC_PORTABLE 2", "constant DC_ALLOC_PORTABLE 3")],
+        args=CONSTANT_FILES),
+    "constant_missing_and_extra": Case(
+        "The Zig program lacks a constant of the header and has one the header does not define.",
+        ["constants"], [r"zig: DC_ARG_BUFFER \(2 in C\) is missing", r"zig: DC_ARG_OBSOLETE = 9 is not a constant of the header"],
+        edits=[("constants/zig.txt", "constant DC_ARG_BUFFER 2\n", "constant DC_ARG_OBSOLETE 9\n")],
+        args=CONSTANT_FILES),
     # -- the baseline ----------------------------------------------------------------------
     "baseline_removed_function": Case(
         "A released function removed (header, library and list agree): abidiff against the baseline fails.",
@@ -173,8 +198,10 @@ CASES = {
         [], [r"wrote .*dccuda\.abi \(9 functions\) and .*dccuda\.abi\.version \(1\.1\.0\)"],
         rc=0, edits=[ADD_FN_HDR, ADD_FN_IMPL, MINOR_BUMP], baseline=True, args=["--update-baseline"]),
     "symbols_update_refuses_released_removal": Case(
-        "--update-symbols refuses to drop a released function without a major version bump.",
-        [], [r"refused: these functions were released .*: dc_event_elapsed_ms"],
+        "--update-symbols (abi/gen.py) refuses to drop a released function without a major version bump.",
+        [], [r"these functions were released \(they are in the baseline.*\) and the header no longer declares them: "
+             r"dc_event_elapsed_ms"],
+        rc=2,
         edits=[DEL_FN_HDR, DEL_FN_IMPL], baseline=True, args=["--update-symbols"]),
     # -- exported symbols ------------------------------------------------------------------
     "symbols_leaked_cxx": Case(
@@ -193,7 +220,7 @@ CASES = {
         overlay=True, library="none", args=["--nm-file", "nm.txt"]),
     "symbols_not_implemented": Case(
         "A function declared in the header (and listed) is not in the library.",
-        ["symbols"], [r"1 functions in dccuda\.symbols are not exported .*\n\s+dc_occupancy \(include/dccuda\.h:\d+\)"],
+        ["symbols"], [r"1 functions in abi/dccuda\.symbols are not exported .*\n\s+dc_occupancy \(include/dccuda\.h:\d+\)"],
         edits=[(IMPL, "DC_API dc_status dc_occupancy(", "static dc_status not_exported(")]),
     "symbols_extra_function": Case(
         "The library exports a dc_ function the header does not declare.",
@@ -202,7 +229,7 @@ CASES = {
                 "DC_API int32_t dc_internal_helper(void) { return 1; }\n")]),
     "symbols_list_out_of_date": Case(
         "A function added to the header but not to abi/dccuda.symbols.",
-        ["symbols"], [r"`dc_new_function` is declared in include/dccuda\.h:\d+ but missing from dccuda\.symbols"],
+        ["symbols"], [r"`dc_new_function` is declared in include/dccuda\.h:\d+ but missing from abi/dccuda\.symbols"],
         edits=[ADD_FN_HDR, ADD_FN_IMPL]),
     # -- header hygiene --------------------------------------------------------------------
     "header_bool": Case(
@@ -221,8 +248,8 @@ CASES = {
         edits=[(HDR, "dc_buffer_alloc(dc_device device, uint64_t size", "dc_buffer_alloc(dc_device device, size_t size")]),
     "header_bitfield": Case(
         "A bit-field in a public struct.",
-        ["header"], [r"struct dc_arg: bit-field `uint32_t kind : 8`: bit-fields have no portable layout"],
-        edits=[(HDR, "  uint32_t kind;", "  uint32_t kind : 8;")]),
+        ["header"], [r"struct dc_arg: bit-field `uint32_t size : 8`: bit-fields have no portable layout"],
+        edits=[(HDR, "  uint32_t size;", "  uint32_t size : 8;")]),
     "header_enum_type": Case(
         "An enum type in a signature.",
         ["header"], [r"enum type `dc_mode`"],
@@ -300,8 +327,16 @@ def run_case(name: str, keep: bool = False) -> bool:
         log(f"== case {name}: {case.doc}")
         tree = os.path.join(tmp, "tree")
         shutil.copytree(GOOD, tree)
+        for rel in SHARED:
+            os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
+            shutil.copy(os.path.join(ROOT, rel), os.path.join(tree, rel))
+        # The bindings' generated layers, from the fixture's header (the mechanism under test).
+        g = subprocess.run([sys.executable, GEN, "--root", tree], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True)
+        if g.returncode != 0:
+            raise SystemExit(f"abi/gen.py failed on the good fixture:\n{g.stdout}")
         common = ["--root", tree, "--header", os.path.join(tree, HDR),
-                  "--symbols", os.path.join(tree, "dccuda.symbols"),
+                  "--symbols", os.path.join(tree, "abi", "dccuda.symbols"),
                   "--bindings-root", os.path.join(tree, "bindings"),
                   "--unbound", os.path.join(tree, "unbound.txt"),
                   "--baseline", os.path.join(tmp, "baseline", "dccuda.abi"),
@@ -341,18 +376,22 @@ def run_case(name: str, keep: bool = False) -> bool:
         args += ["--library", lib]
         args += ["--layout-output", "zig=" + os.path.join(tree, "layouts", "zig.txt")] \
             if os.path.exists(os.path.join(tree, "layouts", "zig.txt")) else []
-        if "all" in case.checks or "layouts" in case.checks:
+        args += ["--constants-output", "zig=" + os.path.join(tree, "constants", "zig.txt")] \
+            if os.path.exists(os.path.join(tree, "constants", "zig.txt")) else []
+        for what, option in (("layouts", "--layout-output"), ("constants", "--constants-output")):
+            if "all" not in case.checks and what not in case.checks:
+                continue
             if not case.real_layout_programs or not (shutil.which("mcs") and shutil.which("mono")):
-                if "csharp=layouts/csharp.txt" not in case.args:
-                    args += ["--layout-output", "csharp=" + os.path.join(tree, "layouts", "csharp.txt")]
+                if f"csharp={what}/csharp.txt" not in case.args:
+                    args += [option, "csharp=" + os.path.join(tree, what, "csharp.txt")]
                 if case.real_layout_programs:
-                    log("   note: mcs/mono not installed: the C# layout comes from layouts/csharp.txt")
+                    log(f"   note: mcs/mono not installed: the C# {what} come from {what}/csharp.txt")
             if not case.real_layout_programs or not shutil.which("cargo"):
-                if "rust=layouts/rust.txt" not in case.args:
-                    args += ["--layout-output", "rust=" + os.path.join(tree, "layouts", "rust.txt")]
+                if f"rust={what}/rust.txt" not in case.args:
+                    args += [option, "rust=" + os.path.join(tree, what, "rust.txt")]
                 if case.real_layout_programs:
-                    log("   note: cargo not installed: the Rust layout comes from layouts/rust.txt")
-        extra = [a if "=" not in a or not a.split("=", 1)[1].startswith("layouts/")
+                    log(f"   note: cargo not installed: the Rust {what} come from {what}/rust.txt")
+        extra = [a if "=" not in a or not a.split("=", 1)[1].startswith(("layouts/", "constants/"))
                  else a.split("=", 1)[0] + "=" + os.path.join(tree, a.split("=", 1)[1]) for a in case.args]
         extra = [os.path.join(tree, a) if a == "nm.txt" else lib if a == "@LIB@" else a for a in extra]
         cmd = [sys.executable, CHECK] + case.checks + args + extra + (["--strict"] if case.strict else [])

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Unit tests of the parsers behind abi/check_abi.py, on source layouts the fixtures do not
-show: every way a C#, Rust or Zig declaration may be written that the check must still read
-right, and the header parser's corner cases. Run: python3 tests/abi/test_parsers.py"""
+"""Unit tests of the readers behind abi/check_abi.py and abi/gen.py, on source layouts the
+fixtures do not show: the C# declarations the SWIG check reads from SWIG's output, the header
+parser's corner cases, and the API model (abi/api_model.py): what each annotation means and
+the message for each thing the model cannot describe. Run: python3 tests/abi/test_parsers.py"""
 
 import os
 import sys
@@ -11,9 +12,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "abi"))
 
 import api  # noqa: E402
-from abicheck.bindings import csharp, rust, zig  # noqa: E402
+from abicheck.bindings import csharp  # noqa: E402
 from abicheck.bindings.common import strip_c_like_comments  # noqa: E402
-from abicheck import baseline, layouts, symbols, util  # noqa: E402
+from abicheck import baseline, constants, layouts, symbols, util  # noqa: E402
 
 
 def cs_view(src, net7):
@@ -132,105 +133,6 @@ namespace N {
         self.assertEqual([d.name for d in cs_view(src, False)[0]], ["dc_c"])
 
 
-class Rust(unittest.TestCase):
-    SRC = r'''
-use std::os::raw::{c_char, c_int, c_void};
-pub type dc_status = i32;
-pub type dc_device = *mut dc_device_s;
-#[repr(C)] pub struct dc_device_s { _p: [u8; 0] }
-#[repr(transparent)] pub struct Handle(pub *mut c_void);
-#[repr(transparent)] pub struct Marker<T> { ptr: core::ptr::NonNull<c_void>, _t: std::marker::PhantomData<T> }
-#[repr(i32)] pub enum Mode { A = 0 }
-#[repr(C)] pub struct Pair { a: i32, b: i32 }
-pub type Cb = Option<unsafe extern "C" fn(block: i32, user: *mut c_void) -> u64>;
-/* a block comment /* nested */ with extern "C" { fn dc_fake(); } inside */
-#[link(name = "dccuda")]
-unsafe extern "C" {
-    /// Doc comment.
-    #[cfg(feature = "x")]
-    pub safe fn dc_version() -> u32;
-    #[link_name = "dc_device_open"]
-    pub fn open(ordinal: c_int, device: *mut dc_device) -> dc_status;
-    pub fn dc_many(
-        a: Handle,
-        b: Marker<u8>,
-        c: Mode,
-        d: Cb,
-        e: &mut u64,
-        f: Option<&Pair>,
-        g: usize,
-        h: *const *const c_char,
-        i: f32,
-        j: f64,
-    ) -> !;
-    pub fn dc_bad(p: Pair, l: std::os::raw::c_long);
-}
-#[link(name = "dcfake_cuda")]
-extern "C" { pub fn dcfake_reset(); }
-'''
-
-    def test_declarations(self):
-        text = strip_c_like_comments(self.SRC, nested=True)
-        t = rust.Types()
-        t.collect(text)
-        decls, skipped, errors = rust.parse_file(text, "lib.rs", t)
-        self.assertEqual(errors, [])
-        d = {x.name: x for x in decls}
-        self.assertNotIn("dc_fake", d)
-        self.assertEqual(sig(d["dc_version"]), ("dc_version", [], "i32"))
-        self.assertEqual((d["dc_device_open"].method, d["dc_device_open"].how), ("open", "link_name"))
-        self.assertEqual(sig(d["dc_device_open"])[1:], (["i32", "ptr"], "i32"))
-        self.assertEqual(sig(d["dc_many"])[1:], (["ptr", "ptr", "i32", "ptr", "ptr", "ptr", "ptr", "ptr", "f32", "f64"], "void"))
-        self.assertEqual([p.cls for p in d["dc_bad"].params], ["struct", "long"])
-        self.assertTrue(d["dc_bad"].problems)
-        self.assertTrue(any("dcfake_cuda" in s for s in skipped))
-
-
-class Zig(unittest.TestCase):
-    SRC = r'''
-const std = @import("std");
-pub const Device = opaque {};
-pub const Status = enum(c_int) { ok = 0, _ };
-pub const Flags = packed struct(u32) { a: bool = false, _pad: u31 = 0 };
-pub const HostFn = *const fn (?*anyopaque) callconv(.C) void;
-const Config = extern struct { a: u32 };
-const Alias = u64;
-// pub extern "dccuda" fn dc_commented() void;
-const help =
-    \\ pub extern "dccuda" fn dc_in_string() void;
-;
-pub extern "dccuda" fn @"dc_version"() callconv(.C) u32;
-pub extern "dccuda" fn dc_many(
-    a: ?*Device,
-    b: Status,
-    c: Flags,
-    d: ?HostFn,
-    e: [*c]const u8,
-    f: [*:0]const u8,
-    g: *const Config,
-    h: Alias,
-    i: f32,
-    j: usize,
-) Status;
-extern fn dc_bad(x: ?u32, y: c_long, z: Config) callconv(.Stdcall) void;
-extern "c" fn getenv(name: [*:0]const u8) ?[*:0]const u8;
-'''
-
-    def test_declarations(self):
-        text = zig.strip_zig(self.SRC)
-        t = zig.Types()
-        t.collect(text)
-        decls, skipped, errors = zig.parse_file(text, "dccuda.zig", t)
-        self.assertEqual(errors, [])
-        d = {x.name: x for x in decls}
-        self.assertEqual(sorted(d), ["dc_bad", "dc_many", "dc_version"])
-        self.assertEqual(sig(d["dc_version"]), ("dc_version", [], "i32"))
-        self.assertEqual(sig(d["dc_many"])[1:], (["ptr", "i32", "i32", "ptr", "ptr", "ptr", "ptr", "i64", "f32", "ptr"], "i32"))
-        self.assertEqual([p.cls for p in d["dc_bad"].params], ["?", "long", "struct"])
-        self.assertTrue(any("callconv(.Stdcall)" in p for p in d["dc_bad"].problems))
-        self.assertTrue(any("getenv" in s for s in skipped))
-
-
 class Header(unittest.TestCase):
     SRC = r'''
 #ifndef X_H
@@ -307,13 +209,132 @@ DC_API dc_status dc_h();
         a = api.parse_header(os.path.join(ROOT, "include", "dccuda.h"))
         self.assertEqual(a.problems, [])
         self.assertEqual(a.forbidden, [])
+        self.assertEqual([str(p) for p in a.model_problems], [])
         self.assertGreater(len(a.functions), 100)
         arg = a.struct("dc_arg")
         self.assertEqual([(f.name, f.offset) for f in arg.fields],
                          [("kind", 0), ("size", 4), ("value", 8), ("buffer", 16), ("offset", 24)])
 
 
+class Model(unittest.TestCase):
+    SRC = r'''
+#include <stdint.h>
+#define DC_API
+#define DC_IN
+#define DC_OUT
+#define DC_INOUT
+#define DC_NULLABLE
+#define DC_ARRAY(n)
+#define DC_OWNED
+#define DC_BORROWED
+#define DC_LIFETIME(x)
+#define DC_FAMILY(f)
+#define DC_CONSTANTS(f, k, t)
+#define DC_NATIVE
+#define DC_USER_DATA
+#define DC_INFALLIBLE
+DC_CONSTANTS(dccuda_version, values, uint32_t)
+#define DCCUDA_VERSION_MAJOR 1
+#define DCCUDA_VERSION_MINOR 0
+#define DCCUDA_VERSION_PATCH 0
+typedef int32_t dc_status;
+DC_CONSTANTS(dc_status, enumeration, int32_t)
+#define DC_SUCCESS 0
+/** A comment between the members. */
+#define DC_ERROR_INVALID_ARGUMENT (-1)
+#define DC_ERROR_INVALID_HANDLE (-2)
+
+/* Two families with one prefix, told apart by their markers. */
+DC_CONSTANTS(dc_cache_source, enumeration, int32_t)
+#define DC_CACHE_MISS 0
+#define DC_CACHE_DISK 2
+
+DC_CONSTANTS(dc_cache_clear_flags, flags, uint32_t)
+#define DC_CACHE_CLEAR_MEMORY 0x1u
+#define DC_CACHE_CLEAR_DISK   0x2u
+
+#define DC_LONELY 7
+typedef struct dc_thing_s* dc_thing;
+typedef void (*dc_fn)(void* user_data);
+typedef struct dc_opts { uint32_t struct_size; DC_FAMILY(dc_cache_clear_flags) uint32_t flags; } dc_opts;
+#define DC_OPTS_INIT { (uint32_t)sizeof(dc_opts), 0u }
+/** Make one. Errors: DC_ERROR_INVALID_ARGUMENT (bad flags). */
+DC_API dc_status dc_make(DC_FAMILY(dc_cache_clear_flags) uint32_t flags, DC_IN DC_NULLABLE const dc_opts* opts,
+                         DC_OUT DC_OWNED dc_thing* thing);
+/** Copy. Errors: as dc_make, and DC_ERROR_INVALID_HANDLE. */
+DC_API dc_status dc_copy(dc_thing thing, DC_IN DC_ARRAY(size) const void* src, uint64_t size,
+                         DC_OUT DC_LIFETIME(thing) const char** name, DC_USER_DATA void* user, dc_fn fn);
+DC_API void dc_release(DC_OWNED DC_NULLABLE dc_thing thing);
+DC_API DC_LIFETIME(static) const char* dc_name(DC_FAMILY(dc_status) dc_status status);
+DC_API DC_INFALLIBLE dc_status dc_last(void);
+/** No errors paragraph. */
+DC_API dc_status dc_bad1(void* p, dc_thing* t, DC_IN DC_ARRAY(nope) const void* q, const char** s);
+/** Errors: as dc_nothing. */
+DC_API dc_status dc_bad2(DC_OUT int32_t* x);
+DC_API const char* dc_bad3(DC_IN int32_t y);
+'''
+
+    def test_meaning(self):
+        a = api.parse_text(self.SRC)
+        self.assertEqual(a.problems, [])
+        fams = {f.name: f for f in a.families}
+        self.assertEqual(fams["dc_cache_source"].members, ["DC_CACHE_MISS", "DC_CACHE_DISK"])
+        self.assertEqual(fams["dc_cache_clear_flags"].members, ["DC_CACHE_CLEAR_MEMORY", "DC_CACHE_CLEAR_DISK"])
+        self.assertEqual(fams["dc_status"].members, ["DC_SUCCESS", "DC_ERROR_INVALID_ARGUMENT", "DC_ERROR_INVALID_HANDLE"])
+        self.assertEqual(a.macro("DC_CACHE_DISK").family, "dc_cache_source")
+        make, copy = a.function("dc_make"), a.function("dc_copy")
+        self.assertEqual([(p.name, p.model.kind, p.model.direction) for p in make.params],
+                         [("flags", "int", "in"), ("opts", "struct", "in"), ("thing", "out_handle", "out")])
+        self.assertEqual(make.params[0].model.family, "dc_cache_clear_flags")
+        self.assertTrue(make.params[1].model.nullable and make.params[2].model.owned)
+        self.assertEqual([p.model.kind for p in copy.params], ["handle", "memory", "int", "out_string", "user_data",
+                                                               "callback"])
+        self.assertEqual((copy.params[1].model.array, copy.params[3].model.lifetime), ("size", "thing"))
+        self.assertEqual(make.model.errors, ["DC_ERROR_INVALID_ARGUMENT"])
+        self.assertEqual(copy.model.errors, ["DC_ERROR_INVALID_HANDLE", "DC_ERROR_INVALID_ARGUMENT"])
+        rel = a.function("dc_release")
+        self.assertTrue(rel.params[0].model.owned and not rel.model.fallible)
+        self.assertEqual((a.function("dc_name").model.lifetime, a.function("dc_name").model.fallible), ("static", False))
+        self.assertFalse(a.function("dc_last").model.fallible)
+        self.assertEqual(a.struct("dc_opts").fields[1].model.family, "dc_cache_clear_flags")
+
+    def test_what_it_cannot_describe(self):
+        a = api.parse_text(self.SRC)
+        msgs = [str(p) for p in a.model_problems]
+        expected = [
+            "#define DC_LONELY belongs to no family",
+            "dc_bad1 returns a dc_status but its comment has no \"Errors: ...\" paragraph",
+            "dc_bad1 parameter `p`: `void*` says nothing of what it points to: write DC_ARRAY(count)",
+            "dc_bad1 parameter `t`: `dc_thing*`: a pointer to a handle is an out handle: write DC_OUT",
+            "dc_bad1 parameter `q`: DC_ARRAY(nope) names no other parameter",
+            "dc_bad1 parameter `s`: `const char**` is written by the call: write DC_OUT",
+            "dc_bad1 parameter `s`: `const char**`: say how long what it receives stays valid",
+            "dc_bad2: its Errors paragraph says \"as dc_nothing\", which the header does not declare",
+            "dc_bad3 returns `const char*`: write DC_LIFETIME(static) or DC_LIFETIME(thread)",
+            "dc_bad3 parameter `y`: DC_IN on a parameter passed by value",
+        ]
+        for e in expected:
+            self.assertTrue(any(e in m for m in msgs), f"no message containing: {e}\n" + "\n".join(msgs))
+        self.assertEqual(len(msgs), len(expected), "\n".join(msgs))
+
+    def test_a_marker_group_ends_at_a_blank_line(self):
+        src = self.SRC.replace("#define DC_CACHE_DISK 2\n\n", "#define DC_CACHE_DISK 2\n")
+        a = api.parse_text(src)
+        msgs = " | ".join(str(p) for p in a.model_problems)
+        self.assertNotIn("DC_CACHE_CLEAR_MEMORY belongs to no family", msgs)
+        self.assertEqual(a.macro("DC_CACHE_CLEAR_MEMORY").family, "dc_cache_clear_flags")
+        self.assertNotIn("DC_CACHE_CLEAR_MEMORY", a.family("dc_cache_source").members)
+        src = self.SRC.replace("DC_CONSTANTS(dc_cache_clear_flags, flags, uint32_t)\n", "")
+        msgs = " | ".join(str(p) for p in api.parse_text(src).model_problems)
+        self.assertIn("#define DC_CACHE_CLEAR_MEMORY belongs to no family", msgs)
+
+
 class Pieces(unittest.TestCase):
+    def test_constants_format(self):
+        got, errors = constants.parse_constants("# c\nconstant DC_A -2\nconstant DC_B 4294967295\nDC_C 1\n")
+        self.assertEqual(got, {"DC_A": -2, "DC_B": 4294967295})
+        self.assertEqual(len(errors), 1)
+
     def test_nm(self):
         syms, bad = symbols.parse_nm("0000 A DCCUDA_1.0\n0010 T dc_a@@DCCUDA_1.0\n0020 T dc_b@DCCUDA_0.9\n"
                                      "0030 T dc_c\n0040 W _ZN1x1yEv\ngarbage line here\n")

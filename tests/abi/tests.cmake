@@ -37,7 +37,7 @@ add_test(NAME abi.check
           --library $<TARGET_FILE_DIR:dccuda>/libdccuda.so.${DCCUDA_SOVERSION}
           --report-file ${CMAKE_BINARY_DIR}/abi-check/report.txt
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-set_tests_properties(abi.check PROPERTIES LABELS abi TIMEOUT 900)
+set_tests_properties(abi.check PROPERTIES LABELS "abi;slow" TIMEOUT 900)
 
 # The header's own checks (hygiene, parsed declarations, C++ compatibility). Its own work
 # folder: CTest runs it beside abi.check, and in a shared folder each would overwrite the

@@ -3,7 +3,7 @@ set(DCTEST_COMPILE ${CMAKE_CURRENT_SOURCE_DIR}/compile)
 add_library(dctest_kernels STATIC ${DCTEST_COMPILE}/kernel_sources.cpp)
 target_include_directories(dctest_kernels PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 
-dc_test(test_compile SOURCES ${DCTEST_COMPILE}/test_compile.cpp)
+dc_test(test_compile SOURCES ${DCTEST_COMPILE}/test_compile.cpp LABELS threads)
 target_link_libraries(test_compile PRIVATE dctest_kernels)
 # White-box: SHA-256, the cache entry format, logs, versions, the include scan.
 dc_test(test_compile_internal SOURCES ${DCTEST_COMPILE}/test_compile_internal.cpp INTERNAL)

@@ -6,6 +6,7 @@
 
 #include "fake.h"
 #include "fake_memory.h"
+#include "core/sticky_errors.h"  // the library's list of sticky errors: one list for both
 
 namespace fake {
 namespace {
@@ -63,20 +64,7 @@ Config read_config() {
   return c;
 }
 
-bool sticky(int r) {
-  switch (r) {
-    case CUDA_ERROR_ILLEGAL_ADDRESS:
-    case CUDA_ERROR_LAUNCH_FAILED:
-    case CUDA_ERROR_HARDWARE_STACK_ERROR:
-    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
-    case CUDA_ERROR_MISALIGNED_ADDRESS:
-    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
-    case CUDA_ERROR_INVALID_PC:
-      return true;
-    default:
-      return false;
-  }
-}
+bool sticky(int r) { return dc::is_sticky_cuda_result(r); }
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 
 #include "fake_graph.h"
 #include "fake_memory.h"
+#include "core/sticky_errors.h"  // the library's list of sticky errors: one list for both
 
 namespace fake {
 namespace {
@@ -49,18 +50,7 @@ Stream* default_stream(Context* ctx) {
   return s;
 }
 
-bool sticky(CUresult r) {
-  switch (r) {
-    case CUDA_ERROR_ILLEGAL_ADDRESS:
-    case CUDA_ERROR_LAUNCH_FAILED:
-    case CUDA_ERROR_MISALIGNED_ADDRESS:
-    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
-    case CUDA_ERROR_HARDWARE_STACK_ERROR:
-      return true;
-    default:
-      return false;
-  }
-}
+bool sticky(CUresult r) { return dc::is_sticky_cuda_result(r); }
 
 // Reports (once) the stream's pending asynchronous error.
 CUresult take_pending(Stream* s) {

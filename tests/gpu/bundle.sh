@@ -25,6 +25,8 @@ for exe in dccuda-info dccuda-saxpy dccuda-multi-gpu; do
   [ -x "$build/$exe" ] && cp "$build/$exe" "$out/bin/"
 done
 find "$build/tests" -maxdepth 1 -type f -name 'test_*' -perm -u+x -exec cp {} "$out/tests/" \;
+# Which binaries run on the GPU and how: their CTest labels (tests/CMakeLists.txt, dc_test).
+cp "$build/tests/gpu_tests.txt" "$out/tests/"
 # Precompiled kernels (nvcc CUBIN / fatbin) the module tests load from beside themselves.
 find "$build/tests" -maxdepth 1 -type f \( -name '*.cubin' -o -name '*.fatbin' -o -name '*.ptx' \) -exec cp {} "$out/tests/" \;
 if [ -d "$build/bench" ]; then

@@ -74,7 +74,7 @@ for sample in "$bundle"/extra/*/*saxpy*; do
 done
 
 # The bindings' own test programs, where the bundle has them.
-for t in "$bundle/extra/zig/dccuda-zig-tests" "$bundle/extra/csharp/dccuda-cs-tests"; do
+for t in "$bundle/extra/zig/dccuda-zig-tests" "$bundle/extra/csharp/dccuda-cs-tests" "$bundle/extra/csharp/dccuda-swig-tests"; do
   [ -x "$t" ] || continue
   name=$(basename "$t")
   echo "== binding tests ($name)"
@@ -97,14 +97,19 @@ for t in "$bundle"/extra/rust/tests/*; do
 done
 grep -h '^driver:' "$out"/rust-test-*.log 2>/dev/null | sort -u | sed 's/^/    rust tests: /' | tee -a "$summary"
 
-# Tests that only make sense on the fake driver or without a driver.
-# (the fault sweep, init faults and missing entries inject failures through the fake)
-skip_re='^(test_trust_boundaries|test_no_driver|test_stub_driver|test_init|test_old_driver|test_too_old_driver|test_fault_sweep.*|test_init_faults|test_missing_entries)$'
+# The binaries labelled gpu (tests/gpu_tests.txt: each binary and its CTest labels); those
+# without it only make sense on the fake driver or without a driver (fault injection, an old
+# driver). Labelled faults: a real kernel fault is kept for the whole process, so one process
+# per test.
+labels_of() { awk -v n="$1" '$1 == n { $1 = ""; print }' "$bundle/tests/gpu_tests.txt"; }
+has_label() { [[ " $(labels_of "$1") " == *" $2 "* ]]; }
 echo "== test binaries against the real driver"
+[ -f "$bundle/tests/gpu_tests.txt" ] || echo "no tests/gpu_tests.txt in the bundle (make it with tests/gpu/bundle.sh): no test binary runs"
 for t in "$bundle"/tests/test_*; do
   name=$(basename "$t")
-  [[ "$name" =~ $skip_re ]] && continue
-  if [[ "$name" == *fault* ]]; then
+  [ -x "$t" ] || continue
+  has_label "$name" gpu || continue
+  if has_label "$name" faults; then
     # A real kernel fault is kept for the whole process: one process per test.
     rc=0
     : > "$out/$name.log"
@@ -141,14 +146,16 @@ fi  # tests
 
 if [ $sanitize -eq 1 ] && command -v compute-sanitizer >/dev/null; then
   echo "== compute-sanitizer memcheck"
-  # The binaries whose code runs kernels and copies on the device (the rest
-  # only exercises host-side checks); fault tests provoke errors on purpose.
+  # The binaries whose code runs kernels and copies on the device (CTest label
+  # memcheck; the rest only exercises host-side checks); fault tests provoke
+  # errors on purpose.
   # Memory errors only: the driver API errors the tests provoke on purpose
   # (bad images, capture misuse) and the end of dccuda's parameter probe
   # (cuFuncGetParamInfo past the last index) are not errors of the code.
-  for t in "$bundle"/tests/test_{buffer,copy,stream,launch,launch_kernels,graph,module,split,device,multi_device_memory,launch_multi_device,handle_lifetime,regressions}; do
+  for t in "$bundle"/tests/test_*; do
     [ -x "$t" ] || continue
     name=$(basename "$t")
+    has_label "$name" memcheck || continue
     compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 --print-limit 20 "$t" --gtest_brief=1 \
       --gtest_filter='-*Fault*:*Lost*:*Recover*:*Illegal*' > "$out/memcheck-$name.log" 2>&1
     rc=$?

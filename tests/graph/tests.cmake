@@ -1,3 +1,3 @@
 # Stream capture and graphs, against the fake driver (and a real one on a GPU).
-dc_test(test_graph SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/graph/test_graph.cpp)
+dc_test(test_graph SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/graph/test_graph.cpp LABELS threads memcheck)
 target_link_libraries(test_graph PRIVATE dctest_kernels)

@@ -4,12 +4,12 @@
 set(DCTEST_LAUNCH ${CMAKE_CURRENT_SOURCE_DIR}/launch)
 
 dc_test(test_launch SOURCES ${DCTEST_LAUNCH}/test_launch_args.cpp ${DCTEST_LAUNCH}/test_launch_config.cpp
-  ${DCTEST_LAUNCH}/test_prepared.cpp ${DCTEST_LAUNCH}/test_occupancy.cpp)
-dc_test(test_launch_kernels SOURCES ${DCTEST_LAUNCH}/test_kernels.cpp)
-dc_test(test_launch_faults SOURCES ${DCTEST_LAUNCH}/test_launch_faults.cpp)
+  ${DCTEST_LAUNCH}/test_prepared.cpp ${DCTEST_LAUNCH}/test_occupancy.cpp LABELS threads memcheck)
+dc_test(test_launch_kernels SOURCES ${DCTEST_LAUNCH}/test_kernels.cpp LABELS memcheck)
+dc_test(test_launch_faults SOURCES ${DCTEST_LAUNCH}/test_launch_faults.cpp LABELS faults)
 # Two fake devices: streams, buffers and graphs of the wrong device, peer memory.
 dc_test(test_launch_multi_device SOURCES ${DCTEST_LAUNCH}/test_launch_multi_device.cpp
-  ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2)
+  ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 LABELS memcheck)
 # A CUDA 12.0 driver: parameter layouts from the image.
 dc_test(test_launch_old_driver SOURCES ${DCTEST_LAUNCH}/test_launch_old_driver.cpp
   ENV ${DCTEST_FAKE_ENV} DCFAKE_DRIVER_VERSION=12000)
@@ -17,7 +17,7 @@ dc_test(test_launch_old_driver SOURCES ${DCTEST_LAUNCH}/test_launch_old_driver.c
 dc_test(test_launch_no_ex SOURCES ${DCTEST_LAUNCH}/test_launch_no_ex.cpp
   ENV ${DCTEST_FAKE_ENV} DCFAKE_MISSING=cuLaunchKernelEx,cuOccupancyMaxActiveClusters)
 # White-box: unknown parameter layouts, the prepared launch's guard.
-dc_test(test_launch_internal SOURCES ${DCTEST_LAUNCH}/test_launch_internal.cpp INTERNAL)
+dc_test(test_launch_internal SOURCES ${DCTEST_LAUNCH}/test_launch_internal.cpp INTERNAL LABELS threads)
 foreach(t test_launch test_launch_kernels test_launch_faults test_launch_multi_device test_launch_old_driver
           test_launch_no_ex test_launch_internal)
   target_link_libraries(${t} PRIVATE dctest_kernels)

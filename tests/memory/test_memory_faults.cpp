@@ -5,7 +5,10 @@
 // sequence once, in turn, checking each outcome.
 #include <functional>
 
+#include "core/sticky_errors.h"
 #include "memory_test.h"
+
+#define DCTEST_CODE_AND(e) static_cast<int>(e),
 
 namespace {
 
@@ -176,6 +179,35 @@ TEST_F(FaultTest, StickyFaultOnTheDeviceNeedsAReset) {
   ASSERT_NE(fresh, nullptr);
   EXPECT_DC_OK(dc_buffer_fill(fresh, 0, 4096, 9, 1));
   dc_buffer_release(fresh);
+}
+
+// Every sticky error of the library's list (core/sticky_errors.h) breaks the fake driver's
+// context as well: one list for both. (The fake kept two shorter copies of its own: after a
+// failed stream operation with CUDA_ERROR_INVALID_ADDRESS_SPACE, CUDA_ERROR_INVALID_PC,
+// CUDA_ERROR_LAUNCH_TIMEOUT, CUDA_ERROR_ECC_UNCORRECTABLE, CUDA_ERROR_CONTEXT_IS_DESTROYED or
+// CUDA_ERROR_TENSOR_MEMORY_LEAK its context went on working while dccuda reported it lost.)
+TEST_F(FaultTest, EveryStickyErrorBreaksTheFakesContextToo) {
+  auto inject_async = memtest::inject_async();
+  ASSERT_NE(inject_async, nullptr);
+  using CtxSynchronize = CUresult (*)();
+  auto ctx_synchronize = memtest::driver_symbol<CtxSynchronize>("cuCtxSynchronize");
+  ASSERT_NE(ctx_synchronize, nullptr);
+  int n = 0;
+  for (int code : {DC_FOR_EACH_STICKY_CUDA_ERROR(DCTEST_CODE_AND)}) {
+    SCOPED_TRACE(testing::Message() << "CUresult " << code);
+    dc_stream s = stream();
+    dc_buffer b = alloc(4096);
+    inject_async("cuMemsetD8Async", 1, code);
+    ASSERT_DC_OK(dc_buffer_fill_async(b, 0, 4096, 1, 1, s));
+    EXPECT_DC_ERROR(dc_stream_synchronize(s), DC_ERROR_CONTEXT_LOST, "dc_device_reset");
+    // dccuda left the device's primary context current on this thread: the driver's own view.
+    EXPECT_EQ(static_cast<int>(ctx_synchronize()), code) << "the fake's context still works after a sticky error";
+    dc_buffer_release(b);
+    dc_stream_release(s);
+    ASSERT_DC_OK(dc_device_reset(device_));
+    ++n;
+  }
+  EXPECT_EQ(n, 11);
 }
 
 TEST_F(FaultTest, NotReadyIsAResultNotAnError) {

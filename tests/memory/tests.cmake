@@ -2,19 +2,21 @@
 # driver; the same binaries run against a real driver on a GPU machine.
 set(DCTEST_MEMORY ${CMAKE_CURRENT_SOURCE_DIR}/memory)
 
-dc_test(test_buffer SOURCES ${DCTEST_MEMORY}/test_buffer.cpp)
-dc_test(test_copy SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_fill.cpp)
+dc_test(test_buffer SOURCES ${DCTEST_MEMORY}/test_buffer.cpp LABELS threads memcheck)
+dc_test(test_copy SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_fill.cpp LABELS threads memcheck)
 # The same copies with the staging tunables pushed to their edges: every
 # pageable copy staged (even 1 byte), small chunks, two buffers (many laps of
 # the pipeline per copy), a single copy thread.
 dc_test(test_copy_tuned SOURCES ${DCTEST_MEMORY}/test_copy.cpp
   ENV ${DCTEST_FAKE_ENV} DCCUDA_STAGING_MIN_BYTES=1 DCCUDA_STAGING_MIN_BYTES_H2D=1 DCCUDA_STAGING_CHUNK_BYTES=65536
       DCCUDA_STAGING_MIN_CHUNK_BYTES=65536 DCCUDA_STAGING_BUFFERS=2 DCCUDA_COPY_THREADS=1)
-dc_test(test_stream SOURCES ${DCTEST_MEMORY}/test_stream.cpp ${DCTEST_MEMORY}/test_event.cpp)
-dc_test(test_memory_faults SOURCES ${DCTEST_MEMORY}/test_memory_faults.cpp)
+dc_test(test_stream SOURCES ${DCTEST_MEMORY}/test_stream.cpp ${DCTEST_MEMORY}/test_event.cpp LABELS threads memcheck)
+dc_test(test_memory_faults SOURCES ${DCTEST_MEMORY}/test_memory_faults.cpp LABELS faults)
+# The library's sticky-error list (core/sticky_errors.h), to check the fake breaks its context on each.
+target_include_directories(test_memory_faults PRIVATE ${PROJECT_SOURCE_DIR}/src)
 # Two fake devices: copies between devices, streams and events of the wrong device.
 dc_test(test_multi_device_memory SOURCES ${DCTEST_MEMORY}/test_multi_device.cpp
-  ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2)
+  ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 LABELS memcheck)
 # A CUDA 12.0 driver: prefetch, advice and event timing use the older entry points.
 dc_test(test_memory_old_driver SOURCES ${DCTEST_MEMORY}/test_old_driver_memory.cpp
   ENV ${DCTEST_FAKE_ENV} DCFAKE_DRIVER_VERSION=12000)

@@ -27,7 +27,7 @@ function(dc_uses_precompiled_kernels target)
 endfunction()
 dc_uses_precompiled_kernels(test_no_nvrtc)
 
-dc_test(test_module SOURCES ${DCTEST_MODULE}/test_module.cpp)
+dc_test(test_module SOURCES ${DCTEST_MODULE}/test_module.cpp LABELS threads memcheck)
 target_link_libraries(test_module PRIVATE dctest_kernels)
 dc_uses_precompiled_kernels(test_module)
 # A CUDA 12.0 driver: kernel names and layouts are read from the image.

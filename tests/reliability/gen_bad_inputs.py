@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
-"""Generates the bad-input matrix (C++) from include/dccuda.h and bad_input_facts.py.
+"""Generates the bad-input matrix (C++) from the header's model and bad_input_facts.py.
 
     gen_bad_inputs.py <header> <output.inc>
 
-For every function of the header that has an entry in bad_input_facts.FACTS, one
-C++ function per case: the valid call with one argument changed. Cases derived
-from the types alone:
-  - a handle argument: NULL, a released handle, a handle of another type, and three
-    made-up values (small, of no type, of the right type but never issued);
-  - an out-pointer: NULL;
-  - an input pointer (memory, string, struct, callback): NULL;
+For every function of the header, one C++ function per case: the valid call with one
+argument changed. The model (abi/api.py with abi/api_model.py: the header's declarations
+and annotations) gives most cases:
+  - a handle argument: NULL (allowed where it is DC_NULLABLE), a released handle, a handle
+    of another type, and three made-up values;
+  - an out-pointer, an input pointer (memory, string, struct, callback): NULL, refused unless
+    DC_NULLABLE;
   - a struct with struct_size: 0 and one byte short of the first published size;
-  - integers: what the facts say (sizes 0 and maximal, offsets past the end,
-    unknown flag bits, invalid enumeration values and indexes).
+  - an integer of a flags family (DC_CONSTANTS(..., flags, ...)): an unknown bit and all
+    bits; of an enumeration family: values next to and far from the family's;
+  - a function that cannot fail (no dc_status result, or DC_INFALLIBLE) is exempt.
+bad_input_facts.FACTS adds the test's own knowledge: valid values the fixture provides,
+integers the model cannot judge (sizes, offsets, indexes), further cases with the text the
+message must contain. Every status a case expects must be named by the function's
+"Errors:" paragraph in the header (a case that expects another is an error here).
 Release functions get the handle cases only (they must ignore them quietly).
-Functions of the header without an entry get no cases; the test fails on them.
 """
 
 from __future__ import annotations
@@ -47,26 +51,57 @@ class GenError(Exception):
     pass
 
 
+# The model's parameter kinds (abi/api_model.py) as this generator treats them.
+KINDS = {"handle": "handle", "out_handle": "out_handle", "callback": "callback", "int": "int", "float": "int",
+         "string": "string", "memory": "memory", "native": "memory", "user_data": "memory",
+         "out_scalar": "out_scalar", "out_string": "out_ptr", "out_pointer": "out_ptr"}
+
+
 def classify(p, a) -> str:
-    t = p.type
-    if t.base in a.handles:
-        return "handle" if t.pointer_depth == 0 else "out_handle"
-    if t.base in {c.name for c in a.callbacks}:
-        return "callback"
-    if t.pointer_depth == 0:
-        if t.base in SCALARS:
-            return "int"
-        raise GenError(f"{p.name}: unknown type {t.c}")
-    const = t.c.startswith("const ")
-    if t.base == "char":
-        return "string" if t.pointer_depth == 1 else "out_ptr"
-    if t.base == "void":
-        return "memory" if t.pointer_depth == 1 else "out_ptr"
-    if a.struct(t.base) is not None:
-        return "in_struct" if const else "inout_struct"
-    if t.base in SCALARS and t.pointer_depth == 1 and not const:
-        return "out_scalar"
-    raise GenError(f"{p.name}: cannot classify {t.c}")
+    m = p.model
+    if m.kind == "struct":
+        return "in_struct" if m.direction == "in" else "inout_struct"
+    if m.kind not in KINDS:
+        raise GenError(f"{p.name}: no bad-input cases for a parameter of kind {m.kind} ({p.type.c})")
+    return KINDS[m.kind]
+
+
+def enumeration_bad_values(fam) -> list:
+    """Values of an enumeration family's type that are not members: next to the lowest and the
+    highest, -1 and the type's extremes."""
+    values = set(fam.values.values())
+    lo, hi = min(values), max(values)
+    ty_min, ty_max = {"int32_t": (-2**31, 2**31 - 1), "uint32_t": (0, 2**32 - 1),
+                      "int64_t": (-2**63, 2**63 - 1), "uint64_t": (0, 2**64 - 1)}[fam.ctype]
+    names = {-2**31: "INT32_MIN", 2**31 - 1: "INT32_MAX", 2**32 - 1: "UINT32_MAX"}
+    out = []
+    for v in (lo - 1, hi + 1, -1, ty_min, ty_max):
+        if ty_min <= v <= ty_max and v not in values and names.get(v, str(v)) not in out:
+            out.append(names.get(v, str(v)))
+    return out
+
+
+def model_facts(f, facts: dict, a) -> dict:
+    """The facts of one function: what bad_input_facts.py says, completed from the model
+    (nullable pointers and handles, flags and enumeration families)."""
+    facts = dict(facts)
+    null_ok = dict(facts.get("null_ok", {}))
+    ints = dict(facts.get("ints", {}))
+    for p in f.params:
+        m = p.model
+        if m.nullable and p.name not in null_ok and not m.owned:
+            null_ok[p.name] = None
+        if m.kind == "int" and p.name not in ints and m.family:
+            fam = a.family(m.family)
+            if fam.kind == "flags":
+                ints[p.name] = ("flags", "DC_ERROR_INVALID_ARGUMENT")
+            elif fam.kind == "enumeration":
+                ints[p.name] = ("bad", enumeration_bad_values(fam), "DC_ERROR_INVALID_ARGUMENT")
+        if m.kind == "handle" and m.nullable and not m.owned and p.name not in null_ok:
+            null_ok[p.name] = None
+    facts["null_ok"] = null_ok
+    facts["ints"] = ints
+    return facts
 
 
 def out_storage_type(c: str) -> str:
@@ -300,13 +335,32 @@ class Generator:
             if name not in header_names:
                 raise GenError(f"facts for {name}, which the header does not declare: remove them")
         for f in self.a.functions:
-            if f.name not in facts:
-                continue  # the test reports it
-            entry = facts[f.name]
+            entry = facts.get(f.name, {})
             if "exempt" in entry:
                 self.exempt.append((f.name, entry["exempt"]))
                 continue
-            self.function_cases(f, entry)
+            if not f.model.fallible and f.ret.c != "void":
+                why = ("its dc_status is an answer, not a result (DC_INFALLIBLE)" if f.ret.base == "dc_status"
+                       else f"returns {f.ret.c}, not a dc_status: it cannot fail")
+                self.exempt.append((f.name, why))
+                continue
+            self.function_cases(f, model_facts(f, entry, self.a))
+        self.check_documented()
+
+    def check_documented(self):
+        """Every status a case expects must be one the function's Errors paragraph names."""
+        for fn, arg, what, body in self.cases:
+            f = self.a.function(fn)
+            if not f.model.fallible:
+                continue
+            allowed = set(f.model.errors) | {"DC_SUCCESS"}
+            for line in body.split("\n"):
+                if line.startswith("  r.expected = {"):
+                    for st in line[len("  r.expected = {"):-2].split(", "):
+                        if st not in allowed:
+                            raise GenError(f"{fn}: the case `{arg}: {what}` expects {st}, which the Errors paragraph "
+                                           f"of {fn} in the header does not name: document it there (if the library "
+                                           "is right) or fix the case")
 
     def write(self, path):
         out = ["// Generated by tests/reliability/gen_bad_inputs.py from include/dccuda.h and",
@@ -333,6 +387,9 @@ class Generator:
         for fn, why in self.notes or [("", "")]:
             out.append(f"    {{{cxx_str(fn)}, {cxx_str(why)}}},")
         out.append("};")
+        out.append("// Every handle type (DC_HANDLE_*), for the leak counts.")
+        fam = self.a.family("dc_handle_type")
+        out.append("constexpr int32_t kHandleTypes[] = {" + ", ".join(fam.members if fam else []) + "};")
         out.append("// Every function the header declares (the fallback list where abi/dccuda.symbols is absent).")
         out.append("const char* const kHeaderFunctions[] = {")
         for f in self.a.functions:

@@ -11,7 +11,7 @@ add_custom_command(OUTPUT ${_bad_inputs_inc}
   COMMAND ${Python3_EXECUTABLE} ${DCTEST_RELIABILITY}/gen_bad_inputs.py ${PROJECT_SOURCE_DIR}/include/dccuda.h
           ${_bad_inputs_inc}
   DEPENDS ${DCTEST_RELIABILITY}/gen_bad_inputs.py ${DCTEST_RELIABILITY}/bad_input_facts.py
-          ${PROJECT_SOURCE_DIR}/include/dccuda.h ${PROJECT_SOURCE_DIR}/abi/api.py
+          ${PROJECT_SOURCE_DIR}/include/dccuda.h ${PROJECT_SOURCE_DIR}/abi/api.py ${PROJECT_SOURCE_DIR}/abi/api_model.py
   COMMENT "Generating the bad-input matrix from include/dccuda.h" VERBATIM)
 # Two fake devices, so that peer arguments have a real peer.
 dc_test(test_bad_inputs SOURCES ${DCTEST_RELIABILITY}/test_bad_inputs.cpp ${DCTEST_RELIABILITY}/bad_input_fixture.cpp
@@ -20,8 +20,12 @@ target_include_directories(test_bad_inputs PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/r
 target_compile_definitions(test_bad_inputs PRIVATE DCTEST_SYMBOLS_FILE="${PROJECT_SOURCE_DIR}/abi/dccuda.symbols")
 target_link_libraries(test_bad_inputs PRIVATE dctest_kernels)
 
+# The generator's own checks, each failing on a planted mistake.
+add_test(NAME bad_inputs.generator COMMAND ${Python3_EXECUTABLE} ${DCTEST_RELIABILITY}/test_gen_bad_inputs.py)
+set_tests_properties(bad_inputs.generator PROPERTIES LABELS "gen" TIMEOUT 60)
+
 # Double release, release on another thread, release racing with use.
-dc_test(test_handle_lifetime SOURCES ${DCTEST_RELIABILITY}/test_handle_lifetime.cpp)
+dc_test(test_handle_lifetime SOURCES ${DCTEST_RELIABILITY}/test_handle_lifetime.cpp LABELS threads memcheck)
 target_link_libraries(test_handle_lifetime PRIVATE dctest_kernels)
 
 # The fault sweep: every driver entry point failing in turn (fake driver only).
@@ -30,26 +34,26 @@ target_link_libraries(test_handle_lifetime PRIVATE dctest_kernels)
 set(_sweep_env ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCCUDA_STAGING_MIN_BYTES=65536 DCCUDA_STAGING_CHUNK_BYTES=65536
     DCCUDA_STAGING_MIN_CHUNK_BYTES=65536)
 dc_test(test_fault_sweep SOURCES ${DCTEST_RELIABILITY}/test_fault_sweep.cpp ${DCTEST_RELIABILITY}/fault_scenario.cpp
-  ENV ${_sweep_env})
+  ENV ${_sweep_env} FAKE_ONLY LABELS slow)
 # A CUDA 12.0 driver: the older-signature entry points are swept instead of the newer ones.
 dc_test(test_fault_sweep_old_driver SOURCES ${DCTEST_RELIABILITY}/test_fault_sweep.cpp
-  ${DCTEST_RELIABILITY}/fault_scenario.cpp ENV ${_sweep_env} DCFAKE_DRIVER_VERSION=12000)
+  ${DCTEST_RELIABILITY}/fault_scenario.cpp ENV ${_sweep_env} DCFAKE_DRIVER_VERSION=12000 FAKE_ONLY LABELS slow)
 foreach(t test_fault_sweep test_fault_sweep_old_driver)
   target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(${t} PRIVATE dctest_kernels)
 endforeach()
 
 # cuInit and cuDriverGetVersion failing (each case in a fresh child process).
-dc_test(test_init_faults SOURCES ${DCTEST_RELIABILITY}/test_init_faults.cpp OWN_MAIN)
+dc_test(test_init_faults SOURCES ${DCTEST_RELIABILITY}/test_init_faults.cpp OWN_MAIN FAKE_ONLY)
 
 # A driver lacking each entry point in turn (each case in a child process), on CUDA 12.0.
 dc_test(test_missing_entries SOURCES ${DCTEST_RELIABILITY}/test_missing_entries.cpp
-  ${DCTEST_RELIABILITY}/fault_scenario.cpp OWN_MAIN ENV ${_sweep_env} DCFAKE_DRIVER_VERSION=12000)
+  ${DCTEST_RELIABILITY}/fault_scenario.cpp OWN_MAIN ENV ${_sweep_env} DCFAKE_DRIVER_VERSION=12000 FAKE_ONLY LABELS slow)
 target_include_directories(test_missing_entries PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(test_missing_entries PRIVATE dctest_kernels)
 
 # Many threads sharing devices, streams, buffers and a module (DCTEST_STRESS_SECONDS, DCTEST_STRESS_THREADS).
-dc_test(test_stress SOURCES ${DCTEST_RELIABILITY}/test_stress.cpp ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2)
+dc_test(test_stress SOURCES ${DCTEST_RELIABILITY}/test_stress.cpp ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 LABELS threads slow)
 target_link_libraries(test_stress PRIVATE dctest_kernels)
 # The narrowed mix (DCTEST_STRESS_OPS) the GPU runs use under compute-sanitizer:
 # only the named work runs, each of it at least once; an unknown name fails.
@@ -67,7 +71,7 @@ dc_test(test_out_of_memory SOURCES ${DCTEST_RELIABILITY}/test_out_of_memory.cpp
   ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICE_MEMORY=268435456)
 
 # One test per bug the reliability work found.
-dc_test(test_regressions SOURCES ${DCTEST_RELIABILITY}/test_regressions.cpp)
+dc_test(test_regressions SOURCES ${DCTEST_RELIABILITY}/test_regressions.cpp LABELS threads memcheck)
 target_link_libraries(test_regressions PRIVATE dctest_kernels)
 
 # dc_ calls while a thread or the process ends (atexit, static destructors,
@@ -76,14 +80,8 @@ dc_test(test_exit_paths SOURCES ${DCTEST_RELIABILITY}/test_exit_paths.cpp OWN_MA
 
 # Loading, using (on a thread, with a staged copy) and unloading the library a
 # hundred times. The binary dlopens libdccuda itself: it does not link it.
-add_executable(test_dlclose ${DCTEST_RELIABILITY}/test_dlclose.cpp)
-target_include_directories(test_dlclose PRIVATE ${PROJECT_SOURCE_DIR}/include)
-target_compile_options(test_dlclose PRIVATE -Wall -Wextra $<$<BOOL:${DCCUDA_WERROR}>:-Werror>)
-target_link_libraries(test_dlclose PRIVATE GTest::gtest ${CMAKE_DL_LIBS} Threads::Threads)
-add_dependencies(test_dlclose dccuda dcfake_cuda)
-set_target_properties(test_dlclose PROPERTIES CROSSCOMPILING_EMULATOR
-  "env;${DCTEST_FAKE_ENV};DCTEST_LIBDCCUDA=$<TARGET_FILE:dccuda>;DCCUDA_STAGING_MIN_BYTES_H2D=65536;DCCUDA_COPY_THREADS=4")
-gtest_discover_tests(test_dlclose TEST_PREFIX "test_dlclose." DISCOVERY_TIMEOUT 60)
+dc_test(test_dlclose SOURCES ${DCTEST_RELIABILITY}/test_dlclose.cpp STANDALONE
+  ENV ${DCTEST_FAKE_ENV} DCTEST_LIBDCCUDA=$<TARGET_FILE:dccuda> DCCUDA_STAGING_MIN_BYTES_H2D=65536 DCCUDA_COPY_THREADS=4)
 
 # Every call that waits, loads, unloads or resets is refused inside a host
 # function; the header's list and the test's table agree.
@@ -108,10 +106,10 @@ target_include_directories(trust_helper PRIVATE ${PROJECT_SOURCE_DIR}/include)
 target_link_libraries(trust_helper PRIVATE ${CMAKE_DL_LIBS})
 add_library(trust_evil_library MODULE ${DCTEST_RELIABILITY}/trust_evil_library.c)
 if(DCCUDA_SANITIZE)
-  # The helper is not instrumented: the library it loads (instrumented) needs the runtimes.
+  # A C program: linked by the C++ driver, so that the sanitizer runtimes are complete (as dc_c_tool does).
   set_target_properties(trust_helper PROPERTIES LINKER_LANGUAGE CXX)
 endif()
-dc_test(test_trust_boundaries SOURCES ${DCTEST_RELIABILITY}/test_trust_boundaries.cpp INTERNAL)
+dc_test(test_trust_boundaries SOURCES ${DCTEST_RELIABILITY}/test_trust_boundaries.cpp INTERNAL FAKE_ONLY)
 target_link_libraries(test_trust_boundaries PRIVATE dctest_kernels)
 add_dependencies(test_trust_boundaries trust_helper trust_evil_library dccuda)
 target_compile_definitions(test_trust_boundaries PRIVATE

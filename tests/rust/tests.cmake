@@ -27,7 +27,7 @@ if(_dcrust_skip)
   message(STATUS "Rust binding: ${_dcrust_skip}; its tests are registered as skipped")
   foreach(t cargo_test saxpy_sample bench_calls_sample)
     add_test(NAME rust.${t} COMMAND sh -c "echo 'skipped: ${_dcrust_skip}'; exit 77")
-    set_tests_properties(rust.${t} PROPERTIES SKIP_RETURN_CODE 77 LABELS rust)
+    set_tests_properties(rust.${t} PROPERTIES SKIP_RETURN_CODE 77 LABELS "rust;bindings")
   endforeach()
   return()
 endif()
@@ -55,7 +55,7 @@ set_tests_properties(rust.saxpy_sample PROPERTIES PASS_REGULAR_EXPRESSION "saxpy
 # One cargo at a time on the shared target folder (cargo would wait for its lock anyway,
 # but a waiting test would eat its timeout). The first run compiles both crates.
 set_tests_properties(rust.cargo_test rust.saxpy_sample rust.bench_calls_sample PROPERTIES
-  LABELS rust RESOURCE_LOCK dccuda_cargo_target TIMEOUT 1200)
+  LABELS "rust;bindings;slow" RESOURCE_LOCK dccuda_cargo_target TIMEOUT 1200)
 
 # Release builds of the samples into <build>/extra/rust for the GPU bundle.
 option(DCCUDA_RUST_GPU_EXTRA "Build the Rust samples for the GPU bundle with the default target"

@@ -6,6 +6,7 @@
 #   DCCUDA_FUZZ_SECONDS   seconds per fuzzer (default 45; 0 leaves fuzzing out)
 #   DCCUDA_FUZZ_SEED      libFuzzer's seed (default 1 here: the same inputs each run)
 #   DCCUDA_SANITIZERS=0   leaves the sanitizer runs out (a quicker local run)
+#   DCCUDA_BUILD_TYPES=0  leaves out the Release/MinSizeRel builds (g++ and clang)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
@@ -18,8 +19,10 @@ cmake --build "$build"
 
 echo "== unit, integration, binding and ABI tests (CTest; whole log in $build/ctest.log)"
 ctest_rc=0
-(cd "$build" && ctest --output-on-failure -j2 >ctest.log 2>&1) || ctest_rc=$?
-tail -n 40 "$build/ctest.log"
+rm -f "$build/ctest-junit.xml"
+(cd "$build" && ctest --output-on-failure -j2 --output-junit ctest-junit.xml >ctest.log 2>&1) || ctest_rc=$?
+# The counts and the failed tests, from CTest's JUnit report.
+python3 "$root/tests/scripts/junit_summary.py" "$build/ctest-junit.xml" --label CTest: || true
 
 echo "== ABI check report (abi/check_abi.py --strict, run by CTest as abi.check)"
 grep -E "^(PASS|FAIL|NOT)|ABI check" "$build/abi-check/report.txt" 2>/dev/null || echo "(no report)"
@@ -30,6 +33,11 @@ if [ "$ctest_rc" != 0 ]; then
   (cd "$build" && ctest --rerun-failed --output-on-failure 2>&1 | tail -n 300) || true
   grep -B2 -A40 "^FAIL" "$build/abi-check/report.txt" 2>/dev/null | head -n 200 || true
   exit "$ctest_rc"
+fi
+
+if [ "${DCCUDA_BUILD_TYPES:-1}" != 0 ]; then
+  echo "== build types (tests/scripts/build_types.sh): Release and MinSizeRel, g++ and clang"
+  "$root/tests/scripts/build_types.sh" "$build-types"
 fi
 
 if [ "${DCCUDA_SANITIZERS:-1}" != 0 ]; then

@@ -1,6 +1,9 @@
 // Every status has its name; unknown values are named as such.
+#include <cuda.h>
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <string>
 #include <thread>
 
@@ -35,6 +38,53 @@ TEST(Status, EveryStatusHasItsName) {
   for (const Row& r : rows) EXPECT_STREQ(dc_status_name(r.status), r.name);
   EXPECT_STREQ(dc_status_name(-999), "DC_STATUS_UNKNOWN");
   EXPECT_STREQ(dc_status_name(42), "DC_STATUS_UNKNOWN");
+}
+
+// The driver's own cuGetErrorName, where the loaded driver has it (fake or real).
+using GetErrorName = CUresult(CUDAAPI*)(CUresult, const char**);
+static GetErrorName driver_get_error_name() {
+  const char* path = nullptr;
+  if (dc_driver_library(&path) != DC_SUCCESS) return nullptr;
+  void* lib = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+  return lib ? reinterpret_cast<GetErrorName>(dlsym(lib, "cuGetErrorName")) : nullptr;
+}
+
+TEST(Status, CudaErrorNameNamesEveryCUresult) {
+  EXPECT_STREQ(dc_cuda_error_name(0), "CUDA_SUCCESS");
+  EXPECT_STREQ(dc_cuda_error_name(2), "CUDA_ERROR_OUT_OF_MEMORY");
+  EXPECT_STREQ(dc_cuda_error_name(700), "CUDA_ERROR_ILLEGAL_ADDRESS");
+  EXPECT_STREQ(dc_cuda_error_name(999), "CUDA_ERROR_UNKNOWN");
+  // What dc_last_error_cuda gives for an entry point the driver lacks.
+  EXPECT_STREQ(dc_cuda_error_name(1023), "DCCUDA_ERROR_MISSING_ENTRY_POINT");
+  for (int32_t v : {-1, 3000, 12345, INT32_MIN, INT32_MAX}) EXPECT_STREQ(dc_cuda_error_name(v), "CUDA_RESULT_UNKNOWN");
+  // Static storage: the same pointer every time, never NULL.
+  EXPECT_EQ(dc_cuda_error_name(700), dc_cuda_error_name(700));
+  for (int32_t v = -8; v < 1100; ++v) ASSERT_NE(dc_cuda_error_name(v), nullptr) << v;
+}
+
+TEST(Status, CudaErrorNameDoesNotTouchTheLastError) {
+  ASSERT_EQ(dc_buffer_size(nullptr, nullptr), DC_ERROR_INVALID_HANDLE);
+  std::string message = dc_last_error_message();
+  (void)dc_cuda_error_name(700);
+  EXPECT_EQ(dc_last_error_status(), DC_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(message, dc_last_error_message());
+}
+
+// The table against the loaded driver's own names: every code the driver names, dccuda names
+// the same (on a GPU: NVIDIA's driver, so a code missing from the table shows here).
+TEST(Status, CudaErrorNamesAgreeWithTheDriver) {
+  GetErrorName get = driver_get_error_name();
+  if (!get) GTEST_SKIP() << "no driver with cuGetErrorName is loaded";
+  int compared = 0;
+  for (int v = 0; v < 1023; ++v) {
+    const char* name = nullptr;
+    if (get(static_cast<CUresult>(v), &name) != CUDA_SUCCESS || !name) continue;
+    EXPECT_STREQ(dc_cuda_error_name(v), name) << "CUresult " << v;
+    ++compared;
+  }
+  EXPECT_GT(compared, 0);
+  std::printf("[ dccuda   ] %d CUresult names compared with the driver (%s)\n", compared,
+              dctest::fake_driver() ? "fake" : "real");
 }
 
 TEST(Status, ValuesAreStable) {

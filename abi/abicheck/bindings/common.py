@@ -1,8 +1,6 @@
-"""What every binding parser produces, and how it is held against the C API.
-
-A parser turns a binding's source into Decls: one per declared native entry point, with the
-effective symbol name, the parameters' and return's size classes (abi/api.py's classes:
-ptr, i8, i16, i32, i64, f32, f64, void, struct) and where it was declared."""
+"""What the SWIG check reads from generated C# (Decls: one per declared native entry point, with
+the effective symbol name, the parameters' and return's size classes in abi/api.py's classes:
+ptr, i8, i16, i32, i64, f32, f64, void, struct), abi/unbound.txt, and text helpers."""
 
 from __future__ import annotations
 
@@ -16,6 +14,7 @@ from ..report import Result
 from ..util import read
 
 CLASS_NAMES = api_mod.CLASS_NAMES
+GENERATED = ("csharp", "rust", "zig")   # bindings whose raw layer abi/gen.py writes
 
 
 @dataclass
@@ -44,44 +43,6 @@ class Decl:
 
 def describe(cls: str) -> str:
     return CLASS_NAMES.get(cls, cls)
-
-
-def compare(decl: Decl, ctx: Context, binding: str, exported: Set[str]) -> List[str]:
-    """Everything wrong with one declaration."""
-    out = [f"{binding}: {decl.where}: {p}" for p in decl.problems]
-    if decl.method and decl.method != decl.name:
-        label = f"`{decl.name}` (method {decl.method}, named by {decl.how})"
-    else:
-        label = f"`{decl.name}`"
-    if decl.name not in exported:
-        hint = ""
-        if decl.how == "method name":
-            label = f"`{decl.name}` (the method's own name: the attribute has no EntryPoint)"
-            hint = ": add EntryPoint = \"dc_...\" to the attribute"
-        near = [n for n in exported if decl.name.startswith(n) or n.startswith(decl.name)]
-        if near:
-            hint += f" (did you mean {', '.join(sorted(near)[:3])}?)"
-        out.append(f"{binding}: {decl.where}: entry point {label} is not exported by libdccuda "
-                   f"(not in {ctx.rel(ctx.symbols_file)}){hint}: the call would fail at run time "
-                   "with EntryPointNotFoundException / an undefined symbol")
-        return out
-    fn = ctx.api.function(decl.name)
-    if fn is None:
-        out.append(f"{binding}: {decl.where}: {label} is exported but not declared in {ctx.rel(ctx.header)}")
-        return out
-    cproto = ", ".join(f"{p.type.c} {p.name}" for p in fn.params) or "void"
-    if len(decl.params) != len(fn.params):
-        out.append(f"{binding}: {decl.where}: {label} has {len(decl.params)} parameters, the C prototype "
-                   f"has {len(fn.params)}: {fn.ret.c} {fn.name}({cproto})")
-        return out
-    for i, (bp, cp) in enumerate(zip(decl.params, fn.params)):
-        if bp.cls != cp.type.cls:
-            out.append(f"{binding}: {decl.where}: {label} parameter {i + 1} (`{cp.name}`): C `{cp.type.c}` "
-                       f"({describe(cp.type.cls)}) but {binding} `{bp.type}` ({describe(bp.cls)})")
-    if decl.ret.cls != fn.ret.cls:
-        out.append(f"{binding}: {decl.where}: {label} returns {binding} `{decl.ret.type}` "
-                   f"({describe(decl.ret.cls)}), C returns `{fn.ret.c}` ({describe(fn.ret.cls)})")
-    return out
 
 
 # ---------------------------------------------------------------------------
@@ -114,6 +75,10 @@ def read_unbound(ctx: Context) -> Unbound:
         b, name, reason = parts
         if b not in BINDINGS:
             u.errors.append(f"{rel}:{i}: unknown binding `{b}` (one of {', '.join(BINDINGS)})")
+            continue
+        if b in GENERATED and ctx.api.function(name) is not None:
+            u.errors.append(f"{rel}:{i}: `{b} {name}`: the {b} binding's declarations are generated from the "
+                            "header (abi/gen.py) and bind every function: remove the line")
             continue
         if ctx.api.function(name) is None and ctx.api.struct(name) is None:
             u.errors.append(f"{rel}:{i}: `{name}` is neither a function nor a struct of {ctx.rel(ctx.header)}: "
@@ -206,51 +171,3 @@ def matching(text: str, i: int) -> int:
 
 def line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
-
-
-@dataclass
-class Parsed:
-    """One binding (or one view of it, such as C#'s LibraryImport view)."""
-
-    binding: str                # key in abi/unbound.txt
-    label: str                  # as shown in the report
-    decls: List[Decl]
-    skipped: List[str] = field(default_factory=list)   # declarations for other libraries
-    errors: List[str] = field(default_factory=list)    # could not parse
-    notes: List[str] = field(default_factory=list)
-
-
-def check_parsed(ctx: Context, p: Parsed, unbound: Unbound, result: Result) -> None:
-    """Declarations against the exported list and the prototypes, then coverage."""
-    exported = ctx.exported()
-    for e in p.errors:
-        result.fail(f"{p.label}: {e}")
-    bad = 0
-    for d in p.decls:
-        msgs = compare(d, ctx, p.label, exported)
-        bad += bool(msgs)
-        for m in msgs:
-            result.fail(m)
-    bound = {d.name for d in p.decls}
-    missing = [n for n in sorted(exported) if n not in bound and not unbound.has(p.binding, n)]
-    for n in missing:
-        fn = ctx.api.function(n)
-        where = f" ({ctx.rel(ctx.header)}:{fn.line})" if fn else ""
-        result.fail(f"{p.label}: `{n}`{where} is exported but not bound: declare it, or list "
-                    f"`{p.binding} {n} <reason>` in {ctx.rel(ctx.unbound_file)}")
-    for name, reason in sorted(unbound.entries.get(p.binding, {}).items()):
-        if name in bound:
-            line = unbound.lines[(p.binding, name)]
-            result.fail(f"{ctx.rel(ctx.unbound_file)}:{line}: `{p.binding} {name}` is listed as not bound, "
-                        f"but {p.label} binds it: remove the line")
-        elif ctx.api.function(name):
-            result.note(f"not bound on purpose: {name} ({reason})")
-    for s in p.skipped:
-        result.note(s)
-    for s in p.notes:
-        result.note(s)
-    n_unbound = len([n for n in exported if unbound.has(p.binding, n) and n not in bound])
-    result.finish(f"{len(p.decls)} declarations ({len(bound)} entry points), {bad} wrong; "
-                  f"{len(bound & exported)}/{len(exported)} exported functions bound"
-                  + (f", {n_unbound} not bound on purpose" if n_unbound else "")
-                  + (f", {len(missing)} missing" if missing else ""))

@@ -1,13 +1,11 @@
-"""The hand-written C# binding (bindings/csharp): [LibraryImport] and [DllImport] declarations.
+"""Reading C# P/Invoke declarations: what the SWIG check needs of SWIG's generated C#
+(DcPINVOKE.cs: each [DllImport] with its EntryPoint, parameters and their size classes), and
+the C# preprocessor that bindings/csharp/tests/check_net7_view.py uses to see the .NET 7+ view.
 
-The source is read twice, once as a .NET 7+ compiler sees it (NET7_0_OR_GREATER and friends
-defined) and once as Mono / .NET Framework see it (none of them), after evaluating #if,
-#elif, #else and #endif. So every layout works: a whole declaration per branch, only the
-attribute under #if, or the modifiers split across branches. Each view must be right on
-its own: those are two different programs at run time.
-
-Effective entry point: the attribute's EntryPoint if given, else the method's name (the
-runtime's rule). Attributes may span lines and share a section with others."""
+The hand-kept C# binding is no longer read here: bindings/csharp/Native is generated from the
+header by abi/gen.py, and gen.check (abi/check_abi.py's bindings.generated) fails when it is
+stale; its compiled struct layouts and constant values are measured (layouts.csharp,
+constants.csharp)."""
 
 from __future__ import annotations
 
@@ -16,9 +14,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
-from ..context import Context
-from ..util import files_under, read
-from .common import BParam, Decl, Parsed, line_of, matching, split_top, strip_c_like_comments
+
+
+from .common import BParam, Decl, line_of, matching, split_top, strip_c_like_comments  # noqa: F401 (swig.py uses strip_c_like_comments)
 
 NET7_SYMBOLS = {"NET", "NETCOREAPP", "NET7_0", "NET7_0_OR_GREATER", "NET6_0_OR_GREATER",
                 "NET5_0_OR_GREATER", "NETCOREAPP3_1_OR_GREATER", "NETCOREAPP3_0_OR_GREATER",
@@ -26,8 +24,6 @@ NET7_SYMBOLS = {"NET", "NETCOREAPP", "NET7_0", "NET7_0_OR_GREATER", "NET6_0_OR_G
 MONO_SYMBOLS = {"NETFRAMEWORK", "NET472", "NET472_OR_GREATER", "NET471_OR_GREATER", "NET47_OR_GREATER",
                 "NET462_OR_GREATER", "NET461_OR_GREATER", "NET46_OR_GREATER", "NET45_OR_GREATER",
                 "NET40_OR_GREATER", "__MonoCS__"}
-VIEWS = [("LibraryImport", NET7_SYMBOLS, "NET7_0_OR_GREATER defined (.NET 7+)"),
-         ("DllImport", MONO_SYMBOLS, "without NET7_0_OR_GREATER (Mono, .NET Framework)")]
 
 PRIMITIVES = {
     "IntPtr": "ptr", "UIntPtr": "ptr", "nint": "ptr", "nuint": "ptr", "HandleRef": "ptr",
@@ -330,31 +326,3 @@ def parse_declarations(text: str, path: str, types: Types, root: str,
             d.problems.append(f"{method}: unknown return type `{ret_type}`")
         decls.append(d)
     return decls, skipped, errors
-
-
-def sources(root: str) -> List[str]:
-    return files_under(os.path.join(root, "csharp"), [".cs"])
-
-
-def parse(ctx: Context) -> Optional[List[Parsed]]:
-    base = os.path.join(ctx.bindings_root, "csharp")
-    if not os.path.isdir(base):
-        return None
-    files = sources(ctx.bindings_root)
-    raw = {f: strip_c_like_comments(read(f)) for f in files}
-    views = []
-    for label, symbols, what in VIEWS:
-        texts = {f: preprocess(t, symbols) for f, t in raw.items()}
-        types = collect_types(list(texts.values()))
-        p = Parsed("csharp", f"csharp.{label}", [])
-        for f, t in texts.items():
-            d, s, e = parse_declarations(t, f, types, ctx.root)
-            p.decls += d
-            p.skipped += s
-            p.errors += e
-        p.notes.append(f"view: {what}; {len(files)} .cs files read")
-        if not p.decls:
-            p.errors.append(f"no [LibraryImport] or [DllImport] declaration found under "
-                            f"{ctx.rel(base)} in the {label} view ({what})")
-        views.append(p)
-    return views

@@ -3,19 +3,22 @@
 // pointers decoded here (copied at once: the library's strings live only until the next
 // dc_ call on the thread, or as long as their object).
 using System;
+using System.Diagnostics.CodeAnalysis;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Text;
 
 namespace Dccuda.Interop
 {
+    /// <summary>UTF-8 conversions for the native calls: strings in as NUL-terminated bytes, library strings decoded at once.</summary>
     public static unsafe class Utf8
     {
         private static readonly UTF8Encoding Strict = new UTF8Encoding(false, true);
 
         /// <summary>The NUL-terminated UTF-8 bytes of s; null for null. A string holding NUL
         /// is refused: C would silently cut it there.</summary>
-        public static byte[] Encode(string s)
+        [return: MaybeNull]
+        public static byte[] Encode([AllowNull] string s)
         {
             if (s == null)
                 return null;
@@ -55,7 +58,7 @@ namespace Dccuda.Interop
         private readonly List<IntPtr> blocks = new List<IntPtr>();
 
         /// <summary>A NUL-terminated UTF-8 copy of s; zero for null.</summary>
-        public IntPtr String(string s)
+        public IntPtr String([AllowNull] string s)
         {
             byte[] bytes = Utf8.Encode(s);
             if (bytes == null)
@@ -66,7 +69,7 @@ namespace Dccuda.Interop
         }
 
         /// <summary>An array of pointers to UTF-8 copies of each string; zero for an empty list.</summary>
-        public IntPtr Strings(IList<string> list)
+        public IntPtr Strings([AllowNull] IList<string> list)
         {
             if (list == null || list.Count == 0)
                 return IntPtr.Zero;
@@ -87,6 +90,7 @@ namespace Dccuda.Interop
             return p;
         }
 
+        /// <summary>Free every copy made by this arena.</summary>
         public void Dispose()
         {
             foreach (IntPtr p in blocks)

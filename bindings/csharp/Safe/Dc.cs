@@ -1,6 +1,7 @@
 // The library as a whole: versions, initialisation, the libraries underneath, handle counts,
 // the kernel cache and callback errors.
 using System;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using Dccuda.Interop;
 
@@ -10,13 +11,22 @@ namespace Dccuda
     /// the environment variable the header names.</summary>
     public sealed class InitOptions
     {
+        /// <summary>DC_INIT_* flags: no NVRTC, no disk or memory kernel cache.</summary>
         public InitFlags Flags { get; set; }
+        /// <summary>The driver library to load; null: DCCUDA_DRIVER_LIBRARY, else libcuda.so.1.</summary>
+        [AllowNull, MaybeNull]
         public string DriverLibrary { get; set; }
+        /// <summary>The NVRTC library; null: DCCUDA_NVRTC_LIBRARY, else the default names.</summary>
+        [AllowNull, MaybeNull]
         public string NvrtcLibrary { get; set; }
+        /// <summary>The kernel cache folder; null: DCCUDA_CACHE_DIR, else the default.</summary>
+        [AllowNull, MaybeNull]
         public string CacheDirectory { get; set; }
+        /// <summary>The disk cache's size limit in bytes; 0: DCCUDA_CACHE_MAX_BYTES, else 1 GiB.</summary>
         public ulong CacheMaxBytes { get; set; }
     }
 
+    /// <summary>The library as a whole: versions, initialisation, the driver and NVRTC underneath, handle counts, the kernel cache, and where callback exceptions go.</summary>
     public static class Dc
     {
         // Mono resolves the P/Invokes a method makes when it compiles the method, before the
@@ -24,7 +34,7 @@ namespace Dccuda
         // constructor, and the members below leave the native calls to DcCalls, whose methods
         // are compiled only when first called: after the constructor (NativeLibraryResolver
         // honours DCCUDA_LIBRARY_PATH on Mono by loading the file first). Device.Open and
-        // Program.Compile, the other first calls a program can make, do the same.
+        // DcProgram.Compile, the other first calls a program can make, do the same.
         static Dc()
         {
             NativeLibraryResolver.Register();
@@ -49,7 +59,7 @@ namespace Dccuda
         /// <summary>Initialise with explicit options (optional; at most once, before any
         /// other call). Throws DcException: DC_ERROR_NO_DRIVER (compilation still works),
         /// DC_ERROR_INVALID_STATE (already initialised), DC_ERROR_INVALID_ARGUMENT.</summary>
-        public static void Init(InitOptions options) { DcCalls.Init(options); }
+        public static void Init([AllowNull] InitOptions options) { DcCalls.Init(options); }
 
         /// <summary>The CUDA version the driver supports (12040 = 12.4).</summary>
         public static int DriverVersion { get { return DcCalls.DriverVersion(); } }
@@ -75,7 +85,7 @@ namespace Dccuda
         /// <summary>The on-disk kernel cache folder, "" when the disk cache is off.</summary>
         public static string CacheDirectory { get { return DcCalls.CacheDirectory(); } }
 
-        /// <summary>Raised when a stream callback (Stream.AddCallback) throws. Callbacks run on
+        /// <summary>Raised when a stream callback (DcStream.AddCallback) throws. Callbacks run on
         /// a driver thread where an exception cannot travel back to the caller; without a
         /// handler the exception is written to standard error.</summary>
         public static event Action<Exception> CallbackException;
@@ -95,7 +105,15 @@ namespace Dccuda
                     e = new AggregateException(e, inner);
                 }
             }
-            Console.Error.WriteLine("dccuda: a stream callback threw: " + e);
+            try
+            {
+                Console.Error.WriteLine("dccuda: a stream callback threw: " + e);
+            }
+            catch (Exception)
+            {
+                // Standard error is gone: nothing may escape into the driver's thread
+                // (under [UnmanagedCallersOnly] an exception there ends the process).
+            }
         }
     }
 
@@ -106,7 +124,7 @@ namespace Dccuda
         internal static uint Version() { return NativeMethods.dc_version(); }
 
         [MethodImpl(MethodImplOptions.NoInlining)]
-        internal static void Init(InitOptions options)
+        internal static void Init([AllowNull] InitOptions options)
         {
             if (options == null)
             {

@@ -3,13 +3,16 @@
 // (the compiler's after a compile error). Everything is read from the thread's last error
 // right after the failing call, before any other dc_ call could replace it.
 using System;
+using System.Diagnostics.CodeAnalysis;
 using Dccuda.Interop;
 
 namespace Dccuda
 {
+    /// <summary>A failed dccuda call: the status, the library's message (the call, the bad value, what to do), the raw CUresult / nvrtcResult and the long log behind it.</summary>
     public class DcException : Exception
     {
-        public DcException(DcStatus status, string message, int cudaError = 0, int nvrtcError = 0, string detail = "")
+        /// <summary>A failure with its parts (the binding makes them from the thread's last error: FromLastError).</summary>
+        public DcException(DcStatus status, string message, int cudaError = 0, int nvrtcError = 0, [AllowNull] string detail = "")
             : base(message)
         {
             Status = status;
@@ -34,6 +37,7 @@ namespace Dccuda
         /// JIT error log after an invalid image; "" when there is none.</summary>
         public string Detail { get; private set; }
 
+        /// <summary>The status name, the message, the raw results, the detail log and the stack trace.</summary>
         public override string ToString()
         {
             string s = StatusName + ": " + Message;

@@ -1,6 +1,7 @@
 // A CUDA device (dc_device): its info and attributes, memory, peers, and the factories for
 // what lives on it (buffers, streams, events, modules).
 using System;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using Dccuda.Interop;
@@ -10,26 +11,31 @@ namespace Dccuda
     /// <summary>Free and total device memory in bytes.</summary>
     public struct MemoryInfo
     {
+        /// <summary>Free device memory in bytes.</summary>
         public ulong Free;
+        /// <summary>Total device memory in bytes.</summary>
         public ulong Total;
     }
 
     /// <summary>A device's stream priorities: Greatest is the numerically lowest.</summary>
     public struct StreamPriorityRange
     {
+        /// <summary>The numerically greatest (least urgent) priority: the default.</summary>
         public int Least;
+        /// <summary>The numerically lowest (most urgent) priority.</summary>
         public int Greatest;
     }
 
+    /// <summary>A CUDA device (dc_device) with its primary context: its properties, memory and peers, and the factories for what lives on it. Children keep it alive, so it may be disposed first.</summary>
     public sealed unsafe class Device : IDisposable
     {
-        internal Device(DeviceHandle handle)
+        internal Device(DcDeviceHandle handle)
         {
             Handle = handle;
         }
 
         /// <summary>The SafeHandle owning the dc_device (for NativeMethods calls).</summary>
-        public DeviceHandle Handle { get; private set; }
+        public DcDeviceHandle Handle { get; private set; }
 
         /// <summary>The number of CUDA devices (0 when the driver sees none).</summary>
         public static int Count { get { return Dc.DeviceCount; } }
@@ -45,7 +51,7 @@ namespace Dccuda
         [MethodImpl(MethodImplOptions.NoInlining)]
         private static Device OpenCore(int ordinal)
         {
-            var h = new DeviceHandle();
+            var h = new DcDeviceHandle();
             IntPtr raw;
             DcException.Check(NativeMethods.dc_device_open(ordinal, &raw));
             h.Adopt(raw);
@@ -54,7 +60,7 @@ namespace Dccuda
 
         internal static Device Adopt(IntPtr raw)
         {
-            var h = new DeviceHandle();
+            var h = new DcDeviceHandle();
             h.Adopt(raw);
             return new Device(h);
         }
@@ -73,8 +79,20 @@ namespace Dccuda
             }
         }
 
-        public int Ordinal { get { return Info.Ordinal; } }
+        private int ordinal = -1;
 
+        /// <summary>The device's ordinal (asked once).</summary>
+        public int Ordinal
+        {
+            get
+            {
+                if (ordinal < 0)
+                    ordinal = Info.Ordinal;
+                return ordinal;
+            }
+        }
+
+        /// <summary>The device's name ("NVIDIA H200").</summary>
         public string Name { get { return Info.Name; } }
 
         /// <summary>Any CUdevice_attribute (the numeric value of cuda.h's CU_DEVICE_ATTRIBUTE_*).</summary>
@@ -86,6 +104,7 @@ namespace Dccuda
             return v;
         }
 
+        /// <summary>Free and total memory, read now.</summary>
         public MemoryInfo MemoryInfo
         {
             get
@@ -143,6 +162,7 @@ namespace Dccuda
             }
         }
 
+        /// <summary>True when this device can access `peer`'s memory directly (after EnablePeerAccess).</summary>
         public bool CanAccessPeer(Device peer)
         {
             int v;
@@ -152,6 +172,7 @@ namespace Dccuda
             return v != 0;
         }
 
+        /// <summary>Let this device's kernels and copies access `peer`'s memory.</summary>
         public void EnablePeerAccess(Device peer)
         {
             using (var d = Use())
@@ -159,6 +180,7 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_device_enable_peer_access(d.Raw, p.Raw));
         }
 
+        /// <summary>Undo EnablePeerAccess.</summary>
         public void DisablePeerAccess(Device peer)
         {
             using (var d = Use())
@@ -166,6 +188,7 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_device_disable_peer_access(d.Raw, p.Raw));
         }
 
+        /// <summary>An attribute of the link from this device to `peer`.</summary>
         public int GetPeerAttribute(Device peer, PeerAttribute attribute)
         {
             int v;
@@ -175,6 +198,7 @@ namespace Dccuda
             return v;
         }
 
+        /// <summary>The priorities CreateStream accepts.</summary>
         public StreamPriorityRange StreamPriorityRange
         {
             get
@@ -190,55 +214,62 @@ namespace Dccuda
 
         /// <summary>A new stream: non-blocking unless StreamFlags.Blocking; lower priority
         /// numbers run first.</summary>
-        public Stream CreateStream(StreamFlags flags = StreamFlags.NonBlocking, int priority = 0)
+        public DcStream CreateStream(StreamFlags flags = StreamFlags.NonBlocking, int priority = 0)
         {
-            var h = new StreamHandle();
+            var h = new DcStreamHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_stream_create(d.Raw, (uint)flags, priority, &raw));
             h.Adopt(raw);
-            return new Stream(h);
+            return new DcStream(h);
         }
 
         /// <summary>A handle for one of the device's default streams.</summary>
-        public Stream GetDefaultStream(DefaultStream which = DefaultStream.Legacy)
+        public DcStream GetDefaultStream(DefaultStream which = DefaultStream.Legacy)
         {
-            var h = new StreamHandle();
+            var h = new DcStreamHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_stream_get_default(d.Raw, (int)which, &raw));
             h.Adopt(raw);
-            return new Stream(h);
+            return new DcStream(h);
         }
 
         /// <summary>Wrap a CUstream another library created on this device's primary context
-        /// (not owned: it must outlive the returned Stream).</summary>
-        public Stream WrapStream(IntPtr cuStream)
+        /// (not owned: it must outlive the returned DcStream).</summary>
+        public DcStream WrapStream(IntPtr cuStream)
         {
-            var h = new StreamHandle();
+            var h = new DcStreamHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_stream_wrap(d.Raw, (void*)cuStream, &raw));
             h.Adopt(raw);
-            return new Stream(h);
+            return new DcStream(h);
         }
 
+        /// <summary>A new event on this device (DisableTiming makes it cheaper).</summary>
         public Event CreateEvent(EventFlags flags = EventFlags.None)
         {
-            var h = new EventHandle();
+            var h = new DcEventHandle();
             IntPtr raw;
+            int device = Ordinal;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_event_create(d.Raw, (uint)flags, &raw));
             h.Adopt(raw);
-            return new Event(h);
+            return new Event(h, device);
         }
 
         /// <summary>`count` elements of device memory (from the stream-ordered pool unless
         /// AllocFlags.NoPool), not initialised.</summary>
-        public DeviceBuffer<T> Allocate<T>(long count, AllocFlags flags = AllocFlags.None) where T : struct
+        public DeviceBuffer<T> Allocate<T>(long count, AllocFlags flags = AllocFlags.None)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             ulong bytes = DeviceBuffer<T>.BytesFor(count);
-            var h = new BufferHandle();
+            var h = new DcBufferHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_buffer_alloc(d.Raw, bytes, (uint)flags, &raw));
@@ -247,10 +278,15 @@ namespace Dccuda
         }
 
         /// <summary>`count` elements of page-locked host memory (AsSpan gives the CPU view).</summary>
-        public DeviceBuffer<T> AllocatePinned<T>(long count, AllocFlags flags = AllocFlags.None) where T : struct
+        public DeviceBuffer<T> AllocatePinned<T>(long count, AllocFlags flags = AllocFlags.None)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             ulong bytes = DeviceBuffer<T>.BytesFor(count);
-            var h = new BufferHandle();
+            var h = new DcBufferHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_buffer_alloc_pinned(d.Raw, bytes, (uint)flags, &raw));
@@ -259,10 +295,15 @@ namespace Dccuda
         }
 
         /// <summary>`count` elements of managed (unified) memory.</summary>
-        public DeviceBuffer<T> AllocateManaged<T>(long count, AllocFlags flags = AllocFlags.None) where T : struct
+        public DeviceBuffer<T> AllocateManaged<T>(long count, AllocFlags flags = AllocFlags.None)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             ulong bytes = DeviceBuffer<T>.BytesFor(count);
-            var h = new BufferHandle();
+            var h = new DcBufferHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_buffer_alloc_managed(d.Raw, bytes, (uint)flags, &raw));
@@ -272,10 +313,15 @@ namespace Dccuda
 
         /// <summary>Device memory someone else owns, as a buffer of `count` elements that frees
         /// nothing when released.</summary>
-        public DeviceBuffer<T> WrapDeviceMemory<T>(ulong devicePointer, long count) where T : struct
+        public DeviceBuffer<T> WrapDeviceMemory<T>(ulong devicePointer, long count)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             ulong bytes = DeviceBuffer<T>.BytesFor(count);
-            var h = new BufferHandle();
+            var h = new DcBufferHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_buffer_wrap_device(d.Raw, devicePointer, bytes, &raw));
@@ -287,12 +333,17 @@ namespace Dccuda
         /// and from it run at pinned speed. The array stays pinned in memory until the
         /// returned buffer is disposed, which unregisters it. Registration is slow: register
         /// once, copy many times.</summary>
-        public DeviceBuffer<T> RegisterHost<T>(T[] array, AllocFlags flags = AllocFlags.None) where T : struct
+        public DeviceBuffer<T> RegisterHost<T>(T[] array, AllocFlags flags = AllocFlags.None)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             if (array == null)
                 throw new ArgumentNullException("array");
             ulong bytes = DeviceBuffer<T>.BytesFor(array.LongLength);
-            var h = new BufferHandle();
+            var h = new DcBufferHandle();
             GCHandle pin = GCHandle.Alloc(array, GCHandleType.Pinned);
             try
             {
@@ -315,7 +366,7 @@ namespace Dccuda
         /// allocated until the buffer is disposed.</summary>
         public DeviceBuffer RegisterHost(IntPtr host, ulong bytes, AllocFlags flags = AllocFlags.None)
         {
-            var h = new BufferHandle();
+            var h = new DcBufferHandle();
             IntPtr raw;
             using (var d = Use())
                 DcException.Check(NativeMethods.dc_buffer_register_host(d.Raw, (void*)host, bytes, (uint)flags, &raw));
@@ -324,40 +375,45 @@ namespace Dccuda
         }
 
         /// <summary>Compile CUDA C++ for this device (through the kernel cache).</summary>
-        public Program Compile(string source, CompileOptions options = null, string name = null)
+        public DcProgram Compile(string source, [AllowNull] CompileOptions options = null, [AllowNull] string name = null)
         {
-            return Program.Compile(source, options, name, this);
+            return DcProgram.Compile(source, options, name, this);
         }
 
         /// <summary>Compile CUDA C++ for this device and load it: source to module in one call.</summary>
-        public Module CompileAndLoad(string source, CompileOptions options = null, string name = null)
+        public DcModule CompileAndLoad(string source, [AllowNull] CompileOptions options = null, [AllowNull] string name = null)
         {
-            return Module.CompileAndLoad(this, source, options, name);
+            return DcModule.CompileAndLoad(this, source, options, name);
         }
 
         /// <summary>Load a PTX, CUBIN or fatbin image.</summary>
-        public Module LoadModule(byte[] image, ModuleOptions options = null)
+        public DcModule LoadModule(byte[] image, [AllowNull] ModuleOptions options = null)
         {
-            return Module.Load(this, image, options);
+            return DcModule.Load(this, image, options);
         }
 
-        public Module LoadModule(Program program, ModuleOptions options = null)
+        /// <summary>Load a compiled program's image.</summary>
+        public DcModule LoadModule(DcProgram program, [AllowNull] ModuleOptions options = null)
         {
-            return Module.Load(this, program, options);
+            return DcModule.Load(this, program, options);
         }
 
-        public Module LoadModuleFile(string path, ModuleOptions options = null)
+        /// <summary>Load a PTX, CUBIN or fatbin file.</summary>
+        public DcModule LoadModuleFile(string path, [AllowNull] ModuleOptions options = null)
         {
-            return Module.LoadFile(this, path, options);
+            return DcModule.LoadFile(this, path, options);
         }
 
+        /// <summary>True once Dispose released the handle.</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
+        /// <summary>Release this handle to the device (objects made on it keep it alive).</summary>
         public void Dispose()
         {
             Handle.Dispose();
         }
 
+        /// <summary>The device's description, or "Device (disposed)".</summary>
         public override string ToString()
         {
             return IsDisposed ? "Device (disposed)" : Info.ToString();

@@ -8,21 +8,23 @@ using Dccuda.Interop;
 
 namespace Dccuda
 {
+    /// <summary>A buffer (dc_buffer) addressed in bytes: device, pinned, managed, wrapped or registered memory, or a module global. DeviceBuffer&lt;T&gt; adds elements; copies are bounds-checked by the library.</summary>
     public unsafe class DeviceBuffer : IDisposable
     {
-        internal DeviceBuffer(BufferHandle handle)
+        internal DeviceBuffer(DcBufferHandle handle)
         {
             Handle = handle;
         }
 
         /// <summary>The SafeHandle owning the dc_buffer (for NativeMethods calls and kernel
         /// arguments).</summary>
-        public BufferHandle Handle { get; private set; }
+        public DcBufferHandle Handle { get; private set; }
 
         internal virtual string TypeName { get { return "DeviceBuffer"; } }
 
         internal Pin Use() { return new Pin(Handle, TypeName); }
 
+        /// <summary>The buffer's size in bytes.</summary>
         public ulong SizeInBytes
         {
             get
@@ -34,6 +36,7 @@ namespace Dccuda
             }
         }
 
+        /// <summary>What the buffer's memory is (device, pinned, managed...).</summary>
         public BufferKind Kind
         {
             get
@@ -97,23 +100,95 @@ namespace Dccuda
 
         /// <summary>In stream order. Managed (pageable) memory has been read when the call
         /// returns; memory the driver knows (a pinned buffer's span) must stay untouched until
-        /// the stream reaches the copy.</summary>
-        public void WriteBytesAsync(ulong offset, ReadOnlySpan<byte> source, Stream stream)
+        /// the stream reaches the copy. Refused (DC_ERROR_INVALID_STATE) while the stream
+        /// captures a graph.</summary>
+        public void EnqueueWriteBytes(ulong offset, ReadOnlySpan<byte> source, DcStream stream)
         {
             fixed (byte* src = &MemoryMarshal.GetReference(source))
             using (var b = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
+                DcStream.RefuseHostCopyWhileCapturing(s.Raw, TypeName + ".EnqueueWriteBytes");
                 DcException.Check(NativeMethods.dc_buffer_write_async(b.Raw, offset, src, (ulong)source.Length, s.Raw));
+            }
         }
 
         /// <summary>In stream order. Into managed (pageable) memory the data is there when the
-        /// call returns; into pinned memory once the stream reaches the copy.</summary>
-        public void ReadBytesAsync(ulong offset, Span<byte> destination, Stream stream)
+        /// call returns; into pinned memory once the stream reaches the copy. Refused
+        /// (DC_ERROR_INVALID_STATE) while the stream captures a graph.</summary>
+        public void EnqueueReadBytes(ulong offset, Span<byte> destination, DcStream stream)
         {
             fixed (byte* dst = &MemoryMarshal.GetReference(destination))
             using (var b = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
+                DcStream.RefuseHostCopyWhileCapturing(s.Raw, TypeName + ".EnqueueReadBytes");
                 DcException.Check(NativeMethods.dc_buffer_read_async(b.Raw, offset, dst, (ulong)destination.Length, s.Raw));
+            }
+        }
+
+        /// <summary>In stream order, from `source`, which stays pinned (and must stay unchanged)
+        /// until the copy has run: safe for pinned host memory, which the driver copies
+        /// asynchronously. Refused (DC_ERROR_INVALID_STATE) while the stream captures a graph.</summary>
+        public void EnqueueWriteBytes(ulong offset, ReadOnlyMemory<byte> source, DcStream stream)
+        {
+            EnqueueHostCopy(offset, source, 1, stream, true, TypeName + ".EnqueueWriteBytes");
+        }
+
+        /// <summary>In stream order, as EnqueueWriteBytes(ReadOnlySpan): an array is read before
+        /// the call returns (pageable memory).</summary>
+        public void EnqueueWriteBytes(ulong offset, byte[] source, DcStream stream)
+        {
+            EnqueueWriteBytes(offset, new ReadOnlySpan<byte>(source), stream);
+        }
+
+        /// <summary>In stream order, into `destination`, which stays pinned until the copy has
+        /// run; the data is there once the stream has reached the copy (SynchronizeAsync).
+        /// Refused (DC_ERROR_INVALID_STATE) while the stream captures a graph.</summary>
+        public void EnqueueReadBytes(ulong offset, Memory<byte> destination, DcStream stream)
+        {
+            EnqueueHostCopy(offset, (ReadOnlyMemory<byte>)destination, 1, stream, false, TypeName + ".EnqueueReadBytes");
+        }
+
+        /// <summary>In stream order, as EnqueueReadBytes(Span): into an array (pageable memory)
+        /// the data is there when the call returns.</summary>
+        public void EnqueueReadBytes(ulong offset, byte[] destination, DcStream stream)
+        {
+            EnqueueReadBytes(offset, new Span<byte>(destination), stream);
+        }
+
+        /// <summary>A stream-ordered copy with host memory pinned until it has run: the pin is
+        /// given back by a one-shot host callback behind the copy (HostPin).</summary>
+        internal void EnqueueHostCopy<T>(ulong offset, ReadOnlyMemory<T> memory, int elementSize, DcStream stream, bool write, string what)
+            where T : struct
+        {
+            using (var b = Use())
+            using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
+                DcStream.RefuseHostCopyWhileCapturing(s.Raw, what);
+                ulong bytes = checked((ulong)memory.Length * (ulong)elementSize);
+                HostPin pin = HostPin.Of(memory, elementSize);
+                int status = write
+                    ? NativeMethods.dc_buffer_write_async(b.Raw, offset, pin.Pointer, bytes, s.Raw)
+                    : NativeMethods.dc_buffer_read_async(b.Raw, offset, pin.Pointer, bytes, s.Raw);
+                if (status < 0)
+                {
+                    DcException e = DcException.FromLastError(status);
+                    pin.Release();
+                    throw e;
+                }
+                long key = HostCallbacks.Add(pin, false);
+                status = NativeMethods.dc_stream_add_callback(s.Raw, HostCallbacks.Thunk, HostCallbacks.UserData(key));
+                if (status < 0)
+                {
+                    // The copy is enqueued but the unpin could not be: wait for it here.
+                    DcException e = DcException.FromLastError(status);
+                    HostCallbacks.Remove(key);
+                    NativeMethods.dc_stream_synchronize(s.Raw);
+                    pin.Release();
+                    throw e;
+                }
+            }
         }
 
         /// <summary>Copy `bytes` from `source` at `sourceOffset` to this buffer at
@@ -125,12 +200,22 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_buffer_copy(d.Raw, offset, s.Raw, sourceOffset, bytes));
         }
 
-        public void CopyBytesFromAsync(DeviceBuffer source, ulong sourceOffset, ulong offset, ulong bytes, Stream stream)
+        /// <summary>In stream order. Captured into a graph, both buffers are kept until the
+        /// graph can no longer run.</summary>
+        public void EnqueueCopyBytesFrom(DeviceBuffer source, ulong sourceOffset, ulong offset, ulong bytes, DcStream stream)
         {
             using (var d = Use())
             using (var s = new Pin(source == null ? null : source.Handle, "source"))
             using (var st = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
                 DcException.Check(NativeMethods.dc_buffer_copy_async(d.Raw, offset, s.Raw, sourceOffset, bytes, st.Raw));
+                GraphResources graph = stream.Capture;
+                if (graph != null)
+                {
+                    graph.AddBuffer(Handle);
+                    graph.AddBuffer(source.Handle);
+                }
+            }
         }
 
         /// <summary>Fill [offset, offset + bytes) with `value` as elements of `elementSize`
@@ -141,20 +226,37 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_buffer_fill(b.Raw, offset, bytes, value, elementSize));
         }
 
-        public void FillBytesAsync(ulong offset, ulong bytes, uint value, uint elementSize, Stream stream)
+        /// <summary>In stream order. Captured into a graph, the buffer is kept until the graph
+        /// can no longer run.</summary>
+        public void EnqueueFillBytes(ulong offset, ulong bytes, uint value, uint elementSize, DcStream stream)
         {
             using (var b = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
                 DcException.Check(NativeMethods.dc_buffer_fill_async(b.Raw, offset, bytes, value, elementSize, s.Raw));
+                HoldIfCaptured(stream);
+            }
+        }
+
+        /// <summary>After work on this buffer was enqueued on `stream`: a capture begun through
+        /// it keeps the buffer.</summary>
+        private void HoldIfCaptured(DcStream stream)
+        {
+            GraphResources graph = stream.Capture;
+            if (graph != null)
+                graph.AddBuffer(Handle);
         }
 
         /// <summary>Managed memory: prefetch a byte range to `location` (a device ordinal, or
         /// Location.Host) in stream order.</summary>
-        public void Prefetch(ulong offset, ulong bytes, int location, Stream stream)
+        public void EnqueuePrefetch(ulong offset, ulong bytes, int location, DcStream stream)
         {
             using (var b = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
                 DcException.Check(NativeMethods.dc_buffer_prefetch(b.Raw, offset, bytes, location, s.Raw));
+                HoldIfCaptured(stream);
+            }
         }
 
         /// <summary>Managed memory: advice for a byte range and a location.</summary>
@@ -176,7 +278,12 @@ namespace Dccuda
 
         /// <summary>This buffer's memory as elements of T (its size must be a multiple of T's).
         /// The view shares the handle: disposing either disposes both.</summary>
-        public DeviceBuffer<T> As<T>() where T : struct
+        public DeviceBuffer<T> As<T>()
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             ulong bytes = SizeInBytes;
             if (bytes % (ulong)DeviceBuffer<T>.ElementSize != 0)
@@ -185,6 +292,7 @@ namespace Dccuda
             return new DeviceBuffer<T>(Handle);
         }
 
+        /// <summary>True once Dispose released the handle (the memory may live on while a prepared launch, graph or pin holds it).</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
         /// <summary>Release the buffer. Memory is freed in stream order after work already

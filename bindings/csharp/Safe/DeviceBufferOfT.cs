@@ -7,7 +7,13 @@ using Dccuda.Interop;
 
 namespace Dccuda
 {
-    public sealed unsafe class DeviceBuffer<T> : DeviceBuffer where T : struct
+    /// <summary>A buffer of T elements, with Span and Memory copies. T is a plain value type (no references): its bytes are copied as they lie in memory, the layout the kernel must expect.</summary>
+    public sealed unsafe class DeviceBuffer<T> : DeviceBuffer
+#if NET7_0_OR_GREATER
+        where T : unmanaged
+#else
+        where T : struct
+#endif
     {
         // -1 when T holds references (measured once; the property throws, so that the
         // caller sees an ArgumentException, not a TypeInitializationException).
@@ -45,7 +51,7 @@ namespace Dccuda
             return checked((ulong)count * (ulong)ElementSize);
         }
 
-        internal DeviceBuffer(BufferHandle handle) : base(handle) { }
+        internal DeviceBuffer(DcBufferHandle handle) : base(handle) { }
 
         internal override string TypeName { get { return "DeviceBuffer<" + typeof(T).Name + ">"; } }
 
@@ -71,16 +77,58 @@ namespace Dccuda
             ReadBytes(Offset(index), MemoryMarshal.AsBytes(destination));
         }
 
-        /// <summary>In stream order: see DeviceBuffer.WriteBytesAsync for when `source` may be reused.</summary>
-        public void CopyFromAsync(ReadOnlySpan<T> source, Stream stream, long index = 0)
+        /// <summary>In stream order: see DeviceBuffer.EnqueueWriteBytes for when `source` may be reused.</summary>
+        public void EnqueueCopyFrom(ReadOnlySpan<T> source, DcStream stream, long index = 0)
         {
-            WriteBytesAsync(Offset(index), MemoryMarshal.AsBytes(source), stream);
+            EnqueueWriteBytes(Offset(index), MemoryMarshal.AsBytes(source), stream);
         }
 
-        /// <summary>In stream order: see DeviceBuffer.ReadBytesAsync for when the data is there.</summary>
-        public void CopyToAsync(Span<T> destination, Stream stream, long index = 0)
+        /// <summary>In stream order: see DeviceBuffer.EnqueueReadBytes for when the data is there.</summary>
+        public void EnqueueCopyTo(Span<T> destination, DcStream stream, long index = 0)
         {
-            ReadBytesAsync(Offset(index), MemoryMarshal.AsBytes(destination), stream);
+            EnqueueReadBytes(Offset(index), MemoryMarshal.AsBytes(destination), stream);
+        }
+
+        /// <summary>In stream order, from `source`, which stays pinned (and must stay unchanged)
+        /// until the copy has run: right for pinned host memory (AsMemory of a pinned buffer),
+        /// which the driver copies asynchronously. Refused (DC_ERROR_INVALID_STATE) while the
+        /// stream captures a graph.</summary>
+        public void EnqueueCopyFrom(ReadOnlyMemory<T> source, DcStream stream, long index = 0)
+        {
+            EnqueueHostCopy(Offset(index), source, ElementSize, stream, true, TypeName + ".EnqueueCopyFrom");
+        }
+
+        /// <summary>In stream order, into `destination`, which stays pinned until the copy has
+        /// run; the data is there once the stream has reached the copy (await
+        /// SynchronizeAsync). Refused (DC_ERROR_INVALID_STATE) while the stream captures a graph.</summary>
+        public void EnqueueCopyTo(Memory<T> destination, DcStream stream, long index = 0)
+        {
+            EnqueueHostCopy(Offset(index), (ReadOnlyMemory<T>)destination, ElementSize, stream, false, TypeName + ".EnqueueCopyTo");
+        }
+
+        /// <summary>In stream order from an array (pageable memory: read before the call
+        /// returns). Refused while the stream captures a graph.</summary>
+        public void EnqueueCopyFrom(T[] source, DcStream stream, long index = 0)
+        {
+            EnqueueCopyFrom(new ReadOnlySpan<T>(source), stream, index);
+        }
+
+        /// <summary>In stream order into an array (pageable memory: the data is there when the
+        /// call returns). Refused while the stream captures a graph.</summary>
+        public void EnqueueCopyTo(T[] destination, DcStream stream, long index = 0)
+        {
+            EnqueueCopyTo(new Span<T>(destination), stream, index);
+        }
+
+        /// <summary>The CPU memory of a pinned, registered or managed buffer as a Memory&lt;T&gt;
+        /// (device memory has none: DC_ERROR_NOT_SUPPORTED). Valid while the buffer lives; a
+        /// pin of it (as a Memory copy takes) keeps the buffer alive until it is let go.</summary>
+        public Memory<T> AsMemory()
+        {
+            long n = Length;
+            if (n > int.MaxValue)
+                throw new InvalidOperationException(TypeName + ".AsMemory: " + n + " elements are more than a Memory holds");
+            return new HostBufferMemory<T>(this, HostPointer, (int)n).Memory;
         }
 
         /// <summary>Copy `count` elements from `source` (from its element `sourceIndex`) into
@@ -90,9 +138,10 @@ namespace Dccuda
             CopyBytesFrom(source, Offset(sourceIndex), Offset(index), BytesFor(count));
         }
 
-        public void CopyFromAsync(DeviceBuffer<T> source, long count, Stream stream, long sourceIndex = 0, long index = 0)
+        /// <summary>In stream order: `count` elements of `source` from `sourceIndex` to element `index` of this buffer. Captured into a graph, both buffers are kept until the graph can no longer run.</summary>
+        public void EnqueueCopyFrom(DeviceBuffer<T> source, long count, DcStream stream, long sourceIndex = 0, long index = 0)
         {
-            CopyBytesFromAsync(source, Offset(sourceIndex), Offset(index), BytesFor(count), stream);
+            EnqueueCopyBytesFrom(source, Offset(sourceIndex), Offset(index), BytesFor(count), stream);
         }
 
         /// <summary>The whole buffer as a new array.</summary>
@@ -124,9 +173,10 @@ namespace Dccuda
             FillBytes(0, SizeInBytes, FillPattern(value), (uint)ElementSize);
         }
 
-        public void FillAsync(T value, Stream stream)
+        /// <summary>In stream order: every element set to `value` (1-, 2- or 4-byte elements).</summary>
+        public void EnqueueFill(T value, DcStream stream)
         {
-            FillBytesAsync(0, SizeInBytes, FillPattern(value), (uint)ElementSize, stream);
+            EnqueueFillBytes(0, SizeInBytes, FillPattern(value), (uint)ElementSize, stream);
         }
 
         private static uint FillPattern(T value)

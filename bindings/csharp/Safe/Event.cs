@@ -1,23 +1,31 @@
 // A dc_event: a point in a stream to wait for, query or time.
 using System;
+using System.Threading;
+using System.Threading.Tasks;
 using Dccuda.Interop;
 
 namespace Dccuda
 {
+    /// <summary>An event (dc_event): a point in a stream to wait for (Synchronize, WaitAsync, DcStream.WaitEvent), query or time.</summary>
     public sealed unsafe class Event : IDisposable
     {
-        internal Event(EventHandle handle)
+        private readonly int deviceOrdinal;
+        private readonly object waitStreamGate = new object();
+        private DcStream waitStream;   // WaitAsync's stream: waits for the event, then calls back
+
+        internal Event(DcEventHandle handle, int deviceOrdinal)
         {
             Handle = handle;
+            this.deviceOrdinal = deviceOrdinal;
         }
 
         /// <summary>The SafeHandle owning the dc_event (for NativeMethods calls).</summary>
-        public EventHandle Handle { get; private set; }
+        public DcEventHandle Handle { get; private set; }
 
         internal Pin Use() { return new Pin(Handle, "Event"); }
 
         /// <summary>Record the event at the current end of `stream` (a stream of its device).</summary>
-        public void Record(Stream stream)
+        public void Record(DcStream stream)
         {
             using (var e = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
@@ -29,6 +37,41 @@ namespace Dccuda
         {
             using (var e = Use())
                 DcException.Check(NativeMethods.dc_event_synchronize(e.Raw));
+        }
+
+        /// <summary>Wait, without blocking a thread, until the work before the event's last
+        /// record has completed (at once for an event never recorded); a fault in it is
+        /// reported as Synchronize reports it. The wait runs on a stream of the event's own
+        /// (created at the first call, released with the event) that waits for the event, then
+        /// calls back. Continuations never run on the driver's callback thread. Cancelling
+        /// `cancellationToken` ends the wait with OperationCanceledException and does not
+        /// cancel the GPU work.</summary>
+        public ValueTask WaitAsync(CancellationToken cancellationToken = default(CancellationToken))
+        {
+            if (cancellationToken.IsCancellationRequested)
+                return new ValueTask(Task.FromCanceled(cancellationToken));
+            using (var e = Use())
+            {
+                DcStream s = WaitStream();
+                using (var h = s.Use())
+                {
+                    DcException.Check(NativeMethods.dc_stream_wait_event(h.Raw, e.Raw));
+                    return AsyncCompletion.Start(h.Raw, e.Raw, "Event.WaitAsync", cancellationToken);
+                }
+            }
+        }
+
+        private DcStream WaitStream()
+        {
+            lock (waitStreamGate)
+            {
+                if (waitStream == null)
+                {
+                    using (Device d = Device.Open(deviceOrdinal))
+                        waitStream = d.CreateStream(StreamFlags.NonBlocking);
+                }
+                return waitStream;
+            }
         }
 
         /// <summary>True when the recorded work has completed (or the event was never recorded).</summary>
@@ -66,11 +109,21 @@ namespace Dccuda
             }
         }
 
+        /// <summary>True once Dispose released the handle.</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
+        /// <summary>Release the event (and WaitAsync's stream; waits already begun still end).</summary>
         public void Dispose()
         {
             Handle.Dispose();
+            DcStream s;
+            lock (waitStreamGate)
+            {
+                s = waitStream;
+                waitStream = null;
+            }
+            if (s != null)
+                s.Dispose();
         }
     }
 }

@@ -1,6 +1,7 @@
 // A dc_function: a kernel of a module (it keeps the module loaded): attributes, parameter
 // layout, occupancy, and one-shot launches.
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using Dccuda.Interop;
 
@@ -9,7 +10,9 @@ namespace Dccuda
     /// <summary>Where a kernel parameter lies in the packed parameter block.</summary>
     public struct ParamInfo
     {
+        /// <summary>The parameter's byte offset in the parameter block.</summary>
         public ulong Offset;
+        /// <summary>The parameter's size in bytes.</summary>
         public ulong Size;
     }
 
@@ -17,19 +20,22 @@ namespace Dccuda
     /// the device with it.</summary>
     public struct PotentialBlockSize
     {
+        /// <summary>The smallest grid that fills the device at BlockSize.</summary>
         public int MinGridSize;
+        /// <summary>The block size with the highest occupancy.</summary>
         public int BlockSize;
     }
 
+    /// <summary>A kernel (dc_function) of a module, which it keeps loaded: attributes, parameter layout, occupancy, and launches (Launch, LaunchPacked, Prepare).</summary>
     public sealed unsafe class Function : IDisposable
     {
-        internal Function(FunctionHandle handle)
+        internal Function(DcFunctionHandle handle)
         {
             Handle = handle;
         }
 
         /// <summary>The SafeHandle owning the dc_function (for NativeMethods calls).</summary>
-        public FunctionHandle Handle { get; private set; }
+        public DcFunctionHandle Handle { get; private set; }
 
         internal Pin Use() { return new Pin(Handle, "Function"); }
 
@@ -75,12 +81,14 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_function_set_attribute(f.Raw, attribute, value));
         }
 
+        /// <summary>The kernel's preferred split between L1 cache and shared memory.</summary>
         public void SetCachePreference(CachePreference preference)
         {
             using (var f = Use())
                 DcException.Check(NativeMethods.dc_function_set_cache_config(f.Raw, (int)preference));
         }
 
+        /// <summary>The number of kernel parameters.</summary>
         public int ParamCount
         {
             get
@@ -92,6 +100,7 @@ namespace Dccuda
             }
         }
 
+        /// <summary>Where parameter `index` lies in the parameter block.</summary>
         public ParamInfo GetParamInfo(int index)
         {
             if (index < 0)
@@ -126,26 +135,43 @@ namespace Dccuda
         }
 
         /// <summary>Launch once on `stream`. Arguments are checked against the kernel's
-        /// parameters; the launch is asynchronous (a fault shows at the next synchronisation).</summary>
-        public void Launch(LaunchConfig config, Stream stream, KernelArgs args)
+        /// parameters; the launch is asynchronous (a fault shows at the next synchronisation).
+        /// With a reused `args` (KernelArgs.Clear) nothing is allocated per call. Captured into
+        /// a graph, the buffer arguments are kept until the graph can no longer run.</summary>
+        public void Launch(LaunchConfig config, DcStream stream, KernelArgs args)
         {
-            if (config == null)
-                throw new ArgumentNullException("config");
             if (args == null)
-                args = new KernelArgs();
+                throw new ArgumentNullException("args");
             DcLaunchConfig c = config.ToNative();
             using (var f = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
-            using (KernelArgs.Bound a = args.Bind())
-                DcException.Check(NativeMethods.dc_launch_kernel(f.Raw, &c, a.Args, a.Count, s.Raw));
+            {
+                int n = args.Bind();
+                try
+                {
+                    int status;
+                    fixed (byte* values = args.ValueBytes)
+                    fixed (DcArg* a = args.NativeArgs)
+                    {
+                        args.FixValues(a, values);
+                        status = NativeMethods.dc_launch_kernel(f.Raw, &c, n == 0 ? null : a, (uint)n, s.Raw);
+                    }
+                    DcException.Check(status);
+                    GraphResources graph = stream.Capture;
+                    if (graph != null)
+                        args.HoldBuffersIn(graph);   // captured: the graph uses them at every launch
+                }
+                finally
+                {
+                    args.Unbind();
+                }
+            }
         }
 
         /// <summary>Launch once with every parameter packed in `parameters`, laid out as the
         /// kernel's parameters are (device pointers inside cannot be checked).</summary>
-        public void LaunchPacked(LaunchConfig config, Stream stream, ReadOnlySpan<byte> parameters)
+        public void LaunchPacked(LaunchConfig config, DcStream stream, ReadOnlySpan<byte> parameters)
         {
-            if (config == null)
-                throw new ArgumentNullException("config");
             DcLaunchConfig c = config.ToNative();
             fixed (byte* p = &MemoryMarshal.GetReference(parameters))
             using (var f = Use())
@@ -155,7 +181,12 @@ namespace Dccuda
 
         /// <summary>As LaunchPacked, from a struct laid out as the kernel's parameters (passed by
         /// reference only to keep it apart from the byte overload; it is not modified).</summary>
-        public void LaunchPacked<T>(LaunchConfig config, Stream stream, ref T parameters) where T : struct
+        public void LaunchPacked<T>(LaunchConfig config, DcStream stream, ref T parameters)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             var one = new T[] { parameters };
             LaunchPacked(config, stream, MemoryMarshal.AsBytes(new ReadOnlySpan<T>(one)));
@@ -215,8 +246,6 @@ namespace Dccuda
         /// <summary>Clusters of config.Cluster that can be co-resident.</summary>
         public int MaxActiveClusters(LaunchConfig config)
         {
-            if (config == null)
-                throw new ArgumentNullException("config");
             DcLaunchConfig c = config.ToNative();
             int clusters;
             using (var f = Use())
@@ -234,8 +263,10 @@ namespace Dccuda
             return bytes;
         }
 
+        /// <summary>True once Dispose released the handle.</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
+        /// <summary>Release the function (launches made from it keep it alive).</summary>
         public void Dispose()
         {
             Handle.Dispose();
@@ -244,13 +275,24 @@ namespace Dccuda
 
     /// <summary>The native side of the per-block-size shared memory callback: called on the
     /// calling thread, so an exception waits in a thread-static until the call returns.</summary>
-    internal static class OccupancyCallbacks
+    internal static unsafe class OccupancyCallbacks
     {
+#if NET7_0_OR_GREATER
+        [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
+        private static ulong InvokeFromNative(int blockSize, IntPtr userData)
+        {
+            return Invoke(blockSize, userData);
+        }
+
+        internal static readonly IntPtr Thunk = (IntPtr)(delegate* unmanaged[Cdecl]<int, IntPtr, ulong>)&InvokeFromNative;
+#else
         [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
         private delegate ulong SharedMemoryFn(int blockSize, IntPtr userData);
 
+        // Static: never collected while the driver may call through it.
         private static readonly SharedMemoryFn Callback = Invoke;
         internal static readonly IntPtr Thunk = Marshal.GetFunctionPointerForDelegate(Callback);
+#endif
 
         [ThreadStatic]
         private static Exception pending;

@@ -1,4 +1,4 @@
-// Launch geometry (dc_launch_config) as a small class, and Dim3.
+// Launch geometry (dc_launch_config) as a value type, and Dim3.
 using System;
 using Dccuda.Interop;
 
@@ -7,10 +7,14 @@ namespace Dccuda
     /// <summary>Three dimensions (x, y, z), each at least 1 where it is a size.</summary>
     public struct Dim3
     {
+        /// <summary>Size (or index) in x.</summary>
         public uint X;
+        /// <summary>Size (or index) in y.</summary>
         public uint Y;
+        /// <summary>Size (or index) in z.</summary>
         public uint Z;
 
+        /// <summary>(x, y, z), y and z 1 unless given.</summary>
         public Dim3(uint x, uint y = 1, uint z = 1)
         {
             X = x;
@@ -18,24 +22,26 @@ namespace Dccuda
             Z = z;
         }
 
+        /// <summary>(x, 1, 1).</summary>
         public static implicit operator Dim3(uint x) { return new Dim3(x); }
 
+        /// <summary>x * y * z.</summary>
         public ulong Product { get { return (ulong)X * Y * Z; } }
 
+        /// <summary>"(x, y, z)".</summary>
         public override string ToString() { return "(" + X + ", " + Y + ", " + Z + ")"; }
     }
 
     /// <summary>How a kernel is launched. Grid counts blocks (not clusters) in every
-    /// dimension; with clusters each grid dimension must be a multiple of the cluster's.</summary>
-    public sealed unsafe class LaunchConfig
+    /// dimension; with clusters each grid dimension must be a multiple of the cluster's. A
+    /// value type, so that making one per launch allocates nothing; default(LaunchConfig) has
+    /// a zero grid and block, which the library refuses.</summary>
+    public unsafe struct LaunchConfig
     {
-        public LaunchConfig()
-        {
-            Grid = new Dim3(1);
-            Block = new Dim3(1);
-        }
-
+        /// <summary>`grid` blocks of `block` threads, with `sharedMemoryBytes` of dynamic shared
+        /// memory per block.</summary>
         public LaunchConfig(Dim3 grid, Dim3 block, uint sharedMemoryBytes = 0)
+            : this()
         {
             Grid = grid;
             Block = block;
@@ -51,6 +57,7 @@ namespace Dccuda
         /// <summary>Dynamic shared memory per block.</summary>
         public uint SharedMemoryBytes { get; set; }
 
+        /// <summary>DC_LAUNCH_* flags (cooperative, programmatic serialisation...).</summary>
         public LaunchFlags Flags { get; set; }
 
         /// <summary>Thread-block cluster size (compute capability 9.0+); (0, 0, 0) = none.</summary>
@@ -78,6 +85,7 @@ namespace Dccuda
             return Linear((uint)blocks, threadsPerBlock);
         }
 
+        /// <summary>The native dc_launch_config.</summary>
         public DcLaunchConfig ToNative()
         {
             DcLaunchConfig c = DcLaunchConfig.Init();
@@ -90,6 +98,7 @@ namespace Dccuda
             return c;
         }
 
+        /// <summary>From a native dc_launch_config.</summary>
         public static LaunchConfig FromNative(DcLaunchConfig c)
         {
             return new LaunchConfig
@@ -103,6 +112,7 @@ namespace Dccuda
             };
         }
 
+        /// <summary>"grid (x, y, z), block (x, y, z), shared N B".</summary>
         public override string ToString()
         {
             return "grid " + Grid + ", block " + Block + ", shared " + SharedMemoryBytes + " B";

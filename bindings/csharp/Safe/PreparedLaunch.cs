@@ -1,31 +1,31 @@
 // A dc_launch: a kernel, a configuration and bound arguments, checked when they are set,
 // then enqueued as often as needed at the driver's own cost (SQLite's prepared statements,
-// for kernels). It keeps its function and its bound buffers alive.
+// for kernels). It keeps its function and its bound buffers alive (the library keeps the
+// dc_buffers; the binding keeps their handles and a registered array's pin: DcLaunchHandle).
 using System;
 using System.Runtime.InteropServices;
 using Dccuda.Interop;
 
 namespace Dccuda
 {
+    /// <summary>A prepared launch (dc_launch): a kernel, a configuration and bound arguments, checked when set, then enqueued as often as needed at the driver's own cost.</summary>
     public sealed unsafe class PreparedLaunch : IDisposable
     {
-        internal PreparedLaunch(LaunchHandle handle)
+        internal PreparedLaunch(DcLaunchHandle handle)
         {
             Handle = handle;
         }
 
         /// <summary>The SafeHandle owning the dc_launch (for NativeMethods calls).</summary>
-        public LaunchHandle Handle { get; private set; }
+        public DcLaunchHandle Handle { get; private set; }
 
         internal Pin Use() { return new Pin(Handle, "PreparedLaunch"); }
 
         /// <summary>A prepared launch of `function` with no arguments bound yet.</summary>
         public static PreparedLaunch Create(Function function, LaunchConfig config)
         {
-            if (config == null)
-                throw new ArgumentNullException("config");
             DcLaunchConfig c = config.ToNative();
-            var h = new LaunchHandle();
+            var h = new DcLaunchHandle();
             IntPtr raw;
             using (var f = new Pin(function == null ? null : function.Handle, "function"))
                 DcException.Check(NativeMethods.dc_launch_create(f.Raw, &c, &raw));
@@ -36,8 +36,6 @@ namespace Dccuda
         /// <summary>Replace the configuration (checked as at creation).</summary>
         public void SetConfig(LaunchConfig config)
         {
-            if (config == null)
-                throw new ArgumentNullException("config");
             DcLaunchConfig c = config.ToNative();
             using (var l = Use())
                 DcException.Check(NativeMethods.dc_launch_set_config(l.Raw, &c));
@@ -50,8 +48,27 @@ namespace Dccuda
             if (args == null)
                 throw new ArgumentNullException("args");
             using (var l = Use())
-            using (KernelArgs.Bound a = args.Bind())
-                DcException.Check(NativeMethods.dc_launch_set_args(l.Raw, a.Args, a.Count));
+            {
+                int n = args.Bind();
+                try
+                {
+                    int status;
+                    fixed (byte* values = args.ValueBytes)
+                    fixed (DcArg* a = args.NativeArgs)
+                    {
+                        args.FixValues(a, values);
+                        status = NativeMethods.dc_launch_set_args(l.Raw, n == 0 ? null : a, (uint)n);
+                    }
+                    DcException.Check(status);
+                    for (int i = 0; i < n; i++)
+                        Handle.Bind(i, args.BufferAt(i));
+                    Handle.UnbindFrom(n);
+                }
+                finally
+                {
+                    args.Unbind();
+                }
+            }
         }
 
         /// <summary>Bind argument `index` to a buffer's device address + `byteOffset`.</summary>
@@ -64,11 +81,17 @@ namespace Dccuda
             {
                 DcArg arg = new DcArg { Kind = NativeConstants.DC_ARG_BUFFER, Size = 8, Buffer = b.Raw, Offset = byteOffset };
                 DcException.Check(NativeMethods.dc_launch_set_arg(l.Raw, (uint)index, &arg));
+                Handle.Bind(index, buffer.Handle);   // held while bound: see DcLaunchHandle
             }
         }
 
         /// <summary>Bind argument `index` to a value (copied now).</summary>
-        public void SetValue<T>(int index, T value) where T : struct
+        public void SetValue<T>(int index, T value)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
         {
             if (index < 0)
                 throw new ArgumentOutOfRangeException("index", index, "an argument index is 0 or more");
@@ -79,20 +102,28 @@ namespace Dccuda
             {
                 DcArg arg = new DcArg { Kind = NativeConstants.DC_ARG_VALUE, Size = (uint)bytes.Length, Value = (IntPtr)p };
                 DcException.Check(NativeMethods.dc_launch_set_arg(l.Raw, (uint)index, &arg));
+                Handle.Bind(index, null);
             }
         }
 
         /// <summary>Enqueue on `stream` (a stream of the function's device); every argument
         /// must be bound.</summary>
-        public void Enqueue(Stream stream)
+        public void Enqueue(DcStream stream)
         {
             using (var l = Use())
             using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
                 DcException.Check(NativeMethods.dc_launch_enqueue(l.Raw, s.Raw));
+                GraphResources graph = stream.Capture;
+                if (graph != null)
+                    Handle.HoldBoundIn(graph);   // captured: the graph uses the bound buffers
+            }
         }
 
+        /// <summary>True once Dispose released the handle.</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 
+        /// <summary>Release the launch and its hold on the bound buffers.</summary>
         public void Dispose()
         {
             Handle.Dispose();

@@ -26,9 +26,9 @@ extern ""C"" __global__ void saxpy(float a, const float* x, float* y, int n) {
                 return 3;
             }
             using (Device device = Device.Open(0))
-            using (Module module = device.CompileAndLoad(Source, null, "saxpy.cu"))
+            using (DcModule module = device.CompileAndLoad(Source, null, "saxpy.cu"))
             using (Function saxpy = module.GetFunction("saxpy"))
-            using (Stream stream = device.CreateStream())
+            using (DcStream stream = device.CreateStream())
             using (DeviceBuffer<float> x = device.Allocate<float>(n))
             using (DeviceBuffer<float> y = device.Allocate<float>(n))
             {
@@ -40,12 +40,12 @@ extern ""C"" __global__ void saxpy(float a, const float* x, float* y, int n) {
                     hx[i] = i % 1000 * 0.001f;
                     hy[i] = 1f - i % 7;
                 }
-                x.CopyFromAsync(hx, stream);
-                y.CopyFromAsync(hy, stream);
+                x.EnqueueCopyFrom(hx, stream);
+                y.EnqueueCopyFrom(hy, stream);
                 LaunchConfig config = saxpy.Config1D((ulong)n);
                 saxpy.Launch(config, stream, new KernelArgs().Value(a).Buffer(x).Buffer(y).Value(n));
                 var result = new float[n];
-                y.CopyToAsync(result, stream);
+                y.EnqueueCopyTo(result, stream);
                 stream.Synchronize();
 
                 int wrong = 0;

@@ -2,17 +2,18 @@
 // occupancy, and graphs. Results are checked against a CPU reference (on the fake driver the
 // kernel is emulated by name; on a GPU it runs).
 using System;
+using Xunit;
 
 namespace Dccuda.Tests
 {
-    internal static class LaunchTests
+    public sealed class LaunchTests
     {
         private sealed class Saxpy : IDisposable
         {
             public readonly Device Device;
-            public readonly Module Module;
+            public readonly DcModule Module;
             public readonly Function Kernel;
-            public readonly Stream Stream;
+            public readonly DcStream Stream;
 
             public Saxpy()
             {
@@ -52,12 +53,12 @@ namespace Dccuda.Tests
                     want = a * x[i] + want;
                 float tolerance = 1e-5f * Math.Max(1f, Math.Abs(want)) * times;
                 if (Math.Abs(want - got[i]) > tolerance)
-                    throw new AssertionException(what + ": y[" + i + "] is " + got[i] + ", expected " + want);
+                    throw new ExpectationException(what + ": y[" + i + "] is " + got[i] + ", expected " + want);
             }
         }
 
-        [Test]
-        private static void SaxpyOneShot()
+        [Fact]
+        public void SaxpyOneShot()
         {
             using (var k = new Saxpy())
             {
@@ -76,8 +77,8 @@ namespace Dccuda.Tests
             }
         }
 
-        [Test]
-        private static void PreparedLaunchReplaysAndRebinds()
+        [Fact]
+        public void PreparedLaunchReplaysAndRebinds()
         {
             using (var k = new Saxpy())
             {
@@ -89,7 +90,7 @@ namespace Dccuda.Tests
                 {
                     dx.CopyFrom(x);
                     dy.CopyFrom(y);
-                    Assert.Throws(DcStatus.InvalidState, () => launch.Enqueue(k.Stream), "enqueue before binding", "dc_launch_enqueue");
+                    Expect.Throws(DcStatus.InvalidState, () => launch.Enqueue(k.Stream), "enqueue before binding", "dc_launch_enqueue");
                     launch.SetArgs(new KernelArgs().Value(0.5f).Buffer(dx).Buffer(dy).Value(n));
                     for (int i = 0; i < 3; i++)
                         launch.Enqueue(k.Stream);
@@ -103,13 +104,13 @@ namespace Dccuda.Tests
                     launch.Enqueue(k.Stream);
                     k.Stream.Synchronize();
                     CheckSaxpy(-1f, x, y, dy.ToArray(), 1, "after rebinding");
-                    Assert.Throws(DcStatus.OutOfRange, () => launch.SetValue(4, 1), "argument index 4", "dc_launch_set_arg");
+                    Expect.Throws(DcStatus.OutOfRange, () => launch.SetValue(4, 1), "argument index 4", "dc_launch_set_arg");
                 }
             }
         }
 
-        [Test]
-        private static void PackedParameters()
+        [Fact]
+        public void PackedParameters()
         {
             using (var k = new Saxpy())
             {
@@ -129,22 +130,22 @@ namespace Dccuda.Tests
                     k.Kernel.LaunchPacked(LaunchConfig.Cover(n, 64), k.Stream, block);
                     k.Stream.Synchronize();
                     CheckSaxpy(3f, x, y, dy.ToArray(), 1, "packed saxpy");
-                    Assert.Throws(DcStatus.InvalidArgument, () => k.Kernel.LaunchPacked(LaunchConfig.Cover(n, 64), k.Stream, new byte[12]),
+                    Expect.Throws(DcStatus.InvalidArgument, () => k.Kernel.LaunchPacked(LaunchConfig.Cover(n, 64), k.Stream, new byte[12]),
                                   "a 12-byte parameter block", "dc_launch_kernel_packed");
                 }
             }
         }
 
         /// <summary>A template kernel found through its name expression's lowered name.</summary>
-        [Test]
-        private static void TemplateKernelThroughNameExpression()
+        [Fact]
+        public void TemplateKernelThroughNameExpression()
         {
             TestEnv.RequireNvrtc();
             using (Device d = TestEnv.OpenDevice())
-            using (Dccuda.Program p = d.Compile(Kernels.Source, new CompileOptions().NameExpression("scale<double>")))
-            using (Module m = d.LoadModule(p))
+            using (DcProgram p = d.Compile(Kernels.Source, new CompileOptions().NameExpression("scale<double>")))
+            using (DcModule m = d.LoadModule(p))
             using (Function scale = m.GetFunction(p.LoweredName("scale<double>")))
-            using (Stream s = d.CreateStream())
+            using (DcStream s = d.CreateStream())
             using (DeviceBuffer<double> b = d.Allocate<double>(777))
             {
                 var data = new double[777];
@@ -155,61 +156,61 @@ namespace Dccuda.Tests
                 s.Synchronize();
                 double[] got = b.ToArray();
                 for (int i = 0; i < data.Length; i++)
-                    Assert.Equal(data[i] * -3.0, got[i], "p[" + i + "]");
+                    Expect.Equal(data[i] * -3.0, got[i], "p[" + i + "]");
             }
         }
 
-        [Test]
-        private static void ArgumentsAreCheckedAgainstTheKernel()
+        [Fact]
+        public void ArgumentsAreCheckedAgainstTheKernel()
         {
             using (var k = new Saxpy())
             using (DeviceBuffer<float> b = k.Device.Allocate<float>(16))
             {
                 LaunchConfig c = LaunchConfig.Cover(16, 16);
-                Assert.Throws(DcStatus.InvalidArgument,
+                Expect.Throws(DcStatus.InvalidArgument,
                               () => k.Kernel.Launch(c, k.Stream, new KernelArgs().Value(2.0).Buffer(b).Buffer(b).Value(16)),
                               "a double for a float parameter", "dc_launch_kernel", "saxpy");
-                Assert.Throws(DcStatus.InvalidArgument,
+                Expect.Throws(DcStatus.InvalidArgument,
                               () => k.Kernel.Launch(c, k.Stream, new KernelArgs().Value(2f).Buffer(b).Buffer(b)),
                               "three arguments for four parameters", "dc_launch_kernel", "saxpy");
                 var tooBig = new LaunchConfig(new Dim3(1), new Dim3(1u << 20));
-                Assert.Throws(DcStatus.InvalidArgument,
+                Expect.Throws(DcStatus.InvalidArgument,
                               () => k.Kernel.Launch(tooBig, k.Stream, new KernelArgs().Value(2f).Buffer(b).Buffer(b).Value(16)),
                               "a block of 2^20 threads", "dc_launch_kernel");
                 DeviceBuffer<float> gone = k.Device.Allocate<float>(16);
                 gone.Dispose();
-                Assert.Throws(DcStatus.InvalidHandle,
+                Expect.Throws(DcStatus.InvalidHandle,
                               () => k.Kernel.Launch(c, k.Stream, new KernelArgs().Value(2f).Buffer(gone).Buffer(b).Value(16)),
                               "a disposed buffer as an argument", "disposed");
             }
         }
 
-        [Test]
-        private static void Occupancy()
+        [Fact]
+        public void Occupancy()
         {
             using (var k = new Saxpy())
             {
                 DeviceInfo info = k.Device.Info;
                 int blocks = k.Kernel.MaxActiveBlocksPerMultiprocessor(256);
-                Assert.True(blocks >= 1, "active blocks of 256 threads: " + blocks);
+                Expect.True(blocks >= 1, "active blocks of 256 threads: " + blocks);
                 PotentialBlockSize p = k.Kernel.MaxPotentialBlockSize();
-                Assert.True(p.BlockSize >= 1 && p.BlockSize <= info.MaxThreadsPerBlock, "block size " + p.BlockSize);
-                Assert.True(p.MinGridSize >= 1, "min grid size " + p.MinGridSize);
+                Expect.True(p.BlockSize >= 1 && p.BlockSize <= info.MaxThreadsPerBlock, "block size " + p.BlockSize);
+                Expect.True(p.MinGridSize >= 1, "min grid size " + p.MinGridSize);
                 int calls = 0;
                 PotentialBlockSize q = k.Kernel.MaxPotentialBlockSize(bs => { calls++; return (ulong)bs * 4; }, 512);
-                Assert.True(calls > 0, "the shared memory callback was called");
-                Assert.True(q.BlockSize >= 1 && q.BlockSize <= 512, "limited block size " + q.BlockSize);
-                Assert.Throws<InvalidOperationException>(
+                Expect.True(calls > 0, "the shared memory callback was called");
+                Expect.True(q.BlockSize >= 1 && q.BlockSize <= 512, "limited block size " + q.BlockSize);
+                Expect.Throws<InvalidOperationException>(
                     () => k.Kernel.MaxPotentialBlockSize(bs => { throw new FormatException("no"); }), "a throwing callback");
-                Assert.True(k.Kernel.AvailableDynamicSharedMemory(1, 128) > 0, "dynamic shared memory for one block");
+                Expect.True(k.Kernel.AvailableDynamicSharedMemory(1, 128) > 0, "dynamic shared memory for one block");
                 LaunchConfig c = k.Kernel.Config1D(100000);
-                Assert.True(c.Grid.Product * c.Block.Product >= 100000, "Config1D covers n: " + c);
-                Assert.Throws(DcStatus.InvalidArgument, () => k.Kernel.Config1D(0), "Config1D(0)", "dc_launch_config_1d");
+                Expect.True(c.Grid.Product * c.Block.Product >= 100000, "Config1D covers n: " + c);
+                Expect.Throws(DcStatus.InvalidArgument, () => k.Kernel.Config1D(0), "Config1D(0)", "dc_launch_config_1d");
             }
         }
 
-        [Test]
-        private static void GraphCaptureReplayAndUpdate()
+        [Fact]
+        public void GraphCaptureReplayAndUpdate()
         {
             using (var k = new Saxpy())
             {
@@ -224,15 +225,15 @@ namespace Dccuda.Tests
                     Func<float, Graph> capture = a =>
                     {
                         k.Stream.BeginCapture(CaptureMode.ThreadLocal);
-                        Assert.True(k.Stream.IsCapturing, "capturing");
+                        Expect.True(k.Stream.IsCapturing, "capturing");
                         k.Kernel.Launch(c, k.Stream, new KernelArgs().Value(a).Buffer(dx).Buffer(dy).Value(n));
                         k.Kernel.Launch(c, k.Stream, new KernelArgs().Value(a).Buffer(dx).Buffer(dy).Value(n));
                         return k.Stream.EndCapture();
                     };
                     using (Graph g = capture(1f))
                     {
-                        Assert.False(k.Stream.IsCapturing, "capture ended");
-                        Assert.Equal(2UL, g.NodeCount, "two kernel nodes");
+                        Expect.False(k.Stream.IsCapturing, "capture ended");
+                        Expect.Equal(2UL, g.NodeCount, "two kernel nodes");
                         CheckSaxpy(1f, x, y, dy.ToArray(), 0, "captured work did not run");
                         g.Instantiate();
                         g.Upload(k.Stream);
@@ -247,7 +248,50 @@ namespace Dccuda.Tests
                         k.Stream.Synchronize();
                         CheckSaxpy(-2f, x, y, dy.ToArray(), 2, "the updated graph");
                     }
-                    Assert.Throws(DcStatus.InvalidState, () => k.Stream.EndCapture(), "ending a capture that never began", "dc_stream_end_capture");
+                    Expect.Throws(DcStatus.InvalidState, () => k.Stream.EndCapture(), "ending a capture that never began", "dc_stream_end_capture");
+                }
+            }
+        }
+
+        /// <summary>One-shot launches with a reused KernelArgs, and prepared launches, allocate
+        /// nothing per call (measured with GC.GetAllocatedBytesForCurrentThread, which Mono 6 and
+        /// .NET Core 3+ have). The configuration is made per call: LaunchConfig is a value type.</summary>
+        [Fact]
+        public void LaunchesAllocateNothingPerCall()
+        {
+            using (var k = new Saxpy())
+            {
+                const int n = 512;
+                using (DeviceBuffer<float> dx = k.Device.Allocate<float>(n))
+                using (DeviceBuffer<float> dy = k.Device.Allocate<float>(n))
+                using (PreparedLaunch prepared = k.Kernel.Prepare(LaunchConfig.Cover(n, 128)))
+                {
+                    dx.Fill(1f);
+                    dy.Fill(0f);
+                    var args = new KernelArgs();
+                    prepared.SetArgs(args.Clear().Value(1f).Buffer(dx).Buffer(dy).Value(n));
+                    const int calls = 1000;
+                    for (int pass = 0; pass < 2; pass++)   // the first pass warms up (JIT, statics)
+                    {
+                        long before = GC.GetAllocatedBytesForCurrentThread();
+                        for (int i = 0; i < calls; i++)
+                        {
+                            args.Clear().Value(1f).Buffer(dx).Buffer(dy).Value(n);
+                            k.Kernel.Launch(LaunchConfig.Cover(n, 128), k.Stream, args);
+                        }
+                        long oneShot = GC.GetAllocatedBytesForCurrentThread() - before;
+                        before = GC.GetAllocatedBytesForCurrentThread();
+                        for (int i = 0; i < calls; i++)
+                            prepared.Enqueue(k.Stream);
+                        long enqueued = GC.GetAllocatedBytesForCurrentThread() - before;
+                        if (pass == 1)
+                        {
+                            Expect.Equal(0L, oneShot, "bytes allocated by " + calls + " one-shot launches");
+                            Expect.Equal(0L, enqueued, "bytes allocated by " + calls + " prepared launches");
+                        }
+                    }
+                    k.Stream.Synchronize();
+                    Expect.Equal(4000f, dy.ToArray()[n - 1], "y after 4000 launches adding x = 1");
                 }
             }
         }

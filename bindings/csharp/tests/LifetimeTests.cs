@@ -5,15 +5,17 @@ using System.Collections.Generic;
 using System.Linq;
 using System.Threading;
 using Dccuda.Interop;
+using Xunit;
 
 namespace Dccuda.Tests
 {
-    internal static class LifetimeTests
+    public sealed class LifetimeTests
     {
         private static readonly HandleType[] AllTypes = (HandleType[])Enum.GetValues(typeof(HandleType));
 
         private static Dictionary<HandleType, ulong> Counts()
         {
+            TestEnv.Settle();
             return AllTypes.ToDictionary(t => t, t => Dc.HandleCount(t));
         }
 
@@ -23,13 +25,13 @@ namespace Dccuda.Tests
             {
                 int extra;
                 more.TryGetValue(t, out extra);
-                Assert.Equal(baseline[t] + (ulong)extra, Dc.HandleCount(t), what + ": live " + t + " handles");
+                Expect.Equal(baseline[t] + (ulong)extra, Dc.HandleCount(t), what + ": live " + t + " handles");
             }
         }
 
         /// <summary>Device, buffer, stream, event, program, module and function.</summary>
-        [Test]
-        private static void EveryHandleTypeCreatedAndReleased()
+        [Fact]
+        public void EveryHandleTypeCreatedAndReleased()
         {
             TestEnv.RequireNvrtc();
             var baseline = Counts();
@@ -39,9 +41,9 @@ namespace Dccuda.Tests
             objects.Add(d.Allocate<int>(8));
             objects.Add(d.CreateStream());
             objects.Add(d.CreateEvent());
-            Dccuda.Program p = d.Compile(Kernels.Source);
+            DcProgram p = d.Compile(Kernels.Source);
             objects.Add(p);
-            Module m = d.LoadModule(p);
+            DcModule m = d.LoadModule(p);
             objects.Add(m);
             objects.Add(m.GetFunction("saxpy"));
             ExpectCounts(baseline, new Dictionary<HandleType, int>
@@ -56,15 +58,15 @@ namespace Dccuda.Tests
         }
 
         /// <summary>Prepared launches and graphs.</summary>
-        [Test]
-        private static void LaunchAndGraphHandlesCreatedAndReleased()
+        [Fact]
+        public void LaunchAndGraphHandlesCreatedAndReleased()
         {
             TestEnv.RequireNvrtc();
             var baseline = Counts();
             using (Device d = TestEnv.OpenDevice())
-            using (Module m = d.CompileAndLoad(Kernels.Source))
+            using (DcModule m = d.CompileAndLoad(Kernels.Source))
             using (Function f = m.GetFunction("saxpy"))
-            using (Stream s = d.CreateStream())
+            using (DcStream s = d.CreateStream())
             using (DeviceBuffer<float> b = d.Allocate<float>(32))
             {
                 PreparedLaunch launch = f.Prepare(LaunchConfig.Cover(32, 32));
@@ -79,8 +81,8 @@ namespace Dccuda.Tests
                 }, "with a launch and a graph");
                 launch.Dispose();
                 g.Dispose();
-                Assert.Throws(DcStatus.InvalidHandle, () => g.Launch(s), "a disposed graph", "Graph", "disposed");
-                Assert.Throws(DcStatus.InvalidHandle, () => launch.Enqueue(s), "a disposed launch", "PreparedLaunch", "disposed");
+                Expect.Throws(DcStatus.InvalidHandle, () => g.Launch(s), "a disposed graph", "Graph", "disposed");
+                Expect.Throws(DcStatus.InvalidHandle, () => launch.Enqueue(s), "a disposed launch", "PreparedLaunch", "disposed");
             }
             ExpectCounts(baseline, new Dictionary<HandleType, int>(), "after disposing everything");
         }
@@ -88,50 +90,50 @@ namespace Dccuda.Tests
         /// <summary>At the C level: a released handle, a forged one and one of another type are
         /// DC_ERROR_INVALID_HANDLE with a message, never a crash; out-values are zeroed; a
         /// second release is harmless and leaves the last error alone.</summary>
-        [Test]
-        private static unsafe void ReleasedHandleUsedAgainRaw()
+        [Fact]
+        public unsafe void ReleasedHandleUsedAgainRaw()
         {
             using (Device d = TestEnv.OpenDevice())
-            using (Stream s = d.CreateStream())
+            using (DcStream s = d.CreateStream())
             {
                 IntPtr raw;
                 DcException.Check(NativeMethods.dc_buffer_alloc(d.Handle.DangerousGetHandle(), 64, 0, &raw));
                 NativeMethods.dc_buffer_release(raw);
                 ulong size = 12345;
-                Assert.Equal(NativeConstants.DC_ERROR_INVALID_HANDLE, NativeMethods.dc_buffer_size(raw, &size), "dc_buffer_size of a released buffer");
-                Assert.Equal(0UL, size, "the out-value is zeroed on failure");
+                Expect.Equal(NativeConstants.DC_ERROR_INVALID_HANDLE, NativeMethods.dc_buffer_size(raw, &size), "dc_buffer_size of a released buffer");
+                Expect.Equal(0UL, size, "the out-value is zeroed on failure");
                 string message = Utf8.Decode(NativeMethods.dc_last_error_message());
-                Assert.Contains("dc_buffer_size", message, "the message names the call");
+                Expect.Contains("dc_buffer_size", message, "the message names the call");
                 NativeMethods.dc_buffer_release(raw);   // again: nothing happens
-                Assert.Equal(message, Utf8.Decode(NativeMethods.dc_last_error_message()), "a release leaves the last error alone");
-                Assert.Equal(NativeConstants.DC_ERROR_INVALID_HANDLE, NativeMethods.dc_buffer_size(new IntPtr(0x5eed1234), &size), "a forged handle");
-                Assert.Equal(NativeConstants.DC_ERROR_INVALID_HANDLE, NativeMethods.dc_buffer_size(s.Handle.DangerousGetHandle(), &size),
+                Expect.Equal(message, Utf8.Decode(NativeMethods.dc_last_error_message()), "a release leaves the last error alone");
+                Expect.Equal(NativeConstants.DC_ERROR_INVALID_HANDLE, NativeMethods.dc_buffer_size(new IntPtr(0x5eed1234), &size), "a forged handle");
+                Expect.Equal(NativeConstants.DC_ERROR_INVALID_HANDLE, NativeMethods.dc_buffer_size(s.Handle.DangerousGetHandle(), &size),
                              "a stream handle as a buffer");
-                Assert.Equal(NativeConstants.DC_ERROR_INVALID_HANDLE, NativeMethods.dc_stream_synchronize(IntPtr.Zero), "a NULL stream");
+                Expect.Equal(NativeConstants.DC_ERROR_INVALID_HANDLE, NativeMethods.dc_stream_synchronize(IntPtr.Zero), "a NULL stream");
             }
         }
 
         /// <summary>In the safe layer: every object used after Dispose is DcException
         /// (DC_ERROR_INVALID_HANDLE), never an ObjectDisposedException or a crash.</summary>
-        [Test]
-        private static void ReleasedHandleUsedAgainSafe()
+        [Fact]
+        public void ReleasedHandleUsedAgainSafe()
         {
             Device d = TestEnv.OpenDevice();
             DeviceBuffer<int> b = d.Allocate<int>(4);
-            Stream s = d.CreateStream();
+            DcStream s = d.CreateStream();
             Event e = d.CreateEvent();
             b.Dispose();
             s.Dispose();
             e.Dispose();
-            Assert.Throws(DcStatus.InvalidHandle, () => b.CopyFrom(new int[4]), "a disposed buffer", "DeviceBuffer", "disposed");
-            Assert.Throws(DcStatus.InvalidHandle, () => { var n = b.SizeInBytes; }, "a disposed buffer's size", "disposed");
-            Assert.Throws(DcStatus.InvalidHandle, () => s.Synchronize(), "a disposed stream", "Stream", "disposed");
-            Assert.Throws(DcStatus.InvalidHandle, () => e.Record(null), "a disposed event", "Event", "disposed");
-            using (Stream live = d.CreateStream())
-                Assert.Throws(DcStatus.InvalidHandle, () => live.WaitEvent(e), "a disposed event as an argument", "event", "disposed");
+            Expect.Throws(DcStatus.InvalidHandle, () => b.CopyFrom(new int[4]), "a disposed buffer", "DeviceBuffer", "disposed");
+            Expect.Throws(DcStatus.InvalidHandle, () => { var n = b.SizeInBytes; }, "a disposed buffer's size", "disposed");
+            Expect.Throws(DcStatus.InvalidHandle, () => s.Synchronize(), "a disposed stream", "DcStream", "disposed");
+            Expect.Throws(DcStatus.InvalidHandle, () => e.Record(null), "a disposed event", "Event", "disposed");
+            using (DcStream live = d.CreateStream())
+                Expect.Throws(DcStatus.InvalidHandle, () => live.WaitEvent(e), "a disposed event as an argument", "event", "disposed");
             d.Dispose();
-            Assert.Throws(DcStatus.InvalidHandle, () => d.Synchronize(), "a disposed device", "Device", "disposed");
-            Assert.Throws(DcStatus.InvalidHandle, () => d.Allocate<int>(1), "allocating on a disposed device", "disposed");
+            Expect.Throws(DcStatus.InvalidHandle, () => d.Synchronize(), "a disposed device", "Device", "disposed");
+            Expect.Throws(DcStatus.InvalidHandle, () => d.Allocate<int>(1), "allocating on a disposed device", "disposed");
             b.Dispose();   // twice: harmless
             d.Dispose();
         }
@@ -155,34 +157,26 @@ namespace Dccuda.Tests
         }
 
         /// <summary>Objects dropped on a worker thread are released by the finalizer thread.</summary>
-        [Test]
-        private static void FinalizersReleaseFromAnotherThread()
+        [Fact]
+        public void FinalizersReleaseFromAnotherThread()
         {
             using (TestEnv.OpenDevice()) { }
-            bool withModule = true;
-            try
-            {
-                TestEnv.RequireNvrtc();
-            }
-            catch (SkipException)
-            {
-                withModule = false;
-            }
+            bool withModule = TestEnv.HasNvrtc;
             // Settle anything earlier tests left to the finalizer.
             TestEnv.CollectUntil(() => false, 50);
             var baseline = Counts();
             var worker = new Thread(() => MakeGarbage(20, withModule));
             worker.Start();
             worker.Join();
-            Assert.True(liveInWorker >= baseline[HandleType.Buffer] + 20, "the worker's 20 buffers were live in it");
+            Expect.True(liveInWorker >= baseline[HandleType.Buffer] + 20, "the worker's 20 buffers were live in it");
             bool released = TestEnv.CollectUntil(() => AllTypes.All(t => Dc.HandleCount(t) == baseline[t]));
-            Assert.True(released, "every handle the worker dropped was released by a finalizer; live now: " +
+            Expect.True(released, "every handle the worker dropped was released by a finalizer; live now: " +
                         string.Join(", ", AllTypes.Select(t => t + "=" + Dc.HandleCount(t) + " (was " + baseline[t] + ")")));
         }
 
         /// <summary>Many threads allocating, copying and releasing at once.</summary>
-        [Test]
-        private static void ManyThreadsAtOnce()
+        [Fact]
+        public void ManyThreadsAtOnce()
         {
             using (Device d = TestEnv.OpenDevice())
             {
@@ -193,15 +187,15 @@ namespace Dccuda.Tests
                     {
                         for (int i = 0; i < 50; i++)
                         {
-                            using (Stream s = d.CreateStream())
+                            using (DcStream s = d.CreateStream())
                             using (DeviceBuffer<int> b = d.Allocate<int>(100 + i))
                             {
                                 var data = Enumerable.Range(t * 1000 + i, 100 + i).ToArray();
-                                b.CopyFromAsync(data, s);
+                                b.EnqueueCopyFrom(data, s);
                                 var back = new int[data.Length];
-                                b.CopyToAsync(back, s);
+                                b.EnqueueCopyTo(back, s);
                                 s.Synchronize();
-                                Assert.SequenceEqual(data, back, "thread " + t + " round " + i);
+                                Expect.SequenceEqual(data, back, "thread " + t + " round " + i);
                             }
                         }
                     }
@@ -213,22 +207,24 @@ namespace Dccuda.Tests
                 threads.ForEach(th => th.Start());
                 threads.ForEach(th => th.Join());
                 if (failure != null)
-                    throw new AssertionException("a thread failed: " + failure);
+                    throw new ExpectationException("a thread failed: " + failure);
             }
         }
 
         /// <summary>Last: nothing this process made is still alive, in the library or (on the
         /// fake driver) in the driver.</summary>
-        [Test]
-        private static void NothingLeaked()
+        [Fact]
+        public void NothingLeaked()
         {
+            TestEnv.Settle();
             bool clean = TestEnv.CollectUntil(() => AllTypes.All(t => Dc.HandleCount(t) == 0));
-            Assert.True(clean, "no live handles; live now: " + string.Join(", ", AllTypes.Select(t => t + "=" + Dc.HandleCount(t))));
+            Expect.True(clean, "no live handles; live now: " + string.Join(", ", AllTypes.Select(t => t + "=" + Dc.HandleCount(t))));
+            Expect.Equal(0, HostCallbacks.Count, "host callback entries left (callbacks that never ran, graphs not let go)");
             if (!TestEnv.OnFakeDriver)
                 return;
             foreach (string kind in new[] { "allocations", "host_allocations", "managed", "registrations", "streams", "events", "modules",
                                             "graphs", "graph_execs" })
-                Assert.Equal(0L, FakeDriver.Live(kind), "live driver objects: " + kind);
+                Expect.Equal(0L, FakeDriver.Live(kind), "live driver objects: " + kind);
         }
     }
 }

@@ -1,52 +1,53 @@
 // Streams and events: creation flavours, ordering, host callbacks, timing.
 using System;
 using System.Threading;
+using Xunit;
 
 namespace Dccuda.Tests
 {
-    internal static class StreamTests
+    public sealed class StreamTests
     {
-        [Test]
-        private static void StreamsOfEveryKind()
+        [Fact]
+        public void StreamsOfEveryKind()
         {
             using (Device d = TestEnv.OpenDevice())
             {
                 StreamPriorityRange r = d.StreamPriorityRange;
-                using (Stream plain = d.CreateStream())
-                using (Stream blocking = d.CreateStream(StreamFlags.Blocking, r.Greatest))
-                using (Stream legacy = d.GetDefaultStream(DefaultStream.Legacy))
-                using (Stream perThread = d.GetDefaultStream(DefaultStream.PerThread))
-                using (Stream wrapped = d.WrapStream(plain.Native))
+                using (DcStream plain = d.CreateStream())
+                using (DcStream blocking = d.CreateStream(StreamFlags.Blocking, r.Greatest))
+                using (DcStream legacy = d.GetDefaultStream(DefaultStream.Legacy))
+                using (DcStream perThread = d.GetDefaultStream(DefaultStream.PerThread))
+                using (DcStream wrapped = d.WrapStream(plain.Native))
                 {
-                    Assert.NotEqual(IntPtr.Zero, plain.Native, "a created stream's CUstream");
-                    Assert.Equal(new IntPtr(1), legacy.Native, "CU_STREAM_LEGACY");
-                    Assert.Equal(new IntPtr(2), perThread.Native, "CU_STREAM_PER_THREAD");
-                    Assert.Equal(plain.Native, wrapped.Native, "a wrapped stream");
-                    foreach (Stream s in new[] { plain, blocking, legacy, perThread, wrapped })
+                    Expect.NotEqual(IntPtr.Zero, plain.Native, "a created stream's CUstream");
+                    Expect.Equal(new IntPtr(1), legacy.Native, "CU_STREAM_LEGACY");
+                    Expect.Equal(new IntPtr(2), perThread.Native, "CU_STREAM_PER_THREAD");
+                    Expect.Equal(plain.Native, wrapped.Native, "a wrapped stream");
+                    foreach (DcStream s in new[] { plain, blocking, legacy, perThread, wrapped })
                     {
                         s.Synchronize();
-                        Assert.True(s.IsComplete, "an idle stream is complete");
+                        Expect.True(s.IsComplete, "an idle stream is complete");
                         using (Device owner = s.GetDevice())
-                            Assert.Equal(0, owner.Info.Ordinal, "the stream's device");
+                            Expect.Equal(0, owner.Info.Ordinal, "the stream's device");
                     }
                 }
-                Assert.Throws(DcStatus.InvalidArgument, () => d.WrapStream(IntPtr.Zero), "wrapping NULL", "dc_stream_wrap");
+                Expect.Throws(DcStatus.InvalidArgument, () => d.WrapStream(IntPtr.Zero), "wrapping NULL", "dc_stream_wrap");
             }
         }
 
-        [Test]
-        private static void CallbacksRunInStreamOrder()
+        [Fact]
+        public void CallbacksRunInStreamOrder()
         {
             using (Device d = TestEnv.OpenDevice())
-            using (Stream s = d.CreateStream())
+            using (DcStream s = d.CreateStream())
             using (DeviceBuffer<int> b = d.Allocate<int>(1024))
             using (DeviceBuffer<int> pinned = d.AllocatePinned<int>(1024))
             {
                 int calls = 0;
                 int seen = -1;
                 IntPtr host = pinned.HostPointer;
-                b.FillAsync(5, s);
-                pinned.CopyFromAsync(b, 1024, s);
+                b.EnqueueFill(5, s);
+                pinned.EnqueueCopyFrom(b, 1024, s);
                 // The callback runs after the copy, so it sees the copied data.
                 s.AddCallback(() =>
                 {
@@ -55,17 +56,17 @@ namespace Dccuda.Tests
                 });
                 s.AddCallback(() => Interlocked.Increment(ref calls));
                 s.Synchronize();
-                Assert.Equal(2, calls, "both callbacks ran");
-                Assert.Equal(5, seen, "the first callback saw the copied data");
-                Assert.Throws<ArgumentNullException>(() => s.AddCallback(null), "a null callback");
+                Expect.Equal(2, calls, "both callbacks ran");
+                Expect.Equal(5, seen, "the first callback saw the copied data");
+                Expect.Throws<ArgumentNullException>(() => s.AddCallback(null), "a null callback");
             }
         }
 
-        [Test]
-        private static void CallbackExceptionsAreReportedNotThrownIntoTheDriver()
+        [Fact]
+        public void CallbackExceptionsAreReportedNotThrownIntoTheDriver()
         {
             using (Device d = TestEnv.OpenDevice())
-            using (Stream s = d.CreateStream())
+            using (DcStream s = d.CreateStream())
             {
                 Exception reported = null;
                 Action<Exception> handler = e => reported = e;
@@ -79,39 +80,39 @@ namespace Dccuda.Tests
                 {
                     Dc.CallbackException -= handler;
                 }
-                Assert.True(reported is InvalidOperationException, "the callback's exception reached Dc.CallbackException");
-                Assert.Equal("from a callback", reported.Message, "its message");
+                Expect.True(reported is InvalidOperationException, "the callback's exception reached Dc.CallbackException");
+                Expect.Equal("from a callback", reported.Message, "its message");
             }
         }
 
-        [Test]
-        private static void EventsOrderAndTime()
+        [Fact]
+        public void EventsOrderAndTime()
         {
             using (Device d = TestEnv.OpenDevice())
-            using (Stream producer = d.CreateStream())
-            using (Stream consumer = d.CreateStream())
+            using (DcStream producer = d.CreateStream())
+            using (DcStream consumer = d.CreateStream())
             using (Event start = d.CreateEvent())
             using (Event untimed = d.CreateEvent(EventFlags.DisableTiming))
             using (DeviceBuffer<int> b = d.Allocate<int>(1 << 16))
             {
-                Assert.True(start.IsComplete, "an event never recorded is complete");
+                Expect.True(start.IsComplete, "an event never recorded is complete");
                 start.Record(producer);
-                b.FillAsync(9, producer);
+                b.EnqueueFill(9, producer);
                 using (Event end = producer.Record())
                 {
                     consumer.WaitEvent(end);
                     var back = new int[1 << 16];
-                    b.CopyToAsync(back, consumer);
+                    b.EnqueueCopyTo(back, consumer);
                     consumer.Synchronize();
-                    Assert.Equal(9, back[(1 << 16) - 1], "the consumer saw the producer's fill");
+                    Expect.Equal(9, back[(1 << 16) - 1], "the consumer saw the producer's fill");
                     end.Synchronize();
-                    Assert.True(end.IsComplete, "a synchronised event is complete");
+                    Expect.True(end.IsComplete, "a synchronised event is complete");
                     float ms = Event.ElapsedMilliseconds(start, end);
-                    Assert.True(ms >= 0 && ms < 60000, "elapsed " + ms + " ms");
-                    Assert.NotEqual(IntPtr.Zero, end.Native, "CUevent");
+                    Expect.True(ms >= 0 && ms < 60000, "elapsed " + ms + " ms");
+                    Expect.NotEqual(IntPtr.Zero, end.Native, "CUevent");
                     untimed.Record(producer);
                     untimed.Synchronize();
-                    Assert.Throws(DcStatus.InvalidArgument, () => Event.ElapsedMilliseconds(start, untimed), "timing an untimed event",
+                    Expect.Throws(DcStatus.InvalidArgument, () => Event.ElapsedMilliseconds(start, untimed), "timing an untimed event",
                                   "dc_event_elapsed_ms");
                 }
             }

@@ -23,26 +23,38 @@ namespace Dccuda.Tests
             }
             catch (DcException e)
             {
-                throw new SkipException("no driver: " + e.Message);
+                throw Skip.Because("no driver: " + e.Message);
             }
             if (n <= ordinal)
-                throw new SkipException("needs " + (ordinal + 1) + " device(s), the driver reports " + n);
+                throw Skip.Because("needs " + (ordinal + 1) + " device(s), the driver reports " + n);
             return Device.Open(ordinal);
         }
 
+        /// <summary>Skip the test unless NVRTC can be loaded.</summary>
         public static void RequireNvrtc()
+        {
+            string why = NvrtcMissing();
+            if (why != null)
+                throw Skip.Because("NVRTC is not available: " + why);
+        }
+
+        /// <summary>True when NVRTC can be loaded.</summary>
+        public static bool HasNvrtc { get { return NvrtcMissing() == null; } }
+
+        private static string NvrtcMissing()
         {
             try
             {
                 Version v = Dc.NvrtcVersion;
                 if (v.Major <= 0)
-                    throw new AssertionException("NVRTC version " + v);
+                    throw new ExpectationException("NVRTC version " + v);
+                return null;
             }
             catch (DcException e)
             {
                 if (e.Status != DcStatus.NoCompiler)
                     throw;
-                throw new SkipException("NVRTC is not available: " + e.Message);
+                return e.Message;
             }
         }
 
@@ -64,6 +76,15 @@ namespace Dccuda.Tests
         }
 
         public static ulong Handles(HandleType t) { return Dc.HandleCount(t); }
+
+        /// <summary>Wait until graphs disposed earlier have given up what they held (after
+        /// their last launch, through the thread pool) and finalizers have run: before counting
+        /// handles.</summary>
+        public static void Settle()
+        {
+            if (!CollectUntil(() => GraphResources.PendingReleases == 0))
+                throw new ExpectationException("graph resources still pending after 5 s: " + GraphResources.PendingReleases);
+        }
     }
 
     /// <summary>The fake driver's control functions (tests/fake_driver/fake_control.h),
@@ -81,19 +102,46 @@ namespace Dccuda.Tests
 
         private static LiveFn live;
 
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        private delegate void BreakFn(int ordinal, int result);
+
+        private static BreakFn breakContext;
+
+        private static IntPtr Symbol(string name)
+        {
+            if (!TestEnv.OnFakeDriver)
+                throw Skip.Because("needs the fake driver (" + name + ")");
+            IntPtr lib = DlOpen(Interop.Utf8.Encode(Environment.GetEnvironmentVariable("DCCUDA_DRIVER_LIBRARY")), 2);
+            if (lib == IntPtr.Zero)
+                throw new ExpectationException("dlopen of the fake driver failed");
+            IntPtr fn = DlSym(lib, Interop.Utf8.Encode(name));
+            if (fn == IntPtr.Zero)
+                throw new ExpectationException("the fake driver has no " + name);
+            return fn;
+        }
+
+        /// <summary>Break device `ordinal`'s context with a sticky CUresult, as a kernel fault
+        /// would (dcfake_break_context).</summary>
+        public static void BreakContext(int ordinal, int result)
+        {
+            if (breakContext == null)
+                breakContext = (BreakFn)Marshal.GetDelegateForFunctionPointer(Symbol("dcfake_break_context"), typeof(BreakFn));
+            breakContext(ordinal, result);
+        }
+
         /// <summary>Live driver objects of a kind ("allocations", "streams"...).</summary>
         public static long Live(string kind)
         {
             if (!TestEnv.OnFakeDriver)
-                throw new SkipException("needs the fake driver (its live-object counts)");
+                throw Skip.Because("needs the fake driver (its live-object counts)");
             if (live == null)
             {
                 IntPtr lib = DlOpen(Interop.Utf8.Encode(Environment.GetEnvironmentVariable("DCCUDA_DRIVER_LIBRARY")), 2);
                 if (lib == IntPtr.Zero)
-                    throw new AssertionException("dlopen of the fake driver failed");
+                    throw new ExpectationException("dlopen of the fake driver failed");
                 IntPtr fn = DlSym(lib, Interop.Utf8.Encode("dcfake_live"));
                 if (fn == IntPtr.Zero)
-                    throw new AssertionException("the fake driver has no dcfake_live");
+                    throw new ExpectationException("the fake driver has no dcfake_live");
                 live = (LiveFn)Marshal.GetDelegateForFunctionPointer(fn, typeof(LiveFn));
             }
             return live(Interop.Utf8.Encode(kind));

@@ -132,6 +132,38 @@ static partial class SwigTests {
     }
   }
 
+  // Asynchronous copies with managed arrays are refused while the stream captures: the graph
+  // would copy into or from the array at every launch, after its pin ended. The capture goes
+  // on, and nothing was recorded.
+  static void Case_array_copies_refused_while_capturing() {
+    using (DcDevice device = OpenDevice()) {
+      DcBuffer b;
+      DcStream stream;
+      Dc.dc_buffer_alloc(device, N * 4, 0, out b);
+      Dc.dc_stream_create(device, 0, 0, out stream);
+      using (b)
+      using (stream) {
+        float[] host = new float[N];
+        Dc.dc_stream_begin_capture(stream, Dc.DC_CAPTURE_THREAD_LOCAL);
+        DcException e = Check.Fails(Dc.DC_ERROR_INVALID_STATE, "dc_buffer_read_async",
+                                    () => Dc.dc_buffer_read_async(b, 0, host, stream));
+        Check.Contains(e.Message, "capturing", "the message says why");
+        Check.Fails(Dc.DC_ERROR_INVALID_STATE, "dc_buffer_write_async", () => Dc.dc_buffer_write_async(b, 0, host, 0, 16, stream));
+        DcGraph graph;
+        Dc.dc_stream_end_capture(stream, out graph);
+        using (graph) {
+          ulong nodes;
+          Dc.dc_graph_node_count(graph, out nodes);
+          Check.Equal(0UL, nodes, "nothing was recorded");
+        }
+        Dc.dc_buffer_write_async(b, 0, Iota(N, 1.0f), stream);   // not capturing: allowed
+        Dc.dc_buffer_read_async(b, 0, host, stream);
+        Dc.dc_stream_synchronize(stream);
+        Check.Equal((float)(N - 1), host[N - 1], "an uncaptured round trip through the stream");
+      }
+    }
+  }
+
   static void Case_host_callback_and_occupancy() {
     using (DcDevice device = OpenDevice()) {
       DcStream stream;

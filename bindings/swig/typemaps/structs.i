@@ -73,7 +73,7 @@ DC_STRUCT(dc_launch_config, DcLaunchConfig, DC_LAUNCH_CONFIG_INIT)
 
 /* ---- Fixed-size arrays -------------------------------------------------------------- */
 
-%define DC_ARRAY(CTYPE, CSTYPE, READ)
+%define DCSWIG_FIXED_ARRAY(CTYPE, CSTYPE, READ)
 %typemap(ctype, out="void *") CTYPE [ANY] "CTYPE *"
 %typemap(imtype, out="global::System.IntPtr") CTYPE [ANY] "CSTYPE[]"
 %typemap(cstype) CTYPE [ANY] "CSTYPE[]"
@@ -97,9 +97,9 @@ DC_STRUCT(dc_launch_config, DcLaunchConfig, DC_LAUNCH_CONFIG_INIT)
     } %}
 %enddef
 
-DC_ARRAY(int32_t, int, ReadInt32)
-DC_ARRAY(uint32_t, uint, ReadUInt32)
-DC_ARRAY(uint8_t, byte, ReadByte)
+DCSWIG_FIXED_ARRAY(int32_t, int, ReadInt32)
+DCSWIG_FIXED_ARRAY(uint32_t, uint, ReadUInt32)
+DCSWIG_FIXED_ARRAY(uint8_t, byte, ReadByte)
 
 /* ---- String lists of dc_compile_options ---------------------------------------------- */
 

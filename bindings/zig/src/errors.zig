@@ -9,81 +9,16 @@
 const std = @import("std");
 const c = @import("c.zig");
 
-pub const Status = c.dc_status;
+const status_map = @import("status.zig");
 
-/// One error per DC_ERROR_* status. NotReady is DC_NOT_READY where a call that
-/// is not a query answers it; UnknownStatus is a status newer than this file.
-pub const DcError = error{
-    NotReady,
-    InvalidArgument,
-    InvalidHandle,
-    NoDriver,
-    NotSupported,
-    NoDevice,
-    OutOfMemory,
-    OutOfRange,
-    Compile,
-    LaunchFailed,
-    ContextLost,
-    Internal,
-    Driver,
-    NoCompiler,
-    NotFound,
-    InvalidImage,
-    InvalidState,
-    Io,
-    UnknownStatus,
-};
-
-/// The error for a status that is not success (DC_SUCCESS gives UnknownStatus:
-/// call it only for failures).
-pub fn errorFromStatus(status: Status) DcError {
-    return switch (status) {
-        .not_ready => error.NotReady,
-        .invalid_argument => error.InvalidArgument,
-        .invalid_handle => error.InvalidHandle,
-        .no_driver => error.NoDriver,
-        .not_supported => error.NotSupported,
-        .no_device => error.NoDevice,
-        .out_of_memory => error.OutOfMemory,
-        .out_of_range => error.OutOfRange,
-        .compile => error.Compile,
-        .launch_failed => error.LaunchFailed,
-        .context_lost => error.ContextLost,
-        .internal => error.Internal,
-        .driver => error.Driver,
-        .no_compiler => error.NoCompiler,
-        .not_found => error.NotFound,
-        .invalid_image => error.InvalidImage,
-        .invalid_state => error.InvalidState,
-        .io => error.Io,
-        else => error.UnknownStatus,
-    };
-}
-
-/// The status an error stands for (UnknownStatus gives DC_ERROR_INTERNAL).
-pub fn statusFromError(err: DcError) Status {
-    return switch (err) {
-        error.NotReady => .not_ready,
-        error.InvalidArgument => .invalid_argument,
-        error.InvalidHandle => .invalid_handle,
-        error.NoDriver => .no_driver,
-        error.NotSupported => .not_supported,
-        error.NoDevice => .no_device,
-        error.OutOfMemory => .out_of_memory,
-        error.OutOfRange => .out_of_range,
-        error.Compile => .compile,
-        error.LaunchFailed => .launch_failed,
-        error.ContextLost => .context_lost,
-        error.Internal, error.UnknownStatus => .internal,
-        error.Driver => .driver,
-        error.NoCompiler => .no_compiler,
-        error.NotFound => .not_found,
-        error.InvalidImage => .invalid_image,
-        error.InvalidState => .invalid_state,
-        error.Io => .io,
-    };
-}
+pub const Status = status_map.Status;
+/// One error per DC_ERROR_* status, NotReady and UnknownStatus (status.zig, generated
+/// from the header's status family).
+pub const DcError = status_map.DcError;
+/// The error for a status that is not success (status.zig).
+pub const errorFromStatus = status_map.errorFromStatus;
+/// The status an error stands for; UnknownStatus gives DC_ERROR_INTERNAL (status.zig).
+pub const statusFromError = status_map.statusFromError;
 
 /// DC_SUCCESS or the matching error.
 pub inline fn check(status: Status) DcError!void {

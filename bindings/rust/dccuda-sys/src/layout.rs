@@ -1,4 +1,4 @@
-//! The Rust side of the layout check: every public struct's size, alignment and field
+//! The Rust side of the layout and constant checks: every public struct's size, alignment and field
 //! offsets and sizes, in the line format of abi/README.md (`struct dc_arg size 32 align 8`,
 //! `field dc_arg.kind offset 0 size 4`). examples/layout.rs prints it for abi/check_abi.py;
 //! tests/layout.rs compares it with what the C compiler says.
@@ -31,5 +31,19 @@ pub fn report() -> String {
         ($t:ident { $($f:ident),* }) => { report_struct!(out; $t { $($f),* }) };
     }
     __dccuda_for_each_struct!(one);
+    out
+}
+
+/// Every constant as this crate declares it, in the constant check's line format
+/// (`constant DC_ERROR_INVALID_HANDLE -2`): what the Rust compiler made of each value.
+pub fn constants() -> String {
+    use crate::*;
+    let mut out = String::new();
+    macro_rules! one {
+        ($c:ident) => {
+            let _ = writeln!(out, "constant {} {}", stringify!($c), $c as i64);
+        };
+    }
+    __dccuda_for_each_constant!(one);
     out
 }

@@ -1,7 +1,7 @@
 //! Raw declarations of dccuda's C ABI: every function, constant, handle type, callback type
 //! and struct of `include/dccuda.h`, as they are there.
 //!
-//! `src/generated.rs` is generated from the header by `generate.py` (through abi/api.py, the
+//! `src/generated.rs` is generated from the header by `abi/gen.py` (through abi/api.py, the
 //! parser the ABI check uses) and committed; a test fails when it is stale. Nothing here is
 //! safe to call without reading the function's documentation, which is the header's.
 //!

@@ -57,7 +57,7 @@ mod stream;
 pub use buffer::{BufferKind, CopyPath, DeviceBuffer, Location, RegisteredBuffer};
 pub use compile::{cache_clear, cache_directory, CacheSource, CompileOptions, Output, Program};
 pub use device::{Device, DeviceInfo};
-pub use error::{Error, Result, Status};
+pub use error::{cuda_error_name, Error, Result, Status};
 pub use event::Event;
 pub use graph::{Capture, CaptureMode, Graph};
 pub use launch::{Dim3, IntoKernelArg, KernelArg, Launch, LaunchBuilder, LaunchConfig};

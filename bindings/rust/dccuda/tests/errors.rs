@@ -32,6 +32,13 @@ fn status_names_and_values() {
 }
 
 #[test]
+fn cuda_error_names_come_from_the_library() {
+    assert_eq!(dccuda::cuda_error_name(700), "CUDA_ERROR_ILLEGAL_ADDRESS");
+    assert_eq!(dccuda::cuda_error_name(0), "CUDA_SUCCESS");
+    assert_eq!(dccuda::cuda_error_name(123_456), "CUDA_RESULT_UNKNOWN");
+}
+
+#[test]
 fn the_header_and_library_versions_agree() {
     assert_eq!(dccuda::version() / 1_000_000, dccuda::header_version() / 1_000_000, "same major version");
     assert!(dccuda::version() >= dccuda::header_version(), "the library is at least as new as the header");

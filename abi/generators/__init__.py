@@ -1,0 +1,1 @@
+"""The generators of abi/gen.py: one module per output family, each with generate(ctx)."""
