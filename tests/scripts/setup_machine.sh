@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   valgrind libclang-rt-14-dev
   mono-mcs mono-runtime swig abigail-tools
+  passwd  # useradd/userdel: test_trust_boundaries makes two users (Priority: required, so normally there)
 )
 # Tools that may come from outside Debian (rustup, NodeSource): only installed
 # from Debian when the command is missing.
