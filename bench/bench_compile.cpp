@@ -18,10 +18,10 @@
 // own. On a machine without a device the module benchmarks are skipped; with
 // DCCUDA_DRIVER_LIBRARY pointing at the test double their numbers mean nothing.
 #include <benchmark/benchmark.h>
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 #include <dirent.h>
 #include <dlfcn.h>
-#include <nvrtc.h>
+#include "loader/cuda_abi/nvrtc_abi.h"
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -123,11 +123,11 @@ std::string output_of(dc_program p) {
 // --- Raw NVRTC and driver, for the baselines --------------------------------
 
 struct RawNvrtc {
-  decltype(&nvrtcCreateProgram) create = nullptr;
-  decltype(&nvrtcCompileProgram) compile = nullptr;
-  decltype(&nvrtcGetCUBINSize) cubin_size = nullptr;
-  decltype(&nvrtcGetCUBIN) cubin = nullptr;
-  decltype(&nvrtcDestroyProgram) destroy = nullptr;
+  PFN_nvrtcCreateProgram create = nullptr;
+  PFN_nvrtcCompileProgram compile = nullptr;
+  PFN_nvrtcGetCUBINSize cubin_size = nullptr;
+  PFN_nvrtcGetCUBIN cubin = nullptr;
+  PFN_nvrtcDestroyProgram destroy = nullptr;
 };
 
 const RawNvrtc* raw_nvrtc() {

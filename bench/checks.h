@@ -4,7 +4,7 @@
 #pragma once
 
 #include <benchmark/benchmark.h>
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <string>
 

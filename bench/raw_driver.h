@@ -3,8 +3,7 @@
 // same versions dccuda asks for), so that both sides run against one driver.
 #pragma once
 
-#include <cuda.h>
-#include <cudaTypedefs.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <string>
 

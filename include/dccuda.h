@@ -298,9 +298,13 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * | dc_init option          | environment variable           | accepted values                   | default                          |
  * |-------------------------|--------------------------------|-----------------------------------|----------------------------------|
  * | driver_library          | DCCUDA_DRIVER_LIBRARY          | a library name or path            | libcuda.so.1 (nvcuda.dll)        |
- * | nvrtc_library           | DCCUDA_NVRTC_LIBRARY           | a library name or path            | libnvrtc.so.13, then .12, then   |
- * |                         |                                |                                   | in $CUDA_HOME/lib64, $CUDA_PATH/ |
- * |                         |                                |                                   | lib64, /usr/local/cuda/lib64     |
+ * | nvrtc_library           | DCCUDA_NVRTC_LIBRARY           | a library name or path (the only  | libnvrtc.so.13, then .12, each   |
+ * |                         |                                | one tried)                        | first in the folder of libdccuda |
+ * |                         |                                |                                   | (a package puts NVRTC beside it),|
+ * |                         |                                |                                   | then by the system's search,     |
+ * |                         |                                |                                   | then in $CUDA_HOME/lib64,        |
+ * |                         |                                |                                   | $CUDA_PATH/lib64,                |
+ * |                         |                                |                                   | /usr/local/cuda/lib64            |
  * | cache_dir               | DCCUDA_CACHE_DIR               | a directory path                  | $XDG_CACHE_HOME/dccuda (if it is |
  * |                         |                                |                                   | absolute), else                  |
  * |                         |                                |                                   | $HOME/.cache/dccuda, else none   |
@@ -831,7 +835,9 @@ DC_API dc_status dc_buffer_advise(dc_buffer buffer, uint64_t offset, uint64_t si
 /**
  * Copy `size` bytes from host memory `src` into `dst` at `dst_offset`, and
  * return when the copy is complete. Errors: DC_ERROR_INVALID_HANDLE,
- * DC_ERROR_INVALID_ARGUMENT (NULL src with size > 0), DC_ERROR_OUT_OF_RANGE,
+ * DC_ERROR_INVALID_ARGUMENT (NULL src with size > 0; src overlapping dst's own
+ * memory, as a second pointer into registered, pinned or managed memory can),
+ * DC_ERROR_OUT_OF_RANGE,
  * DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
  */
 DC_API dc_status dc_buffer_write(dc_buffer dst, uint64_t dst_offset, DC_IN DC_ARRAY(size) const void* src,

@@ -1,5 +1,5 @@
 // Entry points: peer access between devices.
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include "dccuda.h"
 #include "core/args.h"

@@ -15,6 +15,7 @@
 #include "core/config.h"
 #include "core/error.h"
 #include "loader/nvrtc.h"
+#include "loader/shared_library.h"
 
 namespace dc {
 namespace {
@@ -41,6 +42,10 @@ std::string context_id() {
   const Config& c = config();
   h.field("dccuda nvrtc identity 1");
   h.field(c.nvrtc_library);
+  // NVRTC is looked for first beside libdccuda (loader/nvrtc.cpp).
+  std::string own = dccuda_library_folder();
+  h.field(own);
+  if (!own.empty()) stat_field(h, own);
   const std::string& ld = c.ld_library_path;
   h.field(ld);
   h.field(c.cuda_home);

@@ -1,7 +1,7 @@
 // Turning a failed driver call into a dc_ failure with a useful message.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 namespace dc {
 

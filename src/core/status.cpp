@@ -1,6 +1,6 @@
 #include "core/status.h"
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include "core/sticky_errors.h"
 #include "loader/driver.h"

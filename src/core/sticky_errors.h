@@ -1,10 +1,10 @@
 // The CUresults after which the driver refuses all further work in a context (illegal
 // address, trap, ...): the "sticky" errors. One list, for the library (core/status.cpp maps
 // them to DC_ERROR_CONTEXT_LOST and marks the device lost) and for the fake driver
-// (tests/fake_driver breaks a context with them, as the real driver does). Needs only cuda.h.
+// (tests/fake_driver breaks a context with them, as the real driver does). Needs only dccuda's own driver declarations.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 // X(CUDA_ERROR_...) for each sticky error.
 #define DC_FOR_EACH_STICKY_CUDA_ERROR(X)  \

@@ -2,7 +2,7 @@
 // that device. One Device object exists per ordinal while anything uses it.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <atomic>
 #include <cstdint>

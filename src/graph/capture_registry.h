@@ -8,7 +8,7 @@
 // global counter; only then does it look the stream up (under a mutex).
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <atomic>
 #include <vector>

@@ -9,7 +9,7 @@
 // Captures begun by other libraries on wrapped streams are not known here.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include "device/device.h"
 

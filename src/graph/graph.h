@@ -7,7 +7,7 @@
 // threads are serialised. The CUgraph itself never changes after the capture.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <cstdint>
 #include <mutex>

@@ -4,7 +4,7 @@
 // inside it. Shared by the one-shot launch and the prepared launch's binding.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <cstdint>
 

@@ -3,7 +3,7 @@
 // serialisation). A refusal is explained with numbers (explain_launch_failure).
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include "launch/launch_shape.h"
 #include "loader/driver.h"

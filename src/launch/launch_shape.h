@@ -3,7 +3,7 @@
 // cuLaunchKernelEx attributes it needs.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <cstdint>
 

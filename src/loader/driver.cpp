@@ -1,30 +1,17 @@
 #include "loader/driver.h"
 
-#include <dlfcn.h>
-
 #include <cstring>
 #include <mutex>
-#include <type_traits>
 
 #include "core/config.h"
 #include "core/error.h"
+#include "loader/shared_library.h"
 
 namespace dc {
 namespace {
 
 #define DC_STRINGIFY(x) #x
 #define DC_EXPANDED_NAME(x) DC_STRINGIFY(x)
-
-// The current signature of every DC_DRIVER_FN is the one cuda.h declares: the
-// slot type and cuda.h agree, so the version in the slot's type is the version
-// of the ABI the code calls.
-#define DC_DRIVER_FN(name, version)                                                   \
-  static_assert(std::is_same_v<PFN_##name##_v##version, decltype(&name)>,            \
-                #name " at " #version " is not the signature cuda.h declares");
-#define DC_DRIVER_FN_COMPAT(name, version, symbol)
-#include "loader/driver_functions.inc"
-#undef DC_DRIVER_FN
-#undef DC_DRIVER_FN_COMPAT
 
 DriverApi make_missing_table() {
   DriverApi api;
@@ -69,20 +56,22 @@ void load() {
   const char* origin = cfg.driver_library.empty() ? "the default" : "DCCUDA_DRIVER_LIBRARY or dc_init";
   g_state.path = path;
 
-  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  std::string why;
+  void* lib = open_shared_library(path, &why);
   if (!lib) {
-    const char* why = dlerror();
     g_state.status = DC_ERROR_NO_DRIVER;
     g_state.message = strf(
         "no CUDA driver: could not load %s (%s, %s); install the NVIDIA driver, or set DCCUDA_DRIVER_LIBRARY to the "
         "path of libcuda.so.1",
-        path.c_str(), origin, why ? why : "unknown error");
+        path.c_str(), origin, why.c_str());
     return;
   }
 
-  auto get_proc = reinterpret_cast<PFN_cuGetProcAddress_v12000>(dlsym(lib, "cuGetProcAddress_v2"));
+  auto get_proc =
+      reinterpret_cast<PFN_cuGetProcAddress_v12000>(find_shared_library_symbol(lib, "cuGetProcAddress_v2"));
   if (!get_proc) {
-    bool old = dlsym(lib, "cuGetProcAddress") != nullptr || dlsym(lib, "cuInit") != nullptr;
+    bool old = find_shared_library_symbol(lib, "cuGetProcAddress") != nullptr ||
+               find_shared_library_symbol(lib, "cuInit") != nullptr;
     g_state.status = old ? DC_ERROR_NOT_SUPPORTED : DC_ERROR_NO_DRIVER;
     g_state.message = old ? strf("the driver at %s is older than CUDA 12.0 (it lacks cuGetProcAddress_v2); dccuda needs "
                                  "a driver for CUDA 12.0 or newer (R525+): update the NVIDIA driver",

@@ -6,8 +6,7 @@
 // DC_ERROR_NOT_SUPPORTED with the driver version it needs.
 #pragma once
 
-#include <cuda.h>
-#include <cudaTypedefs.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <cstdint>
 #include <span>
@@ -43,7 +42,7 @@ bool present(Fn fn) noexcept {
 struct DriverEntry {
   const char* name;      // what cuGetProcAddress is asked for
   int version;           // the CUDA version asked for
-  const char* symbol;    // the name the driver exports for this version (cuda.h's macro)
+  const char* symbol;    // the name the driver exports for this version (cuda_abi/driver_symbols.h)
   bool compat;           // an older signature kept for old drivers
   void* const* slot;     // the table member
   void* missing;         // the stand-in used when absent

@@ -1,12 +1,11 @@
 #include "loader/nvrtc.h"
 
-#include <dlfcn.h>
-
 #include <mutex>
 #include <vector>
 
 #include "core/config.h"
 #include "core/error.h"
+#include "loader/shared_library.h"
 
 namespace dc {
 namespace {
@@ -18,10 +17,16 @@ std::once_flag g_once;
 std::vector<std::string> candidates() {
   const Config& cfg = config();
   if (!cfg.nvrtc_library.empty()) return {cfg.nvrtc_library};
-  // The loader's search path first, then the usual toolkit locations, so that
-  // a toolkit outside ld.so.conf is still found.
   std::vector<std::string> names = {"libnvrtc.so.13", "libnvrtc.so.12"};
-  std::vector<std::string> out = names;
+  std::vector<std::string> out;
+  // First the folder that holds libdccuda itself, where a package puts NVRTC
+  // beside it (NuGet's runtimes/<rid>/native); then the loader's search path,
+  // then the usual toolkit locations, so that a toolkit outside ld.so.conf is
+  // still found.
+  std::string own = dccuda_library_folder();
+  if (!own.empty())
+    for (const std::string& n : names) out.push_back(path_in_folder(own, n));
+  out.insert(out.end(), names.begin(), names.end());
   for (const std::string& root : {cfg.cuda_home, cfg.cuda_path}) {
     if (!root.empty())
       for (const std::string& n : names) out.push_back(root + "/lib64/" + n);
@@ -39,7 +44,7 @@ void load() {
   void* lib = nullptr;
   std::string errors;
   for (const std::string& path : tried) {
-    lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    lib = open_shared_library(path, nullptr);
     if (lib) {
       g_state.path = path;
       break;
@@ -55,7 +60,7 @@ void load() {
   }
   std::string missing;
 #define DC_NVRTC_FN(name, required)                                                   \
-  g_api.name = reinterpret_cast<decltype(&::name)>(dlsym(lib, #name));                \
+  g_api.name = reinterpret_cast<PFN_##name>(find_shared_library_symbol(lib, #name)); \
   if (!g_api.name && (required)) missing += missing.empty() ? #name : ", " #name;
 #include "loader/nvrtc_functions.inc"
 #undef DC_NVRTC_FN

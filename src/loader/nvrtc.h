@@ -1,9 +1,11 @@
-// The NVRTC loader: optional, loaded at first use (libnvrtc.so.13, then .12,
-// or DCCUDA_NVRTC_LIBRARY). Without it compile calls fail with
-// DC_ERROR_NO_COMPILER and everything else works.
+// The NVRTC loader: optional, loaded at first use: DCCUDA_NVRTC_LIBRARY (or
+// dc_init's) alone if given; else libnvrtc.so.13, then .12, looked for first
+// in the folder that holds libdccuda, then by the system's search path, then
+// under $CUDA_HOME, $CUDA_PATH and /usr/local/cuda. Without it compile calls
+// fail with DC_ERROR_NO_COMPILER and everything else works.
 #pragma once
 
-#include <nvrtc.h>
+#include "loader/cuda_abi/nvrtc_abi.h"
 
 #include <cstdint>
 #include <string>
@@ -13,7 +15,7 @@
 namespace dc {
 
 struct NvrtcApi {
-#define DC_NVRTC_FN(name, required) decltype(&::name) name = nullptr;
+#define DC_NVRTC_FN(name, required) PFN_##name name = nullptr;
 #include "loader/nvrtc_functions.inc"
 #undef DC_NVRTC_FN
 };

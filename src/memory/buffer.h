@@ -18,7 +18,7 @@
 // last one noted is where the free goes.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <atomic>
 #include <cstdint>

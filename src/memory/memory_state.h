@@ -6,7 +6,7 @@
 // old context and are never freed on the new one).
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <cstdint>
 #include <memory>

@@ -10,7 +10,7 @@
 // straight to the driver.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <cstddef>
 #include <cstdint>

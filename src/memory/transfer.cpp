@@ -32,6 +32,22 @@ bool is_peer_copy(const Buffer& dst, const Buffer& src) {
          src.kind() != DC_BUFFER_MANAGED;
 }
 
+// Host memory given to a write or read that overlaps the buffer's own range
+// (a registered or pinned buffer, or managed memory, reached through a second
+// pointer): memcpy and the driver's copies are undefined for overlapping
+// ranges, so it is refused as dc_buffer_copy refuses overlap. Addresses are
+// comparable because every buffer lives in the one unified address space.
+void refuse_host_overlap(const Buffer& buffer, uint64_t offset, const void* host, uint64_t size,
+                         const char* host_name, const char* offset_name) {
+  uint64_t at = buffer.address() + offset;
+  auto h = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(host));
+  if (at < h + size && h < at + size) [[unlikely]]
+    fail(DC_ERROR_INVALID_ARGUMENT,
+         "%s %p and %s %" PRIu64 " with size %" PRIu64
+         " overlap: the host range is the buffer's own memory; copy through a temporary buffer",
+         host_name, host, offset_name, offset, size);
+}
+
 }  // namespace
 
 void check_range(const Buffer& buffer, uint64_t offset, uint64_t size, const char* buffer_name,
@@ -47,6 +63,7 @@ void check_range(const Buffer& buffer, uint64_t offset, uint64_t size, const cha
 
 void write(Buffer& dst, uint64_t dst_offset, const void* src, uint64_t size, Stream* stream) {
   if (size == 0) return;
+  refuse_host_overlap(dst, dst_offset, src, size, "src", "dst_offset");
   const DriverApi& api = driver_api();
   Device& d = dst.device();
   size_t n = static_cast<size_t>(size);
@@ -83,6 +100,7 @@ void write(Buffer& dst, uint64_t dst_offset, const void* src, uint64_t size, Str
 
 void read(Buffer& src, uint64_t src_offset, void* dst, uint64_t size, Stream* stream) {
   if (size == 0) return;
+  refuse_host_overlap(src, src_offset, dst, size, "dst", "src_offset");
   const DriverApi& api = driver_api();
   Device& d = src.device();
   size_t n = static_cast<size_t>(size);

@@ -3,7 +3,7 @@
 // the launch path reads plain fields and never asks the driver.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <atomic>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // A loaded module (dc_module): a CUmodule on a device's primary context.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <cstdint>
 #include <mutex>

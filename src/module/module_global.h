@@ -5,7 +5,7 @@
 // that the module code needs nothing else from it.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <cstddef>
 

@@ -1,7 +1,7 @@
 // An event on a device: recorded on a stream, waited for, timed.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <atomic>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // context that was current is restored.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include "device/device.h"
 #include "loader/driver.h"

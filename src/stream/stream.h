@@ -2,7 +2,7 @@
 // streams, or another library's CUstream wrapped without ownership.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <cstdint>
 

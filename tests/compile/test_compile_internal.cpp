@@ -265,7 +265,8 @@ TEST(CacheKey, AnOldHeaderIsRememberedUntilItChanges) {
 }
 
 TEST(Architecture, ADeviceNewerThanNvrtcGetsTheNewestCodeItRuns) {
-  if (dc::nvrtc_state().status != DC_SUCCESS) GTEST_SKIP() << "needs NVRTC";
+  if (dc::nvrtc_state().status != DC_SUCCESS)
+    GTEST_SKIP() << "needs NVRTC, not found: " << dc::nvrtc_state().message;
   const std::vector<int32_t>& supported = dc::nvrtc_supported_archs();
   if (supported.empty()) GTEST_SKIP() << "this NVRTC cannot list its targets";
   int32_t newest = supported.back();

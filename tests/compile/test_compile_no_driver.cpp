@@ -21,6 +21,7 @@ namespace {
 
 TEST(CompileWithoutDriver, CubinAndPtxForAnExplicitArchitecture) {
   REQUIRE_NO_DRIVER();
+  SKIP_WITHOUT_NVRTC();
   int32_t count = 0;
   EXPECT_EQ(dc_device_count(&count), DC_ERROR_NO_DRIVER);
   int32_t major = 0, minor = 0;
@@ -54,6 +55,7 @@ TEST(CompileWithoutDriver, CubinWithoutArchitectureIsRefused) {
 }
 
 TEST(CompileWithoutDriver, CompileErrorsStillCarryTheLog) {
+  SKIP_WITHOUT_NVRTC();
   REQUIRE_NO_DRIVER();
   dc_compile_options o = DC_COMPILE_OPTIONS_INIT;
   o.arch = 90;

@@ -1,7 +1,9 @@
 // Internals shared by the fake driver's source files (a test double).
 //
-// Each file defines entry points with cuda.h's own names (so cuMemAlloc
-// defines cuMemAlloc_v2, as the real driver exports it) and registers them
+// Each file defines entry points with cuda.h's own names, declared with C
+// linkage by dccuda's loader/cuda_abi/driver_prototypes.h (so cuMemAlloc
+// defines cuMemAlloc_v2, as the real driver exports it: driver_symbols.h;
+// a definition whose signature differs does not compile) and registers them
 // for cuGetProcAddress with FAKE_EXPORT(name, version). Each entry point
 // starts with FAKE_ENTER(name), which counts the call and returns an injected
 // fault if one is due; entry points that need a current context use
@@ -9,7 +11,7 @@
 // context.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_prototypes.h"
 
 #include <atomic>
 #include <cstdint>
@@ -85,7 +87,7 @@ CUresult require_context();
 #define FAKE_CAT2(a, b) a##b
 #define FAKE_CAT(a, b) FAKE_CAT2(a, b)
 // Registers an entry point: `name` at `version` resolves to this file's
-// definition of cuda.h's (possibly versioned) name.
+// definition of the (possibly versioned) name, as cuda.h maps it.
 #define FAKE_EXPORT(name, version) \
   static fake::Registrar FAKE_CAT(fake_registrar_, __LINE__)(#name, version, reinterpret_cast<void*>(&name));
 #define FAKE_ENTER(name)                                     \

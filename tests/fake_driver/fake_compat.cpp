@@ -3,8 +3,9 @@
 // and cuMemAdvise of CUDA 8.0, which a 12.0 driver has instead of the
 // location-based ones of 12.2, and cuEventElapsedTime of CUDA 2.0, which
 // drivers before 12.8 have instead of cuEventElapsedTime_v2. They are exported
-// under their plain names, as a real driver exports them: cuda.h's macros,
-// which rename these names to their _v2 successors, are undone below.
+// under their plain names, as a real driver exports them: the macros of
+// driver_symbols.h (cuda.h's), which rename these names to their _v2
+// successors, are undone below.
 #include "fake_memory.h"
 
 #undef cuMemPrefetchAsync

@@ -19,7 +19,7 @@
 // "unsafe" calls from other threads are not modelled.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <functional>
 #include <memory>

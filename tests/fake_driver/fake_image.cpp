@@ -3,7 +3,7 @@
 // uncompressed fatbins.
 #include "fake_image.h"
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 #include <elf.h>
 
 #include <cstring>

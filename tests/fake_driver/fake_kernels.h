@@ -50,7 +50,7 @@
 //   empty(), and anything else: no-op
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <cstdint>
 #include <string>

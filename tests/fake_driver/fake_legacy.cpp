@@ -3,8 +3,9 @@
 // context calls...). The fake exports them too, under their plain names, and
 // resolves them for requests below the version that replaced them, exactly as
 // the real driver does. They must never be called: each one counts the call
-// (dcfake_legacy_calls) and fails. This file does not include cuda.h, whose
-// macros would rename these functions to their _v2 successors.
+// (dcfake_legacy_calls) and fails. This file does not include dccuda's CUDA
+// declarations, whose macros (driver_symbols.h, as cuda.h's) would rename
+// these functions to their _v2 successors.
 namespace fake {
 void register_entry(const char* name, int version, void* fn);
 }

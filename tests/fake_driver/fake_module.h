@@ -1,7 +1,7 @@
 // The fake driver's modules (a test double), as seen by its other files.
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <cstddef>
 #include <string>

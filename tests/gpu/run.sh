@@ -48,6 +48,12 @@ trap 'echo "== stopped by a signal"; exit 143' TERM INT
 echo "== machine"; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 date -u +"%Y-%m-%d %H:%M UTC" | tee -a "$out/gpu.txt"
 
+echo "== library"
+echo "lib/libdccuda.so.1: $(head -1 "$bundle/lib/BUILD-INFO.txt" 2>/dev/null || echo "built on the bundling machine")" |
+  tee "$out/library.txt"
+cat "$bundle/lib/BUILD-INFO.txt" 2>/dev/null >> "$out/library.txt"
+echo "library                  $(head -1 "$bundle/lib/BUILD-INFO.txt" 2>/dev/null || echo native build)" >> "$summary"
+
 echo "== dccuda-info"
 "$bundle/bin/dccuda-info" | tee "$out/dccuda-info.txt"; echo "exit $?" >> "$out/dccuda-info.txt"
 "$bundle/bin/dccuda-info" --json > "$out/dccuda-info.json"

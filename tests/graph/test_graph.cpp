@@ -2,7 +2,7 @@
 // replayed several times on new input, instantiation, upload, update from a
 // new capture (and refused updates), misuse, launches from several threads,
 // injected failures. Results are checked against CPU references.
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <algorithm>
 #include <atomic>
@@ -23,7 +23,7 @@ class GraphTest : public LaunchTest {
   void SetUp() override {
     LaunchTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC to compile the test kernels";
+    if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
   }
   dc_buffer pinned(uint64_t bytes, void** host) {
     dc_buffer b = nullptr;

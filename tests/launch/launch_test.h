@@ -6,7 +6,7 @@
 // REQUIRE_FAKE_DRIVER().
 #pragma once
 
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -203,6 +203,6 @@ class LaunchTest : public testing::Test {
 };
 
 #define REQUIRE_NVRTC() \
-  if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC to compile the test kernels"
+  if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable()
 
 }  // namespace launchtest

@@ -17,7 +17,7 @@ class ConfigTest : public LaunchTest {
   void SetUp() override {
     LaunchTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC to compile the test kernels";
+    if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
     empty_ = kernel("empty");
     ASSERT_NE(empty_, nullptr);
   }

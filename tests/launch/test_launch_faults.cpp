@@ -2,7 +2,7 @@
 // sticky failure that loses the device, and the recovery path after a kernel
 // that really faults (an out-of-bounds write, a trap): on the fake the
 // emulated kernel faults, on a GPU the NVRTC-compiled one does.
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <cstdio>
 #include <functional>
@@ -21,7 +21,7 @@ class LaunchFaultTest : public LaunchTest {
   void SetUp() override {
     LaunchTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC to compile the test kernels";
+    if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
   }
   // After dc_device_reset the fixture's stream died with the old context.
   void renew_stream() {

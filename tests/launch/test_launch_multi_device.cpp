@@ -15,7 +15,7 @@ class MultiDeviceLaunchTest : public LaunchTest {
     LaunchTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
     if (dctest::device_count() < 2) GTEST_SKIP() << "needs two devices";
-    if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC to compile the test kernels";
+    if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
     ASSERT_DC_OK(dc_device_open(1, &other_));
     ASSERT_DC_OK(dc_stream_create(other_, 0, 0, &other_stream_));
     saxpy_ = kernel("saxpy");

@@ -14,7 +14,7 @@ class OldDriverLaunchTest : public LaunchTest {
   void SetUp() override {
     LaunchTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC to compile the test kernels";
+    if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
     int32_t version = 0;
     ASSERT_DC_OK(dc_driver_version(&version));
     if (version >= 12040) GTEST_SKIP() << "meant for a driver older than 12.4 (this one is " << version << ")";

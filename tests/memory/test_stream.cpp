@@ -1,6 +1,6 @@
 // Streams: creation (flags, priorities), default streams, wrapping, queries,
 // event waits, host callbacks, and stream-ordered release of buffers.
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 
 #include <atomic>
 #include <mutex>

@@ -1,6 +1,7 @@
-// Kernels built ahead of time by nvcc (when the toolkit has it) into a CUBIN
-// and a fatbin, for the tests of precompiled images. The same kernels as
-// tests/compile/kernel_sources.h (kKernels).
+// Kernels built ahead of time by nvcc into a CUBIN and a fatbin, committed in
+// fixtures/ (fixtures/make_fixtures.sh has the commands), for the tests of
+// precompiled images. The same kernels as tests/compile/kernel_sources.h
+// (kKernels).
 struct S {
   double a;
   int b;

@@ -94,7 +94,7 @@ class ModuleTest : public testing::Test {
 };
 
 #define REQUIRE_NVRTC() \
-  if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC"
+  if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable()
 
 
 class EveryOutput : public ModuleTest, public testing::WithParamInterface<int32_t> {};

@@ -13,7 +13,8 @@ namespace {
 TEST(ModuleGlobals, ReadWriteAndLifetime) {
   REQUIRE_DEVICE();
   int32_t major = 0, minor = 0;
-  if (dc_nvrtc_version(&major, &minor) != DC_SUCCESS) GTEST_SKIP() << "needs NVRTC";
+  if (dc_nvrtc_version(&major, &minor) != DC_SUCCESS)
+    GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
   dc_device device = nullptr;
   ASSERT_DC_OK(dc_device_open(0, &device));
   const char* source = "extern \"C\" __device__ int answer = 42;\n"

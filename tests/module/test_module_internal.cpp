@@ -47,7 +47,8 @@ class ImageReaders : public testing::Test {
   void SetUp() override {
     REQUIRE_DEVICE();
     int32_t major = 0, minor = 0;
-    if (dc_nvrtc_version(&major, &minor) != DC_SUCCESS) GTEST_SKIP() << "needs NVRTC";
+    if (dc_nvrtc_version(&major, &minor) != DC_SUCCESS)
+      GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
     ASSERT_DC_OK(dc_device_open(0, &device_));
   }
   void TearDown() override {

@@ -23,7 +23,8 @@ class OldDriverModules : public testing::Test {
     ASSERT_DC_OK(dc_driver_version(&version));
     if (version != 12000) GTEST_SKIP() << "runs with DCFAKE_DRIVER_VERSION=12000";
     int32_t major = 0, minor = 0;
-    if (dc_nvrtc_version(&major, &minor) != DC_SUCCESS) GTEST_SKIP() << "needs NVRTC";
+    if (dc_nvrtc_version(&major, &minor) != DC_SUCCESS)
+      GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
     ASSERT_DC_OK(dc_device_open(0, &device_));
   }
   void TearDown() override {

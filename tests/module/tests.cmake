@@ -2,29 +2,32 @@
 set(DCTEST_MODULE ${CMAKE_CURRENT_SOURCE_DIR}/module)
 
 # Precompiled images (a CUBIN and a fatbin with sm_90 code and compute_90 PTX),
-# when the toolkit has nvcc.
-set(DCTEST_KERNEL_DEFINES "")
-if(CUDAToolkit_NVCC_EXECUTABLE AND EXISTS ${CUDAToolkit_NVCC_EXECUTABLE})
-  set(_cubin ${CMAKE_CURRENT_BINARY_DIR}/kernels_sm90.cubin)
-  set(_fatbin ${CMAKE_CURRENT_BINARY_DIR}/kernels.fatbin)
-  add_custom_command(OUTPUT ${_cubin}
-    COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -cubin -arch=sm_90 -o ${_cubin} ${DCTEST_MODULE}/kernels.cu
-    DEPENDS ${DCTEST_MODULE}/kernels.cu VERBATIM)
-  add_custom_command(OUTPUT ${_fatbin}
-    COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -fatbin -gencode arch=compute_90,code=[sm_90,compute_90]
-            -o ${_fatbin} ${DCTEST_MODULE}/kernels.cu
-    DEPENDS ${DCTEST_MODULE}/kernels.cu VERBATIM)
-  add_custom_target(dctest_precompiled_kernels DEPENDS ${_cubin} ${_fatbin})
-  # File names only: the tests find them next to their executable, so that a
-  # build tree moved to another machine still works.
-  set(DCTEST_KERNEL_DEFINES DCTEST_KERNELS_CUBIN="kernels_sm90.cubin" DCTEST_KERNELS_FATBIN="kernels.fatbin")
-endif()
+# committed in module/fixtures (made by nvcc with fixtures/make_fixtures.sh),
+# copied next to the test executables: the tests find them there, so that a
+# build tree moved to another machine (the GPU bundle) still has them.
+set(_dcfixtures ${DCTEST_MODULE}/fixtures)
+set(_dcfixture_copies "")
+foreach(_f kernels_sm90.cubin kernels.fatbin)
+  add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${_f}
+    COMMAND ${CMAKE_COMMAND} -E copy ${_dcfixtures}/${_f} ${CMAKE_CURRENT_BINARY_DIR}/${_f}
+    DEPENDS ${_dcfixtures}/${_f} VERBATIM)
+  list(APPEND _dcfixture_copies ${CMAKE_CURRENT_BINARY_DIR}/${_f})
+endforeach()
+add_custom_target(dctest_precompiled_kernels DEPENDS ${_dcfixture_copies})
+set(DCTEST_KERNEL_DEFINES DCTEST_KERNELS_CUBIN="kernels_sm90.cubin" DCTEST_KERNELS_FATBIN="kernels.fatbin")
 function(dc_uses_precompiled_kernels target)
-  if(DCTEST_KERNEL_DEFINES)
-    target_compile_definitions(${target} PRIVATE ${DCTEST_KERNEL_DEFINES})
-    add_dependencies(${target} dctest_precompiled_kernels)
-  endif()
+  target_compile_definitions(${target} PRIVATE ${DCTEST_KERNEL_DEFINES})
+  add_dependencies(${target} dctest_precompiled_kernels)
 endfunction()
+# The fixtures are what their command makes today (nvcc's output is deterministic).
+if(CUDAToolkit_FOUND AND CUDAToolkit_NVCC_EXECUTABLE AND EXISTS ${CUDAToolkit_NVCC_EXECUTABLE})
+  add_test(NAME module.fixtures_current
+    COMMAND ${_dcfixtures}/make_fixtures.sh --check ${CMAKE_CURRENT_BINARY_DIR}/fixtures-remade
+            ${CUDAToolkit_NVCC_EXECUTABLE})
+  set_tests_properties(module.fixtures_current PROPERTIES PASS_REGULAR_EXPRESSION "fixtures: current" TIMEOUT 300)
+else()
+  dc_skip_test(module.fixtures_current "no nvcc here to remake tests/module/fixtures and compare")
+endif()
 dc_uses_precompiled_kernels(test_no_nvrtc)
 
 dc_test(test_module SOURCES ${DCTEST_MODULE}/test_module.cpp LABELS threads memcheck)

@@ -39,7 +39,8 @@ class SplitTest : public testing::Test {
   void SetUp() override {
     REQUIRE_DEVICE();
     int32_t major = 0, minor = 0;
-    if (dc_nvrtc_version(&major, &minor) != DC_SUCCESS) GTEST_SKIP() << "needs NVRTC";
+    if (dc_nvrtc_version(&major, &minor) != DC_SUCCESS)
+      GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
     count_ = dctest::device_count();
   }
   void TearDown() override {

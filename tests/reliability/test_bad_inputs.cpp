@@ -90,7 +90,8 @@ class BadInput : public testing::TestWithParam<std::string> {
   void SetUp() override {
     REQUIRE_DEVICE();
     int32_t major = 0, minor = 0;
-    if (dc_nvrtc_version(&major, &minor) != DC_SUCCESS) GTEST_SKIP() << "needs NVRTC for the fixture's kernels";
+    if (dc_nvrtc_version(&major, &minor) != DC_SUCCESS)
+      GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
     if (auto* f = dctest::fake_driver()) f->reset();
     ASSERT_EQ(dctest::live_handles(), 0u);
     std::string problem = fx_.open();

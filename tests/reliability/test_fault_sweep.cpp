@@ -212,6 +212,7 @@ std::map<std::string, long> clean_counts(std::string* problem) {
 }
 
 TEST_P(FaultSweep, EveryFailureOfTheEntryPointIsHandled) {
+  SKIP_WITHOUT_NVRTC();  // the scenario compiles its kernels
   const std::string entry = GetParam();
   std::string problem;
   std::map<std::string, long> calls = clean_counts(&problem);
@@ -322,6 +323,7 @@ INSTANTIATE_TEST_SUITE_P(Driver, FaultSweep, testing::ValuesIn(swept_entries()),
 
 TEST(FaultSweepCoverage, EveryEntryPointIsReachedOrAccountedFor) {
   REQUIRE_FAKE_DRIVER();
+  SKIP_WITHOUT_NVRTC();
   std::string problem;
   std::map<std::string, long> calls = clean_counts(&problem);
   ASSERT_EQ(problem, "");

@@ -265,7 +265,7 @@ TEST_F(HandleLifetime, ConcurrentUseAndReleaseOfAStreamAndAnEvent) {
 // function and its module are released: releasing a parent while children
 // are in use is allowed; the last user frees everything.
 TEST_F(HandleLifetime, ConcurrentLaunchesWhileTheirHandlesAreReleased) {
-  if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC for the kernels";
+  if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
   constexpr int n = 1024;
   dc_buffer x = nullptr, y = nullptr;
   ASSERT_DC_OK(dc_buffer_alloc(device_, n * 4, 0, &x));

@@ -31,7 +31,7 @@ class Regression : public dctest::DeviceFixture {
 TEST_F(Regression, LaunchConfig1dOfAHugeNIsOutOfRange) {
   dc_module m = nullptr;
   dc_function f = nullptr;
-  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC";
+  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
   dc_launch_config c = DC_LAUNCH_CONFIG_INIT;
   EXPECT_DC_ERROR(dc_launch_config_1d(f, UINT64_MAX, 0, &c), DC_ERROR_OUT_OF_RANGE, "grid-stride loop");
   EXPECT_EQ(c.grid[0], 1u) << "the config changed on failure";
@@ -65,6 +65,35 @@ TEST_F(Regression, RegisteringAHostRangeNoProcessCanHaveIsRefused) {
                   DC_ERROR_INVALID_ARGUMENT, "runs past the end of the address space");
 }
 
+// Found by fuzz_api: a write into a registered host buffer from a host range
+// that overlaps the buffer's own memory went to memcpy with overlapping
+// ranges (undefined behaviour; ASan: memcpy-param-overlap), and to the
+// driver's copies likewise. dc_buffer_copy already refused overlap; write and
+// read now refuse it the same way, for every kind of buffer.
+TEST_F(Regression, AWriteOrReadOverlappingTheBuffersOwnMemoryIsRefused) {
+  const size_t n = 64 * 1024;
+  void* mem = std::aligned_alloc(4096, n);
+  ASSERT_NE(mem, nullptr);
+  dc_buffer r = nullptr;
+  ASSERT_DC_OK(dc_buffer_register_host(device_, mem, n, 0, &r));
+  char* base = static_cast<char*>(mem);
+  EXPECT_DC_ERROR(dc_buffer_write(r, 0, base + 8, 4096), DC_ERROR_INVALID_ARGUMENT, "overlap");
+  EXPECT_DC_ERROR(dc_buffer_read(r, 8, base, 4096), DC_ERROR_INVALID_ARGUMENT, "overlap");
+  dc_stream s = nullptr;
+  ASSERT_DC_OK(dc_stream_create(device_, 0, 0, &s));
+  EXPECT_DC_ERROR(dc_buffer_write_async(r, 4096, base + 4096 + 100, 4096, s), DC_ERROR_INVALID_ARGUMENT, "overlap");
+  EXPECT_DC_ERROR(dc_buffer_read_async(r, 0, base + 4000, 4096, s), DC_ERROR_INVALID_ARGUMENT, "overlap");
+  // The same memory as source and destination is refused too; ranges that
+  // merely touch are not overlap.
+  EXPECT_DC_ERROR(dc_buffer_write(r, 0, base, 16), DC_ERROR_INVALID_ARGUMENT, "overlap");
+  EXPECT_DC_OK(dc_buffer_write(r, 0, base + 4096, 4096));
+  EXPECT_DC_OK(dc_buffer_read(r, 4096, base, 4096));
+  EXPECT_DC_OK(dc_stream_synchronize(s));
+  dc_stream_release(s);
+  dc_buffer_release(r);
+  std::free(mem);
+}
+
 // CUDA_ERROR_NOT_READY from a call that is not a query came back as
 // DC_NOT_READY (1): a caller testing status < 0 took the failure for success,
 // with a NULL buffer.
@@ -84,7 +113,7 @@ TEST_F(Regression, NotReadyFromAnAllocationIsAnError) {
 TEST_F(Regression, StreamReleasedWhileCapturingLeavesNothingBehind) {
   dc_module m = nullptr;
   dc_function f = nullptr;
-  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC";
+  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
   dc_function empty = nullptr;
   ASSERT_DC_OK(dc_module_get_function(m, "empty", &empty));
   const long streams_before = dctest::fake_driver() ? dctest::fake_driver()->live("streams") : 0;
@@ -136,7 +165,7 @@ TEST_F(Regression, AFailedParameterQueryIsReported) {
   REQUIRE_FAKE_DRIVER();
   dc_module m = nullptr;
   dc_function f = nullptr;
-  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC";
+  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
   dc_function_release(f);
   dctest::fake_driver()->inject("cuFuncGetParamInfo", 1, 2, 1);
   f = reinterpret_cast<dc_function>(1);
@@ -167,7 +196,7 @@ TEST_F(Regression, AModuleIsUnloadedDespiteOneFailure) {
   REQUIRE_FAKE_DRIVER();
   dc_module m = nullptr;
   dc_function f = nullptr;
-  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC";
+  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
   dc_function_release(f);
   dctest::fake_driver()->inject("cuModuleUnload", 1, 999, 1);
   dc_module_release(m);
@@ -201,7 +230,7 @@ TEST_F(Regression, FunctionInfoNamesTheDriverCallNotTheCaller) {
   REQUIRE_FAKE_DRIVER();
   dc_module m = nullptr;
   dc_function f = nullptr;
-  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC";
+  if (!saxpy(&m, &f)) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
   dctest::fake_driver()->inject("cuFuncGetAttribute", 1, 1, 1);
   dc_function_info info = DC_FUNCTION_INFO_INIT;
   EXPECT_DC_ERROR(dc_function_get_info(f, &info), DC_ERROR_INVALID_ARGUMENT, "cuFuncGetAttribute failed");

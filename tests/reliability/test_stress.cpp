@@ -382,16 +382,16 @@ class Worker {
 
 TEST(Stress, ManyThreadsShareDevicesStreamsBuffersAndModules) {
   REQUIRE_DEVICE();
-  int32_t major = 0, minor = 0;
-  if (dc_nvrtc_version(&major, &minor) != DC_SUCCESS) GTEST_SKIP() << "needs NVRTC for saxpy";
-  if (auto* f = dctest::fake_driver()) f->reset();
-  const double seconds = env_number("DCTEST_STRESS_SECONDS", 3.0);
-  const int threads = static_cast<int>(env_number("DCTEST_STRESS_THREADS", 16));
-
+  // The mix first: a wrong DCTEST_STRESS_OPS is an error wherever the test runs.
   Shared s;
   std::string ops_error;
   s.mix = selected_ops(ops_error);
   ASSERT_FALSE(s.mix.empty()) << ops_error;
+  SKIP_WITHOUT_NVRTC();  // saxpy is compiled
+  if (auto* f = dctest::fake_driver()) f->reset();
+  const double seconds = env_number("DCTEST_STRESS_SECONDS", 3.0);
+  const int threads = static_cast<int>(env_number("DCTEST_STRESS_THREADS", 16));
+
   int32_t count = 0;
   ASSERT_DC_OK(dc_device_count(&count));
   for (int32_t i = 0; i < std::min(count, 2); ++i) {

@@ -1,20 +1,37 @@
 #!/usr/bin/env bash
 # Sets up the machine, builds dccuda and runs every test (fake driver, no GPU
-# needed): CTest (unit, integration, bindings, ABI), then the suite under
-# ASan + UBSan, TSan and valgrind, then each fuzzer for a bounded time.
+# needed): CTest (unit, integration, bindings, ABI), the other build types,
+# the portable release binaries (built, checked, and the C/C++ suite run
+# against the x86-64 one),
+# the C/C++ suite built and run with the CUDA toolkit hidden, then the suite
+# under ASan + UBSan, TSan and valgrind, then each fuzzer for a bounded time.
+# Works with or without the CUDA toolkit: tests that need NVRTC skip without
+# it, each saying why (the list is printed after CTest).
 # Usage: tests/scripts/run_all.sh [build-dir]
 #   DCCUDA_FUZZ_SECONDS   seconds per fuzzer (default 45; 0 leaves fuzzing out)
 #   DCCUDA_FUZZ_SEED      libFuzzer's seed (default 1 here: the same inputs each run)
 #   DCCUDA_SANITIZERS=0   leaves the sanitizer runs out (a quicker local run)
 #   DCCUDA_BUILD_TYPES=0  leaves out the Release/MinSizeRel builds (g++ and clang)
+#   DCCUDA_RELEASE=0      leaves the portable release build out
+#   DCCUDA_NO_TOOLKIT=0   leaves the build without the toolkit out
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
 
 "$root/tests/scripts/setup_machine.sh"
 
+# ccache, where installed: the build without the toolkit below reuses what
+# this build compiled (only where every header is the same).
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  # NOHASHDIR: objects with debug information are shared between build folders.
+  export CCACHE_DIR="${CCACHE_DIR:-$root/.ccache}" CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+
 echo "== build (fake driver, tests)"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCCUDA_BUILD_TESTS=ON >/dev/null
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCCUDA_BUILD_TESTS=ON "${launcher[@]}" \
+  >/dev/null
 cmake --build "$build"
 
 echo "== unit, integration, binding and ABI tests (CTest; whole log in $build/ctest.log)"
@@ -23,6 +40,7 @@ rm -f "$build/ctest-junit.xml"
 (cd "$build" && ctest --output-on-failure -j2 --output-junit ctest-junit.xml >ctest.log 2>&1) || ctest_rc=$?
 # The counts and the failed tests, from CTest's JUnit report.
 python3 "$root/tests/scripts/junit_summary.py" "$build/ctest-junit.xml" --label CTest: || true
+python3 "$root/tests/scripts/list_skipped.py" "$build/ctest-junit.xml" || true
 
 echo "== ABI check report (abi/check_abi.py --strict, run by CTest as abi.check)"
 grep -E "^(PASS|FAIL|NOT)|ABI check" "$build/abi-check/report.txt" 2>/dev/null || echo "(no report)"
@@ -38,6 +56,18 @@ fi
 if [ "${DCCUDA_BUILD_TYPES:-1}" != 0 ]; then
   echo "== build types (tests/scripts/build_types.sh): Release and MinSizeRel, g++ and clang"
   "$root/tests/scripts/build_types.sh" "$build-types"
+fi
+
+if [ "${DCCUDA_RELEASE:-1}" != 0 ]; then
+  echo "== portable release binaries, x86-64 and aarch64 (src/tools/build_release.sh)"
+  "$root/src/tools/build_release.sh" "$root/build-release/dist"
+  echo "== the C/C++ tests against the portable x86-64 libdccuda.so.1 (tests/release/run_suite_against.sh)"
+  "$root/tests/release/run_suite_against.sh" "$build" "$root/build-release/dist/runtimes/linux-x64/native"
+fi
+
+if [ "${DCCUDA_NO_TOOLKIT:-1}" != 0 ]; then
+  echo "== the C/C++ suite without the CUDA toolkit (tests/scripts/run_without_toolkit.sh)"
+  "$root/tests/scripts/run_without_toolkit.sh" "$root/build-notoolkit"
 fi
 
 if [ "${DCCUDA_SANITIZERS:-1}" != 0 ]; then

@@ -57,4 +57,10 @@ const char* driver_description() {
   return text.c_str();
 }
 
+std::string nvrtc_unavailable() {
+  int32_t major = 0, minor = 0;
+  if (dc_nvrtc_version(&major, &minor) == DC_SUCCESS) return {};
+  return dc_last_error_message();
+}
+
 }  // namespace dctest

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 
 #include "dccuda.h"
 #include "support/driver_objects.h"
@@ -36,11 +37,22 @@ uint64_t live_handles();
 // A one-line description of where the tests run, printed once per binary.
 const char* driver_description();
 
+// Why NVRTC cannot be used here (dccuda's own message: what was tried, what to
+// do), or "" when it can. Tests that compile kernels skip without it.
+std::string nvrtc_unavailable();
+
 }  // namespace dctest
 
 #define REQUIRE_FAKE_DRIVER()                                                              \
   do {                                                                                     \
     if (!dctest::fake_driver()) GTEST_SKIP() << "needs the fake driver's fault injection"; \
+  } while (0)
+
+// Skips, saying why, where NVRTC is not found (a machine without the CUDA toolkit).
+#define SKIP_WITHOUT_NVRTC()                                                                  \
+  do {                                                                                        \
+    std::string dctest_nvrtc_ = dctest::nvrtc_unavailable();                                  \
+    if (!dctest_nvrtc_.empty()) GTEST_SKIP() << "needs NVRTC, not found: " << dctest_nvrtc_;  \
   } while (0)
 
 #define REQUIRE_DEVICE()                                                             \

@@ -1,7 +1,7 @@
 // Devices: open, info, attributes, memory, synchronisation, recovery, and
 // context binding from many threads. Runs against the fake driver in CI
 // (two fake devices) and against the real driver on a GPU machine.
-#include <cuda.h>
+#include "loader/cuda_abi/driver_abi.h"
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 

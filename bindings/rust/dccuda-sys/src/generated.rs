@@ -879,7 +879,9 @@ extern "C" {
 
     /// Copy `size` bytes from host memory `src` into `dst` at `dst_offset`, and
     /// return when the copy is complete. Errors: DC_ERROR_INVALID_HANDLE,
-    /// DC_ERROR_INVALID_ARGUMENT (NULL src with size > 0), DC_ERROR_OUT_OF_RANGE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL src with size > 0; src overlapping dst's own
+    /// memory, as a second pointer into registered, pinned or managed memory can),
+    /// DC_ERROR_OUT_OF_RANGE,
     /// DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
     pub fn dc_buffer_write(dst: dc_buffer, dst_offset: u64, src: *const c_void, size: u64) -> dc_status;
 

@@ -1,0 +1,21 @@
+// Undoes declare_begin.h (no include guard, see there).
+#undef DC_CU_SCALAR
+#undef DC_CU_HANDLE
+#undef DC_CU_CALLBACK
+#undef DC_CU_ENUM_BEGIN
+#undef DC_CU_ANONYMOUS_ENUM_BEGIN
+#undef DC_CU_ENUMERATOR
+#undef DC_CU_ENUM_END
+#undef DC_CU_STRUCT_BEGIN
+#undef DC_CU_UNION_BEGIN
+#undef DC_CU_FIELD
+#undef DC_CU_ARRAY_FIELD
+#undef DC_CU_NESTED_BEGIN
+#undef DC_CU_NESTED_FIELD
+#undef DC_CU_NESTED_END
+#undef DC_CU_STRUCT_END
+#undef DC_CU_CONSTANT
+#undef DC_CU_POINTER_CONSTANT
+#undef DC_CU_ENTRY
+#undef DC_CU_ENTRY_OLDER
+#undef DC_NVRTC_ENTRY

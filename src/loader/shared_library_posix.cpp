@@ -1,0 +1,48 @@
+// shared_library.h on Linux and other POSIX systems: dlopen, dlsym, dladdr.
+#if !defined(_WIN32)
+
+#include "loader/shared_library.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <climits>
+
+namespace dc {
+
+void* open_shared_library(const std::string& path, std::string* error) {
+  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library && error) {
+    const char* why = dlerror();
+    *error = why ? why : "unknown error";
+  }
+  return library;
+}
+
+void* find_shared_library_symbol(void* library, const char* name) { return dlsym(library, name); }
+
+std::string dccuda_library_folder() {
+  // Any function of the library names the file it was loaded from.
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void*>(&dccuda_library_folder), &info) || !info.dli_fname) return {};
+  std::string file = info.dli_fname;
+  size_t slash = file.rfind('/');
+  if (slash == std::string::npos) return {};
+  std::string folder = slash == 0 ? "/" : file.substr(0, slash);
+  if (folder[0] != '/') {
+    // Loaded through a relative path: relative to the working directory.
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd)) return {};
+    folder = std::string(cwd) + "/" + folder;
+  }
+  return folder;
+}
+
+std::string path_in_folder(const std::string& folder, const std::string& name) {
+  if (!folder.empty() && folder.back() == '/') return folder + name;
+  return folder + "/" + name;
+}
+
+}  // namespace dc
+
+#endif  // !_WIN32
