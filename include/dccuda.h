@@ -46,6 +46,19 @@
  *   the device's primary context is left current after the call; if another
  *   context was current, it is restored before the call returns.
  *
+ * Configuration. Settings come from dc_init() or from environment variables,
+ *   listed in one table before dc_init_options. While a variable holds a
+ *   malformed value, every call that needs the settings fails with
+ *   DC_ERROR_INVALID_ARGUMENT naming the variable.
+ *
+ * Fork. CUDA contexts do not survive fork(). In a child forked (and not
+ *   exec'd) from a process that initialised dccuda, every fallible call fails
+ *   at once with DC_ERROR_INVALID_STATE ("CUDA cannot be used after fork:
+ *   initialise in the child or use spawn/exec"), out-pointers cleared, and the
+ *   release functions do nothing (the objects are the parent's); dc_version,
+ *   dc_status_name and dc_last_error_* still answer. To use CUDA in another
+ *   process, fork before the first dc_ call, or exec, or posix_spawn.
+ *
  * Devices after a fault. A kernel fault (illegal address, trap, ...) makes a
  *   CUDA context unusable. dccuda then answers every call that uses that device
  *   with DC_ERROR_CONTEXT_LOST, clearly and without crashing, until
@@ -72,6 +85,11 @@
  *   DC_ERROR_OUT_OF_MEMORY when host memory runs out, DC_ERROR_INTERNAL (a bug
  *   in dccuda), and, for a call that takes a handle, DC_ERROR_CONTEXT_LOST when
  *   the object's device was lost or reset (see "Devices after a fault").
+ *   Nor are the refusals that come from where a call is made, not from its
+ *   arguments: DC_ERROR_INVALID_STATE in a forked child (see "Fork") and,
+ *   for the calls dc_stream_add_callback lists, inside a host function; and
+ *   DC_ERROR_INVALID_ARGUMENT naming a malformed environment variable (see
+ *   "Configuration").
  *
  * Annotations. Prototypes, structs and constants carry DC_* annotations that
  *   expand to nothing (the compiler and the ABI never see them). They state
@@ -270,24 +288,80 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
 /** dc_init_options.flags: do not keep compiled kernels in memory. */
 #define DC_INIT_NO_MEMORY_CACHE    0x4u
 
+/*
+ * Configuration: every setting, its dc_init option and its environment variable
+ *
+ * The settings are fixed once per process: by dc_init(), else by the first call
+ * that needs them. A dc_init option replaces its variable, which is then not
+ * read at all; otherwise the variable is read, else the default applies.
+ *
+ * | dc_init option          | environment variable           | accepted values                   | default                          |
+ * |-------------------------|--------------------------------|-----------------------------------|----------------------------------|
+ * | driver_library          | DCCUDA_DRIVER_LIBRARY          | a library name or path            | libcuda.so.1 (nvcuda.dll)        |
+ * | nvrtc_library           | DCCUDA_NVRTC_LIBRARY           | a library name or path (the only  | libnvrtc.so.13, then .12, each   |
+ * |                         |                                | one tried)                        | first in the folder of libdccuda |
+ * |                         |                                |                                   | (a package puts NVRTC beside it),|
+ * |                         |                                |                                   | then by the system's search,     |
+ * |                         |                                |                                   | then in $CUDA_HOME/lib64,        |
+ * |                         |                                |                                   | $CUDA_PATH/lib64,                |
+ * |                         |                                |                                   | /usr/local/cuda/lib64            |
+ * | cache_dir               | DCCUDA_CACHE_DIR               | a directory path                  | $XDG_CACHE_HOME/dccuda (if it is |
+ * |                         |                                |                                   | absolute), else                  |
+ * |                         |                                |                                   | $HOME/.cache/dccuda, else none   |
+ * | cache_max_bytes         | DCCUDA_CACHE_MAX_BYTES         | integer 1 .. 2^63                 | 1073741824 (1 GiB)               |
+ * | flags                   | DCCUDA_CACHE_DISABLE           | yes/no (below); yes = the flags   | no                               |
+ * |  DC_INIT_NO_DISK_CACHE  |                                | DC_INIT_NO_DISK_CACHE and         |                                  |
+ * |  DC_INIT_NO_MEMORY_CACHE|                                | DC_INIT_NO_MEMORY_CACHE together  |                                  |
+ * | flags DC_INIT_NO_NVRTC  | (none)                         |                                   | NVRTC is loaded                  |
+ * | (none)                  | DCCUDA_CACHE_KEY_FILE          | the path of a file of the user's, | none: a private cache            |
+ * |                         |                                | mode 0600, holding a key of 32 to |                                  |
+ * |                         |                                | 4096 bytes: a shared cache (below)|                                  |
+ * | (none: tuning for       | DCCUDA_STAGING_MIN_BYTES       | integer 1 .. 2^40                 | 262144: device-to-host copies    |
+ * |  measurements; see      |                                |                                   | from pageable memory this large  |
+ * |  dc_buffer_read)        |                                |                                   | are staged through pinned memory |
+ * |                         | DCCUDA_STAGING_MIN_BYTES_H2D   | integer 1 .. 2^40                 | 4194304: the same, host to device|
+ * |                         | DCCUDA_STAGING_CHUNK_BYTES     | integer 65536 .. 2^30             | 8388608 (pinned buffer size)     |
+ * |                         | DCCUDA_STAGING_MIN_CHUNK_BYTES | integer 65536 .. 2^30, at most    | 262144                           |
+ * |                         |                                | the chunk size                    |                                  |
+ * |                         | DCCUDA_STAGING_BUFFERS         | integer 1 .. 16                   | 4 (pinned buffers per device)    |
+ * |                         | DCCUDA_COPY_THREADS            | integer 1 .. 64 (1: no pool)      | 16 (at most the CPUs there are)  |
+ * | (none: other programs'  | XDG_CACHE_HOME, HOME           | see cache_dir; empty = unset      |                                  |
+ * |  variables)             | CUDA_HOME, CUDA_PATH           | see nvrtc_library; empty = unset  |                                  |
+ *
+ * Integers are decimal digits only: no sign, spaces, hexadecimal, exponent or
+ * unit. Yes/no values are 1, true, yes, on or 0, false, no, off, in any letter
+ * case. Every other value, an empty one included, is malformed: it is refused
+ * with DC_ERROR_INVALID_ARGUMENT and a message naming the variable, its value
+ * and what is accepted, by dc_init or by the first call that needs the
+ * settings (and every later one, until the environment is corrected); it is
+ * never half-accepted. Calls that need no settings (dc_version,
+ * dc_status_name, dc_last_error_*) work regardless.
+ *
+ * Trust. Whoever can write the kernel cache chooses the code dc_compile
+ * returns. So the cache directory is used only if it is owned by the
+ * process's effective user and neither its group nor others may write it;
+ * the directories dccuda creates are 0700 and its files 0600. Another
+ * directory is refused: the disk cache is off, dc_cache_directory gives ""
+ * and dc_config_warnings says why. To share a cache on purpose, give every
+ * user the same key (DCCUDA_CACHE_KEY_FILE): the directory may then belong
+ * to anyone and be writable by its group (not by others), and only entries
+ * authenticated with HMAC-SHA256 under that key are used (written 0640).
+ * In a privileged process (set-user-ID, set-group-ID or file capabilities)
+ * no variable is read at all: the environment is the caller's; give settings
+ * through dc_init (dc_config_warnings names what was ignored).
+ */
+
 typedef struct dc_init_options {
   uint32_t struct_size;        /**< sizeof(dc_init_options) */
   DC_FAMILY(dc_init_flags) uint32_t flags;   /**< DC_INIT_* */
-  /** The driver library to load. NULL: $DCCUDA_DRIVER_LIBRARY, else
-   *  libcuda.so.1 (nvcuda.dll on Windows). */
+  /** The driver library to load; NULL: see the configuration table in dccuda.h. */
   DC_NULLABLE const char* driver_library;
-  /** The NVRTC library to load (only it is tried). NULL: $DCCUDA_NVRTC_LIBRARY,
-   *  else libnvrtc.so.13, then libnvrtc.so.12, each looked for first in the
-   *  folder that holds the loaded libdccuda itself (a package such as NuGet's
-   *  runtimes/<rid>/native puts NVRTC beside it), then by the system's library
-   *  search, then in the lib64 folder of $CUDA_HOME, $CUDA_PATH and
-   *  /usr/local/cuda. */
+  /** The NVRTC library to load; NULL: see the configuration table in dccuda.h. */
   DC_NULLABLE const char* nvrtc_library;
-  /** The on-disk cache directory. NULL: $DCCUDA_CACHE_DIR, else
-   *  $XDG_CACHE_HOME/dccuda, else ~/.cache/dccuda. */
+  /** The on-disk kernel cache directory; NULL: see the configuration table in dccuda.h. */
   DC_NULLABLE const char* cache_dir;
   /** Size limit of the disk cache in bytes (least recently used entries are
-   *  evicted). 0: $DCCUDA_CACHE_MAX_BYTES, else 1 GiB. */
+   *  evicted); 0: see the configuration table in dccuda.h. */
   uint64_t cache_max_bytes;
 } dc_init_options;
 
@@ -295,7 +369,7 @@ typedef struct dc_init_options {
 
 /**
  * Initialise the library with explicit options. Optional: without it the first
- * call initialises with the defaults and environment variables above.
+ * call initialises with the defaults and environment variables of the table above.
  * Call it at most once, before any other fallible dc_ call.
  *
  * `options` may be NULL (defaults). Loading the driver and NVRTC happens here;
@@ -304,8 +378,10 @@ typedef struct dc_init_options {
  *
  * Thread-safe.
  * Errors: DC_ERROR_NO_DRIVER when no driver could be loaded (NVRTC and the
- * cache are still set up), DC_ERROR_INVALID_ARGUMENT for a bad struct_size or
- * unknown flag, DC_ERROR_INVALID_STATE if the library was already initialised.
+ * cache are still set up), DC_ERROR_INVALID_ARGUMENT for a bad struct_size,
+ * an unknown flag or a malformed environment variable (the message names it;
+ * nothing is initialised), DC_ERROR_INVALID_STATE if the library was already
+ * initialised.
  */
 DC_API dc_status dc_init(DC_IN DC_NULLABLE const dc_init_options* options);
 
@@ -326,6 +402,21 @@ DC_API dc_status dc_driver_library(DC_OUT DC_LIFETIME(static) const char** path)
  * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NO_COMPILER.
  */
 DC_API dc_status dc_nvrtc_version(DC_OUT int32_t* major, DC_OUT int32_t* minor);
+
+/**
+ * What dccuda could not honour in its settings, "" when nothing: one sentence
+ * per line, each naming the setting, why it is not used and what to do. They
+ * are: a kernel cache directory refused as unsafe (owned by another user, or
+ * writable by its group or by others: whoever can write the cache chooses the
+ * code dc_compile returns; the disk cache is then off and dc_cache_directory
+ * gives ""), a shared cache's key file refused, and environment variables
+ * ignored in a privileged process (set-user-ID, set-group-ID or file
+ * capabilities). dccuda-info prints them. Settles the settings and the cache
+ * directory, as the first call that needs them does. UTF-8, owned by the
+ * library, static for the life of the process; any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out, a malformed environment variable).
+ */
+DC_API dc_status dc_config_warnings(DC_OUT DC_LIFETIME(static) const char** warnings);
 
 /* Handle types, as dc_handle_count() names them. */
 DC_CONSTANTS(dc_handle_type, enumeration, int32_t)
@@ -898,10 +989,39 @@ typedef void (*dc_host_fn)(void* user_data);
 /**
  * Enqueue `fn(user_data)` on `stream` (cuLaunchHostFunc): it runs on a thread of
  * the driver once earlier work on the stream completes, and later work waits for
- * it to return. `fn` must not call any dc_ function that enqueues work or
- * synchronises (the driver forbids CUDA calls there: such a call made from `fn`
- * is refused with DC_ERROR_INVALID_STATE), nor release the last handle of a
- * buffer (its memory could not be freed there), and should return quickly.
+ * it to return, so it should return quickly. The driver forbids CUDA calls
+ * there, and a call that waits, loads, unloads or resets could deadlock or
+ * destroy the context `fn` runs in. So every dc_ call that enqueues work,
+ * waits, loads or unloads code, changes or resets a context, or asks the
+ * driver about a kernel (which may load it lazily, and loading may
+ * synchronise) is refused there, before it does anything.
+ * Refused inside `fn` with DC_ERROR_INVALID_STATE:
+ *   dc_buffer_alloc, dc_buffer_alloc_async, dc_buffer_alloc_pinned,
+ *   dc_buffer_alloc_managed, dc_buffer_wrap_device, dc_buffer_register_host,
+ *   dc_buffer_prefetch, dc_buffer_advise, dc_buffer_write, dc_buffer_read,
+ *   dc_buffer_copy, dc_buffer_write_async, dc_buffer_read_async,
+ *   dc_buffer_copy_async, dc_buffer_fill, dc_buffer_fill_async,
+ *   dc_device_synchronize, dc_device_reset, dc_device_trim_memory,
+ *   dc_device_enable_peer_access, dc_device_disable_peer_access,
+ *   dc_stream_create, dc_stream_synchronize, dc_stream_query,
+ *   dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
+ *   dc_stream_end_capture, dc_event_create, dc_event_record,
+ *   dc_event_synchronize, dc_event_query, dc_event_elapsed_ms,
+ *   dc_module_load, dc_module_load_file, dc_module_load_program,
+ *   dc_module_compile_and_load, dc_module_get_function, dc_module_get_global,
+ *   dc_module_function_count, dc_module_function_name, dc_function_attribute,
+ *   dc_function_get_info, dc_function_set_attribute,
+ *   dc_function_set_cache_config, dc_occupancy_max_active_blocks,
+ *   dc_occupancy_max_potential_block_size, dc_occupancy_max_active_clusters,
+ *   dc_occupancy_available_dynamic_shared, dc_launch_config_1d,
+ *   dc_launch_kernel, dc_launch_kernel_packed, dc_launch_create,
+ *   dc_launch_set_config, dc_launch_enqueue, dc_graph_instantiate,
+ *   dc_graph_upload, dc_graph_launch, dc_graph_update.
+ *
+ * Release functions cannot report a refusal: `fn` must not release the last
+ * handle of a buffer, module, stream, event, graph or device (their driver
+ * objects cannot be freed there). Calls not listed (getters, dc_compile,
+ * dc_last_error_*) work inside `fn`.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL fn),
  * DC_ERROR_CONTEXT_LOST.
  */
@@ -1085,8 +1205,10 @@ DC_CONSTANTS(dc_cache_clear_flags, flags, uint32_t)
  *  Errors: DC_ERROR_INVALID_ARGUMENT (no or unknown flags), DC_ERROR_IO. */
 DC_API dc_status dc_cache_clear(DC_FAMILY(dc_cache_clear_flags) uint32_t flags);
 
-/** The on-disk cache directory in use, or "" when the disk cache is disabled.
- *  Static for the life of the process. Errors: DC_ERROR_INVALID_ARGUMENT. */
+/** The on-disk cache directory in use, or "" when the disk cache is disabled or
+ *  its directory was refused as unsafe (dc_config_warnings says why; see
+ *  "Trust" in the configuration table). Static for the life of the process.
+ *  Errors: DC_ERROR_INVALID_ARGUMENT. */
 DC_API dc_status dc_cache_directory(DC_OUT DC_LIFETIME(static) const char** path);
 
 /* =========================================================================
@@ -1123,8 +1245,11 @@ DC_API dc_status dc_module_load(dc_device device, DC_IN DC_ARRAY(size) const voi
                                 DC_IN DC_NULLABLE const dc_module_options* options,
                                 DC_OUT DC_OWNED dc_module* module);
 
-/** As dc_module_load, from a file (PTX, CUBIN or fatbin). Errors: as
- *  dc_module_load, and DC_ERROR_IO / DC_ERROR_NOT_FOUND for the file. */
+/** As dc_module_load, from a file (PTX, CUBIN or fatbin): a regular file (a
+ *  symbolic link to one is followed) of at most 2 GiB. Errors: as
+ *  dc_module_load, DC_ERROR_NOT_FOUND (no such file), DC_ERROR_IO (a
+ *  directory, device, pipe or socket: refused without reading it; unreadable),
+ *  DC_ERROR_INVALID_IMAGE (empty, or "file too large": refused unread). */
 DC_API dc_status dc_module_load_file(dc_device device, DC_IN const char* path,
                                      DC_IN DC_NULLABLE const dc_module_options* options,
                                      DC_OUT DC_OWNED dc_module* module);

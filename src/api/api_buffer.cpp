@@ -6,6 +6,7 @@
 
 #include "core/args.h"
 #include "core/cuda_check.h"
+#include "core/fork_guard.h"
 #include "core/guard.h"
 #include "device/device.h"
 #include "memory/buffer.h"
@@ -36,6 +37,7 @@ extern "C" {
 DC_API dc_status dc_buffer_alloc(dc_device device, uint64_t size, uint32_t flags, dc_buffer* buffer) {
   return guarded("dc_buffer_alloc", [&] {
     clear_out(buffer);
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(buffer, "buffer");
     require_size(size);
@@ -52,6 +54,7 @@ DC_API dc_status dc_buffer_alloc(dc_device device, uint64_t size, uint32_t flags
 DC_API dc_status dc_buffer_alloc_async(dc_stream stream, uint64_t size, uint32_t flags, dc_buffer* buffer) {
   return guarded("dc_buffer_alloc_async", [&] {
     clear_out(buffer);
+    forbid_after_fork();
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     require_arg(buffer, "buffer");
     require_size(size);
@@ -68,6 +71,7 @@ DC_API dc_status dc_buffer_alloc_async(dc_stream stream, uint64_t size, uint32_t
 DC_API dc_status dc_buffer_alloc_pinned(dc_device device, uint64_t size, uint32_t flags, dc_buffer* buffer) {
   return guarded("dc_buffer_alloc_pinned", [&] {
     clear_out(buffer);
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(buffer, "buffer");
     require_size(size);
@@ -85,6 +89,7 @@ DC_API dc_status dc_buffer_alloc_pinned(dc_device device, uint64_t size, uint32_
 DC_API dc_status dc_buffer_alloc_managed(dc_device device, uint64_t size, uint32_t flags, dc_buffer* buffer) {
   return guarded("dc_buffer_alloc_managed", [&] {
     clear_out(buffer);
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(buffer, "buffer");
     require_size(size);
@@ -101,6 +106,7 @@ DC_API dc_status dc_buffer_alloc_managed(dc_device device, uint64_t size, uint32
 DC_API dc_status dc_buffer_wrap_device(dc_device device, uint64_t device_pointer, uint64_t size, dc_buffer* buffer) {
   return guarded("dc_buffer_wrap_device", [&] {
     clear_out(buffer);
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(buffer, "buffer");
     if (device_pointer == 0)
@@ -122,6 +128,7 @@ DC_API dc_status dc_buffer_register_host(dc_device device, void* host, uint64_t 
                                          dc_buffer* buffer) {
   return guarded("dc_buffer_register_host", [&] {
     clear_out(buffer);
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(buffer, "buffer");
     require_arg(host, "host");
@@ -151,6 +158,7 @@ DC_API void dc_buffer_release(dc_buffer buffer) { close_handle<Buffer>(buffer); 
 DC_API dc_status dc_buffer_size(dc_buffer buffer, uint64_t* size) {
   return guarded("dc_buffer_size", [&] {
     clear_out(size);
+    forbid_after_fork();
     Pinned<Buffer> b = pin<Buffer>(buffer, "buffer");
     require_arg(size, "size");
     *size = b->size();
@@ -161,6 +169,7 @@ DC_API dc_status dc_buffer_size(dc_buffer buffer, uint64_t* size) {
 DC_API dc_status dc_buffer_kind(dc_buffer buffer, int32_t* kind) {
   return guarded("dc_buffer_kind", [&] {
     clear_out(kind);
+    forbid_after_fork();
     Pinned<Buffer> b = pin<Buffer>(buffer, "buffer");
     require_arg(kind, "kind");
     *kind = b->kind();
@@ -171,6 +180,7 @@ DC_API dc_status dc_buffer_kind(dc_buffer buffer, int32_t* kind) {
 DC_API dc_status dc_buffer_device(dc_buffer buffer, dc_device* device) {
   return guarded("dc_buffer_device", [&] {
     clear_out(device);
+    forbid_after_fork();
     Pinned<Buffer> b = pin<Buffer>(buffer, "buffer");
     require_arg(device, "device");
     *device = issue_handle<dc_device>(&b->device());
@@ -181,6 +191,7 @@ DC_API dc_status dc_buffer_device(dc_buffer buffer, dc_device* device) {
 DC_API dc_status dc_buffer_device_pointer(dc_buffer buffer, uint64_t* device_pointer) {
   return guarded("dc_buffer_device_pointer", [&] {
     clear_out(device_pointer);
+    forbid_after_fork();
     Pinned<Buffer> b = pin<Buffer>(buffer, "buffer");
     require_arg(device_pointer, "device_pointer");
     b->check_usable();
@@ -196,6 +207,7 @@ DC_API dc_status dc_buffer_device_pointer(dc_buffer buffer, uint64_t* device_poi
 DC_API dc_status dc_buffer_host_pointer(dc_buffer buffer, void** host_pointer) {
   return guarded("dc_buffer_host_pointer", [&] {
     clear_out(host_pointer);
+    forbid_after_fork();
     Pinned<Buffer> b = pin<Buffer>(buffer, "buffer");
     require_arg(host_pointer, "host_pointer");
     b->check_usable();
@@ -210,6 +222,7 @@ DC_API dc_status dc_buffer_host_pointer(dc_buffer buffer, void** host_pointer) {
 DC_API dc_status dc_buffer_prefetch(dc_buffer buffer, uint64_t offset, uint64_t size, int32_t location,
                                     dc_stream stream) {
   return guarded("dc_buffer_prefetch", [&] {
+    forbid_after_fork();
     Pinned<Buffer> b = pin<Buffer>(buffer, "buffer");
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     forbid_in_host_callback();
@@ -222,6 +235,7 @@ DC_API dc_status dc_buffer_prefetch(dc_buffer buffer, uint64_t offset, uint64_t 
 
 DC_API dc_status dc_buffer_advise(dc_buffer buffer, uint64_t offset, uint64_t size, int32_t advice, int32_t location) {
   return guarded("dc_buffer_advise", [&] {
+    forbid_after_fork();
     Pinned<Buffer> b = pin<Buffer>(buffer, "buffer");
     forbid_in_host_callback();
     b->check_usable();
@@ -232,6 +246,7 @@ DC_API dc_status dc_buffer_advise(dc_buffer buffer, uint64_t offset, uint64_t si
 
 DC_API dc_status dc_device_trim_memory(dc_device device, uint64_t keep_bytes) {
   return guarded("dc_device_trim_memory", [&] {
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     forbid_in_host_callback();
     d->check_usable();

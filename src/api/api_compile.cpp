@@ -7,6 +7,7 @@
 #include "compile/memory_cache.h"
 #include "compile/program.h"
 #include "core/args.h"
+#include "core/fork_guard.h"
 #include "core/guard.h"
 #include "device/device.h"
 
@@ -18,6 +19,7 @@ DC_API dc_status dc_compile(const char* source, const char* program_name, const 
                             dc_device device, dc_program* program) {
   return guarded("dc_compile", [&] {
     clear_out(program);
+    forbid_after_fork();
     require_arg(program, "program");
     Pinned<Device> d;
     if (device) d = pin<Device>(device, "device");
@@ -35,6 +37,7 @@ DC_API dc_status dc_program_output(dc_program program, int32_t* kind, const void
     clear_out(kind);
     clear_out(data);
     clear_out(size);
+    forbid_after_fork();
     Pinned<Program> p = pin<Program>(program, "program");
     const CompiledOutput& out = p->output();
     if (kind) *kind = out.kind;
@@ -47,6 +50,7 @@ DC_API dc_status dc_program_output(dc_program program, int32_t* kind, const void
 DC_API dc_status dc_program_log(dc_program program, const char** log) {
   return guarded("dc_program_log", [&] {
     clear_out(log);
+    forbid_after_fork();
     Pinned<Program> p = pin<Program>(program, "program");
     require_arg(log, "log");
     *log = p->output().log.c_str();
@@ -57,6 +61,7 @@ DC_API dc_status dc_program_log(dc_program program, const char** log) {
 DC_API dc_status dc_program_lowered_name(dc_program program, const char* name_expression, const char** lowered_name) {
   return guarded("dc_program_lowered_name", [&] {
     clear_out(lowered_name);
+    forbid_after_fork();
     Pinned<Program> p = pin<Program>(program, "program");
     require_arg(name_expression, "name_expression");
     require_arg(lowered_name, "lowered_name");
@@ -79,6 +84,7 @@ DC_API dc_status dc_program_lowered_name(dc_program program, const char* name_ex
 DC_API dc_status dc_program_cache_source(dc_program program, int32_t* source) {
   return guarded("dc_program_cache_source", [&] {
     clear_out(source);
+    forbid_after_fork();
     Pinned<Program> p = pin<Program>(program, "program");
     require_arg(source, "source");
     *source = p->cache_source();
@@ -88,6 +94,7 @@ DC_API dc_status dc_program_cache_source(dc_program program, int32_t* source) {
 
 DC_API dc_status dc_cache_clear(uint32_t flags) {
   return guarded("dc_cache_clear", [&] {
+    forbid_after_fork();
     if (flags == 0)
       fail(DC_ERROR_INVALID_ARGUMENT, "flags is 0; pass DC_CACHE_CLEAR_MEMORY and/or DC_CACHE_CLEAR_DISK");
     require_flags(flags, DC_CACHE_CLEAR_MEMORY | DC_CACHE_CLEAR_DISK, "flags", "DC_CACHE_CLEAR_*");
@@ -100,6 +107,7 @@ DC_API dc_status dc_cache_clear(uint32_t flags) {
 DC_API dc_status dc_cache_directory(const char** path) {
   return guarded("dc_cache_directory", [&] {
     clear_out(path);
+    forbid_after_fork();
     require_arg(path, "path");
     *path = disk_cache_directory().c_str();
     return DC_SUCCESS;

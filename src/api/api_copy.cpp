@@ -4,6 +4,7 @@
 #include "dccuda.h"
 
 #include "core/args.h"
+#include "core/fork_guard.h"
 #include "core/guard.h"
 #include "memory/buffer.h"
 #include "memory/transfer.h"
@@ -34,6 +35,7 @@ extern "C" {
 
 DC_API dc_status dc_buffer_write(dc_buffer dst, uint64_t dst_offset, const void* src, uint64_t size) {
   return guarded("dc_buffer_write", [&] {
+    forbid_after_fork();
     Pinned<Buffer> b = pin<Buffer>(dst, "dst");
     require_host_pointer(src, size, "src");
     check_range(*b, dst_offset, size, "dst", "dst_offset");
@@ -46,6 +48,7 @@ DC_API dc_status dc_buffer_write(dc_buffer dst, uint64_t dst_offset, const void*
 
 DC_API dc_status dc_buffer_read(dc_buffer src, uint64_t src_offset, void* dst, uint64_t size) {
   return guarded("dc_buffer_read", [&] {
+    forbid_after_fork();
     Pinned<Buffer> b = pin<Buffer>(src, "src");
     require_host_pointer(dst, size, "dst");
     check_range(*b, src_offset, size, "src", "src_offset");
@@ -58,6 +61,7 @@ DC_API dc_status dc_buffer_read(dc_buffer src, uint64_t src_offset, void* dst, u
 
 DC_API dc_status dc_buffer_copy(dc_buffer dst, uint64_t dst_offset, dc_buffer src, uint64_t src_offset, uint64_t size) {
   return guarded("dc_buffer_copy", [&] {
+    forbid_after_fork();
     Pinned<Buffer> d = pin<Buffer>(dst, "dst");
     Pinned<Buffer> s = pin<Buffer>(src, "src");
     check_range(*d, dst_offset, size, "dst", "dst_offset");
@@ -73,6 +77,7 @@ DC_API dc_status dc_buffer_copy(dc_buffer dst, uint64_t dst_offset, dc_buffer sr
 DC_API dc_status dc_buffer_write_async(dc_buffer dst, uint64_t dst_offset, const void* src, uint64_t size,
                                        dc_stream stream) {
   return guarded("dc_buffer_write_async", [&] {
+    forbid_after_fork();
     Pinned<Buffer> b = pin<Buffer>(dst, "dst");
     Pinned<Stream> s = stream_for(stream, *b, "dst");
     require_host_pointer(src, size, "src");
@@ -86,6 +91,7 @@ DC_API dc_status dc_buffer_write_async(dc_buffer dst, uint64_t dst_offset, const
 
 DC_API dc_status dc_buffer_read_async(dc_buffer src, uint64_t src_offset, void* dst, uint64_t size, dc_stream stream) {
   return guarded("dc_buffer_read_async", [&] {
+    forbid_after_fork();
     Pinned<Buffer> b = pin<Buffer>(src, "src");
     Pinned<Stream> s = stream_for(stream, *b, "src");
     require_host_pointer(dst, size, "dst");
@@ -100,6 +106,7 @@ DC_API dc_status dc_buffer_read_async(dc_buffer src, uint64_t src_offset, void* 
 DC_API dc_status dc_buffer_copy_async(dc_buffer dst, uint64_t dst_offset, dc_buffer src, uint64_t src_offset,
                                       uint64_t size, dc_stream stream) {
   return guarded("dc_buffer_copy_async", [&] {
+    forbid_after_fork();
     Pinned<Buffer> d = pin<Buffer>(dst, "dst");
     Pinned<Buffer> s = pin<Buffer>(src, "src");
     Pinned<Stream> st = pin<Stream>(stream, "stream");
@@ -120,6 +127,7 @@ DC_API dc_status dc_buffer_copy_async(dc_buffer dst, uint64_t dst_offset, dc_buf
 DC_API dc_status dc_buffer_fill(dc_buffer buffer, uint64_t offset, uint64_t size, uint32_t value,
                                 uint32_t element_size) {
   return guarded("dc_buffer_fill", [&] {
+    forbid_after_fork();
     Pinned<Buffer> b = pin<Buffer>(buffer, "buffer");
     check_fill(*b, offset, size, value, element_size);
     forbid_in_host_callback();
@@ -132,6 +140,7 @@ DC_API dc_status dc_buffer_fill(dc_buffer buffer, uint64_t offset, uint64_t size
 DC_API dc_status dc_buffer_fill_async(dc_buffer buffer, uint64_t offset, uint64_t size, uint32_t value,
                                       uint32_t element_size, dc_stream stream) {
   return guarded("dc_buffer_fill_async", [&] {
+    forbid_after_fork();
     Pinned<Buffer> b = pin<Buffer>(buffer, "buffer");
     Pinned<Stream> s = stream_for(stream, *b, "buffer");
     check_fill(*b, offset, size, value, element_size);
@@ -145,6 +154,7 @@ DC_API dc_status dc_buffer_fill_async(dc_buffer buffer, uint64_t offset, uint64_
 DC_API dc_status dc_buffer_copy_path(dc_buffer dst, dc_buffer src, int32_t* path) {
   return guarded("dc_buffer_copy_path", [&] {
     clear_out(path);
+    forbid_after_fork();
     Pinned<Buffer> d = pin<Buffer>(dst, "dst");
     Pinned<Buffer> s = pin<Buffer>(src, "src");
     require_arg(path, "path");

@@ -1,9 +1,11 @@
 // Entry points: version, status, the last error, initialisation.
 #include "dccuda.h"
 
+#include "compile/cache_directory.h"
 #include "core/args.h"
 #include "core/config.h"
 #include "core/error.h"
+#include "core/fork_guard.h"
 #include "core/guard.h"
 #include "core/handle_table.h"
 #include "core/status.h"
@@ -32,6 +34,7 @@ DC_API const char* dc_last_error_detail(void) { return thread_error().detail.c_s
 
 DC_API dc_status dc_init(const dc_init_options* options) {
   return guarded("dc_init", [&] {
+    forbid_after_fork();
     install_config(options);
     nvrtc_state();  // loaded now so that a broken NVRTC shows at init, not later
     require_driver();
@@ -42,6 +45,7 @@ DC_API dc_status dc_init(const dc_init_options* options) {
 DC_API dc_status dc_driver_version(int32_t* version) {
   return guarded("dc_driver_version", [&] {
     clear_out(version);
+    forbid_after_fork();
     require_arg(version, "version");
     require_driver();
     *version = driver_state().version;
@@ -52,6 +56,7 @@ DC_API dc_status dc_driver_version(int32_t* version) {
 DC_API dc_status dc_driver_library(const char** path) {
   return guarded("dc_driver_library", [&] {
     clear_out(path);
+    forbid_after_fork();
     require_arg(path, "path");
     require_driver();
     *path = driver_state().path.c_str();
@@ -63,6 +68,7 @@ DC_API dc_status dc_nvrtc_version(int32_t* major, int32_t* minor) {
   return guarded("dc_nvrtc_version", [&] {
     clear_out(major);
     clear_out(minor);
+    forbid_after_fork();
     require_arg(major, "major");
     require_arg(minor, "minor");
     require_nvrtc();
@@ -72,9 +78,27 @@ DC_API dc_status dc_nvrtc_version(int32_t* major, int32_t* minor) {
   });
 }
 
+DC_API dc_status dc_config_warnings(const char** warnings) {
+  return guarded("dc_config_warnings", [&] {
+    clear_out(warnings);
+    forbid_after_fork();
+    require_arg(warnings, "warnings");
+    // Settled once: the settings' warnings, then the cache directory's.
+    static const std::string* text = [] {
+      std::string all;
+      for (const std::string& w : config().warnings) all += w + "\n";
+      if (!disk_cache_warning().empty()) all += disk_cache_warning() + "\n";
+      return new std::string(all);
+    }();
+    *warnings = text->c_str();
+    return DC_SUCCESS;
+  });
+}
+
 DC_API dc_status dc_handle_count(int32_t handle_type, uint64_t* count) {
   return guarded("dc_handle_count", [&] {
     clear_out(count);
+    forbid_after_fork();
     require_arg(count, "count");
     if (handle_type < DC_HANDLE_DEVICE || handle_type > DC_HANDLE_GRAPH)
       fail(DC_ERROR_INVALID_ARGUMENT, "handle_type %d is not a DC_HANDLE_* value (%d..%d)", handle_type,

@@ -3,11 +3,13 @@
 
 #include "core/args.h"
 #include "core/cuda_check.h"
+#include "core/fork_guard.h"
 #include "core/guard.h"
 #include "device/device.h"
 #include "device/device_info.h"
 #include "graph/device_wait.h"
 #include "loader/driver.h"
+#include "stream/host_callback.h"
 
 using namespace dc;
 
@@ -16,6 +18,7 @@ extern "C" {
 DC_API dc_status dc_device_count(int32_t* count) {
   return guarded("dc_device_count", [&] {
     clear_out(count);
+    forbid_after_fork();
     require_arg(count, "count");
     *count = device_count();
     return DC_SUCCESS;
@@ -25,6 +28,7 @@ DC_API dc_status dc_device_count(int32_t* count) {
 DC_API dc_status dc_device_open(int32_t ordinal, dc_device* device) {
   return guarded("dc_device_open", [&] {
     clear_out(device);
+    forbid_after_fork();
     require_arg(device, "device");
     Ref<Device> d = Device::open(ordinal);
     *device = issue_handle<dc_device>(d.get());
@@ -36,6 +40,7 @@ DC_API void dc_device_release(dc_device device) { close_handle<Device>(device); 
 
 DC_API dc_status dc_device_get_info(dc_device device, dc_device_info* info) {
   return guarded("dc_device_get_info", [&] {
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(info, "info");
     require_struct_size(info->struct_size, kDeviceInfoV1Size, "info", "DC_DEVICE_INFO_INIT");
@@ -48,6 +53,7 @@ DC_API dc_status dc_device_get_info(dc_device device, dc_device_info* info) {
 DC_API dc_status dc_device_attribute(dc_device device, int32_t attribute, int32_t* value) {
   return guarded("dc_device_attribute", [&] {
     clear_out(value);
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(value, "value");
     // Checked before the cast: a value outside the enumeration is undefined behaviour in C++.
@@ -70,6 +76,7 @@ DC_API dc_status dc_device_memory_info(dc_device device, uint64_t* free_bytes, u
   return guarded("dc_device_memory_info", [&] {
     clear_out(free_bytes);
     clear_out(total_bytes);
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(free_bytes, "free_bytes");
     require_arg(total_bytes, "total_bytes");
@@ -85,6 +92,8 @@ DC_API dc_status dc_device_memory_info(dc_device device, uint64_t* free_bytes, u
 
 DC_API dc_status dc_device_synchronize(dc_device device) {
   return guarded("dc_device_synchronize", [&] {
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     d->check_usable();
     ContextScope bind(*d);
@@ -103,6 +112,8 @@ DC_API dc_status dc_device_synchronize(dc_device device) {
 
 DC_API dc_status dc_device_reset(dc_device device) {
   return guarded("dc_device_reset", [&] {
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     d->reset();
     return DC_SUCCESS;
@@ -113,6 +124,7 @@ DC_API dc_status dc_device_native(dc_device device, int32_t* cu_device, void** c
   return guarded("dc_device_native", [&] {
     clear_out(cu_device);
     clear_out(cu_context);
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     if (cu_device) *cu_device = d->cu_device();
     if (cu_context) *cu_context = d->context();

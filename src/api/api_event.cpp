@@ -2,6 +2,7 @@
 #include "dccuda.h"
 
 #include "core/args.h"
+#include "core/fork_guard.h"
 #include "core/guard.h"
 #include "device/device.h"
 #include "stream/event.h"
@@ -15,6 +16,7 @@ extern "C" {
 DC_API dc_status dc_event_create(dc_device device, uint32_t flags, dc_event* event) {
   return guarded("dc_event_create", [&] {
     clear_out(event);
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(event, "event");
     require_flags(flags, DC_EVENT_DISABLE_TIMING | DC_EVENT_BLOCKING_SYNC, "flags", "DC_EVENT_*");
@@ -31,6 +33,7 @@ DC_API void dc_event_release(dc_event event) { close_handle<Event>(event); }
 
 DC_API dc_status dc_event_record(dc_event event, dc_stream stream) {
   return guarded("dc_event_record", [&] {
+    forbid_after_fork();
     Pinned<Event> e = pin<Event>(event, "event");
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     s->require_device(e->device(), "event");
@@ -45,6 +48,7 @@ DC_API dc_status dc_event_record(dc_event event, dc_stream stream) {
 
 DC_API dc_status dc_event_synchronize(dc_event event) {
   return guarded("dc_event_synchronize", [&] {
+    forbid_after_fork();
     Pinned<Event> e = pin<Event>(event, "event");
     forbid_in_host_callback();
     e->check_usable();
@@ -56,6 +60,7 @@ DC_API dc_status dc_event_synchronize(dc_event event) {
 
 DC_API dc_status dc_event_query(dc_event event) {
   return guarded("dc_event_query", [&] {
+    forbid_after_fork();
     Pinned<Event> e = pin<Event>(event, "event");
     forbid_in_host_callback();
     e->check_usable();
@@ -67,6 +72,7 @@ DC_API dc_status dc_event_query(dc_event event) {
 DC_API dc_status dc_event_elapsed_ms(dc_event start, dc_event end, float* milliseconds) {
   return guarded("dc_event_elapsed_ms", [&] {
     clear_out(milliseconds);
+    forbid_after_fork();
     Pinned<Event> a = pin<Event>(start, "start");
     Pinned<Event> b = pin<Event>(end, "end");
     require_arg(milliseconds, "milliseconds");
@@ -82,6 +88,7 @@ DC_API dc_status dc_event_elapsed_ms(dc_event start, dc_event end, float* millis
 DC_API dc_status dc_event_native(dc_event event, void** cu_event) {
   return guarded("dc_event_native", [&] {
     clear_out(cu_event);
+    forbid_after_fork();
     Pinned<Event> e = pin<Event>(event, "event");
     require_arg(cu_event, "cu_event");
     e->check_usable();

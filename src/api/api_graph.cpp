@@ -2,6 +2,7 @@
 #include "dccuda.h"
 
 #include "core/args.h"
+#include "core/fork_guard.h"
 #include "core/guard.h"
 #include "device/device.h"
 #include "graph/capture.h"
@@ -21,6 +22,7 @@ extern "C" {
 
 DC_API dc_status dc_stream_begin_capture(dc_stream stream, int32_t mode) {
   return guarded("dc_stream_begin_capture", [&] {
+    forbid_after_fork();
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     forbid_in_host_callback();
     s->check_usable();
@@ -33,6 +35,7 @@ DC_API dc_status dc_stream_begin_capture(dc_stream stream, int32_t mode) {
 DC_API dc_status dc_stream_end_capture(dc_stream stream, dc_graph* graph) {
   return guarded("dc_stream_end_capture", [&] {
     clear_out(graph);
+    forbid_after_fork();
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     require_arg(graph, "graph");
     forbid_in_host_callback();
@@ -47,6 +50,7 @@ DC_API dc_status dc_stream_end_capture(dc_stream stream, dc_graph* graph) {
 DC_API dc_status dc_stream_is_capturing(dc_stream stream, int32_t* capturing) {
   return guarded("dc_stream_is_capturing", [&] {
     clear_out(capturing);
+    forbid_after_fork();
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     require_arg(capturing, "capturing");
     s->check_usable();
@@ -58,6 +62,7 @@ DC_API dc_status dc_stream_is_capturing(dc_stream stream, int32_t* capturing) {
 
 DC_API dc_status dc_graph_instantiate(dc_graph graph) {
   return guarded("dc_graph_instantiate", [&] {
+    forbid_after_fork();
     Pinned<Graph> g = pin<Graph>(graph, "graph");
     forbid_in_host_callback();
     g->check_usable();
@@ -69,6 +74,7 @@ DC_API dc_status dc_graph_instantiate(dc_graph graph) {
 
 DC_API dc_status dc_graph_upload(dc_graph graph, dc_stream stream) {
   return guarded("dc_graph_upload", [&] {
+    forbid_after_fork();
     Pinned<Graph> g = pin<Graph>(graph, "graph");
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     forbid_in_host_callback();
@@ -83,6 +89,7 @@ DC_API dc_status dc_graph_upload(dc_graph graph, dc_stream stream) {
 
 DC_API dc_status dc_graph_launch(dc_graph graph, dc_stream stream) {
   return guarded("dc_graph_launch", [&] {
+    forbid_after_fork();
     Pinned<Graph> g = pin<Graph>(graph, "graph");
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     forbid_in_host_callback();
@@ -98,6 +105,7 @@ DC_API dc_status dc_graph_launch(dc_graph graph, dc_stream stream) {
 
 DC_API dc_status dc_graph_update(dc_graph graph, dc_graph source) {
   return guarded("dc_graph_update", [&] {
+    forbid_after_fork();
     Pinned<Graph> g = pin<Graph>(graph, "graph");
     Pinned<Graph> src = pin<Graph>(source, "source");
     forbid_in_host_callback();
@@ -115,6 +123,7 @@ DC_API dc_status dc_graph_update(dc_graph graph, dc_graph source) {
 DC_API dc_status dc_graph_node_count(dc_graph graph, uint64_t* count) {
   return guarded("dc_graph_node_count", [&] {
     clear_out(count);
+    forbid_after_fork();
     Pinned<Graph> g = pin<Graph>(graph, "graph");
     require_arg(count, "count");
     g->check_usable();

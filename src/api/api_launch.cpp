@@ -3,6 +3,7 @@
 #include "dccuda.h"
 
 #include "core/args.h"
+#include "core/fork_guard.h"
 #include "core/guard.h"
 #include "device/device.h"
 #include "launch/occupancy.h"
@@ -19,6 +20,8 @@ extern "C" {
 DC_API dc_status dc_launch_config_1d(dc_function function, uint64_t n, uint32_t shared_memory_bytes,
                                      dc_launch_config* config) {
   return guarded("dc_launch_config_1d", [&] {
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(config, "config");
     require_struct_size(config->struct_size, static_cast<uint32_t>(sizeof(dc_launch_config)), "config",
@@ -33,6 +36,7 @@ DC_API dc_status dc_launch_config_1d(dc_function function, uint64_t n, uint32_t 
 DC_API dc_status dc_launch_kernel(dc_function function, const dc_launch_config* config, const dc_arg* args,
                                   uint32_t num_args, dc_stream stream) {
   return guarded("dc_launch_kernel", [&] {
+    forbid_after_fork();
     Pinned<Function> f = pin<Function>(function, "function");
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     forbid_in_host_callback();
@@ -44,6 +48,7 @@ DC_API dc_status dc_launch_kernel(dc_function function, const dc_launch_config* 
 DC_API dc_status dc_launch_kernel_packed(dc_function function, const dc_launch_config* config, const void* params,
                                          uint64_t size, dc_stream stream) {
   return guarded("dc_launch_kernel_packed", [&] {
+    forbid_after_fork();
     Pinned<Function> f = pin<Function>(function, "function");
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     forbid_in_host_callback();
@@ -55,6 +60,8 @@ DC_API dc_status dc_launch_kernel_packed(dc_function function, const dc_launch_c
 DC_API dc_status dc_launch_create(dc_function function, const dc_launch_config* config, dc_launch* launch) {
   return guarded("dc_launch_create", [&] {
     clear_out(launch);
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(launch, "launch");
     f->check_usable();
@@ -67,6 +74,8 @@ DC_API dc_status dc_launch_create(dc_function function, const dc_launch_config* 
 
 DC_API dc_status dc_launch_set_config(dc_launch launch, const dc_launch_config* config) {
   return guarded("dc_launch_set_config", [&] {
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Launch> l = pin<Launch>(launch, "launch");
     l->function().check_usable();
     ContextScope bind(l->function().device());
@@ -77,6 +86,7 @@ DC_API dc_status dc_launch_set_config(dc_launch launch, const dc_launch_config* 
 
 DC_API dc_status dc_launch_set_arg(dc_launch launch, uint32_t index, const dc_arg* arg) {
   return guarded("dc_launch_set_arg", [&] {
+    forbid_after_fork();
     Pinned<Launch> l = pin<Launch>(launch, "launch");
     require_arg(arg, "arg");
     l->set_arg(index, *arg);
@@ -86,6 +96,7 @@ DC_API dc_status dc_launch_set_arg(dc_launch launch, uint32_t index, const dc_ar
 
 DC_API dc_status dc_launch_set_args(dc_launch launch, const dc_arg* args, uint32_t num_args) {
   return guarded("dc_launch_set_args", [&] {
+    forbid_after_fork();
     Pinned<Launch> l = pin<Launch>(launch, "launch");
     l->set_args(args, num_args);
     return DC_SUCCESS;
@@ -94,6 +105,7 @@ DC_API dc_status dc_launch_set_args(dc_launch launch, const dc_arg* args, uint32
 
 DC_API dc_status dc_launch_enqueue(dc_launch launch, dc_stream stream) {
   return guarded("dc_launch_enqueue", [&] {
+    forbid_after_fork();
     Pinned<Launch> l = pin<Launch>(launch, "launch");
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     forbid_in_host_callback();

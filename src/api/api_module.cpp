@@ -2,8 +2,6 @@
 #include "dccuda.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -14,48 +12,52 @@
 #include "compile/program.h"
 #include "core/args.h"
 #include "core/cuda_check.h"
+#include "core/fork_guard.h"
 #include "core/guard.h"
 #include "device/device.h"
 #include "loader/driver.h"
 #include "module/function.h"
 #include "module/module.h"
 #include "module/module_global.h"
+#include "platform/regular_file.h"
+#include "stream/host_callback.h"
 
 using namespace dc;
 
 namespace {
 
+// No module image is this large; a file that claims to be is refused unread.
+constexpr uint64_t kMaxModuleFileBytes = uint64_t(2) << 30;
+
 std::vector<uint8_t> read_image_file(const char* path) {
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    int e = errno;
-    if (e == ENOENT || e == ENOTDIR)
+  platform::RegularFile file;
+  int e = 0;
+  switch (platform::open_regular_file(AT_FDCWD, path, true, &file, &e)) {
+    case platform::OpenResult::kOk:
+      break;
+    case platform::OpenResult::kNotFound:
       fail(DC_ERROR_NOT_FOUND, "the file %s does not exist; check the path (relative paths start at the current "
            "directory)", path);
-    fail(DC_ERROR_IO, "cannot open %s: %s", path, std::strerror(e));
+    case platform::OpenResult::kDirectory:
+      fail(DC_ERROR_IO, "%s is a directory, not a module file", path);
+    case platform::OpenResult::kNotRegular:
+      fail(DC_ERROR_IO, "%s is not a regular file (a device, pipe or socket); a module file is a regular file of "
+           "PTX, CUBIN or fatbin", path);
+    case platform::OpenResult::kSymlink:
+    case platform::OpenResult::kFailed:
+      fail(DC_ERROR_IO, "cannot open %s: %s", path, std::strerror(e));
   }
-  std::vector<uint8_t> bytes;
-  struct stat st;
-  bool ok = ::fstat(fd, &st) == 0;
-  if (ok && S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    fail(DC_ERROR_IO, "%s is a directory, not a module file", path);
-  }
-  // Read to the end rather than trusting st_size (pipes, /proc files).
-  uint8_t chunk[65536];
-  while (ok) {
-    ssize_t n = ::read(fd, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int e = errno;
-      ::close(fd);
-      fail(DC_ERROR_IO, "cannot read %s: %s", path, std::strerror(e));
-    }
-    if (n == 0) break;
-    bytes.insert(bytes.end(), chunk, chunk + n);
-  }
-  ::close(fd);
-  if (bytes.empty()) fail(DC_ERROR_INVALID_IMAGE, "the file %s is empty; it holds no PTX, CUBIN or fatbin", path);
+  uint64_t size = file.file_size();
+  if (size == 0) fail(DC_ERROR_INVALID_IMAGE, "the file %s is empty; it holds no PTX, CUBIN or fatbin", path);
+  if (size > kMaxModuleFileBytes)
+    fail(DC_ERROR_INVALID_IMAGE, "file too large: %s has %llu bytes, more than any module image (at most %llu); "
+         "check the path", path, static_cast<unsigned long long>(size),
+         static_cast<unsigned long long>(kMaxModuleFileBytes));
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  errno = 0;
+  if (!platform::read_exactly(file.fd.get(), bytes.data(), bytes.size()))
+    fail(DC_ERROR_IO, "cannot read %s (%llu bytes): %s", path, static_cast<unsigned long long>(size),
+         errno ? std::strerror(errno) : "it became shorter while being read");
   return bytes;
 }
 
@@ -67,6 +69,8 @@ DC_API dc_status dc_module_load(dc_device device, const void* image, uint64_t si
                                 dc_module* module) {
   return guarded("dc_module_load", [&] {
     clear_out(module);
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(module, "module");
     Ref<Module> m = Module::load(d.share(), image, static_cast<size_t>(size), options);
@@ -79,6 +83,8 @@ DC_API dc_status dc_module_load_file(dc_device device, const char* path, const d
                                      dc_module* module) {
   return guarded("dc_module_load_file", [&] {
     clear_out(module);
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(path, "path");
     require_arg(module, "module");
@@ -93,6 +99,8 @@ DC_API dc_status dc_module_load_program(dc_device device, dc_program program, co
                                         dc_module* module) {
   return guarded("dc_module_load_program", [&] {
     clear_out(module);
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     Pinned<Program> p = pin<Program>(program, "program");
     require_arg(module, "module");
@@ -110,6 +118,8 @@ DC_API dc_status dc_module_compile_and_load(dc_device device, const char* source
                                             const dc_compile_options* options, dc_module* module) {
   return guarded("dc_module_compile_and_load", [&] {
     clear_out(module);
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(module, "module");
     if (options && options->struct_size >= kCompileOptionsV1Size && options->output == DC_OUTPUT_LTOIR)
@@ -129,6 +139,7 @@ DC_API void dc_module_release(dc_module module) { close_handle<Module>(module); 
 DC_API dc_status dc_module_jit_log(dc_module module, const char** log) {
   return guarded("dc_module_jit_log", [&] {
     clear_out(log);
+    forbid_after_fork();
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(log, "log");
     *log = m->jit_log().c_str();
@@ -139,6 +150,8 @@ DC_API dc_status dc_module_jit_log(dc_module module, const char** log) {
 DC_API dc_status dc_module_get_function(dc_module module, const char* name, dc_function* function) {
   return guarded("dc_module_get_function", [&] {
     clear_out(function);
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(name, "name");
     require_arg(function, "function");
@@ -151,6 +164,8 @@ DC_API dc_status dc_module_get_function(dc_module module, const char* name, dc_f
 DC_API dc_status dc_module_function_count(dc_module module, uint32_t* count) {
   return guarded("dc_module_function_count", [&] {
     clear_out(count);
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(count, "count");
     *count = static_cast<uint32_t>(m->function_names().size());
@@ -161,6 +176,8 @@ DC_API dc_status dc_module_function_count(dc_module module, uint32_t* count) {
 DC_API dc_status dc_module_function_name(dc_module module, uint32_t index, const char** name) {
   return guarded("dc_module_function_name", [&] {
     clear_out(name);
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(name, "name");
     const std::vector<std::string>& names = m->function_names();
@@ -175,6 +192,8 @@ DC_API dc_status dc_module_function_name(dc_module module, uint32_t index, const
 DC_API dc_status dc_module_get_global(dc_module module, const char* name, dc_buffer* buffer) {
   return guarded("dc_module_get_global", [&] {
     clear_out(buffer);
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Module> m = pin<Module>(module, "module");
     require_arg(name, "name");
     require_arg(buffer, "buffer");
@@ -202,6 +221,7 @@ DC_API void dc_function_release(dc_function function) { close_handle<Function>(f
 DC_API dc_status dc_function_name(dc_function function, const char** name) {
   return guarded("dc_function_name", [&] {
     clear_out(name);
+    forbid_after_fork();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(name, "name");
     *name = f->name().c_str();
@@ -211,6 +231,8 @@ DC_API dc_status dc_function_name(dc_function function, const char** name) {
 
 DC_API dc_status dc_function_get_info(dc_function function, dc_function_info* info) {
   return guarded("dc_function_get_info", [&] {
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(info, "info");
     require_struct_size(info->struct_size, static_cast<uint32_t>(sizeof(dc_function_info)), "info",
@@ -223,6 +245,8 @@ DC_API dc_status dc_function_get_info(dc_function function, dc_function_info* in
 DC_API dc_status dc_function_attribute(dc_function function, int32_t attribute, int32_t* value) {
   return guarded("dc_function_attribute", [&] {
     clear_out(value);
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(value, "value");
     *value = f->attribute(attribute);
@@ -232,6 +256,8 @@ DC_API dc_status dc_function_attribute(dc_function function, int32_t attribute, 
 
 DC_API dc_status dc_function_set_attribute(dc_function function, int32_t attribute, int32_t value) {
   return guarded("dc_function_set_attribute", [&] {
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     f->set_attribute(attribute, value);
     return DC_SUCCESS;
@@ -240,6 +266,8 @@ DC_API dc_status dc_function_set_attribute(dc_function function, int32_t attribu
 
 DC_API dc_status dc_function_set_cache_config(dc_function function, int32_t preference) {
   return guarded("dc_function_set_cache_config", [&] {
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     f->set_cache_config(preference);
     return DC_SUCCESS;
@@ -257,6 +285,7 @@ namespace {
 DC_API dc_status dc_function_param_count(dc_function function, uint32_t* count) {
   return guarded("dc_function_param_count", [&] {
     clear_out(count);
+    forbid_after_fork();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(count, "count");
     if (!f->params_known()) fail_params_unknown(*f);
@@ -269,6 +298,7 @@ DC_API dc_status dc_function_param_info(dc_function function, uint32_t index, ui
   return guarded("dc_function_param_info", [&] {
     clear_out(offset);
     clear_out(size);
+    forbid_after_fork();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(offset, "offset");
     require_arg(size, "size");
@@ -285,6 +315,7 @@ DC_API dc_status dc_function_param_info(dc_function function, uint32_t index, ui
 DC_API dc_status dc_function_native(dc_function function, void** cu_function) {
   return guarded("dc_function_native", [&] {
     clear_out(cu_function);
+    forbid_after_fork();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(cu_function, "cu_function");
     *cu_function = f->cu_function();

@@ -2,10 +2,12 @@
 #include "dccuda.h"
 
 #include "core/args.h"
+#include "core/fork_guard.h"
 #include "core/guard.h"
 #include "device/device.h"
 #include "launch/occupancy.h"
 #include "module/function.h"
+#include "stream/host_callback.h"
 
 using namespace dc;
 
@@ -15,6 +17,8 @@ DC_API dc_status dc_occupancy_max_active_blocks(dc_function function, int32_t bl
                                                 uint64_t dynamic_shared_bytes, int32_t* blocks_per_multiprocessor) {
   return guarded("dc_occupancy_max_active_blocks", [&] {
     clear_out(blocks_per_multiprocessor);
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(blocks_per_multiprocessor, "blocks_per_multiprocessor");
     f->check_usable();
@@ -31,6 +35,8 @@ DC_API dc_status dc_occupancy_max_potential_block_size(dc_function function, dc_
   return guarded("dc_occupancy_max_potential_block_size", [&] {
     clear_out(min_grid_size);
     clear_out(block_size);
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(min_grid_size, "min_grid_size");
     require_arg(block_size, "block_size");
@@ -45,6 +51,8 @@ DC_API dc_status dc_occupancy_max_active_clusters(dc_function function, const dc
                                                   int32_t* clusters) {
   return guarded("dc_occupancy_max_active_clusters", [&] {
     clear_out(clusters);
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(clusters, "clusters");
     f->check_usable();
@@ -58,6 +66,8 @@ DC_API dc_status dc_occupancy_available_dynamic_shared(dc_function function, int
                                                        uint64_t* bytes) {
   return guarded("dc_occupancy_available_dynamic_shared", [&] {
     clear_out(bytes);
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Function> f = pin<Function>(function, "function");
     require_arg(bytes, "bytes");
     f->check_usable();

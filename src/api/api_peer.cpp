@@ -4,10 +4,12 @@
 #include "dccuda.h"
 #include "core/args.h"
 #include "core/cuda_check.h"
+#include "core/fork_guard.h"
 #include "core/guard.h"
 #include "device/device.h"
 #include "memory/memory_state.h"
 #include "loader/driver.h"
+#include "stream/host_callback.h"
 
 using namespace dc;
 
@@ -31,6 +33,7 @@ extern "C" {
 DC_API dc_status dc_device_can_access_peer(dc_device device, dc_device peer, int32_t* can) {
   return guarded("dc_device_can_access_peer", [&] {
     clear_out(can);
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     Pinned<Device> p = pin<Device>(peer, "peer");
     require_arg(can, "can_access");
@@ -41,6 +44,8 @@ DC_API dc_status dc_device_can_access_peer(dc_device device, dc_device peer, int
 
 DC_API dc_status dc_device_enable_peer_access(dc_device device, dc_device peer) {
   return guarded("dc_device_enable_peer_access", [&] {
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     Pinned<Device> p = pin<Device>(peer, "peer");
     if (d->ordinal() == p->ordinal()) return DC_SUCCESS;
@@ -67,6 +72,8 @@ DC_API dc_status dc_device_enable_peer_access(dc_device device, dc_device peer) 
 
 DC_API dc_status dc_device_disable_peer_access(dc_device device, dc_device peer) {
   return guarded("dc_device_disable_peer_access", [&] {
+    forbid_after_fork();
+    forbid_in_host_callback();
     Pinned<Device> d = pin<Device>(device, "device");
     Pinned<Device> p = pin<Device>(peer, "peer");
     if (d->ordinal() == p->ordinal()) return DC_SUCCESS;
@@ -84,6 +91,7 @@ DC_API dc_status dc_device_disable_peer_access(dc_device device, dc_device peer)
 DC_API dc_status dc_device_peer_attribute(dc_device device, dc_device peer, int32_t attribute, int32_t* value) {
   return guarded("dc_device_peer_attribute", [&] {
     clear_out(value);
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     Pinned<Device> p = pin<Device>(peer, "peer");
     require_arg(value, "value");

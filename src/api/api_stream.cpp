@@ -3,6 +3,7 @@
 
 #include "core/args.h"
 #include "core/cuda_check.h"
+#include "core/fork_guard.h"
 #include "core/guard.h"
 #include "device/device.h"
 #include "loader/driver.h"
@@ -17,6 +18,7 @@ extern "C" {
 DC_API dc_status dc_stream_create(dc_device device, uint32_t flags, int32_t priority, dc_stream* stream) {
   return guarded("dc_stream_create", [&] {
     clear_out(stream);
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(stream, "stream");
     require_flags(flags, DC_STREAM_BLOCKING, "flags", "DC_STREAM_*");
@@ -33,6 +35,7 @@ DC_API dc_status dc_stream_priority_range(dc_device device, int32_t* least, int3
   return guarded("dc_stream_priority_range", [&] {
     clear_out(least);
     clear_out(greatest);
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(least, "least");
     require_arg(greatest, "greatest");
@@ -49,6 +52,7 @@ DC_API dc_status dc_stream_priority_range(dc_device device, int32_t* least, int3
 DC_API dc_status dc_stream_get_default(dc_device device, int32_t which, dc_stream* stream) {
   return guarded("dc_stream_get_default", [&] {
     clear_out(stream);
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(stream, "stream");
     if (which != DC_STREAM_LEGACY && which != DC_STREAM_PER_THREAD)
@@ -63,6 +67,7 @@ DC_API dc_status dc_stream_get_default(dc_device device, int32_t which, dc_strea
 DC_API dc_status dc_stream_wrap(dc_device device, void* cu_stream, dc_stream* stream) {
   return guarded("dc_stream_wrap", [&] {
     clear_out(stream);
+    forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(stream, "stream");
     if (!cu_stream)
@@ -81,6 +86,7 @@ DC_API void dc_stream_release(dc_stream stream) { close_handle<Stream>(stream); 
 
 DC_API dc_status dc_stream_synchronize(dc_stream stream) {
   return guarded("dc_stream_synchronize", [&] {
+    forbid_after_fork();
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     forbid_in_host_callback();
     s->check_usable();
@@ -92,6 +98,7 @@ DC_API dc_status dc_stream_synchronize(dc_stream stream) {
 
 DC_API dc_status dc_stream_query(dc_stream stream) {
   return guarded("dc_stream_query", [&] {
+    forbid_after_fork();
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     forbid_in_host_callback();
     s->check_usable();
@@ -105,6 +112,7 @@ DC_API dc_status dc_stream_query(dc_stream stream) {
 
 DC_API dc_status dc_stream_wait_event(dc_stream stream, dc_event event) {
   return guarded("dc_stream_wait_event", [&] {
+    forbid_after_fork();
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     Pinned<Event> e = pin<Event>(event, "event");
     forbid_in_host_callback();
@@ -118,6 +126,7 @@ DC_API dc_status dc_stream_wait_event(dc_stream stream, dc_event event) {
 
 DC_API dc_status dc_stream_add_callback(dc_stream stream, dc_host_fn fn, void* user_data) {
   return guarded("dc_stream_add_callback", [&] {
+    forbid_after_fork();
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     if (!fn) fail(DC_ERROR_INVALID_ARGUMENT, "fn is NULL; pass the function to run");
     forbid_in_host_callback();
@@ -131,6 +140,7 @@ DC_API dc_status dc_stream_add_callback(dc_stream stream, dc_host_fn fn, void* u
 DC_API dc_status dc_stream_native(dc_stream stream, void** cu_stream) {
   return guarded("dc_stream_native", [&] {
     clear_out(cu_stream);
+    forbid_after_fork();
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     require_arg(cu_stream, "cu_stream");
     s->check_usable();
@@ -142,6 +152,7 @@ DC_API dc_status dc_stream_native(dc_stream stream, void** cu_stream) {
 DC_API dc_status dc_stream_device(dc_stream stream, dc_device* device) {
   return guarded("dc_stream_device", [&] {
     clear_out(device);
+    forbid_after_fork();
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     require_arg(device, "device");
     *device = issue_handle<dc_device>(&s->device());

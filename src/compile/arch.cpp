@@ -26,6 +26,7 @@ std::string arch_list(const std::vector<int32_t>& archs) {
 const std::vector<int32_t>& nvrtc_supported_archs() {
   static std::once_flag once;
   static std::vector<int32_t> archs;
+  nvrtc_state();  // outside call_once: it may fail (a malformed setting), and no exception may cross call_once
   std::call_once(once, [] {
     const NvrtcApi& api = nvrtc_api();
     if (nvrtc_state().status != DC_SUCCESS || !api.nvrtcGetNumSupportedArchs || !api.nvrtcGetSupportedArchs) return;

@@ -64,9 +64,22 @@ class Reader {
   const uint8_t* end_;
 };
 
+// The check in bytes 56..87: the payload's SHA-256, or the HMAC of the
+// header's first 56 bytes (magic, format, header size, key, payload size)
+// and the payload.
+Digest entry_check(const uint8_t* header, const uint8_t* payload, size_t payload_size, std::string_view mac_key) {
+  if (mac_key.empty()) return sha256(payload, payload_size);
+  return hmac_sha256(mac_key, {std::string_view(reinterpret_cast<const char*>(header), 56),
+                               std::string_view(reinterpret_cast<const char*>(payload), payload_size)});
+}
+
+uint32_t format_for(std::string_view mac_key) {
+  return mac_key.empty() ? kCacheEntryFormat : kCacheEntryAuthenticatedFormat;
+}
+
 }  // namespace
 
-std::vector<uint8_t> encode_cache_entry(const Digest& key, const CompiledOutput& o) {
+std::vector<uint8_t> encode_cache_entry(const Digest& key, const CompiledOutput& o, std::string_view mac_key) {
   std::vector<uint8_t> payload;
   payload.reserve(o.image.size() + o.log.size() + 256);
   put_u32(payload, static_cast<uint32_t>(o.kind));
@@ -78,8 +91,6 @@ std::vector<uint8_t> encode_cache_entry(const Digest& key, const CompiledOutput&
     put_bytes(payload, expression.data(), expression.size());
     put_bytes(payload, lowered.data(), lowered.size());
   }
-  Digest check = sha256(payload.data(), payload.size());
-
   // Header fields at fixed offsets (see decode_cache_entry).
   std::vector<uint8_t> out(kCacheEntryHeaderSize + payload.size(), 0);
   auto put32 = [&](size_t at, uint32_t v) {
@@ -89,32 +100,53 @@ std::vector<uint8_t> encode_cache_entry(const Digest& key, const CompiledOutput&
     for (int i = 0; i < 8; ++i) out[at + static_cast<size_t>(i)] = static_cast<uint8_t>(v >> (8 * i));
   };
   std::memcpy(out.data(), kCacheEntryMagic, sizeof kCacheEntryMagic);
-  put32(8, kCacheEntryFormat);
+  put32(8, format_for(mac_key));
   put32(12, static_cast<uint32_t>(kCacheEntryHeaderSize));
   std::memcpy(out.data() + 16, key.data(), key.size());
   put64(48, payload.size());
+  Digest check = entry_check(out.data(), payload.data(), payload.size(), mac_key);
   std::memcpy(out.data() + 56, check.data(), check.size());
   // 88..95: reserved, zero.
   if (!payload.empty()) std::memcpy(out.data() + kCacheEntryHeaderSize, payload.data(), payload.size());
   return out;
 }
 
+bool cache_entry_header_fits(const uint8_t* h, uint64_t file_size, const Digest& key, uint64_t max_payload,
+                             std::string* why, std::string_view mac_key) {
+  auto reject = [&](const char* reason) {
+    if (why) *why = reason;
+    return false;
+  };
+  if (file_size < kCacheEntryHeaderSize) return reject("shorter than the entry header (truncated)");
+  if (std::memcmp(h, kCacheEntryMagic, 8) != 0) return reject("not a dccuda cache entry (bad magic)");
+  if (get_u32(h + 8) != format_for(mac_key))
+    return reject(mac_key.empty() ? "written in another entry format" : "not authenticated (a private entry)");
+  if (get_u32(h + 12) != kCacheEntryHeaderSize) return reject("bad header size");
+  if (std::memcmp(h + 16, key.data(), key.size()) != 0) return reject("stored under another key");
+  uint64_t payload_size = get_u64(h + 48);
+  if (payload_size != file_size - kCacheEntryHeaderSize) return reject("payload size does not match the file");
+  if (payload_size > max_payload) return reject("larger than the cache's size limit");
+  return true;
+}
+
 std::shared_ptr<const CompiledOutput> decode_cache_entry(const uint8_t* data, size_t size, const Digest& key,
-                                                         std::string* why) {
+                                                         std::string* why, std::string_view mac_key) {
   auto reject = [&](const char* reason) -> std::shared_ptr<const CompiledOutput> {
     if (why) *why = reason;
     return nullptr;
   };
   if (size < kCacheEntryHeaderSize) return reject("shorter than the entry header (truncated)");
   if (std::memcmp(data, kCacheEntryMagic, 8) != 0) return reject("not a dccuda cache entry (bad magic)");
-  if (get_u32(data + 8) != kCacheEntryFormat) return reject("written in another entry format");
+  if (get_u32(data + 8) != format_for(mac_key))
+    return reject(mac_key.empty() ? "written in another entry format" : "not authenticated (a private entry)");
   if (get_u32(data + 12) != kCacheEntryHeaderSize) return reject("bad header size");
   if (std::memcmp(data + 16, key.data(), key.size()) != 0) return reject("stored under another key");
   uint64_t payload_size = get_u64(data + 48);
   if (payload_size != size - kCacheEntryHeaderSize) return reject("payload size does not match the file (truncated)");
   const uint8_t* payload = data + kCacheEntryHeaderSize;
-  Digest check = sha256(payload, static_cast<size_t>(payload_size));
-  if (std::memcmp(data + 56, check.data(), check.size()) != 0) return reject("checksum mismatch (corrupt)");
+  Digest check = entry_check(data, payload, static_cast<size_t>(payload_size), mac_key);
+  if (std::memcmp(data + 56, check.data(), check.size()) != 0)
+    return reject(mac_key.empty() ? "checksum mismatch (corrupt)" : "authentication failed (changed, or another key)");
 
   auto out = std::make_shared<CompiledOutput>();
   Reader r(payload, static_cast<size_t>(payload_size));

@@ -6,6 +6,7 @@
 #include "compile/memory_cache.h"
 #include "compile/nvrtc_compile.h"
 #include "compile/nvrtc_identity.h"
+#include "compile/single_flight.h"
 #include "core/config.h"
 #include "core/error.h"
 #include "loader/driver.h"
@@ -41,6 +42,33 @@ std::shared_ptr<const CompiledOutput> find(const CacheKey& key, Caches use, int3
   return nullptr;
 }
 
+// Compiles a request every cache missed, once: in this process the first
+// thread to miss `key` leads and the others wait for it (single_flight.h);
+// across processes the leader holds the entry's lock file and the others wait
+// for it (disk_cache.h). A waiter then looks in the caches again: the
+// leader's output is there. If the leader failed (a compile error: nothing
+// stored), a waiter compiles by itself, so that it reports its own error.
+std::shared_ptr<const CompiledOutput> compile_once(CompileRequest& r, const CacheKey& key, Caches use,
+                                                   int32_t* source) {
+  FlightTicket ticket(key.digest);
+  if (!ticket.leader()) {
+    ticket.wait_for_leader();
+    if (auto hit = find(key, use, source)) return hit;
+  } else if (use.disk) {
+    DiskEntryLock lock = disk_cache_lock_entry(key);
+    if (lock.waited())
+      if (auto hit = find(key, use, source)) return hit;
+    std::shared_ptr<const CompiledOutput> out = run_nvrtc(r);
+    if (use.memory) memory_cache_insert(key.digest, out);
+    disk_cache_store(key, *out);
+    return out;  // the lock goes after the store: the processes waiting find the entry
+  }
+  std::shared_ptr<const CompiledOutput> out = run_nvrtc(r);
+  if (use.memory) memory_cache_insert(key.digest, out);
+  if (use.disk) disk_cache_store(key, *out);
+  return out;
+}
+
 std::shared_ptr<const CompiledOutput> lookup_or_compile(CompileRequest& r, int32_t* source) {
   *source = DC_CACHE_MISS;
   Caches use{!(config().flags & DC_INIT_NO_MEMORY_CACHE), !disk_cache_directory().empty()};
@@ -63,10 +91,7 @@ std::shared_ptr<const CompiledOutput> lookup_or_compile(CompileRequest& r, int32
     key = make_cache_key(r, loaded.major, loaded.minor, driver);
     if (auto hit = find(key, use, source)) return hit;
   }
-  std::shared_ptr<const CompiledOutput> out = run_nvrtc(r);
-  if (use.memory) memory_cache_insert(key.digest, out);
-  if (use.disk) disk_cache_store(key, *out);
-  return out;
+  return compile_once(r, key, use, source);
 }
 
 }  // namespace

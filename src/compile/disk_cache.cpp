@@ -1,140 +1,63 @@
 #include "compile/disk_cache.h"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/time.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <vector>
 
 #include "compile/cache_entry.h"
+#include "compile/cache_files.h"
 #include "compile/memory_cache.h"
-#include "core/config.h"
 #include "core/error.h"
+#include "platform/atomic_file.h"
+#include "platform/directory_entries.h"
+#include "platform/regular_file.h"
 
 namespace dc {
 namespace {
 
-constexpr char kSuffix[] = ".dcc";
-constexpr char kTempMark[] = ".tmp.";
 // A temporary file this old belongs to a writer that died.
 constexpr time_t kStaleTempSeconds = 3600;
-// Entries larger than this are not real kernels: refuse to read them.
-constexpr off_t kMaxEntryBytes = off_t(1) << 31;
-
-std::string resolve_directory() {
-  const Config& c = config();
-  if (c.flags & DC_INIT_NO_DISK_CACHE) return {};
-  std::string dir;
-  if (!c.cache_dir.empty()) {
-    dir = c.cache_dir;
-  } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && xdg[0] == '/') {
-    dir = std::string(xdg) + "/dccuda";
-  } else if (const char* home = std::getenv("HOME"); home && *home) {
-    dir = std::string(home) + "/.cache/dccuda";
-  } else {
-    return {};  // nowhere to keep it
-  }
-  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-  return dir;
-}
-
-bool ends_with(const std::string& s, const char* suffix) {
-  size_t n = std::strlen(suffix);
-  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
-}
-
-// The cache's own files: entries, NVRTC memos (nvrtc_identity.h) and the
-// temporary files of both. The directory may hold other things.
-bool is_entry(const std::string& name) { return ends_with(name, kSuffix); }
-bool is_memo(const std::string& name) { return name.rfind("nvrtc-", 0) == 0 && ends_with(name, ".id"); }
-bool is_temp(const std::string& name) {
-  size_t at = name.find(kTempMark);
-  return at != std::string::npos && (is_entry(name.substr(0, at)) || is_memo(name.substr(0, at)));
-}
-
-// mkdir -p, private to the user for the parts it creates.
-bool make_directories(const std::string& path) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0) return S_ISDIR(st.st_mode);
-  size_t slash = path.rfind('/');
-  if (slash != std::string::npos && slash > 0 && !make_directories(path.substr(0, slash))) return false;
-  return ::mkdir(path.c_str(), 0700) == 0 || errno == EEXIST;
-}
-
-bool write_all(int fd, const uint8_t* p, size_t n) {
-  while (n) {
-    ssize_t w = ::write(fd, p, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
-bool read_all(int fd, uint8_t* p, size_t n) {
-  while (n) {
-    ssize_t r = ::read(fd, p, n);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    if (r == 0) return false;  // shrank under us
-    p += r;
-    n -= static_cast<size_t>(r);
-  }
-  return true;
-}
-
-std::string temp_name(const std::string& final_path) {
-  static std::atomic<uint64_t> counter{0};
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return final_path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1)) + "." +
-         std::to_string(ts.tv_nsec);
-}
 
 struct DirEntry {
-  std::string path;
+  std::string name;
   off_t size;
   struct timespec mtime;
 };
 
 // Deletes the least recently used entries until the directory fits the
 // limit; the entry just written is kept. Also removes temporary files left
-// by writers that died.
-void evict(const std::string& dir, const std::string& keep) {
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) return;
+// by writers that died. Only dccuda's own files are deleted or counted.
+void evict(int dir_fd, const std::string& keep) {
   std::vector<DirEntry> entries;
   uint64_t total = 0;
   time_t now = ::time(nullptr);
-  while (struct dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
-    bool entry = is_entry(name);
-    bool temp = is_temp(name);
-    if (!entry && !temp) continue;
-    std::string path = dir + "/" + name;
+  for (const std::string& name : platform::directory_names(dir_fd)) {
+    CacheFileKind kind = cache_file_kind(name);
+    if (kind != CacheFileKind::kEntry && kind != CacheFileKind::kTemp && kind != CacheFileKind::kLock) continue;
     struct stat st;
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    if (temp) {
-      if (now - st.st_mtime > kStaleTempSeconds) ::unlink(path.c_str());
+    if (!platform::stat_no_follow(dir_fd, name, &st) || !S_ISREG(st.st_mode)) continue;
+    if (kind == CacheFileKind::kTemp) {
+      if (now - st.st_mtime > kStaleTempSeconds && is_own_cache_file(dir_fd, name, st))
+        platform::remove_file_at(dir_fd, name);
+      continue;
+    }
+    if (kind == CacheFileKind::kLock) {
+      // Left by a holder that died: removed once nobody holds it.
+      if (now - st.st_mtime > kStaleTempSeconds && is_own_cache_file(dir_fd, name, st)) {
+        platform::FileLock::Outcome outcome;
+        platform::FileLock stale =
+            platform::FileLock::acquire(dir_fd, name, disk_cache_file_mode(), std::chrono::milliseconds(0), &outcome);
+        if (stale.held()) stale.remove_and_release(dir_fd, name);
+      }
       continue;
     }
     total += static_cast<uint64_t>(st.st_size);
-    if (path != keep) entries.push_back({path, st.st_size, st.st_mtim});
+    if (name != keep) entries.push_back({name, st.st_size, st.st_mtim});
   }
-  ::closedir(d);
   uint64_t limit = cache_max_bytes();
   if (total <= limit) return;
   std::sort(entries.begin(), entries.end(), [](const DirEntry& a, const DirEntry& b) {
@@ -142,89 +65,106 @@ void evict(const std::string& dir, const std::string& keep) {
   });
   for (const DirEntry& e : entries) {
     if (total <= limit) break;
-    if (::unlink(e.path.c_str()) == 0 || errno == ENOENT) total -= static_cast<uint64_t>(e.size);
+    struct stat st;
+    // Only an entry of dccuda's is deleted; anything else named like one is
+    // left alone and not counted.
+    if (platform::stat_no_follow(dir_fd, e.name, &st) && is_own_cache_file(dir_fd, e.name, st)) {
+      if (!platform::remove_file_at(dir_fd, e.name) && errno != ENOENT) continue;
+    }
+    total -= static_cast<uint64_t>(e.size);
   }
 }
 
 }  // namespace
 
-const std::string& disk_cache_directory() {
-  static const std::string* dir = new std::string(resolve_directory());
-  return *dir;
-}
-
 std::shared_ptr<const CompiledOutput> disk_cache_load(const CacheKey& key) {
-  const std::string& dir = disk_cache_directory();
-  if (dir.empty()) return nullptr;
-  std::string path = dir + "/" + key.hex + kSuffix;
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return nullptr;
-  std::shared_ptr<const CompiledOutput> out;
-  struct stat st;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size < kMaxEntryBytes) {
-    std::vector<uint8_t> bytes(static_cast<size_t>(st.st_size));
-    if (read_all(fd, bytes.data(), bytes.size())) {
-      std::string why;
-      out = decode_cache_entry(bytes.data(), bytes.size(), key.digest, &why);
-      // A hit is a use: refresh the time the eviction goes by.
-      if (out) ::futimens(fd, nullptr);
-    }
-  }
-  ::close(fd);
+  platform::UniqueFd dir = open_cache_directory(false);
+  if (!dir) return nullptr;
+  platform::RegularFile file;
+  std::string name = entry_file_name(key.hex);
+  if (platform::open_regular_file(dir.get(), name.c_str(), false, &file, nullptr) != platform::OpenResult::kOk ||
+      !disk_cache_file_trusted(file.st))
+    return nullptr;
+  // The header first: a huge, truncated or foreign file is refused unread.
+  uint64_t size = file.file_size();
+  std::vector<uint8_t> bytes(kCacheEntryHeaderSize);
+  std::string why;
+  if (size < kCacheEntryHeaderSize || !platform::read_exactly(file.fd.get(), bytes.data(), bytes.size()) ||
+      !cache_entry_header_fits(bytes.data(), size, key.digest, cache_max_bytes(), &why, disk_cache_mac_key()))
+    return nullptr;
+  bytes.resize(static_cast<size_t>(size));
+  if (!platform::read_exactly(file.fd.get(), bytes.data() + kCacheEntryHeaderSize, bytes.size() - kCacheEntryHeaderSize))
+    return nullptr;
+  std::shared_ptr<const CompiledOutput> out =
+      decode_cache_entry(bytes.data(), bytes.size(), key.digest, &why, disk_cache_mac_key());
+  // A hit is a use: refresh the time the eviction goes by.
+  if (out) platform::touch(file.fd.get());
   return out;
 }
 
-bool write_file_atomically(const std::string& path, const void* data, size_t size, bool durable) {
-  size_t slash = path.rfind('/');
-  std::string dir = slash == std::string::npos ? std::string(".") : path.substr(0, slash);
-  if (!make_directories(dir)) return false;
-  std::string temp = temp_name(path);
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return false;
-  bool ok = write_all(fd, static_cast<const uint8_t*>(data), size) && (!durable || ::fsync(fd) == 0);
-  ok = (::close(fd) == 0) && ok;
-  if (!ok || ::rename(temp.c_str(), path.c_str()) != 0) {
-    ::unlink(temp.c_str());
-    return false;
-  }
-  if (durable) {
-    // Make the rename itself durable.
-    int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-      ::fsync(dfd);
-      ::close(dfd);
-    }
-  }
-  return true;
+void disk_cache_store(const CacheKey& key, const CompiledOutput& output) {
+  std::vector<uint8_t> bytes = encode_cache_entry(key.digest, output, disk_cache_mac_key());
+  if (bytes.size() > cache_max_bytes()) return;
+  platform::UniqueFd dir = open_cache_directory(true);
+  if (!dir) return;
+  std::string name = entry_file_name(key.hex);
+  if (platform::write_file_atomically(dir.get(), name, temp_file_name(name), bytes.data(), bytes.size(), true,
+                                      disk_cache_file_mode()))
+    evict(dir.get(), name);
 }
 
-void disk_cache_store(const CacheKey& key, const CompiledOutput& output) {
-  const std::string& dir = disk_cache_directory();
-  if (dir.empty()) return;
-  std::vector<uint8_t> bytes = encode_cache_entry(key.digest, output);
-  if (bytes.size() > cache_max_bytes()) return;
-  std::string final_path = dir + "/" + key.hex + kSuffix;
-  if (write_file_atomically(final_path, bytes.data(), bytes.size(), true)) evict(dir, final_path);
+void DiskEntryLock::release() noexcept {
+  if (lock_.held()) lock_.remove_and_release(dir_.get(), name_);
+  dir_ = platform::UniqueFd();
+}
+
+DiskEntryLock disk_cache_lock_entry(const CacheKey& key) {
+  DiskEntryLock l;
+  l.dir_ = open_cache_directory(true);
+  if (!l.dir_) return l;
+  l.name_ = lock_file_name(key.hex);
+  platform::FileLock::Outcome outcome;
+  l.lock_ = platform::FileLock::acquire(l.dir_.get(), l.name_, disk_cache_file_mode(), kEntryLockWait, &outcome);
+  // Timed out or failed: compile without the lock (the worst case is the
+  // old one, every process compiling); waited: the holder's entry is there.
+  l.waited_ = outcome == platform::FileLock::Outcome::kAcquiredLater || outcome == platform::FileLock::Outcome::kTimedOut;
+  return l;
+}
+
+bool disk_cache_read_small_file(const std::string& name, size_t max_bytes, std::string* contents) {
+  platform::UniqueFd dir = open_cache_directory(false);
+  if (!dir) return false;
+  platform::RegularFile file;
+  if (platform::open_regular_file(dir.get(), name.c_str(), false, &file, nullptr) != platform::OpenResult::kOk ||
+      !disk_cache_file_trusted(file.st) || file.file_size() > max_bytes)
+    return false;
+  contents->resize(static_cast<size_t>(file.file_size()));
+  return platform::read_exactly(file.fd.get(), contents->data(), contents->size());
+}
+
+bool disk_cache_write_small_file(const std::string& name, const std::string& contents) {
+  platform::UniqueFd dir = open_cache_directory(true);
+  return dir && platform::write_file_atomically(dir.get(), name, temp_file_name(name), contents.data(),
+                                                contents.size(), false, disk_cache_file_mode());
 }
 
 void disk_cache_clear() {
-  const std::string& dir = disk_cache_directory();
-  if (dir.empty()) return;
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) {
+  const std::string& path = disk_cache_directory();
+  if (path.empty()) return;
+  platform::UniqueFd dir = open_cache_directory(false);
+  if (!dir) {
     if (errno == ENOENT) return;
-    fail(DC_ERROR_IO, "cannot open the cache directory %s: %s", dir.c_str(), std::strerror(errno));
+    fail(DC_ERROR_IO, "cannot open the cache directory %s: %s", path.c_str(), std::strerror(errno));
   }
   std::string first_error;
-  while (struct dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
-    // Only our own files: the directory may be shared with other things.
-    if (!is_entry(name) && !is_memo(name) && !is_temp(name)) continue;
-    std::string path = dir + "/" + name;
-    if (::unlink(path.c_str()) != 0 && errno != ENOENT && first_error.empty())
-      first_error = path + ": " + std::strerror(errno);
+  for (const std::string& name : platform::directory_names(dir.get())) {
+    // Only dccuda's own files: the directory may be shared with other things.
+    if (cache_file_kind(name) == CacheFileKind::kNone) continue;
+    struct stat st;
+    if (!platform::stat_no_follow(dir.get(), name, &st) || !is_own_cache_file(dir.get(), name, st)) continue;
+    if (!platform::remove_file_at(dir.get(), name) && errno != ENOENT && first_error.empty())
+      first_error = path + "/" + name + ": " + std::strerror(errno);
   }
-  ::closedir(d);
   if (!first_error.empty())
     fail(DC_ERROR_IO, "cannot delete cache entry %s; check the directory's permissions", first_error.c_str());
 }

@@ -3,12 +3,13 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 
+#include <climits>
 #include <cstdlib>
-#include <fstream>
 #include <mutex>
 #include <sstream>
 #include <string>
 
+#include "compile/cache_files.h"
 #include "compile/disk_cache.h"
 #include "compile/sha256.h"
 #include "core/config.h"
@@ -35,40 +36,39 @@ void stat_field(Sha256& h, const std::string& path) {
   h.field_u64(static_cast<uint64_t>(st.st_mtim.tv_nsec));
 }
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
-}
-
 // Everything that decides which file dlopen would pick for NVRTC.
 std::string context_id() {
   Sha256 h;
+  const Config& c = config();
   h.field("dccuda nvrtc identity 1");
-  h.field(config().nvrtc_library);
+  h.field(c.nvrtc_library);
   // NVRTC is looked for first beside libdccuda (loader/nvrtc.cpp).
   std::string own = dccuda_library_folder();
   h.field(own);
   if (!own.empty()) stat_field(h, own);
-  std::string ld = env("LD_LIBRARY_PATH");
+  const std::string& ld = c.ld_library_path;
   h.field(ld);
-  h.field(env("CUDA_HOME"));
-  h.field(env("CUDA_PATH"));
+  h.field(c.cuda_home);
+  h.field(c.cuda_path);
   stat_field(h, "/etc/ld.so.cache");
   // A file added to one of these directories changes its modification time.
   std::stringstream dirs(ld);
   std::string dir;
   while (std::getline(dirs, dir, ':')) stat_field(h, dir);
-  if (!env("CUDA_HOME").empty()) stat_field(h, env("CUDA_HOME") + "/lib64");
-  if (!env("CUDA_PATH").empty()) stat_field(h, env("CUDA_PATH") + "/lib64");
+  if (!c.cuda_home.empty()) stat_field(h, c.cuda_home + "/lib64");
+  if (!c.cuda_path.empty()) stat_field(h, c.cuda_path + "/lib64");
   stat_field(h, "/usr/local/cuda/lib64");
   return to_hex(h.finish()).substr(0, 32);
 }
 
-std::string memo_path() {
-  const std::string& dir = disk_cache_directory();
-  if (dir.empty()) return {};
-  return dir + "/nvrtc-" + context_id() + ".id";
+// The memo's name in the cache directory; "" without a disk cache.
+std::string memo_name() {
+  if (disk_cache_directory().empty()) return {};
+  return memo_file_name(context_id());
 }
+
+// A memo is one line of numbers and a path: never more than this.
+constexpr size_t kMaxMemoBytes = 4096 + PATH_MAX;
 
 struct FileId {
   uint64_t ino = 0, size = 0, sec = 0, nsec = 0;
@@ -85,15 +85,17 @@ bool file_id(const std::string& path, FileId* id) {
 
 // The version a valid memo records, if there is one.
 bool read_memo(NvrtcVersion* out) {
-  std::string path = memo_path();
-  if (path.empty()) return false;
-  std::ifstream in(path);
+  std::string name = memo_name();
+  std::string text;
+  // Read as any cache file: never blocking (a FIFO), never through a link.
+  if (name.empty() || !disk_cache_read_small_file(name, kMaxMemoBytes, &text)) return false;
+  std::istringstream in(text);
   std::string magic, library;
   NvrtcVersion v;
   FileId recorded;
   if (!(in >> magic >> v.major >> v.minor >> recorded.ino >> recorded.size >> recorded.sec >> recorded.nsec)) return false;
   in >> std::ws;
-  if (magic != "dccuda-nvrtc-1" || !std::getline(in, library) || library.empty()) return false;
+  if (magic + " " != kMemoMagic || !std::getline(in, library) || library.empty()) return false;
   FileId now;
   if (!file_id(library, &now) || !(now == recorded)) return false;
   *out = v;
@@ -101,8 +103,8 @@ bool read_memo(NvrtcVersion* out) {
 }
 
 void write_memo(const NvrtcVersion& v) {
-  std::string path = memo_path();
-  if (path.empty()) return;
+  std::string name = memo_name();
+  if (name.empty()) return;
   // The file NVRTC was actually loaded from.
   Dl_info info{};
   void* symbol = reinterpret_cast<void*>(nvrtc_api().nvrtcVersion);
@@ -112,11 +114,10 @@ void write_memo(const NvrtcVersion& v) {
   FileId id;
   if (!file_id(resolved, &id)) return;
   std::ostringstream text;
-  text << "dccuda-nvrtc-1 " << v.major << ' ' << v.minor << ' ' << id.ino << ' ' << id.size << ' ' << id.sec << ' '
+  text << kMemoMagic << v.major << ' ' << v.minor << ' ' << id.ino << ' ' << id.size << ' ' << id.sec << ' '
        << id.nsec << '\n'
        << resolved << '\n';
-  std::string bytes = text.str();
-  write_file_atomically(path, bytes.data(), bytes.size(), false);
+  disk_cache_write_small_file(name, text.str());
 }
 
 }  // namespace

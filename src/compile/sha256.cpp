@@ -1,5 +1,6 @@
 #include "compile/sha256.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace dc {
@@ -112,6 +113,28 @@ Digest sha256(const void* data, size_t size) noexcept {
   Sha256 h;
   h.update(data, size);
   return h.finish();
+}
+
+Digest hmac_sha256(std::string_view key, std::initializer_list<std::string_view> parts) noexcept {
+  constexpr size_t kBlock = 64;
+  uint8_t k[kBlock] = {};
+  if (key.size() > kBlock) {
+    Digest short_key = sha256(key.data(), key.size());
+    std::copy(short_key.begin(), short_key.end(), k);
+  } else {
+    std::copy(key.begin(), key.end(), k);
+  }
+  uint8_t pad[kBlock];
+  for (size_t i = 0; i < kBlock; ++i) pad[i] = static_cast<uint8_t>(k[i] ^ 0x36);
+  Sha256 inner;
+  inner.update(pad, kBlock);
+  for (std::string_view p : parts) inner.update(p);
+  Digest inner_digest = inner.finish();
+  for (size_t i = 0; i < kBlock; ++i) pad[i] = static_cast<uint8_t>(k[i] ^ 0x5c);
+  Sha256 outer;
+  outer.update(pad, kBlock);
+  outer.update(inner_digest.data(), inner_digest.size());
+  return outer.finish();
 }
 
 std::string to_hex(const Digest& d) {

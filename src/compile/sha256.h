@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,10 @@ class Sha256 {
 };
 
 Digest sha256(const void* data, size_t size) noexcept;
+
+// HMAC-SHA256 (RFC 2104) of the concatenation of `parts` under `key`: the MAC
+// of shared kernel cache entries (cache_entry.h).
+Digest hmac_sha256(std::string_view key, std::initializer_list<std::string_view> parts) noexcept;
 std::string to_hex(const Digest& d);
 
 }  // namespace dc

@@ -2,15 +2,54 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <new>
+
+#include "platform/thread_exit.h"
 
 namespace dc {
+namespace {
 
-ThreadError& thread_error() noexcept {
-  thread_local ThreadError error;
-  return error;
+// The last error must outlive the thread's C++ thread_local objects: glibc
+// destroys those before atexit handlers, static destructors and pthread key
+// destructors run, and a dc_ call from any of them would write into a
+// destroyed object (a heap-use-after-free). So the object lives in
+// trivially destructible thread-local storage that nothing destroys
+// implicitly, and a thread-exit slot (platform/thread_exit.h) destroys it when
+// a thread ends, after the thread_local destructors (a dc_ call after that
+// makes it again, and the slot destroys it again). The main thread's is never
+// destroyed: it serves calls until the process is gone, its memory still
+// referenced from there.
+struct ErrorSlot {
+  alignas(ThreadError) unsigned char bytes[sizeof(ThreadError)];
+  bool constructed;
+};
+thread_local ErrorSlot t_slot;  // constant-initialised: no guard, no destructor
+
+void destroy_thread_error(void* object) {
+  static_cast<ThreadError*>(object)->~ThreadError();
+  t_slot.constructed = false;
 }
 
-void CallScope::clear(ThreadError& e) noexcept {
+[[gnu::noinline]] ThreadError& make_thread_error(ErrorSlot& slot) noexcept {
+  ThreadError* e = new (slot.bytes) ThreadError();
+  slot.constructed = true;
+  // Without a slot (the process used up its thread-specific keys) the object
+  // is never destroyed: its strings leak when the thread ends, nothing worse.
+  static const platform::ThreadExitSlot at_exit(destroy_thread_error);
+  at_exit.arm(e);
+  return *e;
+}
+
+}  // namespace
+
+ThreadError& thread_error() noexcept {
+  ErrorSlot& slot = t_slot;
+  if (!slot.constructed) [[unlikely]]
+    return make_thread_error(slot);
+  return *std::launder(reinterpret_cast<ThreadError*>(slot.bytes));
+}
+
+void clear_thread_error(ThreadError& e) noexcept {
   e.status = DC_SUCCESS;
   e.cuda = 0;
   e.nvrtc = 0;

@@ -1,8 +1,8 @@
-// The thread-local last error (DESIGN rule 4) and the exception that carries a
+// The thread-local last error (the header's "Last error" convention) and the exception that carries a
 // failure from deep inside the library up to the extern "C" entry point.
 //
-// Every entry point opens a CallScope, which names the call and clears the
-// last error. Code below it reports a failure with fail(...), which formats the
+// Every entry point runs its body in guarded() (core/guard.h), which names the
+// call and clears the last error. Code below it reports a failure with fail(...), which formats the
 // message ("<call>: <what>"), stores it for this thread and throws Failure; the
 // entry point's guard turns Failure back into the dc_status it carries.
 #pragma once
@@ -30,16 +30,8 @@ struct Failure {
   dc_status status;
 };
 
-// Opens a fallible call: names it and clears this thread's last error.
-class CallScope {
- public:
-  explicit CallScope(const char* call) noexcept {
-    ThreadError& e = thread_error();
-    e.call = call;
-    if (e.status != DC_SUCCESS) clear(e);
-  }
-  static void clear(ThreadError& e) noexcept;
-};
+// Clears the last error (a failure recovered, or a new call beginning).
+void clear_thread_error(ThreadError& e) noexcept;
 
 // Records a failure for this thread and throws Failure. `format` is printf-like;
 // the call name and ": " are put in front.

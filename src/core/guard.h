@@ -1,6 +1,6 @@
 // The shape of every extern "C" entry point: name the call, clear the last
 // error, run the body, and turn anything thrown into a status. No exception
-// ever crosses the C boundary (DESIGN rule 7).
+// ever crosses the C boundary.
 #pragma once
 
 #include <new>
@@ -15,12 +15,12 @@ inline dc_status guarded(const char* call, Body&& body) noexcept {
   // One thread-local lookup per call: the reference serves the end as well.
   ThreadError& e = thread_error();
   e.call = call;
-  if (e.status != DC_SUCCESS) CallScope::clear(e);
+  if (e.status != DC_SUCCESS) clear_thread_error(e);
   try {
     dc_status status = body();
     // A failure recovered inside the call must not leave a stale message.
     if (status >= DC_SUCCESS && e.status != DC_SUCCESS) [[unlikely]]
-      CallScope::clear(e);
+      clear_thread_error(e);
     return status;
   } catch (const Failure& failure) {
     return failure.status;
@@ -33,18 +33,8 @@ inline dc_status guarded(const char* call, Body&& body) noexcept {
   }
 }
 
-// For release functions: they return nothing, never fail visibly and never
-// touch the last error.
-template <class Body>
-inline void quietly(Body&& body) noexcept {
-  try {
-    body();
-  } catch (...) {
-  }
-}
-
 // Every out-pointer is zeroed before the body runs, so that it reads NULL / 0
-// on any failure (DESIGN rule 3).
+// on any failure (the header's "Out-pointers" convention).
 template <class T>
 inline void clear_out(T* out) noexcept {
   if (out) *out = T{};

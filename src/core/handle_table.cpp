@@ -59,7 +59,13 @@ void destroy(HandleSlot* slot, uint32_t index, uint64_t state) noexcept {
   slot->object = nullptr;
   uint64_t next_generation = (state >> 32) + 1;
   slot->state.store(next_generation << 32, std::memory_order_release);
-  {
+  // A handle holds 24 bits of the generation: once the slot has served all
+  // 2^24 of them, the next would give a handle equal to the slot's first
+  // one, and any stale copy of it would name the new object. The slot is
+  // retired instead (closed for ever; the table has 2^28 slots, so retiring
+  // one per 2^24 handles never runs it out).
+  bool exhausted = (next_generation & kGenerationMask) == first_generation(index);
+  if (!exhausted) {
     FreeList& list = free_list();
     std::lock_guard<std::mutex> lock(list.mutex);
     list.free.push_back(index);

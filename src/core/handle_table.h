@@ -1,11 +1,12 @@
 // The table behind every opaque handle. A handle is not a pointer: it encodes
 // a slot index, the slot's generation and the handle type, so that a released,
 // forged or mistyped handle is detected without ever being dereferenced
-// (DESIGN rule 2), and so that a handle released on one thread while another
+// (the header's "Handles" convention), and so that a handle released on one thread while another
 // thread uses it stays valid until that use ends.
 //
 //   bits 56..63  handle type (never 0, so no handle value is 0)
-//   bits 32..55  generation of the slot (24 bits)
+//   bits 32..55  generation of the slot (24 bits; a slot that has used all
+//                2^24 is retired, never reused: no handle value comes back)
 //   bits  0..31  slot index
 //
 // Each slot has one atomic word: generation (32 bits) | open flag | pin count.
@@ -19,6 +20,7 @@
 #include <utility>
 
 #include "core/object.h"
+#include "platform/process.h"
 
 namespace dc {
 
@@ -101,10 +103,12 @@ Handle issue_handle(T* object) {
   return reinterpret_cast<Handle>(static_cast<uintptr_t>(HandleTable::insert(object)));
 }
 
-// Closes a handle of type T (the release functions).
+// Closes a handle of type T (the release functions). Does nothing in a forked
+// child (core/fork_guard.h): the object and its driver objects are the
+// parent's, and releasing them would take locks the parent's threads may hold.
 template <class T>
 void close_handle(const void* handle) noexcept {
-  if (handle) HandleTable::close(reinterpret_cast<uintptr_t>(handle), T::kHandleType);
+  if (handle && !platform::forked_child()) HandleTable::close(reinterpret_cast<uintptr_t>(handle), T::kHandleType);
 }
 
 [[noreturn]] void fail_invalid_handle(const void* handle, HandleType expected, const char* argument);

@@ -1,7 +1,7 @@
 // Reference-counted library objects. A handle given to the caller owns one
 // reference; children own references to their parents (a buffer to its
 // device, a function to its module), so a parent lives as long as anything
-// still needs it (DESIGN rule 2).
+// still needs it (the header's "Lifetimes" convention).
 #pragma once
 
 #include <atomic>

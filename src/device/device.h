@@ -129,7 +129,7 @@ class DeviceObject : public Object {
 };
 
 // Binds the device's primary context to the calling thread for the scope of a
-// call (DESIGN rule 9). A thread with no current context keeps ours after the
+// call (the header's "Threads" convention). A thread with no current context keeps ours after the
 // call; another context that was current is restored.
 class ContextScope {
  public:

@@ -165,6 +165,9 @@ std::span<const DriverEntry> driver_entries() noexcept { return g_entries; }
 const DriverApi& driver_api() noexcept { return g_api; }
 
 const DriverState& driver_state() {
+  // The settings first: a malformed one fails here. No exception may cross
+  // call_once (pthread_once's C frames abort the unwinder).
+  config();
   std::call_once(g_once, load);
   return g_state;
 }

@@ -27,9 +27,9 @@ std::vector<std::string> candidates() {
   if (!own.empty())
     for (const std::string& n : names) out.push_back(path_in_folder(own, n));
   out.insert(out.end(), names.begin(), names.end());
-  for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
-    if (const char* root = std::getenv(var))
-      for (const std::string& n : names) out.push_back(std::string(root) + "/lib64/" + n);
+  for (const std::string& root : {cfg.cuda_home, cfg.cuda_path}) {
+    if (!root.empty())
+      for (const std::string& n : names) out.push_back(root + "/lib64/" + n);
   }
   for (const std::string& n : names) out.push_back("/usr/local/cuda/lib64/" + n);
   return out;
@@ -82,6 +82,9 @@ void load() {
 }  // namespace
 
 const NvrtcState& nvrtc_state() {
+  // The settings first: a malformed one fails here. No exception may cross
+  // call_once (pthread_once's C frames abort the unwinder).
+  config();
   std::call_once(g_once, load);
   return g_state;
 }

@@ -4,11 +4,12 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <new>
 #include <thread>
+
+#include "core/config.h"
 
 namespace dc {
 namespace {
@@ -112,10 +113,7 @@ CopyPool* pool() noexcept {
   static CopyPool* p = [] () -> CopyPool* {
     unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     unsigned wanted = host_copy::kThreads;
-    if (const char* v = std::getenv("DCCUDA_COPY_THREADS")) {
-      int n = std::atoi(v);
-      if (n >= 1 && n <= 64) wanted = static_cast<unsigned>(n);
-    }
+    if (const Config* c = config_if_fixed(); c && c->copy_threads) wanted = c->copy_threads;
     unsigned threads = std::min(wanted, hw);
     if (threads <= 1) return nullptr;
     auto* made = new (std::nothrow) CopyPool(threads - 1);

@@ -10,7 +10,8 @@ namespace dc {
 
 namespace host_copy {
 // Threads that copy one piece each, the calling thread included (default;
-// DCCUDA_COPY_THREADS overrides it for tuning runs, 1..64); 1 disables the pool.
+// DCCUDA_COPY_THREADS overrides it for tuning runs, 1..64, read by
+// core/config.cpp); 1 disables the pool.
 // 16: on a 16-core H200 host, 16 threads staged 256 MiB pageable copies at
 // 46-49 GB/s both ways against 28-33 GB/s (H2D) and 25-32 GB/s (D2H) with 8.
 inline constexpr unsigned kThreads = 16;

@@ -1,8 +1,8 @@
 #include "memory/staging.h"
 
 #include <algorithm>
-#include <cstdlib>
 
+#include "core/config.h"
 #include "core/cuda_check.h"
 #include "core/error.h"
 #include "loader/driver.h"
@@ -13,26 +13,22 @@
 namespace dc {
 
 namespace staging {
-namespace {
 
-uint64_t env_u64(const char* name, uint64_t fallback, uint64_t lo, uint64_t hi) noexcept {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  unsigned long long x = std::strtoull(v, &end, 0);
-  return (end && *end == '\0' && x >= lo && x <= hi) ? x : fallback;
-}
-
-}  // namespace
+static_assert(kMaxBuffers == static_cast<int>(kMaxStagingBuffers), "core/config.h checks the same range");
 
 const Tuning& tuning() noexcept {
   static const Tuning t = [] {
     Tuning d;
-    d.min_bytes = env_u64("DCCUDA_STAGING_MIN_BYTES", kMinBytes, 1, uint64_t(1) << 40);
-    d.min_bytes_to_device = env_u64("DCCUDA_STAGING_MIN_BYTES_H2D", kMinBytesToDevice, 1, uint64_t(1) << 40);
-    d.chunk_bytes = env_u64("DCCUDA_STAGING_CHUNK_BYTES", kChunkBytes, 64 << 10, uint64_t(1) << 30);
-    d.min_chunk_bytes = env_u64("DCCUDA_STAGING_MIN_CHUNK_BYTES", kMinChunkBytes, 64 << 10, d.chunk_bytes);
-    d.buffers = static_cast<int>(env_u64("DCCUDA_STAGING_BUFFERS", kBuffers, 1, kMaxBuffers));
+    // Fixed by now: staging needs a device, which needed the settings.
+    const Config* c = config_if_fixed();
+    if (!c) return d;
+    if (c->staging_min_bytes) d.min_bytes = c->staging_min_bytes;
+    if (c->staging_min_bytes_to_device) d.min_bytes_to_device = c->staging_min_bytes_to_device;
+    if (c->staging_chunk_bytes) d.chunk_bytes = c->staging_chunk_bytes;
+    if (c->staging_min_chunk_bytes) d.min_chunk_bytes = c->staging_min_chunk_bytes;
+    // A chunk set below the default smallest chunk lowers that as well.
+    if (d.min_chunk_bytes > d.chunk_bytes) d.min_chunk_bytes = d.chunk_bytes;
+    if (c->staging_buffers) d.buffers = static_cast<int>(c->staging_buffers);
     return d;
   }();
   return t;
@@ -176,7 +172,7 @@ Stager* stager_of(Device& device, MemoryState& state) {
   } catch (const Failure&) {
     // Not fatal: the driver's pageable path still works. Forget the message.
     state.staging_failed = true;
-    CallScope::clear(thread_error());
+    clear_thread_error(thread_error());
     return nullptr;
   }
   return state.stager.get();

@@ -40,12 +40,12 @@ inline constexpr int kBuffers = 4;
 inline constexpr int kMaxBuffers = 16;
 
 // The tunables in force: the defaults above, each overridable for tuning
-// runs (read once, at the first staged copy) by an environment variable:
+// runs by an environment variable (read with the other settings, by
+// core/config.cpp, which refuses a malformed or out-of-range value):
 // DCCUDA_STAGING_MIN_BYTES (device to host), DCCUDA_STAGING_MIN_BYTES_H2D,
-// DCCUDA_STAGING_CHUNK_BYTES,
-// DCCUDA_STAGING_MIN_CHUNK_BYTES, DCCUDA_STAGING_BUFFERS (1..16), and
-// DCCUDA_COPY_THREADS for memory/host_copy.h. Values out of range keep the
-// default.
+// DCCUDA_STAGING_CHUNK_BYTES, DCCUDA_STAGING_MIN_CHUNK_BYTES,
+// DCCUDA_STAGING_BUFFERS (1..16), and DCCUDA_COPY_THREADS for
+// memory/host_copy.h.
 struct Tuning {
   uint64_t min_bytes = kMinBytes;                   // device to host
   uint64_t min_bytes_to_device = kMinBytesToDevice;  // host to device

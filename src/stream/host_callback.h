@@ -14,9 +14,12 @@ bool& in_host_callback() noexcept;
 [[noreturn]] void fail_in_host_callback();
 }  // namespace detail
 
-// Call at the start of every entry point that enqueues work or synchronises
-// (copies, fills, allocations, launches, synchronisation): costs a
-// thread-local read.
+// Call at the start of every entry point that enqueues work, waits, loads or
+// unloads code, changes or resets a context, or asks the driver about a
+// kernel (copies, fills, allocations, launches, synchronisation, module
+// loads, function attributes, occupancy, resets): costs a thread-local read.
+// include/dccuda.h lists them under dc_stream_add_callback, and
+// tests/reliability/test_host_functions.cpp checks the list against the code.
 inline void forbid_in_host_callback() {
   if (detail::in_host_callback()) [[unlikely]]
     detail::fail_in_host_callback();

@@ -34,6 +34,25 @@ static void json_string(const char* s) {
   putchar('"');
 }
 
+/* Prints each line of `text` ("a\nb\n") as `prefix` + line, or as JSON strings. */
+static void print_lines(const char* text, const char* prefix, int json) {
+  int first = 1;
+  while (*text) {
+    const char* end = strchr(text, '\n');
+    size_t n = end ? (size_t)(end - text) : strlen(text);
+    if (json) {
+      char line[2048];
+      snprintf(line, sizeof line, "%.*s", (int)n, text);
+      printf("%s", first ? "" : ",");
+      json_string(line);
+    } else {
+      printf("%s%.*s\n", prefix, (int)n, text);
+    }
+    first = 0;
+    text += n + (end ? 1 : 0);
+  }
+}
+
 static void uuid_text(const uint8_t* u, char* out) {
   static const int dashes[] = {4, 6, 8, 10};
   int i, d = 0;
@@ -127,6 +146,7 @@ int main(int argc, char** argv) {
   const char* driver_path = "";
   char driver_error[1024] = "", nvrtc_error[1024] = "", text[32];
   const char* cache_dir = "";
+  const char* warnings = "";
   int exit_code = EXIT_OK, opened = 0;
 
   for (i = 1; i < argc; ++i) {
@@ -148,6 +168,8 @@ int main(int argc, char** argv) {
   nvrtc_status = dc_nvrtc_version(&nvrtc_major, &nvrtc_minor);
   if (nvrtc_status != DC_SUCCESS) snprintf(nvrtc_error, sizeof nvrtc_error, "%s", dc_last_error_message());
   dc_cache_directory(&cache_dir);
+  /* What dccuda refused or ignored in its settings (an unsafe cache directory...). */
+  if (dc_config_warnings(&warnings) != DC_SUCCESS) warnings = dc_last_error_message();
 
   if (driver_status != DC_SUCCESS) exit_code = EXIT_NO_DRIVER;
   else if (count_status != DC_SUCCESS) exit_code = EXIT_ERROR;
@@ -177,7 +199,9 @@ int main(int argc, char** argv) {
     }
     printf(",\"kernel_cache\":");
     json_string(cache_dir ? cache_dir : "");
-    printf(",\"devices\":[");
+    printf(",\"warnings\":[");
+    print_lines(warnings, "", 1);
+    printf("],\"devices\":[");
     for (i = 0; i < count; ++i) opened += report_device(i, 1, i == 0);
     printf("],\"exit_code\":%d}\n", exit_code);
   } else {
@@ -194,6 +218,7 @@ int main(int argc, char** argv) {
     else
       printf("nvrtc    none: %s\n", nvrtc_error);
     printf("cache    %s\n", cache_dir && *cache_dir ? cache_dir : "(disk cache disabled)");
+    print_lines(warnings, "warning  ", 0);
     if (driver_status == DC_SUCCESS) {
       if (count_status != DC_SUCCESS) printf("devices  error: %s\n", dc_last_error_message());
       else printf("devices  %d\n", (int)count);

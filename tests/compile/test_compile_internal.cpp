@@ -22,6 +22,7 @@
 #include "compile/include_scan.h"
 #include "compile/nvrtc_compile.h"
 #include "compile/sha256.h"
+#include "platform/file_lock.h"
 
 namespace {
 
@@ -100,6 +101,84 @@ TEST(CacheEntry, EveryFlippedByteAndEveryTruncationIsDetected) {
   std::string why;
   EXPECT_EQ(dc::decode_cache_entry(good.data(), good.size(), other, &why), nullptr);
   EXPECT_NE(why.find("another key"), std::string::npos) << why;
+}
+
+// RFC 4231, test cases 1, 2 and 6 (a key longer than the block is hashed first).
+TEST(Sha256, HmacKnownVectors) {
+  EXPECT_EQ(dc::to_hex(dc::hmac_sha256(std::string(20, '\x0b'), {"Hi There"})),
+            "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+  EXPECT_EQ(dc::to_hex(dc::hmac_sha256("Jefe", {"what do ya want ", "for nothing?"})),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+  EXPECT_EQ(dc::to_hex(dc::hmac_sha256(std::string(131, '\xaa'),
+                                       {"Test Using Larger Than Block-Size Key - Hash Key First"})),
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+}
+
+// A shared cache's entries: authenticated over header and payload, so any
+// change, another key, or a private entry is refused.
+TEST(CacheEntry, AuthenticatedEntriesNeedTheirKey) {
+  const std::string mac(32, 'k');
+  dc::Digest key = dc::sha256("key", 3);
+  std::vector<uint8_t> good = dc::encode_cache_entry(key, sample_output(), mac);
+  std::string why;
+  ASSERT_NE(dc::decode_cache_entry(good.data(), good.size(), key, &why, mac), nullptr) << why;
+  EXPECT_TRUE(dc::cache_entry_header_fits(good.data(), good.size(), key, UINT64_MAX, &why, mac)) << why;
+  for (size_t i = 0; i < good.size(); ++i) {
+    if (i >= 88 && i < 96) continue;
+    std::vector<uint8_t> bad = good;
+    bad[i] ^= 0x01;
+    EXPECT_EQ(dc::decode_cache_entry(bad.data(), bad.size(), key, nullptr, mac), nullptr) << "flipped byte " << i;
+  }
+  EXPECT_EQ(dc::decode_cache_entry(good.data(), good.size(), key, &why, std::string(32, 'x')), nullptr);
+  EXPECT_NE(why.find("authentication failed"), std::string::npos) << why;
+  EXPECT_EQ(dc::decode_cache_entry(good.data(), good.size(), key, &why), nullptr) << "read as a private entry";
+  std::vector<uint8_t> plain = dc::encode_cache_entry(key, sample_output());
+  EXPECT_EQ(dc::decode_cache_entry(plain.data(), plain.size(), key, &why, mac), nullptr);
+  EXPECT_NE(why.find("not authenticated"), std::string::npos) << why;
+  // A header rewritten to another key, with the payload's own SHA-256 put
+  // back: the MAC still holds the first key.
+  std::vector<uint8_t> rekeyed = good;
+  dc::Digest other = dc::sha256("other", 5);
+  std::copy(other.begin(), other.end(), rekeyed.begin() + 16);
+  EXPECT_EQ(dc::decode_cache_entry(rekeyed.data(), rekeyed.size(), other, &why, mac), nullptr);
+}
+
+// The entry lock of the disk cache: a waiter gives a live holder no more
+// than its limit, and gets the lock once the holder lets go.
+TEST(FileLock, AWaiterGivesUpAtItsLimitAndGetsTheLockOnceFree) {
+  char dir[] = "/tmp/dccuda-lock-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(dir_fd, 0);
+  using Outcome = dc::platform::FileLock::Outcome;
+  Outcome outcome;
+  // The holder: another open file description (flock conflicts between them,
+  // as between processes).
+  dc::platform::FileLock holder =
+      dc::platform::FileLock::acquire(dir_fd, "k.lock", 0600, std::chrono::milliseconds(0), &outcome);
+  ASSERT_TRUE(holder.held());
+  EXPECT_EQ(outcome, Outcome::kAcquired);
+  dc::platform::FileLock waiter =
+      dc::platform::FileLock::acquire(dir_fd, "k.lock", 0600, std::chrono::milliseconds(50), &outcome);
+  EXPECT_FALSE(waiter.held());
+  EXPECT_EQ(outcome, Outcome::kTimedOut);
+  holder.remove_and_release(dir_fd, "k.lock");
+  waiter = dc::platform::FileLock::acquire(dir_fd, "k.lock", 0600, std::chrono::milliseconds(50), &outcome);
+  EXPECT_TRUE(waiter.held());
+  EXPECT_EQ(outcome, Outcome::kAcquired);
+  // Never through a link, never a FIFO.
+  symlinkat("/etc/passwd", dir_fd, "link.lock");
+  mkfifoat(dir_fd, "fifo.lock", 0600);
+  for (const char* name : {"link.lock", "fifo.lock"}) {
+    dc::platform::FileLock bad =
+        dc::platform::FileLock::acquire(dir_fd, name, 0600, std::chrono::milliseconds(0), &outcome);
+    EXPECT_FALSE(bad.held()) << name;
+    EXPECT_EQ(outcome, Outcome::kFailed) << name;
+  }
+  waiter.remove_and_release(dir_fd, "k.lock");
+  for (const char* name : {"link.lock", "fifo.lock"}) unlinkat(dir_fd, name, 0);
+  close(dir_fd);
+  EXPECT_EQ(rmdir(dir), 0) << "something was left in the directory";
 }
 
 TEST(CompileLog, FirstErrorLine) {

@@ -18,3 +18,9 @@ target_link_libraries(test_no_nvrtc PRIVATE dctest_kernels)
 # The cache: its own main gives each process a fresh cache directory.
 dc_test(test_cache SOURCES ${DCTEST_COMPILE}/test_cache.cpp OWN_MAIN ENV DCCUDA_DRIVER_LIBRARY=${DCFAKE_PATH})
 target_link_libraries(test_cache PRIVATE dctest_kernels)
+# The cache against FIFOs, links, huge and foreign files (its own main: a fresh cache directory per process).
+dc_test(test_cache_files SOURCES ${DCTEST_COMPILE}/test_cache_files.cpp OWN_MAIN ENV DCCUDA_DRIVER_LIBRARY=${DCFAKE_PATH})
+target_link_libraries(test_cache_files PRIVATE dctest_kernels)
+# One compile per source at a time, in a process and across processes (its own main: a fresh cache directory).
+dc_test(test_single_flight SOURCES ${DCTEST_COMPILE}/test_single_flight.cpp OWN_MAIN ENV DCCUDA_DRIVER_LIBRARY=${DCFAKE_PATH})
+target_link_libraries(test_single_flight PRIVATE dctest_kernels)

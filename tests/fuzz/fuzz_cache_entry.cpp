@@ -5,7 +5,8 @@
 //         the header checks are passed or failed by the input alone);
 //   odd:  the rest is a payload, wrapped in a valid header with its size and
 //         SHA-256 (so the fuzzer reaches the payload parser at once).
-// Every entry that decodes must encode back to the same bytes.
+// Every entry that decodes must encode back to the same bytes, and must have
+// passed the header check the disk cache makes before reading a payload.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -67,6 +68,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   require(!out->image.empty());
+  // The disk cache reads a payload only after this check of the header alone.
+  require(dc::cache_entry_header_fits(file.data(), file.size(), key, UINT64_MAX, &why));
   if (out->kind == DC_OUTPUT_PTX) require(out->image.back() == 0);
   // A file that decodes is exactly what the writer would have written (but
   // for the reserved header bytes 88..95, which readers ignore).

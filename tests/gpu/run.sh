@@ -149,6 +149,13 @@ for t in "$bundle"/tests/test_*; do
     | sed "s/^/    /" | tee -a "$summary"
 done
 
+# The fork rule on the real driver (test_fork, run above): a child forked after
+# initialisation is refused every call and never hangs, an exec'd or spawned one works.
+if [ -f "$out/test_fork.log" ]; then
+  printf "%-24s %s\n" "fork rule" "$(grep -qE '^\[  PASSED  \] 3 tests' "$out/test_fork.log" && echo PASS || echo FAIL)" \
+    | tee -a "$summary"
+fi
+
 if [ -x "$bundle/tests/test_stress" ]; then
   echo "== stress, longer (32 threads, 30 s, real driver)"
   DCTEST_STRESS_SECONDS=30 DCTEST_STRESS_THREADS=32 "$bundle/tests/test_stress" --gtest_brief=1 > "$out/stress-30s.log" 2>&1

@@ -66,6 +66,7 @@ FACTS = {
     "dc_driver_version": dict(),
     "dc_driver_library": dict(),
     "dc_nvrtc_version": dict(),
+    "dc_config_warnings": dict(),
     "dc_handle_count": dict(
         valid={"handle_type": "DC_HANDLE_BUFFER"},
     ),

@@ -10,6 +10,8 @@
 //
 // Runs on the fake driver in CI and on a real GPU (the same binary).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -182,6 +184,68 @@ std::vector<std::string> functions_with_cases() {
 
 INSTANTIATE_TEST_SUITE_P(Api, BadInput, testing::ValuesIn(functions_with_cases()),
                          [](const testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// Every exported function's valid call, made in a child forked after the
+// fixture was built: CUDA contexts do not survive fork, so each is refused
+// with DC_ERROR_INVALID_STATE and the fork message, its out-pointers cleared;
+// the releases do nothing there (the parent's objects stay the parent's).
+class ForkedChild : public testing::Test {
+ protected:
+  void SetUp() override {
+    REQUIRE_DEVICE();
+    int32_t major = 0, minor = 0;
+    if (dc_nvrtc_version(&major, &minor) != DC_SUCCESS) GTEST_SKIP() << "needs NVRTC for the fixture's kernels";
+    if (auto* f = dctest::fake_driver()) f->reset();
+    ASSERT_EQ(fx_.open(), "") << "the fixture could not be built";
+  }
+  void TearDown() override {
+    fx_.close();
+    EXPECT_EQ(dctest::live_handles(), 0u) << "handles leaked";
+  }
+  Fixture fx_;
+};
+
+TEST_F(ForkedChild, EveryFunctionIsRefusedAndReleasesDoNothing) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  Counts before = counts();
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    std::string problems;
+    int checked = 0;
+    for (const Case& c : gen::kCases) {
+      if (*c.argument) continue;  // the valid call only
+      Result r;
+      c.run(fx_, r);
+      if (r.skip || r.is_void) continue;
+      ++checked;
+      std::string message = dc_last_error_message();
+      std::string want = std::string(c.function) + ": CUDA cannot be used after fork";
+      if (r.status != DC_ERROR_INVALID_STATE || message.rfind(want, 0) != 0)
+        problems += std::string(c.function) + " returned " + dc_status_name(r.status) + " \"" + message + "\"\n";
+      else if (!r.outs_cleared)
+        problems += std::string(c.function) + " left an out-pointer set\n";
+    }
+    std::string report = problems.empty() ? "ok " + std::to_string(checked) : problems;
+    ssize_t ignored = write(fds[1], report.data(), report.size());
+    (void)ignored;
+    _exit(0);
+  }
+  ASSERT_GT(pid, 0);
+  close(fds[1]);
+  std::string report;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(fds[0], buf, sizeof buf)) > 0) report.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child died: signal " << WTERMSIG(status) << "\n" << report;
+  EXPECT_EQ(report.rfind("ok ", 0), 0u) << report;
+  std::printf("[ dccuda   ] forked child: %s functions refused\n", report.c_str() + std::min<size_t>(3, report.size()));
+  EXPECT_EQ(counts(), before) << "the child's releases changed the parent";
+}
 
 // The exported symbols: abi/dccuda.symbols (its path is compiled in; a
 // relative abi/dccuda.symbols is tried where the build tree moved, as on a GPU

@@ -75,3 +75,45 @@ dc_test(test_out_of_memory SOURCES ${DCTEST_RELIABILITY}/test_out_of_memory.cpp
 # One test per bug the reliability work found.
 dc_test(test_regressions SOURCES ${DCTEST_RELIABILITY}/test_regressions.cpp LABELS threads memcheck)
 target_link_libraries(test_regressions PRIVATE dctest_kernels)
+
+# dc_ calls while a thread or the process ends (atexit, static destructors,
+# thread-exit key destructors): run under ASan by tests/scripts/run_sanitizers.sh.
+dc_test(test_exit_paths SOURCES ${DCTEST_RELIABILITY}/test_exit_paths.cpp OWN_MAIN)
+
+# Loading, using (on a thread, with a staged copy) and unloading the library a
+# hundred times. The binary dlopens libdccuda itself: it does not link it.
+dc_test(test_dlclose SOURCES ${DCTEST_RELIABILITY}/test_dlclose.cpp STANDALONE
+  ENV ${DCTEST_FAKE_ENV} DCTEST_LIBDCCUDA=$<TARGET_FILE:dccuda> DCCUDA_STAGING_MIN_BYTES_H2D=65536 DCCUDA_COPY_THREADS=4)
+
+# Every call that waits, loads, unloads or resets is refused inside a host
+# function; the header's list and the test's table agree.
+dc_test(test_host_functions SOURCES ${DCTEST_RELIABILITY}/test_host_functions.cpp)
+target_link_libraries(test_host_functions PRIVATE dctest_kernels)
+target_compile_definitions(test_host_functions PRIVATE DCTEST_HEADER="${PROJECT_SOURCE_DIR}/include/dccuda.h")
+
+# fork after initialisation: the child is refused every call (and never hangs
+# on a lock a parent thread held); exec and spawn work. Pageable copies of
+# 8 MiB are staged.
+dc_test(test_fork SOURCES ${DCTEST_RELIABILITY}/test_fork.cpp OWN_MAIN
+  ENV ${DCTEST_FAKE_ENV} DCCUDA_STAGING_MIN_BYTES_H2D=65536)
+
+# Module files that are not regular files, or too large: refused unread.
+dc_test(test_file_inputs SOURCES ${DCTEST_RELIABILITY}/test_file_inputs.cpp OWN_MAIN)
+
+# The trust boundaries: the cache directory and the environment of a privileged
+# process, with two users the test creates (as root; it skips otherwise) and a
+# set-user-ID copy of trust_helper. The helper loads libdccuda itself.
+add_executable(trust_helper ${DCTEST_RELIABILITY}/trust_helper.c)
+target_include_directories(trust_helper PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(trust_helper PRIVATE ${CMAKE_DL_LIBS})
+add_library(trust_evil_library MODULE ${DCTEST_RELIABILITY}/trust_evil_library.c)
+if(DCCUDA_SANITIZE)
+  # A C program: linked by the C++ driver, so that the sanitizer runtimes are complete (as dc_c_tool does).
+  set_target_properties(trust_helper PROPERTIES LINKER_LANGUAGE CXX)
+endif()
+dc_test(test_trust_boundaries SOURCES ${DCTEST_RELIABILITY}/test_trust_boundaries.cpp INTERNAL FAKE_ONLY)
+target_link_libraries(test_trust_boundaries PRIVATE dctest_kernels)
+add_dependencies(test_trust_boundaries trust_helper trust_evil_library dccuda)
+target_compile_definitions(test_trust_boundaries PRIVATE
+  DCTEST_TRUST_HELPER="$<TARGET_FILE:trust_helper>" DCTEST_LIBDCCUDA="$<TARGET_FILE:dccuda>"
+  DCTEST_EVIL_LIBRARY="$<TARGET_FILE:trust_evil_library>")

@@ -55,6 +55,43 @@ TEST(HandleTable, StaleHandleDoesNotSeeTheSlotsNextObject) {
   for (uint64_t h : hs) EXPECT_TRUE(dc::HandleTable::close(h, dc::HandleType::Buffer));
 }
 
+// A handle carries 24 bits of its slot's generation. A slot released and
+// reissued 2^24 times came back to the generation of its first handle: a
+// stale handle then named the new object (a write through it overwrote the new
+// buffer; releasing it released the new owner's). The slot is retired instead
+// once every generation has been used. About a second in a release build.
+TEST(HandleTable, AStaleHandleNeverComesBackAfterItsSlotIsReused2To24Times) {
+  auto index_of = [](uint64_t h) { return static_cast<uint32_t>(h); };
+  Thing* thing = new Thing;  // one object, handed out again and again (insert retains it)
+  uint64_t stale = dc::HandleTable::insert(thing);
+  ASSERT_TRUE(dc::HandleTable::close(stale, dc::HandleType::Buffer));
+  // Take every other free slot, so that the stale handle's slot is the only
+  // one the table reuses.
+  std::vector<uint64_t> held;
+  uint64_t h = dc::HandleTable::insert(thing);
+  for (int i = 0; index_of(h) != index_of(stale) && i < 1000000; ++i) {
+    held.push_back(h);
+    h = dc::HandleTable::insert(thing);
+  }
+  ASSERT_EQ(index_of(h), index_of(stale)) << "the stale handle's slot was never reused";
+  constexpr uint64_t kGenerations = uint64_t(1) << 24;
+  uint64_t reused = 1;  // h is the slot's first reuse
+  for (;;) {
+    ASSERT_NE(h, stale) << "after " << reused << " reuses, a new handle equals the released one";
+    ASSERT_TRUE(dc::HandleTable::close(h, dc::HandleType::Buffer));
+    h = dc::HandleTable::insert(thing);
+    if (index_of(h) != index_of(stale)) break;  // the slot was retired
+    ++reused;
+  }
+  // Retired once it has used its 2^24 generations (fewer reuses after the
+  // stale handle when the slot served other handles before it).
+  EXPECT_LE(reused, kGenerations - 1);
+  EXPECT_FALSE(dc::try_pin<Thing>(reinterpret_cast<void*>(stale))) << "the stale handle names an object";
+  EXPECT_TRUE(dc::HandleTable::close(h, dc::HandleType::Buffer));
+  for (uint64_t k : held) EXPECT_TRUE(dc::HandleTable::close(k, dc::HandleType::Buffer));
+  thing->unref();
+}
+
 TEST(HandleTable, WrongTypeAndGarbageAreRefused) {
   uint64_t h = issue(new Thing);
   EXPECT_FALSE(dc::try_pin<Other>(reinterpret_cast<void*>(h)));

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "dccuda.h"
+#include "loader/cuda_abi/driver_abi.h"  // CUresult as the driver declares it
 #include "support/fake.h"
 
 TEST(Status, EveryStatusHasItsName) {
@@ -40,8 +41,9 @@ TEST(Status, EveryStatusHasItsName) {
 }
 
 // The driver's own cuGetErrorName, where the loaded driver has it (fake or real):
-// CUresult cuGetErrorName(CUresult, const char**), a CUresult being a C enum (int).
-using GetErrorName = int (*)(int, const char**);
+// CUresult cuGetErrorName(CUresult, const char**). The pointer has the driver's exact type:
+// calling through int(*)(int, ...) is undefined behaviour (UBSan's -fsanitize=function says so).
+using GetErrorName = CUresult (*)(CUresult, const char**);
 static GetErrorName driver_get_error_name() {
   const char* path = nullptr;
   if (dc_driver_library(&path) != DC_SUCCESS) return nullptr;
@@ -78,7 +80,7 @@ TEST(Status, CudaErrorNamesAgreeWithTheDriver) {
   int compared = 0;
   for (int v = 0; v < 1023; ++v) {
     const char* name = nullptr;
-    if (get(v, &name) != 0 || !name) continue;  // 0: CUDA_SUCCESS
+    if (get(static_cast<CUresult>(v), &name) != CUDA_SUCCESS || !name) continue;
     EXPECT_STREQ(dc_cuda_error_name(v), name) << "CUresult " << v;
     ++compared;
   }

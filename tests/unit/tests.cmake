@@ -54,3 +54,6 @@ set_tests_properties(cuda_result_names.planted_missing_fails PROPERTIES
   PASS_REGULAR_EXPRESSION "no DC_CUDA_RESULT\\(CUDA_ERROR_ILLEGAL_ADDRESS\\) line.*1 missing")
 set_tests_properties(cuda_result_names.complete cuda_result_names.planted_missing_fails PROPERTIES LABELS fake TIMEOUT 30)
 endif()
+
+# Every environment variable through one strict parser (each case in a child process).
+dc_test(test_config SOURCES ${DCTEST_UNIT}/test_config.cpp OWN_MAIN ENV ${DCTEST_FAKE_ENV} DCTEST_FAKE_PATH=${DCFAKE_PATH})

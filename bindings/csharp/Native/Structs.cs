@@ -16,13 +16,13 @@ namespace Dccuda.Interop
         public uint StructSize;
         /// <summary>DC_INIT_*</summary>
         public uint Flags;
-        /// <summary>const char*: The driver library to load. NULL: $DCCUDA_DRIVER_LIBRARY, else libcuda.so.1 (nvcuda.dll on Windows).</summary>
+        /// <summary>const char*: The driver library to load; NULL: see the configuration table in dccuda.h.</summary>
         public IntPtr DriverLibrary;
-        /// <summary>const char*: The NVRTC library to load (only it is tried). NULL: $DCCUDA_NVRTC_LIBRARY, else libnvrtc.so.13, then libnvrtc.so.12, each looked for first in the folder that holds the loaded libdccuda itself (a package such as NuGet's runtimes/&lt;rid&gt;/native puts NVRTC beside it), then by the system's library search, then in the lib64 folder of $CUDA_HOME, $CUDA_PATH and /usr/local/cuda.</summary>
+        /// <summary>const char*: The NVRTC library to load; NULL: see the configuration table in dccuda.h.</summary>
         public IntPtr NvrtcLibrary;
-        /// <summary>const char*: The on-disk cache directory. NULL: $DCCUDA_CACHE_DIR, else $XDG_CACHE_HOME/dccuda, else ~/.cache/dccuda.</summary>
+        /// <summary>const char*: The on-disk kernel cache directory; NULL: see the configuration table in dccuda.h.</summary>
         public IntPtr CacheDir;
-        /// <summary>Size limit of the disk cache in bytes (least recently used entries are evicted). 0: $DCCUDA_CACHE_MAX_BYTES, else 1 GiB.</summary>
+        /// <summary>Size limit of the disk cache in bytes (least recently used entries are evicted); 0: see the configuration table in dccuda.h.</summary>
         public ulong CacheMaxBytes;
 
         /// <summary>DC_INIT_OPTIONS_INIT.</summary>

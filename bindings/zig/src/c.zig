@@ -106,6 +106,7 @@ pub extern "dccuda" fn dc_init(options: ?*const dc_init_options) dc_status;
 pub extern "dccuda" fn dc_driver_version(version: ?*i32) dc_status;
 pub extern "dccuda" fn dc_driver_library(path: ?*?[*:0]const u8) dc_status;
 pub extern "dccuda" fn dc_nvrtc_version(major: ?*i32, minor: ?*i32) dc_status;
+pub extern "dccuda" fn dc_config_warnings(warnings: ?*?[*:0]const u8) dc_status;
 
 pub const DC_HANDLE_DEVICE: i32 = 1;
 pub const DC_HANDLE_BUFFER: i32 = 2;

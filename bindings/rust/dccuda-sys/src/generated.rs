@@ -267,21 +267,14 @@ pub struct dc_init_options {
     pub struct_size: u32,
     /// DC_INIT_*
     pub flags: u32,
-    /// The driver library to load. NULL: $DCCUDA_DRIVER_LIBRARY, else
-    /// libcuda.so.1 (nvcuda.dll on Windows).
+    /// The driver library to load; NULL: see the configuration table in dccuda.h.
     pub driver_library: *const c_char,
-    /// The NVRTC library to load (only it is tried). NULL: $DCCUDA_NVRTC_LIBRARY,
-    /// else libnvrtc.so.13, then libnvrtc.so.12, each looked for first in the
-    /// folder that holds the loaded libdccuda itself (a package such as NuGet's
-    /// runtimes/\<rid>/native puts NVRTC beside it), then by the system's library
-    /// search, then in the lib64 folder of $CUDA_HOME, $CUDA_PATH and
-    /// /usr/local/cuda.
+    /// The NVRTC library to load; NULL: see the configuration table in dccuda.h.
     pub nvrtc_library: *const c_char,
-    /// The on-disk cache directory. NULL: $DCCUDA_CACHE_DIR, else
-    /// $XDG_CACHE_HOME/dccuda, else ~/.cache/dccuda.
+    /// The on-disk kernel cache directory; NULL: see the configuration table in dccuda.h.
     pub cache_dir: *const c_char,
     /// Size limit of the disk cache in bytes (least recently used entries are
-    /// evicted). 0: $DCCUDA_CACHE_MAX_BYTES, else 1 GiB.
+    /// evicted); 0: see the configuration table in dccuda.h.
     pub cache_max_bytes: u64,
 }
 
@@ -640,7 +633,7 @@ extern "C" {
     pub fn dc_last_error_detail() -> *const c_char;
 
     /// Initialise the library with explicit options. Optional: without it the first
-    /// call initialises with the defaults and environment variables above.
+    /// call initialises with the defaults and environment variables of the table above.
     /// Call it at most once, before any other fallible dc_ call.
     ///
     /// `options` may be NULL (defaults). Loading the driver and NVRTC happens here;
@@ -649,8 +642,10 @@ extern "C" {
     ///
     /// Thread-safe.
     /// Errors: DC_ERROR_NO_DRIVER when no driver could be loaded (NVRTC and the
-    /// cache are still set up), DC_ERROR_INVALID_ARGUMENT for a bad struct_size or
-    /// unknown flag, DC_ERROR_INVALID_STATE if the library was already initialised.
+    /// cache are still set up), DC_ERROR_INVALID_ARGUMENT for a bad struct_size,
+    /// an unknown flag or a malformed environment variable (the message names it;
+    /// nothing is initialised), DC_ERROR_INVALID_STATE if the library was already
+    /// initialised.
     pub fn dc_init(options: *const dc_init_options) -> dc_status;
 
     /// The CUDA version the driver supports (cuDriverGetVersion: 12040 = 12.4).
@@ -664,6 +659,19 @@ extern "C" {
     /// The version of the loaded NVRTC (13, 0 for NVRTC 13.0).
     /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NO_COMPILER.
     pub fn dc_nvrtc_version(major: *mut i32, minor: *mut i32) -> dc_status;
+
+    /// What dccuda could not honour in its settings, "" when nothing: one sentence
+    /// per line, each naming the setting, why it is not used and what to do. They
+    /// are: a kernel cache directory refused as unsafe (owned by another user, or
+    /// writable by its group or by others: whoever can write the cache chooses the
+    /// code dc_compile returns; the disk cache is then off and dc_cache_directory
+    /// gives ""), a shared cache's key file refused, and environment variables
+    /// ignored in a privileged process (set-user-ID, set-group-ID or file
+    /// capabilities). dccuda-info prints them. Settles the settings and the cache
+    /// directory, as the first call that needs them does. UTF-8, owned by the
+    /// library, static for the life of the process; any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL out, a malformed environment variable).
+    pub fn dc_config_warnings(warnings: *mut *const c_char) -> dc_status;
 
     /// How many handles of a type (DC_HANDLE_*) are live in this process: a leak
     /// check for tests and finalizer debugging. Errors: DC_ERROR_INVALID_ARGUMENT
@@ -970,10 +978,39 @@ extern "C" {
 
     /// Enqueue `fn(user_data)` on `stream` (cuLaunchHostFunc): it runs on a thread of
     /// the driver once earlier work on the stream completes, and later work waits for
-    /// it to return. `fn` must not call any dc_ function that enqueues work or
-    /// synchronises (the driver forbids CUDA calls there: such a call made from `fn`
-    /// is refused with DC_ERROR_INVALID_STATE), nor release the last handle of a
-    /// buffer (its memory could not be freed there), and should return quickly.
+    /// it to return, so it should return quickly. The driver forbids CUDA calls
+    /// there, and a call that waits, loads, unloads or resets could deadlock or
+    /// destroy the context `fn` runs in. So every dc_ call that enqueues work,
+    /// waits, loads or unloads code, changes or resets a context, or asks the
+    /// driver about a kernel (which may load it lazily, and loading may
+    /// synchronise) is refused there, before it does anything.
+    /// Refused inside `fn` with DC_ERROR_INVALID_STATE:
+    /// dc_buffer_alloc, dc_buffer_alloc_async, dc_buffer_alloc_pinned,
+    /// dc_buffer_alloc_managed, dc_buffer_wrap_device, dc_buffer_register_host,
+    /// dc_buffer_prefetch, dc_buffer_advise, dc_buffer_write, dc_buffer_read,
+    /// dc_buffer_copy, dc_buffer_write_async, dc_buffer_read_async,
+    /// dc_buffer_copy_async, dc_buffer_fill, dc_buffer_fill_async,
+    /// dc_device_synchronize, dc_device_reset, dc_device_trim_memory,
+    /// dc_device_enable_peer_access, dc_device_disable_peer_access,
+    /// dc_stream_create, dc_stream_synchronize, dc_stream_query,
+    /// dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
+    /// dc_stream_end_capture, dc_event_create, dc_event_record,
+    /// dc_event_synchronize, dc_event_query, dc_event_elapsed_ms,
+    /// dc_module_load, dc_module_load_file, dc_module_load_program,
+    /// dc_module_compile_and_load, dc_module_get_function, dc_module_get_global,
+    /// dc_module_function_count, dc_module_function_name, dc_function_attribute,
+    /// dc_function_get_info, dc_function_set_attribute,
+    /// dc_function_set_cache_config, dc_occupancy_max_active_blocks,
+    /// dc_occupancy_max_potential_block_size, dc_occupancy_max_active_clusters,
+    /// dc_occupancy_available_dynamic_shared, dc_launch_config_1d,
+    /// dc_launch_kernel, dc_launch_kernel_packed, dc_launch_create,
+    /// dc_launch_set_config, dc_launch_enqueue, dc_graph_instantiate,
+    /// dc_graph_upload, dc_graph_launch, dc_graph_update.
+    ///
+    /// Release functions cannot report a refusal: `fn` must not release the last
+    /// handle of a buffer, module, stream, event, graph or device (their driver
+    /// objects cannot be freed there). Calls not listed (getters, dc_compile,
+    /// dc_last_error_*) work inside `fn`.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL fn),
     /// DC_ERROR_CONTEXT_LOST.
     pub fn dc_stream_add_callback(stream: dc_stream, fn_: dc_host_fn, user_data: *mut c_void) -> dc_status;
@@ -1078,8 +1115,10 @@ extern "C" {
     /// Errors: DC_ERROR_INVALID_ARGUMENT (no or unknown flags), DC_ERROR_IO.
     pub fn dc_cache_clear(flags: u32) -> dc_status;
 
-    /// The on-disk cache directory in use, or "" when the disk cache is disabled.
-    /// Static for the life of the process. Errors: DC_ERROR_INVALID_ARGUMENT.
+    /// The on-disk cache directory in use, or "" when the disk cache is disabled or
+    /// its directory was refused as unsafe (dc_config_warnings says why; see
+    /// "Trust" in the configuration table). Static for the life of the process.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT.
     pub fn dc_cache_directory(path: *mut *const c_char) -> dc_status;
 
     /// Load a module from an image in memory: PTX (text; NUL-terminated or not),
@@ -1092,8 +1131,11 @@ extern "C" {
     /// too new for the driver is named as such), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
     pub fn dc_module_load(device: dc_device, image: *const c_void, size: u64, options: *const dc_module_options, module: *mut dc_module) -> dc_status;
 
-    /// As dc_module_load, from a file (PTX, CUBIN or fatbin). Errors: as
-    /// dc_module_load, and DC_ERROR_IO / DC_ERROR_NOT_FOUND for the file.
+    /// As dc_module_load, from a file (PTX, CUBIN or fatbin): a regular file (a
+    /// symbolic link to one is followed) of at most 2 GiB. Errors: as
+    /// dc_module_load, DC_ERROR_NOT_FOUND (no such file), DC_ERROR_IO (a
+    /// directory, device, pipe or socket: refused without reading it; unreadable),
+    /// DC_ERROR_INVALID_IMAGE (empty, or "file too large": refused unread).
     pub fn dc_module_load_file(device: dc_device, path: *const c_char, options: *const dc_module_options, module: *mut dc_module) -> dc_status;
 
     /// As dc_module_load, from a compiled program's output (not LTO-IR).

@@ -1,0 +1,34 @@
+#include "platform/process.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+namespace dc::platform {
+
+namespace detail {
+std::atomic<bool> g_forked_child{false};
+}
+
+namespace {
+
+std::atomic<long> g_pid{0};
+
+// Runs in the child of every fork() of this process, before fork returns
+// there: async-signal-safe (an atomic store).
+void on_fork_child() { detail::g_forked_child.store(true, std::memory_order_relaxed); }
+
+}  // namespace
+
+void note_initialised() noexcept {
+  // Once per process (a function-local static: thread-safe). A forked child
+  // inherits the handler already installed, so it never runs this again.
+  static const bool installed = [] {
+    g_pid.store(static_cast<long>(::getpid()), std::memory_order_relaxed);
+    return ::pthread_atfork(nullptr, nullptr, on_fork_child) == 0;
+  }();
+  (void)installed;
+}
+
+long initialising_process() noexcept { return g_pid.load(std::memory_order_relaxed); }
+
+}  // namespace dc::platform

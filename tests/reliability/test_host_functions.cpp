@@ -1,0 +1,235 @@
+// Calls made from inside a host function (dc_stream_add_callback). The driver
+// forbids CUDA calls there, and a call that waits, loads, unloads or resets
+// can deadlock or destroy the context the host function runs in (seen:
+// dc_device_reset from a host function returned DC_SUCCESS after destroying
+// its context). Every call that enqueues work, waits, loads or unloads code,
+// changes or resets a context, or asks the driver about a kernel (which may
+// load it lazily, and a load may synchronise) is refused with
+// DC_ERROR_INVALID_STATE. The header lists them (dc_stream_add_callback); the
+// table below holds one call of each, and a test checks that the two agree.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <functional>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "reliability/device_fixture.h"
+
+namespace {
+
+// Live objects of every kind, made before the host function runs.
+struct Objects {
+  dc_device device = nullptr;
+  dc_stream stream = nullptr;
+  dc_buffer buffer = nullptr;
+  dc_buffer other = nullptr;
+  dc_event start = nullptr;
+  dc_event end = nullptr;
+  dc_module module = nullptr;
+  dc_function function = nullptr;
+  dc_program program = nullptr;
+  dc_launch launch = nullptr;
+  dc_graph graph = nullptr;
+  std::vector<uint8_t> host = std::vector<uint8_t>(4096, 1);
+  dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
+};
+
+struct Case {
+  const char* name;
+  std::function<dc_status(Objects&)> call;
+};
+
+void release_any(dc_buffer h) { dc_buffer_release(h); }
+void release_any(dc_stream h) { dc_stream_release(h); }
+void release_any(dc_event h) { dc_event_release(h); }
+void release_any(dc_module h) { dc_module_release(h); }
+void release_any(dc_function h) { dc_function_release(h); }
+void release_any(dc_launch h) { dc_launch_release(h); }
+void release_any(dc_graph h) { dc_graph_release(h); }
+
+// Out-pointers start as a made-up handle: a refused call must clear them.
+template <class Handle>
+Handle sentinel() {
+  return reinterpret_cast<Handle>(uintptr_t(1));
+}
+// The status, or DC_ERROR_INTERNAL if a failed call left its out-pointer set
+// (and the handle released if the call succeeded after all).
+template <class Handle>
+dc_status cleared(dc_status s, Handle out) {
+  if (s == DC_SUCCESS) {
+    release_any(out);
+    return s;
+  }
+  return out ? DC_ERROR_INTERNAL : s;
+}
+
+// One call of every refused function, with arguments that are valid outside
+// a host function.
+std::vector<Case> refused_calls() {
+  return {
+      {"dc_buffer_alloc", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc(o.device, 64, 0, &b); return cleared(s, b); }},
+      {"dc_buffer_alloc_async", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_async(o.stream, 64, 0, &b); return cleared(s, b); }},
+      {"dc_buffer_alloc_pinned", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_pinned(o.device, 64, 0, &b); return cleared(s, b); }},
+      {"dc_buffer_alloc_managed", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_managed(o.device, 64, 0, &b); return cleared(s, b); }},
+      {"dc_buffer_wrap_device", [](Objects& o) { uint64_t p = 0; dc_buffer_device_pointer(o.buffer, &p); dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_wrap_device(o.device, p, 64, &b); return cleared(s, b); }},
+      {"dc_buffer_register_host", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_register_host(o.device, o.host.data(), o.host.size(), 0, &b); return cleared(s, b); }},
+      {"dc_buffer_prefetch", [](Objects& o) { return dc_buffer_prefetch(o.buffer, 0, 64, 0, o.stream); }},
+      {"dc_buffer_advise", [](Objects& o) { return dc_buffer_advise(o.buffer, 0, 64, DC_ADVISE_SET_READ_MOSTLY, 0); }},
+      {"dc_buffer_write", [](Objects& o) { return dc_buffer_write(o.buffer, 0, o.host.data(), 64); }},
+      {"dc_buffer_read", [](Objects& o) { return dc_buffer_read(o.buffer, 0, o.host.data(), 64); }},
+      {"dc_buffer_copy", [](Objects& o) { return dc_buffer_copy(o.other, 0, o.buffer, 0, 64); }},
+      {"dc_buffer_write_async", [](Objects& o) { return dc_buffer_write_async(o.buffer, 0, o.host.data(), 64, o.stream); }},
+      {"dc_buffer_read_async", [](Objects& o) { return dc_buffer_read_async(o.buffer, 0, o.host.data(), 64, o.stream); }},
+      {"dc_buffer_copy_async", [](Objects& o) { return dc_buffer_copy_async(o.other, 0, o.buffer, 0, 64, o.stream); }},
+      {"dc_buffer_fill", [](Objects& o) { return dc_buffer_fill(o.buffer, 0, 64, 7, 4); }},
+      {"dc_buffer_fill_async", [](Objects& o) { return dc_buffer_fill_async(o.buffer, 0, 64, 7, 4, o.stream); }},
+      {"dc_device_synchronize", [](Objects& o) { return dc_device_synchronize(o.device); }},
+      {"dc_device_reset", [](Objects& o) { return dc_device_reset(o.device); }},
+      {"dc_device_trim_memory", [](Objects& o) { return dc_device_trim_memory(o.device, 0); }},
+      {"dc_device_enable_peer_access", [](Objects& o) { return dc_device_enable_peer_access(o.device, o.device); }},
+      {"dc_device_disable_peer_access", [](Objects& o) { return dc_device_disable_peer_access(o.device, o.device); }},
+      {"dc_stream_create", [](Objects& o) { dc_stream s = sentinel<dc_stream>(); dc_status r = dc_stream_create(o.device, 0, 0, &s); return cleared(r, s); }},
+      {"dc_stream_synchronize", [](Objects& o) { return dc_stream_synchronize(o.stream); }},
+      {"dc_stream_query", [](Objects& o) { return dc_stream_query(o.stream); }},
+      {"dc_stream_wait_event", [](Objects& o) { return dc_stream_wait_event(o.stream, o.start); }},
+      {"dc_stream_add_callback", [](Objects& o) { return dc_stream_add_callback(o.stream, [](void*) {}, nullptr); }},
+      {"dc_event_create", [](Objects& o) { dc_event e = sentinel<dc_event>(); dc_status s = dc_event_create(o.device, 0, &e); return cleared(s, e); }},
+      {"dc_event_record", [](Objects& o) { return dc_event_record(o.start, o.stream); }},
+      {"dc_event_synchronize", [](Objects& o) { return dc_event_synchronize(o.start); }},
+      {"dc_event_query", [](Objects& o) { return dc_event_query(o.start); }},
+      {"dc_event_elapsed_ms", [](Objects& o) { float ms = 0; return dc_event_elapsed_ms(o.start, o.end, &ms); }},
+      {"dc_module_load", [](Objects& o) {
+         const void* image = nullptr; uint64_t size = 0;
+         dc_program_output(o.program, nullptr, &image, &size);
+         dc_module m = sentinel<dc_module>(); dc_status s = dc_module_load(o.device, image, size, nullptr, &m); return cleared(s, m); }},
+      {"dc_module_load_file", [](Objects& o) { dc_module m = sentinel<dc_module>(); dc_status s = dc_module_load_file(o.device, "/nonexistent.cubin", nullptr, &m); return cleared(s, m); }},
+      {"dc_module_load_program", [](Objects& o) { dc_module m = sentinel<dc_module>(); dc_status s = dc_module_load_program(o.device, o.program, nullptr, &m); return cleared(s, m); }},
+      {"dc_module_compile_and_load", [](Objects& o) {
+         dc_module m = sentinel<dc_module>();
+         dc_status s = dc_module_compile_and_load(o.device, "extern \"C\" __global__ void k() {}", "k.cu", nullptr, &m);
+         return cleared(s, m); }},
+      {"dc_module_get_function", [](Objects& o) { dc_function f = sentinel<dc_function>(); dc_status s = dc_module_get_function(o.module, "saxpy", &f); return cleared(s, f); }},
+      {"dc_module_get_global", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_module_get_global(o.module, "answer", &b); return cleared(s, b); }},
+      {"dc_module_function_count", [](Objects& o) { uint32_t n = 0; return dc_module_function_count(o.module, &n); }},
+      {"dc_module_function_name", [](Objects& o) { const char* n = nullptr; return dc_module_function_name(o.module, 0, &n); }},
+      {"dc_function_attribute", [](Objects& o) { int32_t v = 0; return dc_function_attribute(o.function, 0, &v); }},
+      {"dc_function_get_info", [](Objects& o) { dc_function_info i = DC_FUNCTION_INFO_INIT; return dc_function_get_info(o.function, &i); }},
+      {"dc_function_set_attribute", [](Objects& o) { return dc_function_set_attribute(o.function, 8, 0); }},
+      {"dc_function_set_cache_config", [](Objects& o) { return dc_function_set_cache_config(o.function, 0); }},
+      {"dc_occupancy_max_active_blocks", [](Objects& o) { int32_t n = 0; return dc_occupancy_max_active_blocks(o.function, 128, 0, &n); }},
+      {"dc_occupancy_max_potential_block_size", [](Objects& o) { int32_t g = 0, b = 0; return dc_occupancy_max_potential_block_size(o.function, nullptr, nullptr, 0, 0, &g, &b); }},
+      {"dc_occupancy_max_active_clusters", [](Objects& o) { int32_t n = 0; return dc_occupancy_max_active_clusters(o.function, &o.config, &n); }},
+      {"dc_occupancy_available_dynamic_shared", [](Objects& o) { uint64_t n = 0; return dc_occupancy_available_dynamic_shared(o.function, 1, 128, &n); }},
+      {"dc_launch_config_1d", [](Objects& o) { dc_launch_config c = DC_LAUNCH_CONFIG_INIT; return dc_launch_config_1d(o.function, 1000, 0, &c); }},
+      {"dc_launch_kernel", [](Objects& o) { return dc_launch_kernel(o.function, &o.config, nullptr, 0, o.stream); }},
+      {"dc_launch_kernel_packed", [](Objects& o) { return dc_launch_kernel_packed(o.function, &o.config, nullptr, 0, o.stream); }},
+      {"dc_launch_create", [](Objects& o) { dc_launch l = sentinel<dc_launch>(); dc_status s = dc_launch_create(o.function, &o.config, &l); return cleared(s, l); }},
+      {"dc_launch_set_config", [](Objects& o) { return dc_launch_set_config(o.launch, &o.config); }},
+      {"dc_launch_enqueue", [](Objects& o) { return dc_launch_enqueue(o.launch, o.stream); }},
+      {"dc_stream_begin_capture", [](Objects& o) { return dc_stream_begin_capture(o.stream, DC_CAPTURE_THREAD_LOCAL); }},
+      {"dc_stream_end_capture", [](Objects& o) { dc_graph g = sentinel<dc_graph>(); dc_status s = dc_stream_end_capture(o.stream, &g); return cleared(s, g); }},
+      {"dc_graph_instantiate", [](Objects& o) { return dc_graph_instantiate(o.graph); }},
+      {"dc_graph_upload", [](Objects& o) { return dc_graph_upload(o.graph, o.stream); }},
+      {"dc_graph_launch", [](Objects& o) { return dc_graph_launch(o.graph, o.stream); }},
+      {"dc_graph_update", [](Objects& o) { return dc_graph_update(o.graph, o.graph); }},
+  };
+}
+
+struct CallbackRun {
+  Objects* objects;
+  std::vector<Case> cases;
+  std::vector<dc_status> statuses;
+  std::vector<std::string> messages;
+};
+
+void run_cases(void* p) {
+  CallbackRun* run = static_cast<CallbackRun*>(p);
+  for (Case& c : run->cases) {
+    run->statuses.push_back(c.call(*run->objects));
+    run->messages.push_back(dc_last_error_message());
+  }
+}
+
+class HostFunctionTest : public dctest::DeviceFixture {};
+
+TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunction) {
+  if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC (the module, function and launch cases)";
+  Objects o;
+  o.device = device_;
+  ASSERT_DC_OK(dc_stream_create(device_, 0, 0, &o.stream));
+  ASSERT_DC_OK(dc_buffer_alloc(device_, 4096, 0, &o.buffer));
+  ASSERT_DC_OK(dc_buffer_alloc(device_, 4096, 0, &o.other));
+  ASSERT_DC_OK(dc_event_create(device_, 0, &o.start));
+  ASSERT_DC_OK(dc_event_create(device_, 0, &o.end));
+  ASSERT_DC_OK(dc_event_record(o.start, o.stream));
+  ASSERT_DC_OK(dc_event_record(o.end, o.stream));
+  dc_compile_options options = DC_COMPILE_OPTIONS_INIT;
+  options.std = "c++17";
+  ASSERT_DC_OK(dc_compile(dctest::kKernels, "host_functions.cu", &options, device_, &o.program));
+  ASSERT_DC_OK(dc_module_load_program(device_, o.program, nullptr, &o.module));
+  ASSERT_DC_OK(dc_module_get_function(o.module, "empty", &o.function));
+  ASSERT_DC_OK(dc_launch_create(o.function, &o.config, &o.launch));
+  ASSERT_DC_OK(dc_stream_begin_capture(o.stream, DC_CAPTURE_THREAD_LOCAL));
+  ASSERT_DC_OK(dc_launch_enqueue(o.launch, o.stream));
+  ASSERT_DC_OK(dc_stream_end_capture(o.stream, &o.graph));
+  ASSERT_DC_OK(dc_stream_synchronize(o.stream));
+
+  CallbackRun run;
+  run.objects = &o;
+  run.cases = refused_calls();
+  ASSERT_DC_OK(dc_stream_add_callback(o.stream, run_cases, &run));
+  ASSERT_DC_OK(dc_stream_synchronize(o.stream));
+  ASSERT_EQ(run.statuses.size(), run.cases.size());
+  for (size_t i = 0; i < run.cases.size(); ++i) {
+    EXPECT_EQ(run.statuses[i], DC_ERROR_INVALID_STATE)
+        << run.cases[i].name << " was not refused inside a host function, or left its out-pointer set "
+        << "(DC_ERROR_INTERNAL here): " << dc_status_name(run.statuses[i]) << " " << run.messages[i];
+    EXPECT_NE(run.messages[i].find(std::string(run.cases[i].name) + ": called from a host function"),
+              std::string::npos)
+        << run.messages[i];
+  }
+  // Outside the host function the same calls work again (here: the context
+  // was not reset, the stream and the launch still work).
+  EXPECT_DC_OK(dc_launch_enqueue(o.launch, o.stream));
+  EXPECT_DC_OK(dc_device_synchronize(device_));
+
+  dc_graph_release(o.graph);
+  dc_launch_release(o.launch);
+  dc_function_release(o.function);
+  dc_module_release(o.module);
+  dc_program_release(o.program);
+  dc_event_release(o.start);
+  dc_event_release(o.end);
+  dc_buffer_release(o.buffer);
+  dc_buffer_release(o.other);
+  dc_stream_release(o.stream);
+}
+
+// The header's list (dc_stream_add_callback) and the table above name the same calls.
+TEST(HostFunctionList, TheHeaderListsExactlyTheCallsTestedHere) {
+  std::ifstream in(DCTEST_HEADER);
+  if (!in) GTEST_SKIP() << "the header is not here (" << DCTEST_HEADER << ")";
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string h = text.str();
+  const std::string marker = "Refused inside `fn` with DC_ERROR_INVALID_STATE";
+  size_t at = h.find(marker);
+  ASSERT_NE(at, std::string::npos) << "dc_stream_add_callback's documentation lacks: " << marker;
+  size_t end = h.find("\n *\n", at);
+  ASSERT_NE(end, std::string::npos);
+  std::string block = h.substr(at + marker.size(), end - at - marker.size());
+  std::set<std::string> listed;
+  std::regex name("dc_[a-z0-9_]+");
+  for (auto it = std::sregex_iterator(block.begin(), block.end(), name); it != std::sregex_iterator(); ++it)
+    listed.insert(it->str());
+  std::set<std::string> tested;
+  for (const Case& c : refused_calls()) tested.insert(c.name);
+  for (const std::string& n : listed) EXPECT_TRUE(tested.count(n)) << n << " is listed in the header but not tested";
+  for (const std::string& n : tested) EXPECT_TRUE(listed.count(n)) << n << " is tested but not listed in the header";
+}
+
+}  // namespace
