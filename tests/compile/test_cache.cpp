@@ -24,6 +24,7 @@
 #include "compile/kernel_sources.h"
 #include "dccuda.h"
 #include "support/fake.h"
+#include "support/files.h"
 
 extern char** environ;
 
@@ -31,55 +32,12 @@ namespace {
 
 std::string g_self;  // this executable
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << bytes;
-}
-
-std::string make_temp_dir(const char* tag) {
-  std::string pattern = std::string("/tmp/dccuda-") + tag + "-XXXXXX";
-  std::vector<char> buf(pattern.begin(), pattern.end());
-  buf.push_back('\0');
-  if (!mkdtemp(buf.data())) return {};
-  return buf.data();
-}
-
-void remove_tree(const std::string& dir) {
-  if (DIR* d = opendir(dir.c_str())) {
-    while (dirent* e = readdir(d)) {
-      std::string n = e->d_name;
-      if (n == "." || n == "..") continue;
-      std::string p = dir + "/" + n;
-      struct stat st;
-      if (lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) remove_tree(p);
-      else unlink(p.c_str());
-    }
-    closedir(d);
-  }
-  rmdir(dir.c_str());
-}
-
-// Names in `dir` ending in `suffix` (or containing `mark`, when given).
-std::set<std::string> files_in(const std::string& dir, const char* suffix, const char* mark = nullptr) {
-  std::set<std::string> out;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (dirent* e = readdir(d)) {
-      std::string n = e->d_name;
-      bool match = mark ? n.find(mark) != std::string::npos
-                        : n.size() > std::strlen(suffix) && n.compare(n.size() - std::strlen(suffix), std::string::npos, suffix) == 0;
-      if (match) out.insert(n);
-    }
-    closedir(d);
-  }
-  return out;
-}
+// The file helpers every test shares (tests/support/files.h).
+using dctest::files_in;
+using dctest::make_temp_dir;
+using dctest::read_file;
+using dctest::remove_tree;
+using dctest::write_file;
 
 std::string cache_dir() {
   const char* dir = nullptr;
