@@ -54,8 +54,18 @@ bool fail_and_check(const char* where) {
   std::string message = dc_last_error_message();
   bool ok = s == DC_ERROR_INVALID_HANDLE && dc_last_error_status() == DC_ERROR_INVALID_HANDLE && size == 0 &&
             message.find("dc_buffer_size: buffer") == 0;
+  // A second call replaces the last error. It may fail: a static object
+  // constructed before the driver was loaded is destroyed after the real
+  // driver tore itself down (cuInit then answers CUDA_ERROR_DEINITIALIZED).
+  // Either way the per-thread record must say what this call did.
   int32_t count = -1;
-  ok = ok && dc_device_count(&count) == DC_SUCCESS && dc_last_error_message()[0] == '\0';
+  dc_status second = dc_device_count(&count);
+  std::string second_message = dc_last_error_message();
+  bool second_ok = second == DC_SUCCESS ? second_message.empty() && dc_last_error_status() == DC_SUCCESS
+                                        : dc_last_error_status() == second &&
+                                              second_message.find("dc_device_count: ") == 0;
+  if (ok && !second_ok) message = std::string("then dc_device_count: ") + dc_status_name(second) + ": " + second_message;
+  ok = ok && second_ok;
   std::printf("%s: %s%s%s\n", where, ok ? "ok" : "WRONG (", ok ? "" : message.c_str(), ok ? "" : ")");
   std::fflush(stdout);
   return ok;

@@ -117,17 +117,38 @@ uint64_t bytes_read_so_far() {
   return 0;
 }
 
-int child_load(const char* path) {
 #ifndef DCTEST_SANITIZED
-  // The old code read /dev/zero until memory ran out: let it run out early.
-  struct rlimit limit = {size_t(3) << 30, size_t(3) << 30};
-  setrlimit(RLIMIT_AS, &limit);
+// The process's address space now, in bytes (VmSize of /proc/self/status).
+uint64_t address_space_in_use() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  while (status >> key) {
+    if (key == "VmSize:") {
+      uint64_t kib = 0;
+      status >> kib;
+      return kib * 1024;
+    }
+    status.ignore(4096, '\n');
+  }
+  return 0;
+}
 #endif
+
+int child_load(const char* path) {
   dc_device d = nullptr;
   if (dc_device_open(0, &d) != DC_SUCCESS) {
     std::printf("status=setup\nmessage=%s\n", dc_last_error_message());
     return 0;
   }
+#ifndef DCTEST_SANITIZED
+  // The old code read /dev/zero until memory ran out: let it run out early.
+  // The limit is set after the device is open and counts from the address
+  // space in use then: a real driver reserves tens of GiB of address space
+  // at cuInit, which a fixed limit would refuse (cuInit: out of memory).
+  uint64_t in_use = address_space_in_use();
+  struct rlimit limit = {in_use + (uint64_t(3) << 30), in_use + (uint64_t(3) << 30)};
+  setrlimit(RLIMIT_AS, &limit);
+#endif
   uint64_t before = bytes_read_so_far();
   dc_module m = nullptr;
   dc_status s = dc_module_load_file(d, path, nullptr, &m);

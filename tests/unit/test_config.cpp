@@ -148,7 +148,10 @@ int child(const std::string& what) {
     dc_init_options o = DC_INIT_OPTIONS_INIT;
     if (what == "init-with-options") {
       o.cache_max_bytes = 1 << 20;
-      o.driver_library = std::getenv("DCTEST_FAKE_PATH");
+      // The driver the test runs on: the fake under CTest, the system's
+      // driver where the binary runs by itself on a GPU machine.
+      const char* fake = std::getenv("DCTEST_FAKE_PATH");
+      o.driver_library = fake != nullptr && fake[0] != '\0' ? fake : "libcuda.so.1";
     }
     dc_status s = dc_init(&o);
     print(s);
