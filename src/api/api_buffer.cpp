@@ -5,9 +5,9 @@
 #include "dccuda.h"
 
 #include "core/args.h"
-#include "core/cuda_check.h"
 #include "core/fork_guard.h"
 #include "core/guard.h"
+#include "device/cuda_check.h"
 #include "device/device.h"
 #include "memory/buffer.h"
 #include "memory/managed.h"

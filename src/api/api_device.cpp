@@ -2,13 +2,13 @@
 #include "dccuda.h"
 
 #include "core/args.h"
-#include "core/cuda_check.h"
 #include "core/fork_guard.h"
 #include "core/guard.h"
+#include "device/cuda_check.h"
 #include "device/device.h"
 #include "device/device_info.h"
-#include "graph/device_wait.h"
 #include "loader/driver.h"
+#include "stream/device_wait.h"
 #include "stream/host_callback.h"
 
 using namespace dc;

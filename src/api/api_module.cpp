@@ -1,67 +1,24 @@
 // Entry points: modules and functions.
 #include "dccuda.h"
 
-#include <fcntl.h>
-
-#include <cerrno>
-#include <cstring>
 #include <vector>
 
 #include "compile/compile_request.h"
 #include "compile/compiler.h"
 #include "compile/program.h"
 #include "core/args.h"
-#include "core/cuda_check.h"
 #include "core/fork_guard.h"
 #include "core/guard.h"
+#include "device/cuda_check.h"
 #include "device/device.h"
 #include "loader/driver.h"
 #include "module/function.h"
 #include "module/module.h"
+#include "module/module_file.h"
 #include "module/module_global.h"
-#include "platform/regular_file.h"
 #include "stream/host_callback.h"
 
 using namespace dc;
-
-namespace {
-
-// No module image is this large; a file that claims to be is refused unread.
-constexpr uint64_t kMaxModuleFileBytes = uint64_t(2) << 30;
-
-std::vector<uint8_t> read_image_file(const char* path) {
-  platform::RegularFile file;
-  int e = 0;
-  switch (platform::open_regular_file(AT_FDCWD, path, true, &file, &e)) {
-    case platform::OpenResult::kOk:
-      break;
-    case platform::OpenResult::kNotFound:
-      fail(DC_ERROR_NOT_FOUND, "the file %s does not exist; check the path (relative paths start at the current "
-           "directory)", path);
-    case platform::OpenResult::kDirectory:
-      fail(DC_ERROR_IO, "%s is a directory, not a module file", path);
-    case platform::OpenResult::kNotRegular:
-      fail(DC_ERROR_IO, "%s is not a regular file (a device, pipe or socket); a module file is a regular file of "
-           "PTX, CUBIN or fatbin", path);
-    case platform::OpenResult::kSymlink:
-    case platform::OpenResult::kFailed:
-      fail(DC_ERROR_IO, "cannot open %s: %s", path, std::strerror(e));
-  }
-  uint64_t size = file.file_size();
-  if (size == 0) fail(DC_ERROR_INVALID_IMAGE, "the file %s is empty; it holds no PTX, CUBIN or fatbin", path);
-  if (size > kMaxModuleFileBytes)
-    fail(DC_ERROR_INVALID_IMAGE, "file too large: %s has %llu bytes, more than any module image (at most %llu); "
-         "check the path", path, static_cast<unsigned long long>(size),
-         static_cast<unsigned long long>(kMaxModuleFileBytes));
-  std::vector<uint8_t> bytes(static_cast<size_t>(size));
-  errno = 0;
-  if (!platform::read_exactly(file.fd.get(), bytes.data(), bytes.size()))
-    fail(DC_ERROR_IO, "cannot read %s (%llu bytes): %s", path, static_cast<unsigned long long>(size),
-         errno ? std::strerror(errno) : "it became shorter while being read");
-  return bytes;
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -88,7 +45,7 @@ DC_API dc_status dc_module_load_file(dc_device device, const char* path, const d
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(path, "path");
     require_arg(module, "module");
-    std::vector<uint8_t> bytes = read_image_file(path);
+    std::vector<uint8_t> bytes = read_module_file(path);
     Ref<Module> m = Module::load(d.share(), bytes.data(), bytes.size(), options);
     *module = issue_handle<dc_module>(m.get());
     return DC_SUCCESS;
@@ -198,19 +155,7 @@ DC_API dc_status dc_module_get_global(dc_module module, const char* name, dc_buf
     require_arg(name, "name");
     require_arg(buffer, "buffer");
     if (!*name) fail(DC_ERROR_INVALID_ARGUMENT, "name is empty; pass a __device__ or __constant__ variable's name");
-    m->check_usable();
-    CUdeviceptr address = 0;
-    size_t size = 0;
-    {
-      ContextScope bind(m->device());
-      CUresult r = driver_api().cuModuleGetGlobal(&address, &size, m->cu_module(), name);
-      if (r == CUDA_ERROR_NOT_FOUND)
-        fail_cuda(DC_ERROR_NOT_FOUND, r, "the module has no __device__ or __constant__ variable \"%s\"; variables "
-                  "in C++ namespaces have mangled names: declare it extern \"C\", or pass \"&%s\" as a name "
-                  "expression to dc_compile and use dc_program_lowered_name", name, name);
-      check(r, "cuModuleGetGlobal", &m->device());
-    }
-    Ref<Object> b = make_module_global_buffer(m.share(), address, size);
+    Ref<Object> b = make_module_global_buffer(m.share(), name);
     *buffer = issue_handle<dc_buffer>(b.get());
     return DC_SUCCESS;
   });

@@ -1,14 +1,14 @@
 // Entry points: peer access between devices.
 #include "loader/cuda_abi/driver_abi.h"
 
-#include "dccuda.h"
 #include "core/args.h"
-#include "core/cuda_check.h"
 #include "core/fork_guard.h"
 #include "core/guard.h"
+#include "dccuda.h"
+#include "device/cuda_check.h"
 #include "device/device.h"
-#include "memory/memory_state.h"
 #include "loader/driver.h"
+#include "memory/memory_state.h"
 #include "stream/host_callback.h"
 
 using namespace dc;

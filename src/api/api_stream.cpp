@@ -2,9 +2,9 @@
 #include "dccuda.h"
 
 #include "core/args.h"
-#include "core/cuda_check.h"
 #include "core/fork_guard.h"
 #include "core/guard.h"
+#include "device/cuda_check.h"
 #include "device/device.h"
 #include "loader/driver.h"
 #include "stream/event.h"

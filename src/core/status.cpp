@@ -3,7 +3,6 @@
 #include "loader/cuda_abi/driver_abi.h"
 
 #include "core/sticky_errors.h"
-#include "loader/driver.h"
 
 namespace dc {
 
@@ -94,14 +93,6 @@ const char* cuda_result_name(int32_t r) noexcept {
 #undef DC_CUDA_RESULT
     default: return "CUDA_RESULT_UNKNOWN";
   }
-}
-
-const char* cuda_error_name(int32_t r) noexcept {
-  if (r == kCudaMissingSymbol) return "entry point missing from the driver";
-  const char* name = nullptr;
-  const DriverApi& api = driver_api();
-  if (api.cuGetErrorName(static_cast<CUresult>(r), &name) == CUDA_SUCCESS && name) return name;
-  return cuda_result_name(r);
 }
 
 }  // namespace dc

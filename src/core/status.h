@@ -16,9 +16,6 @@ dc_status status_from_cuda(int32_t cuda_result) noexcept;
 // context (illegal address, trap, ...): the "sticky" errors.
 bool is_sticky_cuda_error(int32_t cuda_result) noexcept;
 
-// "CUDA_ERROR_OUT_OF_MEMORY" (from the driver when it is loaded, else cuda_result_name).
-const char* cuda_error_name(int32_t cuda_result) noexcept;
-
 // The name of a CUresult from dccuda's own table (core/cuda_result_names.inc): static,
 // never NULL, the same on every driver; "CUDA_RESULT_UNKNOWN" for a value it lacks
 // (dc_cuda_error_name).

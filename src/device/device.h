@@ -36,8 +36,9 @@ struct DeviceLimits {
   bool memory_pools = false;
 };
 
-// The memory area's per-device state (pool, internal stream, staging
-// buffers): defined in memory/memory_state.h, made on first use.
+// The memory layer's per-device state (pool, internal stream, staging
+// buffers): defined in memory/memory_state.h, made on first use. The device
+// only holds it (opaque here: the memory layer is above this one).
 struct MemoryState;
 
 class Device : public Object {
@@ -80,12 +81,18 @@ class Device : public Object {
     if (enabled) peers_enabled_.fetch_or(bit, std::memory_order_acq_rel);
     else peers_enabled_.fetch_and(~bit, std::memory_order_acq_rel);
   }
-  // The memory area's state for this device (memory/memory_state.h owns and
+  // The memory layer's state for this device (memory/memory_state.h owns and
   // destroys it; it is rebuilt when the generation changes).
   std::atomic<MemoryState*>& memory_state() noexcept { return memory_state_; }
+  // How to destroy that state, given by the memory layer when it makes one;
+  // ~Device calls it first, so that the pool, the internal stream and the
+  // staging buffers go before the context.
+  void set_memory_teardown(void (*teardown)(Device&) noexcept) noexcept {
+    memory_teardown_.store(teardown, std::memory_order_release);
+  }
   // Held shared by context-wide waits and exclusively while a capture
   // begins, so that no capture begins in the middle of such a wait (which
-  // would invalidate it): see graph/device_wait.h.
+  // would invalidate it): see stream/device_wait.h.
   std::shared_mutex& capture_gate() const noexcept { return capture_gate_; }
 
  private:
@@ -100,6 +107,7 @@ class Device : public Object {
   bool retained_ = false;  // we hold a retain of the primary context (released by ~Device)
   DeviceLimits limits_;
   std::atomic<MemoryState*> memory_state_{nullptr};
+  std::atomic<void (*)(Device&) noexcept> memory_teardown_{nullptr};
   mutable std::shared_mutex capture_gate_;
 };
 

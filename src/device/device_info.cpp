@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/cuda_check.h"
+#include "device/cuda_check.h"
 #include "loader/driver.h"
 
 namespace dc {

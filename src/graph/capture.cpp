@@ -3,10 +3,10 @@
 #include <mutex>
 #include <shared_mutex>
 
-#include "core/cuda_check.h"
 #include "core/error.h"
-#include "graph/capture_registry.h"
+#include "device/cuda_check.h"
 #include "loader/driver.h"
+#include "stream/capture_registry.h"
 
 namespace dc {
 namespace {
@@ -31,7 +31,7 @@ void begin_capture(Stream& s, int32_t mode) {
     fail(DC_ERROR_INVALID_STATE, "stream is already capturing%s; end that capture with dc_stream_end_capture first",
          status == CU_STREAM_CAPTURE_STATUS_INVALIDATED ? " (a capture that was invalidated)" : "");
   // Not in the middle of a context-wide wait, which would invalidate the
-  // capture at once (graph/device_wait.h).
+  // capture at once (stream/device_wait.h).
   std::unique_lock<std::shared_mutex> gate(s.device().capture_gate());
   // Registered first: a launch from another thread right after the driver
   // call must find the capture.

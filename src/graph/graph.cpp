@@ -2,11 +2,11 @@
 
 #include <vector>
 
-#include "core/cuda_check.h"
 #include "core/error.h"
-#include "graph/capture_registry.h"
+#include "device/cuda_check.h"
+#include "device/quiet_context.h"
 #include "loader/driver.h"
-#include "stream/quiet_context.h"
+#include "stream/capture_registry.h"
 
 namespace dc {
 namespace {

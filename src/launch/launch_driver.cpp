@@ -1,7 +1,8 @@
 #include "launch/launch_driver.h"
 
-#include "core/cuda_check.h"
 #include "core/error.h"
+#include "device/cuda_check.h"
+#include "loader/driver.h"
 
 namespace dc {
 namespace {

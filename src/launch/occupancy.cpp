@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "core/args.h"
-#include "core/cuda_check.h"
 #include "core/error.h"
+#include "device/cuda_check.h"
 #include "launch/launch_shape.h"
 #include "loader/driver.h"
 

@@ -4,11 +4,11 @@
 #include <new>
 
 #include "core/error.h"
-#include "graph/capture_registry.h"
 #include "launch/launch_args.h"
 #include "launch/launch_driver.h"
 #include "launch/launch_shape.h"
 #include "memory/buffer.h"
+#include "stream/capture_registry.h"
 
 namespace dc {
 namespace {

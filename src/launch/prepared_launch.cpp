@@ -5,9 +5,9 @@
 #include <thread>
 
 #include "core/error.h"
-#include "graph/capture_registry.h"
 #include "launch/launch_args.h"
 #include "launch/launch_driver.h"
+#include "stream/capture_registry.h"
 
 namespace dc {
 

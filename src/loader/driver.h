@@ -77,4 +77,8 @@ std::string cuda_version_string(int32_t version);
 // ("needs driver >= 12.4"); 0 if unknown.
 int driver_entry_version(const char* name) noexcept;
 
+// "CUDA_ERROR_OUT_OF_MEMORY": the loaded driver's name (cuGetErrorName), else
+// the name from dccuda's table (core/status.h's cuda_result_name).
+const char* cuda_error_name(int32_t cuda_result) noexcept;
+
 }  // namespace dc

@@ -4,12 +4,12 @@
 
 #include <cinttypes>
 
-#include "core/cuda_check.h"
 #include "core/error.h"
-#include "graph/device_wait.h"
+#include "device/cuda_check.h"
+#include "device/quiet_context.h"
 #include "loader/driver.h"
 #include "memory/memory_state.h"
-#include "stream/quiet_context.h"
+#include "stream/device_wait.h"
 
 namespace dc {
 namespace {
@@ -53,7 +53,7 @@ void check_alloc(CUresult r, const char* entry, Device& device, uint64_t size) {
 
 // After an allocation ran out of memory: waits for the whole device, so
 // that memory freed in stream order is free when the retry comes. Not while
-// a stream of the device captures a graph (graph/device_wait.h): the caller
+// a stream of the device captures a graph (stream/device_wait.h): the caller
 // then gets the out-of-memory error.
 bool wait_for_pending_frees(const Device& device) { return wait_for_device(device) == CUDA_SUCCESS; }
 

@@ -2,8 +2,8 @@
 
 #include <cinttypes>
 
-#include "core/cuda_check.h"
 #include "core/error.h"
+#include "device/cuda_check.h"
 #include "loader/driver.h"
 #include "memory/transfer.h"
 

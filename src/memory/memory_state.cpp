@@ -2,12 +2,12 @@
 
 #include <limits>
 
-#include "core/cuda_check.h"
 #include "core/error.h"
-#include "graph/device_wait.h"
+#include "device/cuda_check.h"
+#include "device/quiet_context.h"
 #include "loader/driver.h"
 #include "memory/staging.h"
-#include "stream/quiet_context.h"
+#include "stream/device_wait.h"
 
 namespace dc {
 namespace {
@@ -71,6 +71,7 @@ MemoryState& make_memory_state(Device& device) {
   // tiny, and its driver objects died with the old context.
   state->retired = old;
   MemoryState* made = state.release();
+  device.set_memory_teardown(&destroy_memory_state);
   slot.store(made, std::memory_order_release);
   return *made;
 }
@@ -104,7 +105,7 @@ void trim_memory(Device& device, uint64_t keep_bytes) {
   const DriverApi& api = driver_api();
   // Frees enqueued on streams count as outstanding until they have happened:
   // wait for them, except while a stream of the device captures a graph
-  // (graph/device_wait.h); then only the memory already free is trimmed.
+  // (stream/device_wait.h); then only the memory already free is trimmed.
   int captures = 0;
   CUresult r = wait_for_device(device, &captures);
   if (captures == 0) check(r, "cuCtxSynchronize", &device);

@@ -3,12 +3,12 @@
 #include <algorithm>
 
 #include "core/config.h"
-#include "core/cuda_check.h"
 #include "core/error.h"
+#include "device/cuda_check.h"
+#include "device/quiet_context.h"
 #include "loader/driver.h"
 #include "memory/host_copy.h"
 #include "memory/memory_state.h"
-#include "stream/quiet_context.h"
 
 namespace dc {
 

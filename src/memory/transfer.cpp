@@ -3,8 +3,8 @@
 #include <cinttypes>
 #include <cstring>
 
-#include "core/cuda_check.h"
 #include "core/error.h"
+#include "device/cuda_check.h"
 #include "loader/driver.h"
 #include "memory/host_copy.h"
 #include "memory/staging.h"

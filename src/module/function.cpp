@@ -3,8 +3,8 @@
 #include <cstring>
 
 #include "core/args.h"
-#include "core/cuda_check.h"
 #include "core/error.h"
+#include "device/cuda_check.h"
 #include "loader/driver.h"
 
 namespace dc {

@@ -6,14 +6,14 @@
 
 #include "compile/arch.h"
 #include "core/args.h"
-#include "core/cuda_check.h"
 #include "core/error.h"
 #include "core/status.h"
+#include "device/cuda_check.h"
+#include "device/quiet_context.h"
 #include "loader/driver.h"
 #include "module/elf_parse.h"
 #include "module/function.h"
 #include "module/image.h"
-#include "stream/quiet_context.h"
 
 namespace dc {
 namespace {

@@ -5,18 +5,16 @@
 // that the module code needs nothing else from it.
 #pragma once
 
-#include "loader/cuda_abi/driver_abi.h"
-
-#include <cstddef>
-
 #include "core/object.h"
 #include "module/module.h"
 
 namespace dc {
 
-// A buffer object (HandleType::Buffer) over [address, address + size) of a
-// module global, holding a reference to `module`. Give it to the caller with
-// issue_handle<dc_buffer>.
-Ref<Object> make_module_global_buffer(Ref<Module> module, CUdeviceptr address, size_t size);
+// A buffer object (HandleType::Buffer) over the module's __device__ or
+// __constant__ variable `name` (cuModuleGetGlobal), holding a reference to
+// `module`. Give it to the caller with issue_handle<dc_buffer>. Fails with
+// DC_ERROR_CONTEXT_LOST if the module is unusable, DC_ERROR_NOT_FOUND if it
+// has no such variable, and as the driver call fails otherwise.
+Ref<Object> make_module_global_buffer(Ref<Module> module, const char* name);
 
 }  // namespace dc

@@ -1,9 +1,9 @@
 #include "stream/event.h"
 
-#include "core/cuda_check.h"
 #include "core/error.h"
+#include "device/cuda_check.h"
+#include "device/quiet_context.h"
 #include "loader/driver.h"
-#include "stream/quiet_context.h"
 
 namespace dc {
 

@@ -1,7 +1,7 @@
 #include "stream/host_callback.h"
 
-#include "core/cuda_check.h"
 #include "core/error.h"
+#include "device/cuda_check.h"
 #include "loader/driver.h"
 
 namespace dc {

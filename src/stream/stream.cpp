@@ -1,10 +1,10 @@
 #include "stream/stream.h"
 
-#include "core/cuda_check.h"
 #include "core/error.h"
-#include "graph/capture_registry.h"
+#include "device/cuda_check.h"
+#include "device/quiet_context.h"
 #include "loader/driver.h"
-#include "stream/quiet_context.h"
+#include "stream/capture_registry.h"
 
 namespace dc {
 

@@ -1,4 +1,4 @@
-#include "graph/capture_registry.h"
+#include "stream/capture_registry.h"
 
 #include <algorithm>
 #include <map>

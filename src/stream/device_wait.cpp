@@ -1,9 +1,9 @@
-#include "graph/device_wait.h"
+#include "stream/device_wait.h"
 
 #include <shared_mutex>
 
-#include "graph/capture_registry.h"
 #include "loader/driver.h"
+#include "stream/capture_registry.h"
 
 namespace dc {
 
