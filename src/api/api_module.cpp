@@ -1,8 +1,6 @@
 // Entry points: modules and functions.
 #include "dccuda.h"
 
-#include <fcntl.h>
-
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -32,7 +30,7 @@ constexpr uint64_t kMaxModuleFileBytes = uint64_t(2) << 30;
 std::vector<uint8_t> read_image_file(const char* path) {
   platform::RegularFile file;
   int e = 0;
-  switch (platform::open_regular_file(AT_FDCWD, path, true, &file, &e)) {
+  switch (platform::open_regular_file(platform::kWorkingDirectory, path, true, &file, &e)) {
     case platform::OpenResult::kOk:
       break;
     case platform::OpenResult::kNotFound:

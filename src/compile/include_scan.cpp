@@ -1,13 +1,13 @@
 #include "compile/include_scan.h"
 
-#include <sys/stat.h>
-
 #include <ctime>
 #include <fstream>
 #include <mutex>
 #include <set>
 #include <sstream>
 #include <unordered_map>
+
+#include "platform/path_facts.h"
 
 namespace dc {
 namespace {
@@ -87,14 +87,13 @@ constexpr int64_t kRacySeconds = 3;
 constexpr size_t kMaxRemembered = 8192;
 
 bool file_facts(const std::string& path, FileFacts* out, size_t* bytes) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  platform::PathFacts st;
+  if (!platform::path_facts(path, &st) || !st.regular) return false;
   {
     std::lock_guard<std::mutex> lock(g_files_mutex);
     auto it = remembered_files().find(path);
-    if (it != remembered_files().end() && it->second.ino == static_cast<uint64_t>(st.st_ino) &&
-        it->second.size == static_cast<uint64_t>(st.st_size) && it->second.sec == st.st_mtim.tv_sec &&
-        it->second.nsec == st.st_mtim.tv_nsec) {
+    if (it != remembered_files().end() && it->second.ino == st.id && it->second.size == st.size &&
+        it->second.sec == st.mtime_sec && it->second.nsec == st.mtime_nsec) {
       *out = it->second.facts;
       *bytes = 0;
       return true;
@@ -105,12 +104,11 @@ bool file_facts(const std::string& path, FileFacts* out, size_t* bytes) {
   out->digest = sha256(content.data(), content.size());
   out->directives = directives(content);
   *bytes = content.size();
-  if (::time(nullptr) - st.st_mtim.tv_sec > kRacySeconds) {
+  if (::time(nullptr) - st.mtime_sec > kRacySeconds) {
     std::lock_guard<std::mutex> lock(g_files_mutex);
     auto& m = remembered_files();
     if (m.size() >= kMaxRemembered) m.clear();
-    m[path] = Remembered{static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_size), st.st_mtim.tv_sec,
-                         st.st_mtim.tv_nsec, *out};
+    m[path] = Remembered{st.id, st.size, st.mtime_sec, st.mtime_nsec, *out};
   }
   return true;
 }
