@@ -1,13 +1,12 @@
 #include "compile/include_scan.h"
 
 #include <ctime>
-#include <fstream>
 #include <mutex>
 #include <set>
-#include <sstream>
 #include <unordered_map>
 
 #include "platform/path_facts.h"
+#include "platform/regular_file.h"
 
 namespace dc {
 namespace {
@@ -53,14 +52,15 @@ std::vector<Directive> directives(const std::string& text) {
   return out;
 }
 
+// Through the platform's opener: regular files only, never blocking on a
+// FIFO, and on Windows the UTF-8 path reaches CreateFileW as UTF-16.
 bool read_file(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) return false;
-  *out = s.str();
-  return true;
+  platform::RegularFile f;
+  if (platform::open_regular_file(platform::kWorkingDirectory, path.c_str(), true, &f, nullptr) !=
+      platform::OpenResult::kOk)
+    return false;
+  out->resize(static_cast<size_t>(f.file_size()));
+  return platform::read_exactly(f.fd.get(), out->data(), out->size());
 }
 
 // What a header file contributes: its digest and its own directives.
