@@ -11,6 +11,7 @@ packages=(
   valgrind libclang-rt-14-dev
   mono-mcs mono-runtime swig abigail-tools
   ccache qemu-user libc6-arm64-cross
+  python3-matplotlib
   passwd  # useradd/userdel: test_trust_boundaries makes two users (Priority: required, so normally there)
   # The Windows build (tests/scripts/run_windows.sh): MinGW-w64 with the posix thread model
   # (std::thread, std::mutex), and Wine to run it (wine64 alone: /usr/lib/wine/wine64, no X).
