@@ -328,6 +328,13 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * | (none: other programs'  | XDG_CACHE_HOME, HOME           | see cache_dir; empty = unset      |                                  |
  * |  variables)             | CUDA_HOME, CUDA_PATH           | see nvrtc_library; empty = unset  |                                  |
  *
+ * On Windows (dccuda.dll) the defaults are: driver_library nvcuda.dll, loaded
+ * from System32 only; nvrtc_library nvrtc64_130_0.dll, then nvrtc64_120_0.dll,
+ * each first in the folder of dccuda.dll, then in the application's folder and
+ * System32, then in %CUDA_PATH%\bin\x64 and %CUDA_PATH%\bin (and the same in
+ * %CUDA_HOME%); cache_dir %LOCALAPPDATA%\dccuda\kernels. The current directory
+ * and PATH are never searched. Paths are UTF-8 there too.
+ *
  * Integers are decimal digits only: no sign, spaces, hexadecimal, exponent or
  * unit. Yes/no values are 1, true, yes, on or 0, false, no, off, in any letter
  * case. Every other value, an empty one included, is malformed: it is refused

@@ -26,14 +26,25 @@ std::string chosen_path(const Config& c) {
   std::string dir;
   if (!c.cache_dir.empty()) {
     dir = c.cache_dir;
+#if defined(_WIN32)
+  } else if (!c.local_app_data.empty()) {
+    // Windows keeps a user's machine-local caches under %LOCALAPPDATA%
+    // (not the roaming profile): %LOCALAPPDATA%\dccuda\kernels.
+    dir = c.local_app_data + "\\dccuda\\kernels";
+#else
   } else if (!c.xdg_cache_home.empty()) {
     dir = c.xdg_cache_home + "/dccuda";
   } else if (!c.home.empty()) {
     dir = c.home + "/.cache/dccuda";
+#endif
   } else {
     return {};  // nowhere to keep it
   }
+#if defined(_WIN32)
+  while (dir.size() > 3 && (dir.back() == '/' || dir.back() == '\\')) dir.pop_back();
+#else
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+#endif
   return dir;
 }
 

@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "platform/atomic_file.h"
 #include "platform/directory_entries.h"
+#include "platform/path_facts.h"
 #include "platform/regular_file.h"
 
 namespace dc {
@@ -25,7 +26,7 @@ constexpr time_t kStaleTempSeconds = 3600;
 struct DirEntry {
   std::string name;
   off_t size;
-  struct timespec mtime;
+  int64_t mtime_ns;
 };
 
 // Deletes the least recently used entries until the directory fits the
@@ -56,13 +57,12 @@ void evict(int dir_fd, const std::string& keep) {
       continue;
     }
     total += static_cast<uint64_t>(st.st_size);
-    if (name != keep) entries.push_back({name, st.st_size, st.st_mtim});
+    if (name != keep) entries.push_back({name, st.st_size, platform::modification_time_ns(st)});
   }
   uint64_t limit = cache_max_bytes();
   if (total <= limit) return;
-  std::sort(entries.begin(), entries.end(), [](const DirEntry& a, const DirEntry& b) {
-    return a.mtime.tv_sec != b.mtime.tv_sec ? a.mtime.tv_sec < b.mtime.tv_sec : a.mtime.tv_nsec < b.mtime.tv_nsec;
-  });
+  std::sort(entries.begin(), entries.end(),
+            [](const DirEntry& a, const DirEntry& b) { return a.mtime_ns < b.mtime_ns; });
   for (const DirEntry& e : entries) {
     if (total <= limit) break;
     struct stat st;

@@ -1,13 +1,12 @@
 #include "compile/include_scan.h"
 
-#include <sys/stat.h>
-
 #include <ctime>
-#include <fstream>
 #include <mutex>
 #include <set>
-#include <sstream>
 #include <unordered_map>
+
+#include "platform/path_facts.h"
+#include "platform/regular_file.h"
 
 namespace dc {
 namespace {
@@ -53,14 +52,15 @@ std::vector<Directive> directives(const std::string& text) {
   return out;
 }
 
+// Through the platform's opener: regular files only, never blocking on a
+// FIFO, and on Windows the UTF-8 path reaches CreateFileW as UTF-16.
 bool read_file(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) return false;
-  *out = s.str();
-  return true;
+  platform::RegularFile f;
+  if (platform::open_regular_file(platform::kWorkingDirectory, path.c_str(), true, &f, nullptr) !=
+      platform::OpenResult::kOk)
+    return false;
+  out->resize(static_cast<size_t>(f.file_size()));
+  return platform::read_exactly(f.fd.get(), out->data(), out->size());
 }
 
 // What a header file contributes: its digest and its own directives.
@@ -87,14 +87,13 @@ constexpr int64_t kRacySeconds = 3;
 constexpr size_t kMaxRemembered = 8192;
 
 bool file_facts(const std::string& path, FileFacts* out, size_t* bytes) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  platform::PathFacts st;
+  if (!platform::path_facts(path, &st) || !st.regular) return false;
   {
     std::lock_guard<std::mutex> lock(g_files_mutex);
     auto it = remembered_files().find(path);
-    if (it != remembered_files().end() && it->second.ino == static_cast<uint64_t>(st.st_ino) &&
-        it->second.size == static_cast<uint64_t>(st.st_size) && it->second.sec == st.st_mtim.tv_sec &&
-        it->second.nsec == st.st_mtim.tv_nsec) {
+    if (it != remembered_files().end() && it->second.ino == st.id && it->second.size == st.size &&
+        it->second.sec == st.mtime_sec && it->second.nsec == st.mtime_nsec) {
       *out = it->second.facts;
       *bytes = 0;
       return true;
@@ -105,12 +104,11 @@ bool file_facts(const std::string& path, FileFacts* out, size_t* bytes) {
   out->digest = sha256(content.data(), content.size());
   out->directives = directives(content);
   *bytes = content.size();
-  if (::time(nullptr) - st.st_mtim.tv_sec > kRacySeconds) {
+  if (::time(nullptr) - st.mtime_sec > kRacySeconds) {
     std::lock_guard<std::mutex> lock(g_files_mutex);
     auto& m = remembered_files();
     if (m.size() >= kMaxRemembered) m.clear();
-    m[path] = Remembered{static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_size), st.st_mtim.tv_sec,
-                         st.st_mtim.tv_nsec, *out};
+    m[path] = Remembered{st.id, st.size, st.mtime_sec, st.mtime_nsec, *out};
   }
   return true;
 }

@@ -1,8 +1,5 @@
 #include "compile/nvrtc_identity.h"
 
-#include <dlfcn.h>
-#include <sys/stat.h>
-
 #include <climits>
 #include <cstdlib>
 #include <mutex>
@@ -16,6 +13,7 @@
 #include "core/error.h"
 #include "loader/nvrtc.h"
 #include "loader/shared_library.h"
+#include "platform/path_facts.h"
 
 namespace dc {
 namespace {
@@ -25,15 +23,15 @@ bool g_known = false;  // g_version holds the answer for this process
 NvrtcVersion g_version;
 
 void stat_field(Sha256& h, const std::string& path) {
-  struct stat st;
-  if (path.empty() || ::stat(path.c_str(), &st) != 0) {
+  platform::PathFacts f;
+  if (!platform::path_facts(path, &f)) {
     h.field("-");
     return;
   }
-  h.field_u64(static_cast<uint64_t>(st.st_ino));
-  h.field_u64(static_cast<uint64_t>(st.st_size));
-  h.field_u64(static_cast<uint64_t>(st.st_mtim.tv_sec));
-  h.field_u64(static_cast<uint64_t>(st.st_mtim.tv_nsec));
+  h.field_u64(f.id);
+  h.field_u64(f.size);
+  h.field_u64(static_cast<uint64_t>(f.mtime_sec));
+  h.field_u64(static_cast<uint64_t>(f.mtime_nsec));
 }
 
 // Everything that decides which file dlopen would pick for NVRTC.
@@ -55,9 +53,7 @@ std::string context_id() {
   std::stringstream dirs(ld);
   std::string dir;
   while (std::getline(dirs, dir, ':')) stat_field(h, dir);
-  if (!c.cuda_home.empty()) stat_field(h, c.cuda_home + "/lib64");
-  if (!c.cuda_path.empty()) stat_field(h, c.cuda_path + "/lib64");
-  stat_field(h, "/usr/local/cuda/lib64");
+  for (const std::string& folder : toolkit_nvrtc_folders(c.cuda_home, c.cuda_path)) stat_field(h, folder);
   return to_hex(h.finish()).substr(0, 32);
 }
 
@@ -76,10 +72,9 @@ struct FileId {
 };
 
 bool file_id(const std::string& path, FileId* id) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) return false;
-  *id = {static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_size),
-         static_cast<uint64_t>(st.st_mtim.tv_sec), static_cast<uint64_t>(st.st_mtim.tv_nsec)};
+  platform::PathFacts f;
+  if (!platform::path_facts(path, &f)) return false;
+  *id = {f.id, f.size, static_cast<uint64_t>(f.mtime_sec), static_cast<uint64_t>(f.mtime_nsec)};
   return true;
 }
 
@@ -106,11 +101,8 @@ void write_memo(const NvrtcVersion& v) {
   std::string name = memo_name();
   if (name.empty()) return;
   // The file NVRTC was actually loaded from.
-  Dl_info info{};
-  void* symbol = reinterpret_cast<void*>(nvrtc_api().nvrtcVersion);
-  if (!symbol || !dladdr(symbol, &info) || !info.dli_fname) return;
-  char resolved[PATH_MAX];
-  if (!::realpath(info.dli_fname, resolved)) return;
+  std::string resolved = loaded_library_file(reinterpret_cast<const void*>(nvrtc_api().nvrtcVersion));
+  if (resolved.empty()) return;
   FileId id;
   if (!file_id(resolved, &id)) return;
   std::ostringstream text;

@@ -127,6 +127,9 @@ Config from_environment(const dc_init_options* options) {
   std::string xdg = env.foreign("XDG_CACHE_HOME");
   if (!xdg.empty() && xdg[0] == '/') c.xdg_cache_home = xdg;  // a relative one is ignored (XDG rule)
   c.home = env.foreign("HOME");
+#if defined(_WIN32)
+  c.local_app_data = env.foreign("LOCALAPPDATA");
+#endif
   c.cuda_home = env.foreign("CUDA_HOME");
   c.cuda_path = env.foreign("CUDA_PATH");
   c.ld_library_path = env.foreign("LD_LIBRARY_PATH");

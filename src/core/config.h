@@ -29,6 +29,7 @@ struct Config {
   // Other programs' variables dccuda follows, read here too. Empty: unset.
   std::string xdg_cache_home;   // only an absolute path counts (the XDG rule)
   std::string home;
+  std::string local_app_data;   // %LOCALAPPDATA% (Windows): the kernel cache's default home there
   std::string cuda_home;        // NVRTC is looked for in $CUDA_HOME/lib64...
   std::string cuda_path;        // ...and $CUDA_PATH/lib64
   std::string ld_library_path;  // part of what decides which NVRTC dlopen finds

@@ -35,22 +35,30 @@ void clear_thread_error(ThreadError& e) noexcept;
 
 // Records a failure for this thread and throws Failure. `format` is printf-like;
 // the call name and ": " are put in front.
-[[noreturn]] void fail(dc_status status, const char* format, ...) __attribute__((format(printf, 2, 3)));
+// printf's checks for the formats below; on MinGW those of its C99 printf
+// (__USE_MINGW_ANSI_STDIO, which the build sets: %zu, %lld), not msvcrt's.
+#if defined(__MINGW32__)
+#define DC_PRINTF_FORMAT gnu_printf
+#else
+#define DC_PRINTF_FORMAT printf
+#endif
+
+[[noreturn]] void fail(dc_status status, const char* format, ...) __attribute__((format(DC_PRINTF_FORMAT, 2, 3)));
 
 // As fail(), with the raw driver / NVRTC result kept beside the message.
 [[noreturn]] void fail_cuda(dc_status status, int32_t cuda_result, const char* format, ...)
-    __attribute__((format(printf, 3, 4)));
+    __attribute__((format(DC_PRINTF_FORMAT, 3, 4)));
 [[noreturn]] void fail_nvrtc(dc_status status, int32_t nvrtc_result, const char* format, ...)
-    __attribute__((format(printf, 3, 4)));
+    __attribute__((format(DC_PRINTF_FORMAT, 3, 4)));
 
 // Records a failure for this thread without throwing; returns `status`. For
 // the entry-point guard, which must not throw.
-dc_status record_failure(dc_status status, const char* format, ...) __attribute__((format(printf, 2, 3)));
+dc_status record_failure(dc_status status, const char* format, ...) __attribute__((format(DC_PRINTF_FORMAT, 2, 3)));
 
 // Attaches a long log (compiler output) to the failure about to be raised.
 void set_error_detail(std::string detail);
 
 // printf into a std::string.
-std::string strf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string strf(const char* format, ...) __attribute__((format(DC_PRINTF_FORMAT, 1, 2)));
 
 }  // namespace dc

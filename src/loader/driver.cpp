@@ -41,15 +41,6 @@ const DriverEntry g_entries[] = {
 DriverState g_state;
 std::once_flag g_once;
 
-const char* default_driver_library() {
-#if defined(_WIN32)
-  return "nvcuda.dll";
-#else
-  // Never bare libcuda.so: in a toolkit install that name is the stub.
-  return "libcuda.so.1";
-#endif
-}
-
 void load() {
   const Config& cfg = config();
   std::string path = cfg.driver_library.empty() ? default_driver_library() : cfg.driver_library;
@@ -62,8 +53,8 @@ void load() {
     g_state.status = DC_ERROR_NO_DRIVER;
     g_state.message = strf(
         "no CUDA driver: could not load %s (%s, %s); install the NVIDIA driver, or set DCCUDA_DRIVER_LIBRARY to the "
-        "path of libcuda.so.1",
-        path.c_str(), origin, why.c_str());
+        "path of %s",
+        path.c_str(), origin, why.c_str(), default_driver_library());
     return;
   }
 
@@ -77,8 +68,8 @@ void load() {
                                  "a driver for CUDA 12.0 or newer (R525+): update the NVIDIA driver",
                                  path.c_str())
                           : strf("%s is not a CUDA driver (it exports no cuGetProcAddress_v2); set "
-                                 "DCCUDA_DRIVER_LIBRARY to the path of libcuda.so.1",
-                                 path.c_str());
+                                 "DCCUDA_DRIVER_LIBRARY to the path of %s",
+                                 path.c_str(), default_driver_library());
     return;
   }
 
@@ -102,8 +93,8 @@ void load() {
   if (init == CUDA_ERROR_STUB_LIBRARY) {
     g_state.status = DC_ERROR_NO_DRIVER;
     g_state.message = strf("%s is the CUDA toolkit's stub library (CUDA_ERROR_STUB_LIBRARY), not a driver; install "
-                           "the NVIDIA driver, or point DCCUDA_DRIVER_LIBRARY at the real libcuda.so.1",
-                           path.c_str());
+                           "the NVIDIA driver, or point DCCUDA_DRIVER_LIBRARY at the real %s",
+                           path.c_str(), default_driver_library());
     return;
   }
   if (!init_fn) {

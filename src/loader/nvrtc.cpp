@@ -17,21 +17,18 @@ std::once_flag g_once;
 std::vector<std::string> candidates() {
   const Config& cfg = config();
   if (!cfg.nvrtc_library.empty()) return {cfg.nvrtc_library};
-  std::vector<std::string> names = {"libnvrtc.so.13", "libnvrtc.so.12"};
+  std::vector<std::string> names = nvrtc_file_names();
   std::vector<std::string> out;
   // First the folder that holds libdccuda itself, where a package puts NVRTC
   // beside it (NuGet's runtimes/<rid>/native); then the loader's search path,
-  // then the usual toolkit locations, so that a toolkit outside ld.so.conf is
-  // still found.
+  // then the usual toolkit locations, so that a toolkit outside ld.so.conf
+  // (or, on Windows, %CUDA_PATH%\bin) is still found.
   std::string own = dccuda_library_folder();
   if (!own.empty())
     for (const std::string& n : names) out.push_back(path_in_folder(own, n));
   out.insert(out.end(), names.begin(), names.end());
-  for (const std::string& root : {cfg.cuda_home, cfg.cuda_path}) {
-    if (!root.empty())
-      for (const std::string& n : names) out.push_back(root + "/lib64/" + n);
-  }
-  for (const std::string& n : names) out.push_back("/usr/local/cuda/lib64/" + n);
+  for (const std::string& folder : toolkit_nvrtc_folders(cfg.cuda_home, cfg.cuda_path))
+    for (const std::string& n : names) out.push_back(path_in_folder(folder, n));
   return out;
 }
 
@@ -54,8 +51,8 @@ void load() {
   }
   if (!lib) {
     g_state.message = strf("NVRTC is not available (tried %s); install the CUDA toolkit's NVRTC "
-                           "(cuda-nvrtc-12-x or -13-x) or set DCCUDA_NVRTC_LIBRARY to libnvrtc.so's path",
-                           errors.c_str());
+                           "(cuda-nvrtc-12-x or -13-x) or set DCCUDA_NVRTC_LIBRARY to %s's path",
+                           errors.c_str(), nvrtc_file_names().front().c_str());
     return;
   }
   std::string missing;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <cstdlib>
 
 namespace dc {
 
@@ -41,6 +42,26 @@ std::string dccuda_library_folder() {
 std::string path_in_folder(const std::string& folder, const std::string& name) {
   if (!folder.empty() && folder.back() == '/') return folder + name;
   return folder + "/" + name;
+}
+
+std::string loaded_library_file(const void* address) {
+  Dl_info info{};
+  if (!address || !dladdr(address, &info) || !info.dli_fname) return {};
+  char resolved[PATH_MAX];
+  if (!::realpath(info.dli_fname, resolved)) return {};
+  return resolved;
+}
+
+const char* default_driver_library() { return "libcuda.so.1"; }
+
+std::vector<std::string> nvrtc_file_names() { return {"libnvrtc.so.13", "libnvrtc.so.12"}; }
+
+std::vector<std::string> toolkit_nvrtc_folders(const std::string& cuda_home, const std::string& cuda_path) {
+  std::vector<std::string> out;
+  for (const std::string& root : {cuda_home, cuda_path})
+    if (!root.empty()) out.push_back(root + "/lib64");
+  out.push_back("/usr/local/cuda/lib64");
+  return out;
 }
 
 }  // namespace dc

@@ -1,7 +1,5 @@
 #include "memory/buffer.h"
 
-#include <unistd.h>
-
 #include <cinttypes>
 
 #include "core/error.h"
@@ -9,6 +7,7 @@
 #include "device/quiet_context.h"
 #include "loader/driver.h"
 #include "memory/memory_state.h"
+#include "platform/physical_memory.h"
 #include "stream/device_wait.h"
 
 namespace dc {
@@ -23,13 +22,7 @@ void require_fits(const Device& device, const MemoryState& state, uint64_t size)
 }
 
 // The machine's physical memory in bytes, 0 if unknown.
-uint64_t host_memory() noexcept {
-#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGE_SIZE)
-  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages > 0 && page > 0) return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page);
-#endif
-  return 0;
-}
+uint64_t host_memory() noexcept { return platform::physical_memory_bytes(); }
 
 // Host memory (pinned, or managed memory's backing) beyond what the machine
 // has can never succeed; the driver's answer to it varies.

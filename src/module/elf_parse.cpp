@@ -1,6 +1,6 @@
 #include "module/elf_parse.h"
 
-#include <elf.h>
+#include "module/elf_types.h"
 
 #include <cstring>
 #include <map>

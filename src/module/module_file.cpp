@@ -1,7 +1,5 @@
 #include "module/module_file.h"
 
-#include <fcntl.h>
-
 #include <cerrno>
 #include <cstring>
 
@@ -19,7 +17,7 @@ constexpr uint64_t kMaxModuleFileBytes = uint64_t(2) << 30;
 std::vector<uint8_t> read_module_file(const char* path) {
   platform::RegularFile file;
   int e = 0;
-  switch (platform::open_regular_file(AT_FDCWD, path, true, &file, &e)) {
+  switch (platform::open_regular_file(platform::kWorkingDirectory, path, true, &file, &e)) {
     case platform::OpenResult::kOk:
       break;
     case platform::OpenResult::kNotFound:

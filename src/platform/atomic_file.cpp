@@ -1,3 +1,6 @@
+// atomic_file.h on Linux and other POSIX systems (atomic_file_windows.cpp on Windows).
+#if !defined(_WIN32)
+
 #include "platform/atomic_file.h"
 
 #include <fcntl.h>
@@ -39,3 +42,5 @@ bool write_file_atomically(int dir_fd, const std::string& name, const std::strin
 }
 
 }  // namespace dc::platform
+
+#endif  // !_WIN32

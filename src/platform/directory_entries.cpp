@@ -1,3 +1,6 @@
+// directory_entries.h on Linux and other POSIX systems (directory_entries_windows.cpp on Windows).
+#if !defined(_WIN32)
+
 #include "platform/directory_entries.h"
 
 #include <dirent.h>
@@ -31,3 +34,5 @@ bool remove_file_at(int dir_fd, const std::string& name) noexcept { return ::unl
 void touch(int fd) noexcept { ::futimens(fd, nullptr); }
 
 }  // namespace dc::platform
+
+#endif  // !_WIN32

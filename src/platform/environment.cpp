@@ -1,3 +1,6 @@
+// environment.h on Linux and other POSIX systems (environment_windows.cpp on Windows).
+#if !defined(_WIN32)
+
 #include "platform/environment.h"
 
 #include <sys/auxv.h>
@@ -13,3 +16,5 @@ bool process_is_privileged() noexcept { return ::getauxval(AT_SECURE) != 0; }
 bool environment_has(const char* name) noexcept { return std::getenv(name) != nullptr; }
 
 }  // namespace dc::platform
+
+#endif  // !_WIN32

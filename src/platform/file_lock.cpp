@@ -1,3 +1,6 @@
+// file_lock.h on Linux and other POSIX systems (file_lock_windows.cpp on Windows).
+#if !defined(_WIN32)
+
 #include "platform/file_lock.h"
 
 #include <fcntl.h>
@@ -54,3 +57,5 @@ void FileLock::remove_and_release(int dir_fd, const std::string& name) noexcept 
 }
 
 }  // namespace dc::platform
+
+#endif  // !_WIN32

@@ -1,3 +1,6 @@
+// private_files.h on Linux and other POSIX systems (private_files_windows.cpp on Windows).
+#if !defined(_WIN32)
+
 #include "platform/private_files.h"
 
 #include <fcntl.h>
@@ -75,7 +78,7 @@ UniqueFd open_directory(const std::string& path) noexcept {
 std::string read_private_key_file(const std::string& path, size_t min_bytes, size_t max_bytes, std::string* key) {
   RegularFile file;
   int error = 0;
-  if (open_regular_file(AT_FDCWD, path.c_str(), true, &file, &error) != OpenResult::kOk)
+  if (open_regular_file(kWorkingDirectory, path.c_str(), true, &file, &error) != OpenResult::kOk)
     return "cannot read " + path + (error ? std::string(": ") + std::strerror(error) : ": not a regular file");
   const struct stat& st = file.st;
   if (st.st_uid != ::geteuid())
@@ -92,3 +95,5 @@ std::string read_private_key_file(const std::string& path, size_t min_bytes, siz
 }
 
 }  // namespace dc::platform
+
+#endif  // !_WIN32

@@ -1,3 +1,6 @@
+// process.h on Linux and other POSIX systems (process_windows.cpp on Windows).
+#if !defined(_WIN32)
+
 #include "platform/process.h"
 
 #include <pthread.h>
@@ -32,3 +35,5 @@ void note_initialised() noexcept {
 long initialising_process() noexcept { return g_pid.load(std::memory_order_relaxed); }
 
 }  // namespace dc::platform
+
+#endif  // !_WIN32

@@ -1,3 +1,6 @@
+// regular_file.h on Linux and other POSIX systems (regular_file_windows.cpp on Windows).
+#if !defined(_WIN32)
+
 #include "platform/regular_file.h"
 
 #include <fcntl.h>
@@ -63,3 +66,5 @@ bool read_exactly(int fd, void* data, size_t n) noexcept {
 }
 
 }  // namespace dc::platform
+
+#endif  // !_WIN32

@@ -3,15 +3,26 @@
 // blocks (O_NONBLOCK: a FIFO with no writer answers at once), the result must
 // be a regular file (fstat, on the descriptor: no check-then-open race), and
 // where the caller asks, a symbolic link in the last component is refused
-// (O_NOFOLLOW). POSIX here; a Windows branch goes beside it.
+// (O_NOFOLLOW). POSIX in regular_file.cpp; Windows in
+// regular_file_windows.cpp (CreateFileW, UTF-16 paths; a directory
+// "descriptor" there is dccuda's own, windows_directories.h).
 #pragma once
 
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <cstddef>
 #include <cstdint>
 
 namespace dc::platform {
+
+// The `dir_fd` that means "a path, relative to the working directory":
+// AT_FDCWD; on Windows a value no descriptor has.
+#if defined(_WIN32)
+inline constexpr int kWorkingDirectory = -100;
+#else
+inline constexpr int kWorkingDirectory = AT_FDCWD;
+#endif
 
 // A file descriptor, closed when it goes.
 class UniqueFd {
@@ -51,7 +62,7 @@ struct RegularFile {
 };
 
 // Opens `name` for reading: relative to the directory `dir_fd`, or a path
-// (AT_FDCWD). `follow_links` false refuses a symbolic link as the last
+// (kWorkingDirectory). `follow_links` false refuses a symbolic link as the last
 // component. Never blocks; succeeds only for a regular file.
 OpenResult open_regular_file(int dir_fd, const char* name, bool follow_links, RegularFile* out, int* error) noexcept;
 

@@ -1,5 +1,8 @@
 #include "compile/kernel_sources.h"
 
+#if defined(_WIN32)
+#include <windows.h>
+#endif
 #include <unistd.h>
 
 #include <atomic>
@@ -18,11 +21,19 @@ std::string unique_source(const std::string& base) {
 }
 
 std::string next_to_executable(const char* name) {
+#if defined(_WIN32)
+  char self[4096];
+  DWORD n = GetModuleFileNameA(nullptr, self, sizeof self);
+  if (n == 0 || n >= sizeof self) return name;
+  std::string path(self, n);
+  return path.substr(0, path.find_last_of("\\/") + 1) + name;
+#else
   char self[4096];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0) return name;
   std::string path(self, static_cast<size_t>(n));
   return path.substr(0, path.rfind('/') + 1) + name;
+#endif
 }
 
 }  // namespace dctest

@@ -22,7 +22,11 @@
 
 #include "fake_control.h"
 
+#if defined(_WIN32)
+#define FAKE_API extern "C" __declspec(dllexport)
+#else
 #define FAKE_API extern "C" __attribute__((visibility("default")))
+#endif
 
 namespace fake {
 

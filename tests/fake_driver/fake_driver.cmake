@@ -11,4 +11,12 @@ target_include_directories(dcfake_cuda PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_compile_options(dcfake_cuda PRIVATE -Wall -Wextra $<$<BOOL:${DCCUDA_WERROR}>:-Werror>)
 target_link_libraries(dcfake_cuda PRIVATE Threads::Threads)
 set_target_properties(dcfake_cuda PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
-set(DCFAKE_PATH ${PROJECT_BINARY_DIR}/tests/libdcfake_cuda.so)
+if(WIN32)
+  # dcfake_nvcuda.dll, beside the Windows test programs; every entry point
+  # exported by name, as nvcuda.dll (and the fake's libdcfake_cuda.so) do.
+  set_target_properties(dcfake_cuda PROPERTIES PREFIX "" OUTPUT_NAME dcfake_nvcuda)
+  target_link_options(dcfake_cuda PRIVATE -Wl,--export-all-symbols -static -static-libgcc -static-libstdc++)
+  set(DCFAKE_PATH ${PROJECT_BINARY_DIR}/bin/dcfake_nvcuda.dll)
+else()
+  set(DCFAKE_PATH ${PROJECT_BINARY_DIR}/tests/libdcfake_cuda.so)
+endif()

@@ -4,7 +4,7 @@
 #include "fake_image.h"
 
 #include "loader/cuda_abi/driver_abi.h"
-#include <elf.h>
+#include "module/elf_types.h"
 
 #include <cstring>
 #include <map>

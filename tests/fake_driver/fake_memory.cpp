@@ -49,7 +49,14 @@ size_t& host_bytes() {
 
 size_t round_up(size_t n) { return (n + kAlignment - 1) / kAlignment * kAlignment; }
 
+// Windows's C runtime has no aligned_alloc: its own pair there.
+#if defined(_WIN32)
+void* raw_alloc(size_t n) { return _aligned_malloc(round_up(n), kAlignment); }
+void raw_free(void* p) { _aligned_free(p); }
+#else
 void* raw_alloc(size_t n) { return std::aligned_alloc(kAlignment, round_up(n)); }
+void raw_free(void* p) { std::free(p); }
+#endif
 
 const char* live_kind(MemKind k) {
   switch (k) {
@@ -82,7 +89,7 @@ size_t device_free_bytes(int ordinal) {
 
 void release_block(int ordinal, void* p, size_t size) {
   device_bytes_in_use()[ordinal] -= round_up(size);
-  std::free(p);
+  raw_free(p);
 }
 
 // Gives cached blocks back until the pool keeps at most `keep` bytes.
@@ -115,7 +122,7 @@ void drop_allocation(std::map<uintptr_t, Allocation>::iterator it) {
     case MemKind::Managed:
     case MemKind::Pinned:
       host_bytes() -= round_up(a.size);
-      std::free(p);
+      raw_free(p);
       break;
     case MemKind::Registered:
       break;

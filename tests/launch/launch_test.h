@@ -7,7 +7,6 @@
 #pragma once
 
 #include "loader/cuda_abi/driver_abi.h"
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -88,6 +87,11 @@ class LaunchTest : public testing::Test {
     ASSERT_DC_OK(dc_stream_create(device_, 0, 0, &stream_));
     int32_t major = 0, minor = 0;
     have_nvrtc_ = dc_nvrtc_version(&major, &minor) == DC_SUCCESS;
+#ifdef DCTEST_KERNELS_CUBIN
+    // Without NVRTC (no toolkit; Windows under Wine), dctest::kKernels come
+    // from the committed sm_90 CUBIN (tests/module/fixtures) beside the test.
+    if (!have_nvrtc_) precompiled_ = dctest::next_to_executable(DCTEST_KERNELS_CUBIN);
+#endif
     dc_device_info info = DC_DEVICE_INFO_INIT;
     ASSERT_DC_OK(dc_device_get_info(device_, &info));
     info_ = info;
@@ -147,7 +151,12 @@ class LaunchTest : public testing::Test {
   dc_function kernel(const char* name) {
     const char* source = is_launch_kernel(name) ? dctest::kLaunchKernels : dctest::kKernels;
     dc_module& m = is_launch_kernel(name) ? launch_module_ : base_module_;
-    if (!m) m = load(source);
+    if (!m && !have_nvrtc_ && !is_launch_kernel(name) && !precompiled_.empty()) {
+      EXPECT_DC_OK(dc_module_load_file(device_, precompiled_.c_str(), nullptr, &m));
+      if (m) modules_.push_back(m);
+    } else if (!m) {
+      m = load(source);
+    }
     return m ? function(m, name) : nullptr;
   }
   static bool is_launch_kernel(const std::string& name) {
@@ -192,6 +201,7 @@ class LaunchTest : public testing::Test {
   dc_stream stream_ = nullptr;
   dc_device_info info_ = DC_DEVICE_INFO_INIT;
   bool have_nvrtc_ = false;
+  std::string precompiled_;  // the CUBIN of dctest::kKernels, where NVRTC is missing
   dc_module base_module_ = nullptr;
   dc_module launch_module_ = nullptr;
   std::vector<dc_graph> graphs_;
@@ -204,5 +214,10 @@ class LaunchTest : public testing::Test {
 
 #define REQUIRE_NVRTC() \
   if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable()
+
+// Only kernels of dctest::kKernels: NVRTC, or else their precompiled CUBIN.
+#define REQUIRE_KERNELS()                                                                              \
+  if (!have_nvrtc_ && precompiled_.empty())                                                          \
+  GTEST_SKIP() << "needs NVRTC or the precompiled kernels, neither found: " << dctest::nvrtc_unavailable()
 
 }  // namespace launchtest

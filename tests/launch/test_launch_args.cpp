@@ -33,7 +33,7 @@ void expect_near_all(const std::vector<float>& got, const std::vector<float>& wa
 }
 
 TEST_F(ArgsTest, SaxpyMatchesTheCpuReference) {
-  REQUIRE_NVRTC();
+  REQUIRE_KERNELS();
   dc_function f = kernel("saxpy");
   ASSERT_NE(f, nullptr);
   const int n = 100003;  // not a multiple of the block
@@ -49,7 +49,7 @@ TEST_F(ArgsTest, SaxpyMatchesTheCpuReference) {
 }
 
 TEST_F(ArgsTest, ArgumentCountIsChecked) {
-  REQUIRE_NVRTC();
+  REQUIRE_KERNELS();
   dc_function f = kernel("saxpy");
   ASSERT_NE(f, nullptr);
   dc_buffer b = alloc(64);
@@ -70,7 +70,7 @@ TEST_F(ArgsTest, ArgumentCountIsChecked) {
 }
 
 TEST_F(ArgsTest, EachSizeIsCheckedAgainstTheLayout) {
-  REQUIRE_NVRTC();
+  REQUIRE_KERNELS();
   dc_function f = kernel("saxpy");
   ASSERT_NE(f, nullptr);
   dc_buffer b = alloc(64);
@@ -105,7 +105,7 @@ TEST_F(ArgsTest, EachSizeIsCheckedAgainstTheLayout) {
 // Every parameter of `mixed` has another size and alignment; each wrong size
 // is named, and the right ones arrive where the kernel reads them.
 TEST_F(ArgsTest, StructAndVectorArgumentsArriveIntact) {
-  REQUIRE_NVRTC();
+  REQUIRE_KERNELS();
   dc_function f = kernel("mixed");
   ASSERT_NE(f, nullptr);
   dc_buffer table = nullptr;
@@ -140,7 +140,7 @@ TEST_F(ArgsTest, StructAndVectorArgumentsArriveIntact) {
 }
 
 TEST_F(ArgsTest, KindAndValuePointerAreChecked) {
-  REQUIRE_NVRTC();
+  REQUIRE_KERNELS();
   dc_function f = kernel("saxpy");
   ASSERT_NE(f, nullptr);
   dc_buffer b = alloc(64);
@@ -157,7 +157,7 @@ TEST_F(ArgsTest, KindAndValuePointerAreChecked) {
 }
 
 TEST_F(ArgsTest, DeadAndMistypedBuffersAreRefused) {
-  REQUIRE_NVRTC();
+  REQUIRE_KERNELS();
   dc_function f = kernel("saxpy");
   ASSERT_NE(f, nullptr);
   dc_buffer live = alloc(64);
@@ -177,7 +177,7 @@ TEST_F(ArgsTest, DeadAndMistypedBuffersAreRefused) {
 }
 
 TEST_F(ArgsTest, OffsetsMoveThePointerAndAreBoundsChecked) {
-  REQUIRE_NVRTC();
+  REQUIRE_KERNELS();
   dc_function f = kernel("saxpy");
   ASSERT_NE(f, nullptr);
   const int n = 64;
@@ -201,7 +201,7 @@ TEST_F(ArgsTest, OffsetsMoveThePointerAndAreBoundsChecked) {
 }
 
 TEST_F(ArgsTest, MappedPinnedMemoryIsAValidArgument) {
-  REQUIRE_NVRTC();
+  REQUIRE_KERNELS();
   dc_function f = kernel("saxpy");
   ASSERT_NE(f, nullptr);
   const int n = 1000;
@@ -224,7 +224,7 @@ TEST_F(ArgsTest, MappedPinnedMemoryIsAValidArgument) {
 }
 
 TEST_F(ArgsTest, PackedParametersAreCheckedAgainstTheBlock) {
-  REQUIRE_NVRTC();
+  REQUIRE_KERNELS();
   dc_function f = kernel("saxpy");
   ASSERT_NE(f, nullptr);
   const int n = 500;
@@ -262,7 +262,7 @@ TEST_F(ArgsTest, PackedParametersAreCheckedAgainstTheBlock) {
 }
 
 TEST_F(ArgsTest, HandlesAreChecked) {
-  REQUIRE_NVRTC();
+  REQUIRE_KERNELS();
   dc_function f = kernel("empty");
   ASSERT_NE(f, nullptr);
   dc_launch_config c = config_1d(1, 1);

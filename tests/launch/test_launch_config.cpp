@@ -17,7 +17,7 @@ class ConfigTest : public LaunchTest {
   void SetUp() override {
     LaunchTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
+    REQUIRE_KERNELS();
     empty_ = kernel("empty");
     ASSERT_NE(empty_, nullptr);
   }
@@ -145,6 +145,7 @@ TEST_F(ConfigTest, CooperativeGridMustFitOnTheDevice) {
 }
 
 TEST_F(ConfigTest, BlocksLargerThanTheKernelAllowsAreExplained) {
+  REQUIRE_NVRTC();  // `bounded` is a kernel of kLaunchKernels, which has no precompiled image
   dc_function bounded = kernel("bounded");
   ASSERT_NE(bounded, nullptr);
   int32_t max_threads = 0;

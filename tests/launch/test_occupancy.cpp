@@ -15,7 +15,7 @@ class OccupancyTest : public LaunchTest {
   void SetUp() override {
     LaunchTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    if (!have_nvrtc_) GTEST_SKIP() << "needs NVRTC, not found: " << dctest::nvrtc_unavailable();
+    REQUIRE_KERNELS();
     saxpy_ = kernel("saxpy");
     ASSERT_NE(saxpy_, nullptr);
   }

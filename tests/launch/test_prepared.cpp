@@ -15,7 +15,7 @@ using namespace launchtest;
 class PreparedTest : public LaunchTest {};
 
 TEST_F(PreparedTest, CreateChecksItsArguments) {
-  REQUIRE_NVRTC();
+  REQUIRE_KERNELS();
   dc_function f = kernel("saxpy");
   ASSERT_NE(f, nullptr);
   dc_launch l = reinterpret_cast<dc_launch>(uintptr_t{1});
@@ -39,7 +39,7 @@ TEST_F(PreparedTest, CreateChecksItsArguments) {
 }
 
 TEST_F(PreparedTest, EveryArgumentMustBeBound) {
-  REQUIRE_NVRTC();
+  REQUIRE_KERNELS();
   dc_function f = kernel("saxpy");
   dc_launch l = prepare(f, config_1d(1, 32));
   ASSERT_NE(l, nullptr);
@@ -57,7 +57,7 @@ TEST_F(PreparedTest, EveryArgumentMustBeBound) {
 }
 
 TEST_F(PreparedTest, BindingIsChecked) {
-  REQUIRE_NVRTC();
+  REQUIRE_KERNELS();
   dc_function f = kernel("saxpy");
   dc_launch l = prepare(f, config_1d(1, 32));
   ASSERT_NE(l, nullptr);
@@ -91,7 +91,7 @@ TEST_F(PreparedTest, BindingIsChecked) {
 }
 
 TEST_F(PreparedTest, RebindingChangesTheNextEnqueueOnly) {
-  REQUIRE_NVRTC();
+  REQUIRE_KERNELS();
   dc_function f = kernel("saxpy");
   const int n = 3000;
   std::vector<float> x = random_floats(n, 11), y1 = random_floats(n, 12), y2 = random_floats(n, 13);

@@ -3,7 +3,6 @@
 // binaries): only tests that inject faults call REQUIRE_FAKE_DRIVER().
 #pragma once
 
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -15,6 +14,7 @@
 
 #include "dccuda.h"
 #include "support/fake.h"
+#include "support/shared_library.h"
 
 namespace memtest {
 
@@ -81,8 +81,8 @@ template <class Fn>
 Fn driver_symbol(const char* name) {
   const char* path = nullptr;
   if (dc_driver_library(&path) != DC_SUCCESS) return nullptr;
-  void* lib = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
-  return lib ? reinterpret_cast<Fn>(dlsym(lib, name)) : nullptr;
+  void* lib = dctest::loaded_library(path);
+  return lib ? reinterpret_cast<Fn>(dctest::library_symbol(lib, name)) : nullptr;
 }
 
 // dcfake_inject_async (fake_control.h): nullptr on a real driver.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "memory_test.h"
+#include "support/host_memory.h"
 
 namespace {
 
@@ -323,7 +324,7 @@ TEST_F(MemoryTest, WrappedDeviceMemoryIsBorrowed) {
 
 TEST_F(MemoryTest, RegisteredHostMemory) {
   const size_t n = 3 * kMiB;
-  void* mem = std::aligned_alloc(4096, n);
+  void* mem = dctest::aligned_host_alloc(4096, n);
   ASSERT_NE(mem, nullptr);
   std::vector<uint8_t> data = memtest::random_bytes(n, 8), back(n);
   std::memcpy(mem, data.data(), n);
@@ -368,7 +369,7 @@ TEST_F(MemoryTest, RegisteredHostMemory) {
   EXPECT_DC_ERROR(dc_buffer_register_host(device_, mem, 0, 0, &r), DC_ERROR_INVALID_ARGUMENT, "size is 0");
   EXPECT_DC_ERROR(dc_buffer_register_host(device_, mem, 64, DC_ALLOC_WRITE_COMBINED, &r), DC_ERROR_INVALID_ARGUMENT,
                   "DC_ALLOC_READ_ONLY");
-  std::free(mem);
+  dctest::aligned_host_free(mem);
 }
 
 TEST_F(MemoryTest, HandleMisuseIsAnErrorNeverACrash) {

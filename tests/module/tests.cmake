@@ -29,6 +29,8 @@ else()
   dc_skip_test(module.fixtures_current "no nvcc here to remake tests/module/fixtures and compare")
 endif()
 dc_uses_precompiled_kernels(test_no_nvrtc)
+# Without NVRTC the launch tests that need only dctest::kKernels launch them from the CUBIN.
+dc_uses_precompiled_kernels(test_launch)
 
 dc_test(test_module SOURCES ${DCTEST_MODULE}/test_module.cpp LABELS threads memcheck)
 target_link_libraries(test_module PRIVATE dctest_kernels)

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "compile/kernel_sources.h"
+#include "support/host_memory.h"
 
 namespace badinput {
 
@@ -47,7 +48,7 @@ std::string Fixture::open() {
   OPEN_STEP(dc_buffer_write(buffer, 0, ones.data(), kBytes));
   OPEN_STEP(dc_buffer_write(buffer2, 0, ones.data(), kBytes));
   host = host_memory.data();
-  host_register = std::aligned_alloc(4096, kBytes);
+  host_register = dctest::aligned_host_alloc(4096, kBytes);
   if (!host_register) return "aligned_alloc failed";
 
   OPEN_STEP(dc_stream_create(device, 0, 0, &stream));
@@ -165,7 +166,7 @@ void Fixture::close() {
   dc_buffer_release(buffer);
   dc_device_release(peer);
   dc_device_release(device);
-  std::free(host_register);
+  dctest::aligned_host_free(host_register);
   if (!module_path.empty()) std::remove(module_path.c_str());
   *this = Fixture();
 }

@@ -10,8 +10,10 @@
 //
 // Runs on the fake driver in CI and on a real GPU (the same binary).
 #include <gtest/gtest.h>
+#if !defined(_WIN32)
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <cctype>
@@ -185,6 +187,7 @@ std::vector<std::string> functions_with_cases() {
 INSTANTIATE_TEST_SUITE_P(Api, BadInput, testing::ValuesIn(functions_with_cases()),
                          [](const testing::TestParamInfo<std::string>& info) { return info.param; });
 
+#if !defined(_WIN32)  // Windows has no fork()
 // Every exported function's valid call, made in a child forked after the
 // fixture was built: CUDA contexts do not survive fork, so each is refused
 // with DC_ERROR_INVALID_STATE and the fork message, its out-pointers cleared;
@@ -246,6 +249,7 @@ TEST_F(ForkedChild, EveryFunctionIsRefusedAndReleasesDoNothing) {
   std::printf("[ dccuda   ] forked child: %s functions refused\n", report.c_str() + std::min<size_t>(3, report.size()));
   EXPECT_EQ(counts(), before) << "the child's releases changed the parent";
 }
+#endif  // !_WIN32
 
 // The exported symbols: abi/dccuda.symbols (its path is compiled in; a
 // relative abi/dccuda.symbols is tried where the build tree moved, as on a GPU

@@ -3,7 +3,8 @@
 # needed): CTest (unit, integration, bindings, ABI), the other build types,
 # the portable release binaries (built, checked, and the C/C++ suite run
 # against the x86-64 one),
-# the C/C++ suite built and run with the CUDA toolkit hidden, then the suite
+# the C/C++ suite built and run with the CUDA toolkit hidden, dccuda.dll
+# cross-built with MinGW-w64 and its tests run under Wine, then the suite
 # under ASan + UBSan, TSan and valgrind, then each fuzzer for a bounded time.
 # Works with or without the CUDA toolkit: tests that need NVRTC skip without
 # it, each saying why (the list is printed after CTest).
@@ -14,6 +15,7 @@
 #   DCCUDA_BUILD_TYPES=0  leaves out the Release/MinSizeRel builds (g++ and clang)
 #   DCCUDA_RELEASE=0      leaves the portable release build out
 #   DCCUDA_NO_TOOLKIT=0   leaves the build without the toolkit out
+#   DCCUDA_WINDOWS=0      leaves the Windows cross-build and its run under Wine out
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
@@ -68,6 +70,11 @@ fi
 if [ "${DCCUDA_NO_TOOLKIT:-1}" != 0 ]; then
   echo "== the C/C++ suite without the CUDA toolkit (tests/scripts/run_without_toolkit.sh)"
   "$root/tests/scripts/run_without_toolkit.sh" "$root/build-notoolkit"
+fi
+
+if [ "${DCCUDA_WINDOWS:-1}" != 0 ]; then
+  echo "== Windows x64: dccuda.dll cross-built with MinGW-w64, its tests under Wine (tests/scripts/run_windows.sh)"
+  "$root/tests/scripts/run_windows.sh" "$root/build-windows"
 fi
 
 if [ "${DCCUDA_SANITIZERS:-1}" != 0 ]; then

@@ -13,6 +13,9 @@ packages=(
   ccache qemu-user libc6-arm64-cross
   python3-matplotlib
   passwd  # useradd/userdel: test_trust_boundaries makes two users (Priority: required, so normally there)
+  # The Windows build (tests/scripts/run_windows.sh): MinGW-w64 with the posix thread model
+  # (std::thread, std::mutex), and Wine to run it (wine64 alone: /usr/lib/wine/wine64, no X).
+  g++-mingw-w64-x86-64-posix wine64
 )
 # Tools that may come from outside Debian (rustup, NodeSource): only installed
 # from Debian when the command is missing.

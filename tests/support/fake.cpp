@@ -1,9 +1,9 @@
 #include "support/fake.h"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <string>
+
+#include "support/shared_library.h"
 
 namespace dctest {
 
@@ -11,15 +11,15 @@ const FakeDriver* fake_driver() {
   static const FakeDriver* driver = []() -> const FakeDriver* {
     const char* path = std::getenv("DCCUDA_DRIVER_LIBRARY");
     if (!path || !*path) return nullptr;
-    void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!lib || !dlsym(lib, "dcfake_reset")) return nullptr;
+    void* lib = open_library(path);
+    if (!lib || !library_symbol(lib, "dcfake_reset")) return nullptr;
     static FakeDriver d;
-    d.reset = reinterpret_cast<void (*)()>(dlsym(lib, "dcfake_reset"));
-    d.inject = reinterpret_cast<void (*)(const char*, int, int, int)>(dlsym(lib, "dcfake_inject"));
-    d.call_count = reinterpret_cast<long (*)(const char*)>(dlsym(lib, "dcfake_call_count"));
-    d.live = reinterpret_cast<long (*)(const char*)>(dlsym(lib, "dcfake_live"));
-    d.legacy_calls = reinterpret_cast<long (*)()>(dlsym(lib, "dcfake_legacy_calls"));
-    d.break_context = reinterpret_cast<void (*)(int, int)>(dlsym(lib, "dcfake_break_context"));
+    d.reset = reinterpret_cast<void (*)()>(library_symbol(lib, "dcfake_reset"));
+    d.inject = reinterpret_cast<void (*)(const char*, int, int, int)>(library_symbol(lib, "dcfake_inject"));
+    d.call_count = reinterpret_cast<long (*)(const char*)>(library_symbol(lib, "dcfake_call_count"));
+    d.live = reinterpret_cast<long (*)(const char*)>(library_symbol(lib, "dcfake_live"));
+    d.legacy_calls = reinterpret_cast<long (*)()>(library_symbol(lib, "dcfake_legacy_calls"));
+    d.break_context = reinterpret_cast<void (*)(int, int)>(library_symbol(lib, "dcfake_break_context"));
     return &d;
   }();
   return driver;

@@ -2,7 +2,6 @@
 // context binding from many threads. Runs against the fake driver in CI
 // (two fake devices) and against the real driver on a GPU machine.
 #include "loader/cuda_abi/driver_abi.h"
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -13,6 +12,7 @@
 
 #include "dccuda.h"
 #include "support/fake.h"
+#include "support/shared_library.h"
 
 namespace {
 
@@ -40,7 +40,7 @@ using SetCurrent = CUresult (*)(CUcontext);
 void* driver_library() {
   const char* path = nullptr;
   if (dc_driver_library(&path) != DC_SUCCESS) return nullptr;
-  return dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+  return dctest::loaded_library(path);
 }
 
 TEST_F(DeviceTest, CountAndOrdinals) {
@@ -190,8 +190,8 @@ TEST_F(DeviceTest, ManyThreadsOneDeviceNoContextManagement) {
 TEST_F(DeviceTest, ContextCurrentOnTheThreadIsRespected) {
   void* lib = driver_library();
   ASSERT_NE(lib, nullptr);
-  auto get_current = reinterpret_cast<GetCurrent>(dlsym(lib, "cuCtxGetCurrent"));
-  auto set_current = reinterpret_cast<SetCurrent>(dlsym(lib, "cuCtxSetCurrent"));
+  auto get_current = reinterpret_cast<GetCurrent>(dctest::library_symbol(lib, "cuCtxGetCurrent"));
+  auto set_current = reinterpret_cast<SetCurrent>(dctest::library_symbol(lib, "cuCtxSetCurrent"));
   ASSERT_TRUE(get_current && set_current);
   void* ours = nullptr;
   ASSERT_DC_OK(dc_device_native(device_, nullptr, &ours));

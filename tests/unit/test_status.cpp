@@ -1,5 +1,4 @@
 // Every status has its name; unknown values are named as such.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -9,6 +8,7 @@
 #include "dccuda.h"
 #include "loader/cuda_abi/driver_abi.h"  // CUresult as the driver declares it
 #include "support/fake.h"
+#include "support/shared_library.h"
 
 TEST(Status, EveryStatusHasItsName) {
   struct Row {
@@ -47,8 +47,8 @@ using GetErrorName = CUresult (*)(CUresult, const char**);
 static GetErrorName driver_get_error_name() {
   const char* path = nullptr;
   if (dc_driver_library(&path) != DC_SUCCESS) return nullptr;
-  void* lib = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
-  return lib ? reinterpret_cast<GetErrorName>(dlsym(lib, "cuGetErrorName")) : nullptr;
+  void* lib = dctest::loaded_library(path);
+  return lib ? reinterpret_cast<GetErrorName>(dctest::library_symbol(lib, "cuGetErrorName")) : nullptr;
 }
 
 TEST(Status, CudaErrorNameNamesEveryCUresult) {
