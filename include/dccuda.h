@@ -771,7 +771,10 @@ DC_API dc_status dc_buffer_device(dc_buffer buffer, DC_OUT DC_OWNED dc_device* d
 /**
  * The buffer's device address (CUdeviceptr), for passing to other CUDA
  * libraries. Valid while the buffer lives. Pinned and registered host memory
- * has one only with DC_ALLOC_DEVICE_MAPPED (else DC_ERROR_NOT_SUPPORTED).
+ * has one only with DC_ALLOC_DEVICE_MAPPED (else DC_ERROR_NOT_SUPPORTED): under
+ * unified addressing the driver may map such memory anyway, but only the flag
+ * makes it so on every system and for registered memory, and dccuda holds
+ * kernels (dc_arg) to the same rule.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED,
  * DC_ERROR_CONTEXT_LOST (the buffer died with dc_device_reset).
  */
@@ -1453,8 +1456,12 @@ DC_CONSTANTS(dc_arg_kind, enumeration, uint32_t)
  * address: its own, a peer's after dc_device_enable_peer_access(kernel's
  * device, buffer's device), managed memory, or pinned / registered host memory
  * with a device mapping (DC_ALLOC_DEVICE_MAPPED; of another device: also
- * DC_ALLOC_PORTABLE). A device pointer obtained elsewhere can be passed as an
- * 8-byte DC_ARG_VALUE; it is not checked.
+ * DC_ALLOC_PORTABLE). Host memory without DC_ALLOC_DEVICE_MAPPED is refused
+ * (DC_ERROR_INVALID_ARGUMENT) even on systems with unified addressing, where
+ * the driver happens to map pinned memory at its host address: the rule is the
+ * one dc_buffer_device_pointer follows, and holds on every system. A device
+ * pointer obtained elsewhere can be passed as an 8-byte DC_ARG_VALUE; it is
+ * not checked.
  */
 typedef struct dc_arg {
   DC_FAMILY(dc_arg_kind) uint32_t kind;       /**< DC_ARG_* */
