@@ -919,6 +919,130 @@ DC_CONSTANTS(dc_copy_path, enumeration, int32_t)
 DC_API dc_status dc_buffer_copy_path(dc_buffer dst, dc_buffer src,
                                      DC_OUT DC_FAMILY(dc_copy_path) int32_t* path);
 
+/* -- 2D and 3D (pitched) memory -----------------------------------------------
+ * A 2D region is `height` rows of `width` bytes; row r starts at byte
+ * offset + r * pitch of the memory it lies in (a buffer, or host memory of a
+ * given size). A 3D region is `depth` planes of such rows, plane p starting
+ * `rows_per_plane` rows after plane p - 1: row r of plane p starts at
+ * offset + (p * rows_per_plane + r) * pitch. A pitch smaller than `width` (with
+ * more than one row) or a rows_per_plane smaller than `height` (with more than
+ * one plane) is DC_ERROR_INVALID_ARGUMENT. A tile of a matrix is the region at
+ * offset = row0 * pitch + column0 * element size, with the matrix's pitch.
+ * Every region is checked against the memory it lies in before the driver sees
+ * it: DC_ERROR_OUT_OF_RANGE names the first row (and plane) that runs past the
+ * end, with its byte range. A width, height or depth of 0 is a copy that does
+ * nothing (the handles are still checked). Copies work between any two kinds
+ * of memory (device, pinned, registered, managed, a peer device's); pageable
+ * host memory is staged as in the 1D copies, and the ordering and completion
+ * rules are those of the 1D calls of the same name. The source and destination
+ * regions must not share bytes (DC_ERROR_INVALID_ARGUMENT).
+ */
+
+/**
+ * Allocate device memory for `height` rows of `width` bytes each, with rows
+ * padded to the pitch the device copies and accesses fastest
+ * (cuMemAllocPitch), written to `*pitch`; the buffer's size is
+ * pitch * height. For a 3D block of `depth` planes, pass height * depth rows.
+ * `element_size` (4, 8 or 16) is the size of the elements the kernels access
+ * (the pitch suits it). The memory does not come from the stream-ordered pool.
+ * `flags` must be 0. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+ * (width or height 0, bad element_size, nonzero flags, NULL out),
+ * DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_buffer_alloc_pitched(dc_device device, uint64_t width, uint64_t height, uint32_t element_size,
+                                         uint32_t flags, DC_OUT uint64_t* pitch,
+                                         DC_OUT DC_OWNED dc_buffer* buffer);
+
+/**
+ * Copy a 2D region of `height` rows of `width` bytes from `src` (rows at
+ * src_offset, src_pitch apart) to `dst` (rows at dst_offset, dst_pitch apart),
+ * between any two buffers, and return when complete.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a pitch below
+ * width, the regions sharing bytes), DC_ERROR_OUT_OF_RANGE (a row past the end of
+ * its buffer), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_copy_2d(dc_buffer dst, uint64_t dst_offset, uint64_t dst_pitch, dc_buffer src,
+                                   uint64_t src_offset, uint64_t src_pitch, uint64_t width, uint64_t height);
+
+/** As dc_buffer_copy_2d, in stream order on `stream` (a stream of either buffer's
+ *  device). Errors: as dc_buffer_copy_2d, and DC_ERROR_INVALID_ARGUMENT (a stream
+ *  of a third device). */
+DC_API dc_status dc_buffer_copy_2d_async(dc_buffer dst, uint64_t dst_offset, uint64_t dst_pitch, dc_buffer src,
+                                         uint64_t src_offset, uint64_t src_pitch, uint64_t width, uint64_t height,
+                                         dc_stream stream);
+
+/**
+ * Copy a 2D region from host memory `src` (`src_size` bytes there, rows
+ * src_pitch apart from its start) into `dst`, and return when complete. Both
+ * regions are checked: against dst's size and against src_size.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL src with a
+ * nonempty region, a pitch below width, src overlapping dst's own memory),
+ * DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_write_2d(dc_buffer dst, uint64_t dst_offset, uint64_t dst_pitch,
+                                    DC_IN DC_ARRAY(src_size) const void* src, uint64_t src_size, uint64_t src_pitch,
+                                    uint64_t width, uint64_t height);
+
+/** As dc_buffer_write_2d, in stream order on `stream` (when `src` may be reused:
+ *  as dc_buffer_write_async). Errors: as dc_buffer_write_2d, and
+ *  DC_ERROR_INVALID_ARGUMENT (a stream of another device). */
+DC_API dc_status dc_buffer_write_2d_async(dc_buffer dst, uint64_t dst_offset, uint64_t dst_pitch,
+                                          DC_IN DC_ARRAY(src_size) const void* src, uint64_t src_size,
+                                          uint64_t src_pitch, uint64_t width, uint64_t height, dc_stream stream);
+
+/** Copy a 2D region of `src` into host memory `dst` (`dst_size` bytes there,
+ *  rows dst_pitch apart), and return when complete. Errors: as dc_buffer_write_2d. */
+DC_API dc_status dc_buffer_read_2d(dc_buffer src, uint64_t src_offset, uint64_t src_pitch,
+                                   DC_OUT DC_ARRAY(dst_size) void* dst, uint64_t dst_size, uint64_t dst_pitch,
+                                   uint64_t width, uint64_t height);
+
+/** As dc_buffer_read_2d, in stream order on `stream` (when the data is in `dst`:
+ *  as dc_buffer_read_async). Errors: as dc_buffer_write_2d_async. */
+DC_API dc_status dc_buffer_read_2d_async(dc_buffer src, uint64_t src_offset, uint64_t src_pitch,
+                                         DC_OUT DC_ARRAY(dst_size) void* dst, uint64_t dst_size, uint64_t dst_pitch,
+                                         uint64_t width, uint64_t height, dc_stream stream);
+
+/**
+ * Copy a 3D region of `depth` planes of `height` rows of `width` bytes from
+ * `src` to `dst` (see "2D and 3D" above for the layout), between any two
+ * buffers, and return when complete.
+ * Errors: as dc_buffer_copy_2d, and DC_ERROR_INVALID_ARGUMENT (a rows_per_plane
+ * below height).
+ */
+DC_API dc_status dc_buffer_copy_3d(dc_buffer dst, uint64_t dst_offset, uint64_t dst_pitch,
+                                   uint64_t dst_rows_per_plane, dc_buffer src, uint64_t src_offset,
+                                   uint64_t src_pitch, uint64_t src_rows_per_plane, uint64_t width, uint64_t height,
+                                   uint64_t depth);
+
+/** As dc_buffer_copy_3d, in stream order on `stream` (a stream of either buffer's
+ *  device). Errors: as dc_buffer_copy_3d, and DC_ERROR_INVALID_ARGUMENT (a stream
+ *  of a third device). */
+DC_API dc_status dc_buffer_copy_3d_async(dc_buffer dst, uint64_t dst_offset, uint64_t dst_pitch,
+                                         uint64_t dst_rows_per_plane, dc_buffer src, uint64_t src_offset,
+                                         uint64_t src_pitch, uint64_t src_rows_per_plane, uint64_t width,
+                                         uint64_t height, uint64_t depth, dc_stream stream);
+
+/**
+ * Fill a 2D region of `buffer` (`height` rows of `width` bytes, `pitch` apart)
+ * with `value` repeated as elements of `element_size` bytes (1, 2 or 4:
+ * cuMemsetD2D8/16/32); offset, width and pitch must be multiples of
+ * element_size. Returns when complete; pinned and registered buffers are
+ * filled by the CPU. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+ * (bad element size, misaligned offset, width or pitch, a pitch below width, a
+ * value too wide for the element), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST,
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_fill_2d(dc_buffer buffer, uint64_t offset, uint64_t pitch, uint64_t width,
+                                   uint64_t height, uint32_t value, uint32_t element_size);
+
+/** As dc_buffer_fill_2d, in stream order on `stream`: the device fills the
+ *  memory, host memory included (as dc_buffer_fill_async).
+ *  Errors: as dc_buffer_fill_2d, and DC_ERROR_NOT_SUPPORTED (host memory without a
+ *  device mapping), DC_ERROR_INVALID_ARGUMENT (a stream of another device, memory
+ *  registered with DC_ALLOC_READ_ONLY). */
+DC_API dc_status dc_buffer_fill_2d_async(dc_buffer buffer, uint64_t offset, uint64_t pitch, uint64_t width,
+                                         uint64_t height, uint32_t value, uint32_t element_size, dc_stream stream);
+
 /* =========================================================================
  * Streams and events
  * ========================================================================= */

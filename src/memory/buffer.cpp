@@ -108,6 +108,32 @@ Ref<Buffer> Buffer::alloc_device(Ref<Device> device, uint64_t size, uint32_t fla
   return b;
 }
 
+Ref<Buffer> Buffer::alloc_pitched(Ref<Device> device, uint64_t width, uint64_t height, uint32_t element_size,
+                                  uint64_t* pitch) {
+  Device& d = *device;
+  MemoryState& state = memory_state(d);
+  // width * height is a lower bound of the size (the pitch is at least the width).
+  if (width > state.total_memory || height > state.total_memory / width)
+    fail(DC_ERROR_OUT_OF_MEMORY, "%" PRIu64 " rows of %" PRIu64 " bytes exceed device %d's total memory (%" PRIu64
+         " bytes)", height, width, d.ordinal(), state.total_memory);
+  // The object first: if the driver call fails, its destructor frees nothing.
+  Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_DEVICE, Memory::Driver, 0, 0));
+  CUdeviceptr p = 0;
+  size_t got_pitch = 0;
+  CUresult r = driver_api().cuMemAllocPitch(&p, &got_pitch, static_cast<size_t>(width), static_cast<size_t>(height),
+                                            element_size);
+  if (r == CUDA_ERROR_OUT_OF_MEMORY && state.pool && wait_for_pending_frees(d)) {
+    driver_api().cuMemPoolTrimTo(state.pool, 0);
+    r = driver_api().cuMemAllocPitch(&p, &got_pitch, static_cast<size_t>(width), static_cast<size_t>(height),
+                                     element_size);
+  }
+  check_alloc(r, "cuMemAllocPitch", d, width * height);
+  b->address_ = b->device_address_ = p;
+  b->size_ = static_cast<uint64_t>(got_pitch) * height;
+  *pitch = got_pitch;
+  return b;
+}
+
 Ref<Buffer> Buffer::alloc_device_async(Stream& stream, uint64_t size, uint32_t flags) {
   Device& d = stream.device();
   MemoryState& state = memory_state(d);

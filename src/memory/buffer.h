@@ -49,6 +49,10 @@ class Buffer : public DeviceObject {
   static Ref<Buffer> alloc_device_async(Stream& stream, uint64_t size, uint32_t flags);
   static Ref<Buffer> alloc_pinned(Ref<Device> device, uint64_t size, uint32_t flags);
   static Ref<Buffer> alloc_managed(Ref<Device> device, uint64_t size, uint32_t flags);
+  // `height` rows of `width` bytes padded to the driver's pitch
+  // (cuMemAllocPitch, never the pool); the size is *pitch * height.
+  static Ref<Buffer> alloc_pitched(Ref<Device> device, uint64_t width, uint64_t height, uint32_t element_size,
+                                   uint64_t* pitch);
   static Ref<Buffer> wrap_device(Ref<Device> device, CUdeviceptr pointer, uint64_t size);
   static Ref<Buffer> register_host(Ref<Device> device, void* host, uint64_t size, uint32_t flags);
   // A module's __device__ variable (DC_BUFFER_MODULE_GLOBAL): keeps `owner`

@@ -252,6 +252,17 @@ pub const DC_COPY_PATH_STAGED: i32 = 3;
 pub const DC_COPY_PATH_HOST: i32 = 4;
 
 pub extern "dccuda" fn dc_buffer_copy_path(dst: ?*Buffer, src: ?*Buffer, path: ?*i32) dc_status;
+pub extern "dccuda" fn dc_buffer_alloc_pitched(device: ?*Device, width: u64, height: u64, element_size: u32, flags: u32, pitch: ?*u64, buffer: ?*?*Buffer) dc_status;
+pub extern "dccuda" fn dc_buffer_copy_2d(dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, src: ?*Buffer, src_offset: u64, src_pitch: u64, width: u64, height: u64) dc_status;
+pub extern "dccuda" fn dc_buffer_copy_2d_async(dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, src: ?*Buffer, src_offset: u64, src_pitch: u64, width: u64, height: u64, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_buffer_write_2d(dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, src: ?*const anyopaque, src_size: u64, src_pitch: u64, width: u64, height: u64) dc_status;
+pub extern "dccuda" fn dc_buffer_write_2d_async(dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, src: ?*const anyopaque, src_size: u64, src_pitch: u64, width: u64, height: u64, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_buffer_read_2d(src: ?*Buffer, src_offset: u64, src_pitch: u64, dst: ?*anyopaque, dst_size: u64, dst_pitch: u64, width: u64, height: u64) dc_status;
+pub extern "dccuda" fn dc_buffer_read_2d_async(src: ?*Buffer, src_offset: u64, src_pitch: u64, dst: ?*anyopaque, dst_size: u64, dst_pitch: u64, width: u64, height: u64, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_buffer_copy_3d(dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, dst_rows_per_plane: u64, src: ?*Buffer, src_offset: u64, src_pitch: u64, src_rows_per_plane: u64, width: u64, height: u64, depth: u64) dc_status;
+pub extern "dccuda" fn dc_buffer_copy_3d_async(dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, dst_rows_per_plane: u64, src: ?*Buffer, src_offset: u64, src_pitch: u64, src_rows_per_plane: u64, width: u64, height: u64, depth: u64, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_buffer_fill_2d(buffer: ?*Buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32) dc_status;
+pub extern "dccuda" fn dc_buffer_fill_2d_async(buffer: ?*Buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32, stream: ?*Stream) dc_status;
 
 // ---------------------------------------------------------------------------
 // Streams and events

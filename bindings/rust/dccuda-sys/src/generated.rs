@@ -570,8 +570,12 @@ impl Default for dc_launch_config {
 /// address: its own, a peer's after dc_device_enable_peer_access(kernel's
 /// device, buffer's device), managed memory, or pinned / registered host memory
 /// with a device mapping (DC_ALLOC_DEVICE_MAPPED; of another device: also
-/// DC_ALLOC_PORTABLE). A device pointer obtained elsewhere can be passed as an
-/// 8-byte DC_ARG_VALUE; it is not checked.
+/// DC_ALLOC_PORTABLE). Host memory without DC_ALLOC_DEVICE_MAPPED is refused
+/// (DC_ERROR_INVALID_ARGUMENT) even on systems with unified addressing, where
+/// the driver happens to map pinned memory at its host address: the rule is the
+/// one dc_buffer_device_pointer follows, and holds on every system. A device
+/// pointer obtained elsewhere can be passed as an 8-byte DC_ARG_VALUE; it is
+/// not checked.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct dc_arg {
@@ -853,7 +857,10 @@ extern "C" {
 
     /// The buffer's device address (CUdeviceptr), for passing to other CUDA
     /// libraries. Valid while the buffer lives. Pinned and registered host memory
-    /// has one only with DC_ALLOC_DEVICE_MAPPED (else DC_ERROR_NOT_SUPPORTED).
+    /// has one only with DC_ALLOC_DEVICE_MAPPED (else DC_ERROR_NOT_SUPPORTED): under
+    /// unified addressing the driver may map such memory anyway, but only the flag
+    /// makes it so on every system and for registered memory, and dccuda holds
+    /// kernels (dc_arg) to the same rule.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED,
     /// DC_ERROR_CONTEXT_LOST (the buffer died with dc_device_reset).
     pub fn dc_buffer_device_pointer(buffer: dc_buffer, device_pointer: *mut u64) -> dc_status;
@@ -932,6 +939,80 @@ extern "C" {
     /// Which path dc_buffer_copy(dst, ..., src, ...) takes between these buffers
     /// (DC_COPY_PATH_*). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
     pub fn dc_buffer_copy_path(dst: dc_buffer, src: dc_buffer, path: *mut i32) -> dc_status;
+
+    /// Allocate device memory for `height` rows of `width` bytes each, with rows
+    /// padded to the pitch the device copies and accesses fastest
+    /// (cuMemAllocPitch), written to `*pitch`; the buffer's size is
+    /// pitch * height. For a 3D block of `depth` planes, pass height * depth rows.
+    /// `element_size` (4, 8 or 16) is the size of the elements the kernels access
+    /// (the pitch suits it). The memory does not come from the stream-ordered pool.
+    /// `flags` must be 0. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+    /// (width or height 0, bad element_size, nonzero flags, NULL out),
+    /// DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
+    pub fn dc_buffer_alloc_pitched(device: dc_device, width: u64, height: u64, element_size: u32, flags: u32, pitch: *mut u64, buffer: *mut dc_buffer) -> dc_status;
+
+    /// Copy a 2D region of `height` rows of `width` bytes from `src` (rows at
+    /// src_offset, src_pitch apart) to `dst` (rows at dst_offset, dst_pitch apart),
+    /// between any two buffers, and return when complete.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a pitch below
+    /// width, the regions sharing bytes), DC_ERROR_OUT_OF_RANGE (a row past the end of
+    /// its buffer), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_buffer_copy_2d(dst: dc_buffer, dst_offset: u64, dst_pitch: u64, src: dc_buffer, src_offset: u64, src_pitch: u64, width: u64, height: u64) -> dc_status;
+
+    /// As dc_buffer_copy_2d, in stream order on `stream` (a stream of either buffer's
+    /// device). Errors: as dc_buffer_copy_2d, and DC_ERROR_INVALID_ARGUMENT (a stream
+    /// of a third device).
+    pub fn dc_buffer_copy_2d_async(dst: dc_buffer, dst_offset: u64, dst_pitch: u64, src: dc_buffer, src_offset: u64, src_pitch: u64, width: u64, height: u64, stream: dc_stream) -> dc_status;
+
+    /// Copy a 2D region from host memory `src` (`src_size` bytes there, rows
+    /// src_pitch apart from its start) into `dst`, and return when complete. Both
+    /// regions are checked: against dst's size and against src_size.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL src with a
+    /// nonempty region, a pitch below width, src overlapping dst's own memory),
+    /// DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_buffer_write_2d(dst: dc_buffer, dst_offset: u64, dst_pitch: u64, src: *const c_void, src_size: u64, src_pitch: u64, width: u64, height: u64) -> dc_status;
+
+    /// As dc_buffer_write_2d, in stream order on `stream` (when `src` may be reused:
+    /// as dc_buffer_write_async). Errors: as dc_buffer_write_2d, and
+    /// DC_ERROR_INVALID_ARGUMENT (a stream of another device).
+    pub fn dc_buffer_write_2d_async(dst: dc_buffer, dst_offset: u64, dst_pitch: u64, src: *const c_void, src_size: u64, src_pitch: u64, width: u64, height: u64, stream: dc_stream) -> dc_status;
+
+    /// Copy a 2D region of `src` into host memory `dst` (`dst_size` bytes there,
+    /// rows dst_pitch apart), and return when complete. Errors: as dc_buffer_write_2d.
+    pub fn dc_buffer_read_2d(src: dc_buffer, src_offset: u64, src_pitch: u64, dst: *mut c_void, dst_size: u64, dst_pitch: u64, width: u64, height: u64) -> dc_status;
+
+    /// As dc_buffer_read_2d, in stream order on `stream` (when the data is in `dst`:
+    /// as dc_buffer_read_async). Errors: as dc_buffer_write_2d_async.
+    pub fn dc_buffer_read_2d_async(src: dc_buffer, src_offset: u64, src_pitch: u64, dst: *mut c_void, dst_size: u64, dst_pitch: u64, width: u64, height: u64, stream: dc_stream) -> dc_status;
+
+    /// Copy a 3D region of `depth` planes of `height` rows of `width` bytes from
+    /// `src` to `dst` (see "2D and 3D" above for the layout), between any two
+    /// buffers, and return when complete.
+    /// Errors: as dc_buffer_copy_2d, and DC_ERROR_INVALID_ARGUMENT (a rows_per_plane
+    /// below height).
+    pub fn dc_buffer_copy_3d(dst: dc_buffer, dst_offset: u64, dst_pitch: u64, dst_rows_per_plane: u64, src: dc_buffer, src_offset: u64, src_pitch: u64, src_rows_per_plane: u64, width: u64, height: u64, depth: u64) -> dc_status;
+
+    /// As dc_buffer_copy_3d, in stream order on `stream` (a stream of either buffer's
+    /// device). Errors: as dc_buffer_copy_3d, and DC_ERROR_INVALID_ARGUMENT (a stream
+    /// of a third device).
+    pub fn dc_buffer_copy_3d_async(dst: dc_buffer, dst_offset: u64, dst_pitch: u64, dst_rows_per_plane: u64, src: dc_buffer, src_offset: u64, src_pitch: u64, src_rows_per_plane: u64, width: u64, height: u64, depth: u64, stream: dc_stream) -> dc_status;
+
+    /// Fill a 2D region of `buffer` (`height` rows of `width` bytes, `pitch` apart)
+    /// with `value` repeated as elements of `element_size` bytes (1, 2 or 4:
+    /// cuMemsetD2D8/16/32); offset, width and pitch must be multiples of
+    /// element_size. Returns when complete; pinned and registered buffers are
+    /// filled by the CPU. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+    /// (bad element size, misaligned offset, width or pitch, a pitch below width, a
+    /// value too wide for the element), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST,
+    /// DC_ERROR_DRIVER.
+    pub fn dc_buffer_fill_2d(buffer: dc_buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32) -> dc_status;
+
+    /// As dc_buffer_fill_2d, in stream order on `stream`: the device fills the
+    /// memory, host memory included (as dc_buffer_fill_async).
+    /// Errors: as dc_buffer_fill_2d, and DC_ERROR_NOT_SUPPORTED (host memory without a
+    /// device mapping), DC_ERROR_INVALID_ARGUMENT (a stream of another device, memory
+    /// registered with DC_ALLOC_READ_ONLY).
+    pub fn dc_buffer_fill_2d_async(buffer: dc_buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32, stream: dc_stream) -> dc_status;
 
     /// Create a stream on `device`: non-blocking unless DC_STREAM_BLOCKING is given.
     /// `priority`: 0 is the default; lower numbers are higher priority, clamped to
