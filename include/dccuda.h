@@ -788,6 +788,27 @@ DC_API dc_status dc_buffer_device_pointer(dc_buffer buffer, DC_OUT DC_NATIVE uin
  */
 DC_API dc_status dc_buffer_host_pointer(dc_buffer buffer, DC_OUT DC_LIFETIME(buffer) void** host_pointer);
 
+/**
+ * A view: a new buffer handle over bytes [offset, offset + size) of `parent`,
+ * usable wherever a buffer is (copies, fills, 2D and 3D copies, kernel
+ * arguments, prefetch and advice, dc_buffer_device_pointer and
+ * dc_buffer_host_pointer, which answer the view's first byte), and checked
+ * against its own range: offset 0 of the view is byte `offset` of the parent,
+ * and nothing past `size` is reachable through it. A view of a view is a view
+ * of the same memory. The view keeps its parent's memory alive (releasing the
+ * parent's handle first is allowed) and never frees it itself; dc_buffer_kind
+ * answers the parent's kind, and the parent's flags apply. Stream order: when
+ * the last view of a buffer and the buffer itself are released, the memory is
+ * freed in order on the stream the buffer or a view last used; a caller that
+ * uses the memory on several streams orders them (as dc_buffer_release says).
+ * Thread-safe; release the view with dc_buffer_release.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0, NULL out),
+ * DC_ERROR_OUT_OF_RANGE (the range runs past the parent's end),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_buffer_view(dc_buffer parent, uint64_t offset, uint64_t size,
+                                DC_OUT DC_OWNED dc_buffer* view);
+
 /* Locations for prefetch and advice. */
 DC_CONSTANTS(dc_location, values, int32_t)
 #define DC_LOCATION_HOST  (-1)   /**< the CPU; a value >= 0 is a device ordinal */

@@ -242,6 +242,18 @@ Ref<Buffer> Buffer::wrap_module_global(Ref<Device> device, CUdeviceptr pointer, 
   return b;
 }
 
+Ref<Buffer> Buffer::make_view(const Buffer& parent, uint64_t offset, uint64_t size) {
+  const Buffer& root = parent.parent_ ? *parent.parent_ : parent;
+  uint64_t at = parent.view_offset_ + offset;
+  Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(root.device_ref(), root.kind_, Memory::Borrowed, size, root.flags_));
+  b->parent_ = Ref<Buffer>::share(const_cast<Buffer*>(&root));
+  b->view_offset_ = at;
+  b->address_ = root.address_ + at;
+  b->device_address_ = root.device_address_ ? root.device_address_ + at : 0;
+  b->host_ = root.host_ ? static_cast<char*>(root.host_) + at : nullptr;
+  return b;
+}
+
 void Buffer::note_use_slow(Stream* stream) noexcept {
   if (stream) stream->retain();
   Stream* old = last_stream_.exchange(stream, std::memory_order_acq_rel);
@@ -251,6 +263,12 @@ void Buffer::note_use_slow(Stream* stream) noexcept {
 Buffer::~Buffer() {
   // The stream reference goes after the free has been enqueued on it.
   Ref<Stream> last = Ref<Stream>::adopt(last_stream_.exchange(nullptr, std::memory_order_acq_rel));
+  // A view frees nothing; work it enqueued must finish before its root's
+  // memory is freed, so the root frees in order on the view's last stream.
+  if (parent_) {
+    if (last) parent_->note_use(last.get());
+    return;
+  }
   if (memory_ == Memory::Borrowed || (!address_ && !host_)) return;
   // Made before dc_device_reset: the memory died with the old context.
   if (!current()) return;

@@ -58,12 +58,20 @@ class Buffer : public DeviceObject {
   // A module's __device__ variable (DC_BUFFER_MODULE_GLOBAL): keeps `owner`
   // (the module) alive, frees nothing.
   static Ref<Buffer> wrap_module_global(Ref<Device> device, CUdeviceptr pointer, uint64_t size, Ref<Object> owner);
+  // A view of [offset, offset + size) of `parent` (checked by the entry
+  // point): the same kind, flags and memory, nothing to free; it keeps the
+  // root buffer (never another view) alive.
+  static Ref<Buffer> make_view(const Buffer& parent, uint64_t offset, uint64_t size);
   ~Buffer() override;
 
   int32_t kind() const noexcept { return kind_; }
   uint64_t size() const noexcept { return size_; }
   uint32_t flags() const noexcept { return flags_; }
   Memory memory() const noexcept { return memory_; }
+  // The buffer a view is a view of (never itself a view); null for others.
+  Buffer* view_parent() const noexcept { return parent_.get(); }
+  // The byte of the root buffer a view's offset 0 is (0 for others).
+  uint64_t view_offset() const noexcept { return view_offset_; }
 
   // Pinned or registered host memory: the CPU reads and writes it directly.
   bool is_host() const noexcept { return kind_ == DC_BUFFER_PINNED || kind_ == DC_BUFFER_REGISTERED_HOST; }
@@ -101,6 +109,9 @@ class Buffer : public DeviceObject {
   // Owns one reference to the stream it points to.
   std::atomic<Stream*> last_stream_{nullptr};
   Ref<Object> owner_;
+  // A view's root buffer: its last stream is handed to the root when the view dies.
+  Ref<Buffer> parent_;
+  uint64_t view_offset_ = 0;
 };
 
 }  // namespace dc

@@ -2,7 +2,7 @@
 # driver; the same binaries run against a real driver on a GPU machine.
 set(DCTEST_MEMORY ${CMAKE_CURRENT_SOURCE_DIR}/memory)
 
-dc_test(test_buffer SOURCES ${DCTEST_MEMORY}/test_buffer.cpp LABELS threads memcheck)
+dc_test(test_buffer SOURCES ${DCTEST_MEMORY}/test_buffer.cpp ${DCTEST_MEMORY}/test_view.cpp LABELS threads memcheck)
 dc_test(test_copy SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_fill.cpp ${DCTEST_MEMORY}/test_copy_2d.cpp
   LABELS threads memcheck)
 # The same copies with the staging tunables pushed to their edges: every
@@ -24,3 +24,6 @@ dc_test(test_memory_old_driver SOURCES ${DCTEST_MEMORY}/test_old_driver_memory.c
 # Devices without memory pools (TCC, old drivers): cuMemAlloc throughout.
 dc_test(test_memory_no_pools SOURCES ${DCTEST_MEMORY}/test_no_pools.cpp
   ENV ${DCTEST_FAKE_ENV} DCFAKE_NO_POOLS=1)
+# White-box: a view hands its last stream to its root buffer.
+dc_test(test_view_internal SOURCES ${DCTEST_MEMORY}/test_view_internal.cpp INTERNAL)
+target_include_directories(test_view_internal PRIVATE ${PROJECT_SOURCE_DIR}/src)

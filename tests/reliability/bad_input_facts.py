@@ -253,6 +253,10 @@ FACTS = {
         after="dc_stream_synchronize(fx.stream);",
     ),
     "dc_buffer_copy_path": dict(valid={"dst": "fx.buffer", "src": "fx.buffer2"}),
+    "dc_buffer_view": dict(
+        valid={"parent": "fx.buffer", "offset": "64", "size": "128"},
+        ints={"offset": COPY_OFFSET, "size": ("size", ARG, RANGE)},
+    ),
 
     # 2D and 3D: 4 rows of 16 bytes, 32 apart (2 planes of 4 rows apart in 3D).
     "dc_buffer_alloc_pitched": dict(

@@ -224,6 +224,7 @@ pub extern "dccuda" fn dc_buffer_kind(buffer: ?*Buffer, kind: ?*i32) dc_status;
 pub extern "dccuda" fn dc_buffer_device(buffer: ?*Buffer, device: ?*?*Device) dc_status;
 pub extern "dccuda" fn dc_buffer_device_pointer(buffer: ?*Buffer, device_pointer: ?*u64) dc_status;
 pub extern "dccuda" fn dc_buffer_host_pointer(buffer: ?*Buffer, host_pointer: ?*?*anyopaque) dc_status;
+pub extern "dccuda" fn dc_buffer_view(parent: ?*Buffer, offset: u64, size: u64, view: ?*?*Buffer) dc_status;
 
 pub const DC_LOCATION_HOST: i32 = -1;
 

@@ -871,6 +871,24 @@ extern "C" {
     /// DC_ERROR_CONTEXT_LOST (the buffer died with dc_device_reset).
     pub fn dc_buffer_host_pointer(buffer: dc_buffer, host_pointer: *mut *mut c_void) -> dc_status;
 
+    /// A view: a new buffer handle over bytes [offset, offset + size) of `parent`,
+    /// usable wherever a buffer is (copies, fills, 2D and 3D copies, kernel
+    /// arguments, prefetch and advice, dc_buffer_device_pointer and
+    /// dc_buffer_host_pointer, which answer the view's first byte), and checked
+    /// against its own range: offset 0 of the view is byte `offset` of the parent,
+    /// and nothing past `size` is reachable through it. A view of a view is a view
+    /// of the same memory. The view keeps its parent's memory alive (releasing the
+    /// parent's handle first is allowed) and never frees it itself; dc_buffer_kind
+    /// answers the parent's kind, and the parent's flags apply. Stream order: when
+    /// the last view of a buffer and the buffer itself are released, the memory is
+    /// freed in order on the stream the buffer or a view last used; a caller that
+    /// uses the memory on several streams orders them (as dc_buffer_release says).
+    /// Thread-safe; release the view with dc_buffer_release.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0, NULL out),
+    /// DC_ERROR_OUT_OF_RANGE (the range runs past the parent's end),
+    /// DC_ERROR_CONTEXT_LOST.
+    pub fn dc_buffer_view(parent: dc_buffer, offset: u64, size: u64, view: *mut dc_buffer) -> dc_status;
+
     /// Prefetch [offset, offset + size) of a managed buffer to `location`
     /// (DC_LOCATION_HOST or a device ordinal) in stream order on `stream`. Uses the
     /// location-based cuMemPrefetchAsync of CUDA 12.2+, and the device-ordinal one on
