@@ -541,6 +541,55 @@ DC_API dc_status dc_device_get_info(dc_device device, DC_INOUT dc_device_info* i
  */
 DC_API dc_status dc_device_attribute(dc_device device, DC_NATIVE int32_t attribute, DC_OUT int32_t* value);
 
+/* Context limits (cuCtxSetLimit): the values of cuda.h's CUlimit. */
+DC_CONSTANTS(dc_limit, enumeration, int32_t)
+/** Bytes of stack per GPU thread (deep recursion, large local arrays). */
+#define DC_LIMIT_STACK_SIZE                   0
+/** Bytes of the FIFO device printf writes into (output past it is lost). */
+#define DC_LIMIT_PRINTF_FIFO_SIZE             1
+/** Bytes of the heap device malloc/new allocate from (default 8 MiB; malloc
+ *  returns NULL when it is exhausted). */
+#define DC_LIMIT_MALLOC_HEAP_SIZE             2
+/** Launches device code may have pending (dynamic parallelism). */
+#define DC_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT 4
+/** Bytes of L2 set aside for persisting accesses (compute capability 8.0+). */
+#define DC_LIMIT_PERSISTING_L2_CACHE_SIZE     6
+
+/**
+ * Set one of the device's limits (DC_LIMIT_*) for dccuda's context on it (the
+ * primary context: every user of the device in this process shares it).
+ * The driver may round the value up (read it back with dc_device_limit), and
+ * some limits cannot change once a kernel that depends on them ran: the heap
+ * size after a kernel used malloc, for instance (DC_ERROR_INVALID_ARGUMENT
+ * then; dc_device_reset gives a fresh context with the defaults). Limits are
+ * per context: dc_device_reset restores the defaults. Call it while no work
+ * runs on the device (the driver may wait for it). Thread-safe.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an unknown limit, a
+ * value the driver refuses), DC_ERROR_NOT_SUPPORTED (the device lacks the
+ * limit), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_device_set_limit(dc_device device, DC_FAMILY(dc_limit) int32_t limit, uint64_t value);
+
+/** The current value of one of the device's limits (DC_LIMIT_*).
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an unknown limit,
+ *  NULL out), DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER. */
+DC_API dc_status dc_device_limit(dc_device device, DC_FAMILY(dc_limit) int32_t limit, DC_OUT uint64_t* value);
+
+/**
+ * Set the device-wide L1/shared memory preference (DC_CACHE_PREFER_*, see
+ * dc_function_set_cache_config, whose per-kernel preference wins) for
+ * dccuda's context on the device (cuCtxSetCacheConfig). A hint: devices with
+ * a fixed split ignore it. dc_device_reset restores DC_CACHE_PREFER_NONE.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an unknown
+ * preference), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_device_set_cache_config(dc_device device, DC_FAMILY(dc_cache_preference) int32_t preference);
+
+/** The device-wide cache preference (DC_CACHE_PREFER_*).
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+ *  DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER. */
+DC_API dc_status dc_device_cache_config(dc_device device, DC_OUT DC_FAMILY(dc_cache_preference) int32_t* preference);
+
 /**
  * Free and total device memory in bytes, now.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_CONTEXT_LOST.
@@ -1149,7 +1198,13 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_buffer_prefetch, dc_buffer_advise, dc_buffer_write, dc_buffer_read,
  *   dc_buffer_copy, dc_buffer_write_async, dc_buffer_read_async,
  *   dc_buffer_copy_async, dc_buffer_fill, dc_buffer_fill_async,
+ *   dc_buffer_alloc_pitched, dc_buffer_copy_2d, dc_buffer_copy_2d_async,
+ *   dc_buffer_copy_3d, dc_buffer_copy_3d_async, dc_buffer_write_2d,
+ *   dc_buffer_write_2d_async, dc_buffer_read_2d, dc_buffer_read_2d_async,
+ *   dc_buffer_fill_2d, dc_buffer_fill_2d_async,
  *   dc_device_synchronize, dc_device_reset, dc_device_trim_memory,
+ *   dc_device_set_limit, dc_device_limit, dc_device_set_cache_config,
+ *   dc_device_cache_config,
  *   dc_device_enable_peer_access, dc_device_disable_peer_access,
  *   dc_stream_create, dc_stream_synchronize, dc_stream_query,
  *   dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,

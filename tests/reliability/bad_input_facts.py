@@ -121,6 +121,15 @@ FACTS = {
 
     # -- devices ------------------------------------------------------------------------
     "dc_device_count": dict(),
+    "dc_device_set_limit": dict(
+        valid={"limit": "DC_LIMIT_PRINTF_FIFO_SIZE", "value": "1 << 20"},
+        # Beyond any device's memory: refused by the driver, or unobtainable.
+        ints={"value": ("bad", [U64_MAX], [ARG, OOM])},
+        msg={"value": "DC_LIMIT_PRINTF_FIFO_SIZE"},
+    ),
+    "dc_device_limit": dict(),
+    "dc_device_set_cache_config": dict(),
+    "dc_device_cache_config": dict(),
     "dc_device_open": dict(ints={"ordinal": ("bad", ["-1", "1 << 20", I32_MIN], NO_DEVICE)}),
     "dc_device_release": dict(),
     "dc_device_get_info": dict(),

@@ -109,6 +109,14 @@ Outcome run_scenario(World& w) {
   keep(w.events, mark);
   STEP("dc_event_record start", dc_event_record(start, s));
 
+  // -- limits and the cache preference ------------------------------------------------------------
+  uint64_t fifo = 0;
+  STEP("dc_device_limit", dc_device_limit(w.d0, DC_LIMIT_PRINTF_FIFO_SIZE, &fifo));
+  STEP("dc_device_set_limit", dc_device_set_limit(w.d0, DC_LIMIT_PRINTF_FIFO_SIZE, fifo));
+  int32_t preference = 0;
+  STEP("dc_device_cache_config", dc_device_cache_config(w.d0, &preference));
+  STEP("dc_device_set_cache_config", dc_device_set_cache_config(w.d0, preference));
+
   // -- buffers ---------------------------------------------------------------------------------
   dc_buffer dev = nullptr, nopool = nullptr, async = nullptr, pinned = nullptr, managed = nullptr, reg = nullptr,
             wrap = nullptr, big = nullptr;

@@ -180,6 +180,17 @@ pub const dc_device_info = extern struct {
 
 pub extern "dccuda" fn dc_device_get_info(device: ?*Device, info: ?*dc_device_info) dc_status;
 pub extern "dccuda" fn dc_device_attribute(device: ?*Device, attribute: i32, value: ?*i32) dc_status;
+
+pub const DC_LIMIT_STACK_SIZE: i32 = 0;
+pub const DC_LIMIT_PRINTF_FIFO_SIZE: i32 = 1;
+pub const DC_LIMIT_MALLOC_HEAP_SIZE: i32 = 2;
+pub const DC_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: i32 = 4;
+pub const DC_LIMIT_PERSISTING_L2_CACHE_SIZE: i32 = 6;
+
+pub extern "dccuda" fn dc_device_set_limit(device: ?*Device, limit: i32, value: u64) dc_status;
+pub extern "dccuda" fn dc_device_limit(device: ?*Device, limit: i32, value: ?*u64) dc_status;
+pub extern "dccuda" fn dc_device_set_cache_config(device: ?*Device, preference: i32) dc_status;
+pub extern "dccuda" fn dc_device_cache_config(device: ?*Device, preference: ?*i32) dc_status;
 pub extern "dccuda" fn dc_device_memory_info(device: ?*Device, free_bytes: ?*u64, total_bytes: ?*u64) dc_status;
 pub extern "dccuda" fn dc_device_synchronize(device: ?*Device) dc_status;
 pub extern "dccuda" fn dc_device_reset(device: ?*Device) dc_status;

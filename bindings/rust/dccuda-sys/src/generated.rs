@@ -76,6 +76,17 @@ pub const DC_HANDLE_MODULE: i32 = 6;
 pub const DC_HANDLE_FUNCTION: i32 = 7;
 pub const DC_HANDLE_LAUNCH: i32 = 8;
 pub const DC_HANDLE_GRAPH: i32 = 9;
+/// Bytes of stack per GPU thread (deep recursion, large local arrays).
+pub const DC_LIMIT_STACK_SIZE: i32 = 0;
+/// Bytes of the FIFO device printf writes into (output past it is lost).
+pub const DC_LIMIT_PRINTF_FIFO_SIZE: i32 = 1;
+/// Bytes of the heap device malloc/new allocate from (default 8 MiB; malloc
+/// returns NULL when it is exhausted).
+pub const DC_LIMIT_MALLOC_HEAP_SIZE: i32 = 2;
+/// Launches device code may have pending (dynamic parallelism).
+pub const DC_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: i32 = 4;
+/// Bytes of L2 set aside for persisting accesses (compute capability 8.0+).
+pub const DC_LIMIT_PERSISTING_L2_CACHE_SIZE: i32 = 6;
 /// P2P attribute for a device pair: peer access
 pub const DC_PEER_ATTRIBUTE_PERFORMANCE_RANK: i32 = 1;
 pub const DC_PEER_ATTRIBUTE_ACCESS_SUPPORTED: i32 = 2;
@@ -713,6 +724,37 @@ extern "C" {
     /// attribute the driver does not know), DC_ERROR_DRIVER.
     pub fn dc_device_attribute(device: dc_device, attribute: i32, value: *mut i32) -> dc_status;
 
+    /// Set one of the device's limits (DC_LIMIT_*) for dccuda's context on it (the
+    /// primary context: every user of the device in this process shares it).
+    /// The driver may round the value up (read it back with dc_device_limit), and
+    /// some limits cannot change once a kernel that depends on them ran: the heap
+    /// size after a kernel used malloc, for instance (DC_ERROR_INVALID_ARGUMENT
+    /// then; dc_device_reset gives a fresh context with the defaults). Limits are
+    /// per context: dc_device_reset restores the defaults. Call it while no work
+    /// runs on the device (the driver may wait for it). Thread-safe.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an unknown limit, a
+    /// value the driver refuses), DC_ERROR_NOT_SUPPORTED (the device lacks the
+    /// limit), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_device_set_limit(device: dc_device, limit: i32, value: u64) -> dc_status;
+
+    /// The current value of one of the device's limits (DC_LIMIT_*).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an unknown limit,
+    /// NULL out), DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_device_limit(device: dc_device, limit: i32, value: *mut u64) -> dc_status;
+
+    /// Set the device-wide L1/shared memory preference (DC_CACHE_PREFER_*, see
+    /// dc_function_set_cache_config, whose per-kernel preference wins) for
+    /// dccuda's context on the device (cuCtxSetCacheConfig). A hint: devices with
+    /// a fixed split ignore it. dc_device_reset restores DC_CACHE_PREFER_NONE.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an unknown
+    /// preference), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_device_set_cache_config(device: dc_device, preference: i32) -> dc_status;
+
+    /// The device-wide cache preference (DC_CACHE_PREFER_*).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+    /// DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_device_cache_config(device: dc_device, preference: *mut i32) -> dc_status;
+
     /// Free and total device memory in bytes, now.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_CONTEXT_LOST.
     pub fn dc_device_memory_info(device: dc_device, free_bytes: *mut u64, total_bytes: *mut u64) -> dc_status;
@@ -1089,7 +1131,13 @@ extern "C" {
     /// dc_buffer_prefetch, dc_buffer_advise, dc_buffer_write, dc_buffer_read,
     /// dc_buffer_copy, dc_buffer_write_async, dc_buffer_read_async,
     /// dc_buffer_copy_async, dc_buffer_fill, dc_buffer_fill_async,
+    /// dc_buffer_alloc_pitched, dc_buffer_copy_2d, dc_buffer_copy_2d_async,
+    /// dc_buffer_copy_3d, dc_buffer_copy_3d_async, dc_buffer_write_2d,
+    /// dc_buffer_write_2d_async, dc_buffer_read_2d, dc_buffer_read_2d_async,
+    /// dc_buffer_fill_2d, dc_buffer_fill_2d_async,
     /// dc_device_synchronize, dc_device_reset, dc_device_trim_memory,
+    /// dc_device_set_limit, dc_device_limit, dc_device_set_cache_config,
+    /// dc_device_cache_config,
     /// dc_device_enable_peer_access, dc_device_disable_peer_access,
     /// dc_stream_create, dc_stream_synchronize, dc_stream_query,
     /// dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
@@ -1573,6 +1621,11 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_HANDLE_FUNCTION);
         $m!(DC_HANDLE_LAUNCH);
         $m!(DC_HANDLE_GRAPH);
+        $m!(DC_LIMIT_STACK_SIZE);
+        $m!(DC_LIMIT_PRINTF_FIFO_SIZE);
+        $m!(DC_LIMIT_MALLOC_HEAP_SIZE);
+        $m!(DC_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT);
+        $m!(DC_LIMIT_PERSISTING_L2_CACHE_SIZE);
         $m!(DC_PEER_ATTRIBUTE_PERFORMANCE_RANK);
         $m!(DC_PEER_ATTRIBUTE_ACCESS_SUPPORTED);
         $m!(DC_PEER_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED);
