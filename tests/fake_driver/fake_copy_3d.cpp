@@ -169,3 +169,38 @@ CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dst, size_t pitch, unsigned int 
   return fill_2d<uint32_t>(dst, pitch, value, width, height, hStream, "cuMemsetD2D32Async");
 }
 FAKE_EXPORT(cuMemsetD2D32Async, 3020)
+
+// The synchronous 2D copy (the raw side of the benchmarks): a 3D copy of
+// depth 1 on the legacy stream, which runs at once here.
+CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D* p) {
+  FAKE_ENTER(cuMemcpy2D);
+  FAKE_REQUIRE_CONTEXT();
+  FAKE_LOCKED;
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  CUDA_MEMCPY3D q{};
+  q.srcXInBytes = p->srcXInBytes;
+  q.srcY = p->srcY;
+  q.srcMemoryType = p->srcMemoryType;
+  q.srcHost = p->srcHost;
+  q.srcDevice = p->srcDevice;
+  q.srcArray = p->srcArray;
+  q.srcPitch = p->srcPitch;
+  q.dstXInBytes = p->dstXInBytes;
+  q.dstY = p->dstY;
+  q.dstMemoryType = p->dstMemoryType;
+  q.dstHost = p->dstHost;
+  q.dstDevice = p->dstDevice;
+  q.dstArray = p->dstArray;
+  q.dstPitch = p->dstPitch;
+  q.WidthInBytes = p->WidthInBytes;
+  q.Height = p->Height;
+  q.Depth = 1;
+  Side src, dst;
+  if (!read_side(q.srcMemoryType, q.srcHost, q.srcDevice, q.srcArray, q.srcXInBytes, q.srcY, 0, 0, q.srcPitch, 0, q,
+                 &src) ||
+      !read_side(q.dstMemoryType, q.dstHost, q.dstDevice, q.dstArray, q.dstXInBytes, q.dstY, 0, 0, q.dstPitch, 0, q,
+                 &dst))
+    return CUDA_ERROR_INVALID_VALUE;
+  return copy_3d(q, src, dst, CU_STREAM_LEGACY, "cuMemcpy2D");
+}
+FAKE_EXPORT(cuMemcpy2D, 3020)

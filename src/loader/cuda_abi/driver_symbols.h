@@ -32,6 +32,7 @@
 #define cuMemsetD16                  cuMemsetD16_v2
 #define cuMemsetD32                  cuMemsetD32_v2
 #define cuMemcpy3DAsync              cuMemcpy3DAsync_v2
+#define cuMemcpy2D                   cuMemcpy2D_v2
 #define cuStreamDestroy              cuStreamDestroy_v2
 #define cuEventDestroy               cuEventDestroy_v2
 #define cuEventElapsedTime           cuEventElapsedTime_v2
