@@ -109,7 +109,7 @@ struct PitchedMemory {
   dc_buffer buffer = nullptr;
   uint64_t address = 0, pitch = 0;
   explicit PitchedMemory(uint64_t rows) {
-    if (dc_buffer_alloc_pitched(g_env.device, k2dWidth, rows, 4, 0, &pitch, &buffer) == DC_SUCCESS)
+    if (dc_buffer_alloc_pitched(env().device, k2dWidth, rows, 4, 0, &pitch, &buffer) == DC_SUCCESS)
       dc_buffer_device_pointer(buffer, &address);
   }
   ~PitchedMemory() { dc_buffer_release(buffer); }
@@ -123,7 +123,7 @@ CUDA_MEMCPY2D raw_2d(uint64_t rows) {
 }
 
 void host_to_device_2d(benchmark::State& state, bool pinned) {
-  const bench::RawDriver& raw = *g_env.raw;
+  const bench::RawDriver& raw = *env().raw;
   uint64_t rows = static_cast<uint64_t>(state.range(0)), host_size = k2dHostPitch * rows;
   HostMemory host(host_size, pinned);
   PitchedMemory dev(rows);
@@ -138,7 +138,7 @@ void host_to_device_2d(benchmark::State& state, bool pinned) {
   p.dstMemoryType = CU_MEMORYTYPE_DEVICE;
   p.dstDevice = dev.address;
   p.dstPitch = dev.pitch;
-  compare(
+  compare_pairs(
       state, k2dWidth * rows,
       [&] {
         return dc_ok(state, dc_buffer_write_2d(dev.buffer, 0, dev.pitch, host.p, host_size, k2dHostPitch, k2dWidth,
@@ -153,7 +153,7 @@ void host_to_device_2d(benchmark::State& state, bool pinned) {
 }
 
 void device_to_host_2d(benchmark::State& state, bool pinned) {
-  const bench::RawDriver& raw = *g_env.raw;
+  const bench::RawDriver& raw = *env().raw;
   uint64_t rows = static_cast<uint64_t>(state.range(0)), host_size = k2dHostPitch * rows;
   HostMemory host(host_size, pinned);
   PitchedMemory dev(rows);
@@ -170,7 +170,7 @@ void device_to_host_2d(benchmark::State& state, bool pinned) {
   p.dstMemoryType = CU_MEMORYTYPE_HOST;
   p.dstHost = host.p;
   p.dstPitch = k2dHostPitch;
-  compare(
+  compare_pairs(
       state, k2dWidth * rows,
       [&] {
         return dc_ok(state, dc_buffer_read_2d(dev.buffer, 0, dev.pitch, host.p, host_size, k2dHostPitch, k2dWidth,
@@ -185,7 +185,7 @@ void BM_D2H_2D_Pinned(benchmark::State& state) { device_to_host_2d(state, true);
 void BM_D2H_2D_Pageable(benchmark::State& state) { device_to_host_2d(state, false); }
 
 void BM_D2D_2D(benchmark::State& state) {
-  const bench::RawDriver& raw = *g_env.raw;
+  const bench::RawDriver& raw = *env().raw;
   uint64_t rows = static_cast<uint64_t>(state.range(0));
   PitchedMemory a(rows), b(rows);
   if (!a.address || !b.address) {
@@ -198,7 +198,7 @@ void BM_D2D_2D(benchmark::State& state) {
   p.srcPitch = a.pitch;
   p.dstDevice = b.address;
   p.dstPitch = b.pitch;
-  compare(
+  compare_pairs(
       state, k2dWidth * rows,
       [&] { return dc_ok(state, dc_buffer_copy_2d(b.buffer, 0, b.pitch, a.buffer, 0, a.pitch, k2dWidth, rows)); },
       [&] {
