@@ -98,6 +98,121 @@ void BM_Memset(benchmark::State& state) {
       });
 }
 
+// -- 2D copies ------------------------------------------------------------------
+// Rows of an odd width (8191 bytes) with odd pitches on the host (8197) and
+// the device's own pitch (cuMemAllocPitch), `rows` of them: dc_buffer_write_2d
+// / read_2d / copy_2d against cuMemcpy2D on the same memory.
+
+constexpr uint64_t k2dWidth = 8191, k2dHostPitch = 8197;
+
+struct PitchedMemory {
+  dc_buffer buffer = nullptr;
+  uint64_t address = 0, pitch = 0;
+  explicit PitchedMemory(uint64_t rows) {
+    if (dc_buffer_alloc_pitched(env().device, k2dWidth, rows, 4, 0, &pitch, &buffer) == DC_SUCCESS)
+      dc_buffer_device_pointer(buffer, &address);
+  }
+  ~PitchedMemory() { dc_buffer_release(buffer); }
+};
+
+CUDA_MEMCPY2D raw_2d(uint64_t rows) {
+  CUDA_MEMCPY2D p{};
+  p.WidthInBytes = k2dWidth;
+  p.Height = rows;
+  return p;
+}
+
+void host_to_device_2d(benchmark::State& state, bool pinned) {
+  const bench::RawDriver& raw = *env().raw;
+  uint64_t rows = static_cast<uint64_t>(state.range(0)), host_size = k2dHostPitch * rows;
+  HostMemory host(host_size, pinned);
+  PitchedMemory dev(rows);
+  if (!host.p || !dev.address) {
+    state.SkipWithError(dc_last_error_message());
+    return;
+  }
+  CUDA_MEMCPY2D p = raw_2d(rows);
+  p.srcMemoryType = CU_MEMORYTYPE_HOST;
+  p.srcHost = host.p;
+  p.srcPitch = k2dHostPitch;
+  p.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  p.dstDevice = dev.address;
+  p.dstPitch = dev.pitch;
+  compare_pairs(
+      state, k2dWidth * rows,
+      [&] {
+        return dc_ok(state, dc_buffer_write_2d(dev.buffer, 0, dev.pitch, host.p, host_size, k2dHostPitch, k2dWidth,
+                                               rows));
+      },
+      [&] {
+        // From pageable memory the driver may return before its DMA is done;
+        // dc_buffer_write_2d returns when the copy is complete: wait too.
+        return raw_ok(state, raw.cuMemcpy2D(&p), "cuMemcpy2D") &&
+               raw_ok(state, raw.cuStreamSynchronize(CU_STREAM_LEGACY), "cuStreamSynchronize");
+      });
+}
+
+void device_to_host_2d(benchmark::State& state, bool pinned) {
+  const bench::RawDriver& raw = *env().raw;
+  uint64_t rows = static_cast<uint64_t>(state.range(0)), host_size = k2dHostPitch * rows;
+  HostMemory host(host_size, pinned);
+  PitchedMemory dev(rows);
+  if (!host.p || !dev.address) {
+    state.SkipWithError(dc_last_error_message());
+    return;
+  }
+  if (!dc_ok(state, dc_buffer_write_2d(dev.buffer, 0, dev.pitch, host.p, host_size, k2dHostPitch, k2dWidth, rows)))
+    return;
+  CUDA_MEMCPY2D p = raw_2d(rows);
+  p.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  p.srcDevice = dev.address;
+  p.srcPitch = dev.pitch;
+  p.dstMemoryType = CU_MEMORYTYPE_HOST;
+  p.dstHost = host.p;
+  p.dstPitch = k2dHostPitch;
+  compare_pairs(
+      state, k2dWidth * rows,
+      [&] {
+        return dc_ok(state, dc_buffer_read_2d(dev.buffer, 0, dev.pitch, host.p, host_size, k2dHostPitch, k2dWidth,
+                                              rows));
+      },
+      [&] { return raw_ok(state, raw.cuMemcpy2D(&p), "cuMemcpy2D"); });
+}
+
+void BM_H2D_2D_Pinned(benchmark::State& state) { host_to_device_2d(state, true); }
+void BM_H2D_2D_Pageable(benchmark::State& state) { host_to_device_2d(state, false); }
+void BM_D2H_2D_Pinned(benchmark::State& state) { device_to_host_2d(state, true); }
+void BM_D2H_2D_Pageable(benchmark::State& state) { device_to_host_2d(state, false); }
+
+void BM_D2D_2D(benchmark::State& state) {
+  const bench::RawDriver& raw = *env().raw;
+  uint64_t rows = static_cast<uint64_t>(state.range(0));
+  PitchedMemory a(rows), b(rows);
+  if (!a.address || !b.address) {
+    state.SkipWithError(dc_last_error_message());
+    return;
+  }
+  CUDA_MEMCPY2D p = raw_2d(rows);
+  p.srcMemoryType = p.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  p.srcDevice = a.address;
+  p.srcPitch = a.pitch;
+  p.dstDevice = b.address;
+  p.dstPitch = b.pitch;
+  compare_pairs(
+      state, k2dWidth * rows,
+      [&] { return dc_ok(state, dc_buffer_copy_2d(b.buffer, 0, b.pitch, a.buffer, 0, a.pitch, k2dWidth, rows)); },
+      [&] {
+        return raw_ok(state, raw.cuMemcpy2D(&p), "cuMemcpy2D") &&
+               raw_ok(state, raw.cuStreamSynchronize(CU_STREAM_LEGACY), "cuStreamSynchronize");
+      });
+}
+
+// 1 row (8 KiB), 128 rows (1 MiB), 32768 rows (256 MiB).
+void rows_2d(benchmark::internal::Benchmark* b) {
+  for (int64_t rows : {1, 128, 32768}) b->Arg(rows);
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
 constexpr int64_t kKiB = 1024, kMiB = 1024 * 1024;
 
 // Every power of four from 4 KiB to 1 GiB: the allocation plot's x axis.
@@ -118,6 +233,11 @@ BENCHMARK(BM_D2H_Pinned)->Apply(copy_sizes);
 BENCHMARK(BM_D2H_Pageable)->Apply(copy_sizes);
 BENCHMARK(BM_D2D)->Apply(copy_sizes);
 BENCHMARK(BM_Memset)->Apply(copy_sizes);
+BENCHMARK(BM_H2D_2D_Pinned)->Apply(rows_2d);
+BENCHMARK(BM_H2D_2D_Pageable)->Apply(rows_2d);
+BENCHMARK(BM_D2H_2D_Pinned)->Apply(rows_2d);
+BENCHMARK(BM_D2H_2D_Pageable)->Apply(rows_2d);
+BENCHMARK(BM_D2D_2D)->Apply(rows_2d);
 
 }  // namespace
 

@@ -43,6 +43,7 @@ const RawDriver* raw_driver(std::string* why) {
     resolve("cuMemcpyDtoD", 3020, driver.cuMemcpyDtoD);
     resolve("cuMemsetD32", 3020, driver.cuMemsetD32);
     resolve("cuMemcpyPeer", 4000, driver.cuMemcpyPeer);
+    resolve("cuMemcpy2D", 3020, driver.cuMemcpy2D);
     resolve("cuStreamSynchronize", 2000, driver.cuStreamSynchronize);
     resolve("cuLaunchKernel", 4000, driver.cuLaunchKernel);
     resolve("cuStreamBeginCapture", 10010, driver.cuStreamBeginCapture);

@@ -30,6 +30,8 @@ struct RawDriver {
   PFN_cuGraphDestroy_v10000 cuGraphDestroy = nullptr;
   // Peer copies (bench_peer).
   PFN_cuMemcpyPeer_v4000 cuMemcpyPeer = nullptr;
+  // 2D copies (bench_memory).
+  PFN_cuMemcpy2D_v3020 cuMemcpy2D = nullptr;
 };
 
 // The driver dccuda uses, or nullptr with the reason in *why.

@@ -548,6 +548,55 @@ DC_API dc_status dc_device_get_info(dc_device device, DC_INOUT dc_device_info* i
  */
 DC_API dc_status dc_device_attribute(dc_device device, DC_NATIVE int32_t attribute, DC_OUT int32_t* value);
 
+/* Context limits (cuCtxSetLimit): the values of cuda.h's CUlimit. */
+DC_CONSTANTS(dc_limit, enumeration, int32_t)
+/** Bytes of stack per GPU thread (deep recursion, large local arrays). */
+#define DC_LIMIT_STACK_SIZE                   0
+/** Bytes of the FIFO device printf writes into (output past it is lost). */
+#define DC_LIMIT_PRINTF_FIFO_SIZE             1
+/** Bytes of the heap device malloc/new allocate from (default 8 MiB; malloc
+ *  returns NULL when it is exhausted). */
+#define DC_LIMIT_MALLOC_HEAP_SIZE             2
+/** Launches device code may have pending (dynamic parallelism). */
+#define DC_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT 4
+/** Bytes of L2 set aside for persisting accesses (compute capability 8.0+). */
+#define DC_LIMIT_PERSISTING_L2_CACHE_SIZE     6
+
+/**
+ * Set one of the device's limits (DC_LIMIT_*) for dccuda's context on it (the
+ * primary context: every user of the device in this process shares it).
+ * The driver may round the value up (read it back with dc_device_limit), and
+ * some limits cannot change once a kernel that depends on them ran: the heap
+ * size after a kernel used malloc, for instance (DC_ERROR_INVALID_ARGUMENT
+ * then; dc_device_reset gives a fresh context with the defaults). Limits are
+ * per context: dc_device_reset restores the defaults. Call it while no work
+ * runs on the device (the driver may wait for it). Thread-safe.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an unknown limit, a
+ * value the driver refuses), DC_ERROR_NOT_SUPPORTED (the device lacks the
+ * limit), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_device_set_limit(dc_device device, DC_FAMILY(dc_limit) int32_t limit, uint64_t value);
+
+/** The current value of one of the device's limits (DC_LIMIT_*).
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an unknown limit,
+ *  NULL out), DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER. */
+DC_API dc_status dc_device_limit(dc_device device, DC_FAMILY(dc_limit) int32_t limit, DC_OUT uint64_t* value);
+
+/**
+ * Set the device-wide L1/shared memory preference (DC_CACHE_PREFER_*, see
+ * dc_function_set_cache_config, whose per-kernel preference wins) for
+ * dccuda's context on the device (cuCtxSetCacheConfig). A hint: devices with
+ * a fixed split ignore it. dc_device_reset restores DC_CACHE_PREFER_NONE.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an unknown
+ * preference), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_device_set_cache_config(dc_device device, DC_FAMILY(dc_cache_preference) int32_t preference);
+
+/** The device-wide cache preference (DC_CACHE_PREFER_*).
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+ *  DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER. */
+DC_API dc_status dc_device_cache_config(dc_device device, DC_OUT DC_FAMILY(dc_cache_preference) int32_t* preference);
+
 /**
  * Free and total device memory in bytes, now.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_CONTEXT_LOST.
@@ -778,7 +827,10 @@ DC_API dc_status dc_buffer_device(dc_buffer buffer, DC_OUT DC_OWNED dc_device* d
 /**
  * The buffer's device address (CUdeviceptr), for passing to other CUDA
  * libraries. Valid while the buffer lives. Pinned and registered host memory
- * has one only with DC_ALLOC_DEVICE_MAPPED (else DC_ERROR_NOT_SUPPORTED).
+ * has one only with DC_ALLOC_DEVICE_MAPPED (else DC_ERROR_NOT_SUPPORTED): under
+ * unified addressing the driver may map such memory anyway, but only the flag
+ * makes it so on every system and for registered memory, and dccuda holds
+ * kernels (dc_arg) to the same rule.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED,
  * DC_ERROR_CONTEXT_LOST (the buffer died with dc_device_reset).
  */
@@ -791,6 +843,27 @@ DC_API dc_status dc_buffer_device_pointer(dc_buffer buffer, DC_OUT DC_NATIVE uin
  * DC_ERROR_CONTEXT_LOST (the buffer died with dc_device_reset).
  */
 DC_API dc_status dc_buffer_host_pointer(dc_buffer buffer, DC_OUT DC_LIFETIME(buffer) void** host_pointer);
+
+/**
+ * A view: a new buffer handle over bytes [offset, offset + size) of `parent`,
+ * usable wherever a buffer is (copies, fills, 2D and 3D copies, kernel
+ * arguments, prefetch and advice, dc_buffer_device_pointer and
+ * dc_buffer_host_pointer, which answer the view's first byte), and checked
+ * against its own range: offset 0 of the view is byte `offset` of the parent,
+ * and nothing past `size` is reachable through it. A view of a view is a view
+ * of the same memory. The view keeps its parent's memory alive (releasing the
+ * parent's handle first is allowed) and never frees it itself; dc_buffer_kind
+ * answers the parent's kind, and the parent's flags apply. Stream order: when
+ * the last view of a buffer and the buffer itself are released, the memory is
+ * freed in order on the stream the buffer or a view last used; a caller that
+ * uses the memory on several streams orders them (as dc_buffer_release says).
+ * Thread-safe; release the view with dc_buffer_release.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0, NULL out),
+ * DC_ERROR_OUT_OF_RANGE (the range runs past the parent's end),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_buffer_view(dc_buffer parent, uint64_t offset, uint64_t size,
+                                DC_OUT DC_OWNED dc_buffer* view);
 
 /* Locations for prefetch and advice. */
 DC_CONSTANTS(dc_location, values, int32_t)
@@ -923,6 +996,130 @@ DC_CONSTANTS(dc_copy_path, enumeration, int32_t)
 DC_API dc_status dc_buffer_copy_path(dc_buffer dst, dc_buffer src,
                                      DC_OUT DC_FAMILY(dc_copy_path) int32_t* path);
 
+/* -- 2D and 3D (pitched) memory -----------------------------------------------
+ * A 2D region is `height` rows of `width` bytes; row r starts at byte
+ * offset + r * pitch of the memory it lies in (a buffer, or host memory of a
+ * given size). A 3D region is `depth` planes of such rows, plane p starting
+ * `rows_per_plane` rows after plane p - 1: row r of plane p starts at
+ * offset + (p * rows_per_plane + r) * pitch. A pitch smaller than `width` (with
+ * more than one row) or a rows_per_plane smaller than `height` (with more than
+ * one plane) is DC_ERROR_INVALID_ARGUMENT. A tile of a matrix is the region at
+ * offset = row0 * pitch + column0 * element size, with the matrix's pitch.
+ * Every region is checked against the memory it lies in before the driver sees
+ * it: DC_ERROR_OUT_OF_RANGE names the first row (and plane) that runs past the
+ * end, with its byte range. A width, height or depth of 0 is a copy that does
+ * nothing (the handles are still checked). Copies work between any two kinds
+ * of memory (device, pinned, registered, managed, a peer device's); pageable
+ * host memory is staged as in the 1D copies, and the ordering and completion
+ * rules are those of the 1D calls of the same name. The source and destination
+ * regions must not share bytes (DC_ERROR_INVALID_ARGUMENT).
+ */
+
+/**
+ * Allocate device memory for `height` rows of `width` bytes each, with rows
+ * padded to the pitch the device copies and accesses fastest
+ * (cuMemAllocPitch), written to `*pitch`; the buffer's size is
+ * pitch * height. For a 3D block of `depth` planes, pass height * depth rows.
+ * `element_size` (4, 8 or 16) is the size of the elements the kernels access
+ * (the pitch suits it). The memory does not come from the stream-ordered pool.
+ * `flags` must be 0. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+ * (width or height 0, bad element_size, nonzero flags, NULL out),
+ * DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_buffer_alloc_pitched(dc_device device, uint64_t width, uint64_t height, uint32_t element_size,
+                                         uint32_t flags, DC_OUT uint64_t* pitch,
+                                         DC_OUT DC_OWNED dc_buffer* buffer);
+
+/**
+ * Copy a 2D region of `height` rows of `width` bytes from `src` (rows at
+ * src_offset, src_pitch apart) to `dst` (rows at dst_offset, dst_pitch apart),
+ * between any two buffers, and return when complete.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a pitch below
+ * width, the regions sharing bytes), DC_ERROR_OUT_OF_RANGE (a row past the end of
+ * its buffer), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_copy_2d(dc_buffer dst, uint64_t dst_offset, uint64_t dst_pitch, dc_buffer src,
+                                   uint64_t src_offset, uint64_t src_pitch, uint64_t width, uint64_t height);
+
+/** As dc_buffer_copy_2d, in stream order on `stream` (a stream of either buffer's
+ *  device). Errors: as dc_buffer_copy_2d, and DC_ERROR_INVALID_ARGUMENT (a stream
+ *  of a third device). */
+DC_API dc_status dc_buffer_copy_2d_async(dc_buffer dst, uint64_t dst_offset, uint64_t dst_pitch, dc_buffer src,
+                                         uint64_t src_offset, uint64_t src_pitch, uint64_t width, uint64_t height,
+                                         dc_stream stream);
+
+/**
+ * Copy a 2D region from host memory `src` (`src_size` bytes there, rows
+ * src_pitch apart from its start) into `dst`, and return when complete. Both
+ * regions are checked: against dst's size and against src_size.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL src with a
+ * nonempty region, a pitch below width, src overlapping dst's own memory),
+ * DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_write_2d(dc_buffer dst, uint64_t dst_offset, uint64_t dst_pitch,
+                                    DC_IN DC_ARRAY(src_size) const void* src, uint64_t src_size, uint64_t src_pitch,
+                                    uint64_t width, uint64_t height);
+
+/** As dc_buffer_write_2d, in stream order on `stream` (when `src` may be reused:
+ *  as dc_buffer_write_async). Errors: as dc_buffer_write_2d, and
+ *  DC_ERROR_INVALID_ARGUMENT (a stream of another device). */
+DC_API dc_status dc_buffer_write_2d_async(dc_buffer dst, uint64_t dst_offset, uint64_t dst_pitch,
+                                          DC_IN DC_ARRAY(src_size) const void* src, uint64_t src_size,
+                                          uint64_t src_pitch, uint64_t width, uint64_t height, dc_stream stream);
+
+/** Copy a 2D region of `src` into host memory `dst` (`dst_size` bytes there,
+ *  rows dst_pitch apart), and return when complete. Errors: as dc_buffer_write_2d. */
+DC_API dc_status dc_buffer_read_2d(dc_buffer src, uint64_t src_offset, uint64_t src_pitch,
+                                   DC_OUT DC_ARRAY(dst_size) void* dst, uint64_t dst_size, uint64_t dst_pitch,
+                                   uint64_t width, uint64_t height);
+
+/** As dc_buffer_read_2d, in stream order on `stream` (when the data is in `dst`:
+ *  as dc_buffer_read_async). Errors: as dc_buffer_write_2d_async. */
+DC_API dc_status dc_buffer_read_2d_async(dc_buffer src, uint64_t src_offset, uint64_t src_pitch,
+                                         DC_OUT DC_ARRAY(dst_size) void* dst, uint64_t dst_size, uint64_t dst_pitch,
+                                         uint64_t width, uint64_t height, dc_stream stream);
+
+/**
+ * Copy a 3D region of `depth` planes of `height` rows of `width` bytes from
+ * `src` to `dst` (see "2D and 3D" above for the layout), between any two
+ * buffers, and return when complete.
+ * Errors: as dc_buffer_copy_2d, and DC_ERROR_INVALID_ARGUMENT (a rows_per_plane
+ * below height).
+ */
+DC_API dc_status dc_buffer_copy_3d(dc_buffer dst, uint64_t dst_offset, uint64_t dst_pitch,
+                                   uint64_t dst_rows_per_plane, dc_buffer src, uint64_t src_offset,
+                                   uint64_t src_pitch, uint64_t src_rows_per_plane, uint64_t width, uint64_t height,
+                                   uint64_t depth);
+
+/** As dc_buffer_copy_3d, in stream order on `stream` (a stream of either buffer's
+ *  device). Errors: as dc_buffer_copy_3d, and DC_ERROR_INVALID_ARGUMENT (a stream
+ *  of a third device). */
+DC_API dc_status dc_buffer_copy_3d_async(dc_buffer dst, uint64_t dst_offset, uint64_t dst_pitch,
+                                         uint64_t dst_rows_per_plane, dc_buffer src, uint64_t src_offset,
+                                         uint64_t src_pitch, uint64_t src_rows_per_plane, uint64_t width,
+                                         uint64_t height, uint64_t depth, dc_stream stream);
+
+/**
+ * Fill a 2D region of `buffer` (`height` rows of `width` bytes, `pitch` apart)
+ * with `value` repeated as elements of `element_size` bytes (1, 2 or 4:
+ * cuMemsetD2D8/16/32); offset, width and pitch must be multiples of
+ * element_size. Returns when complete; pinned and registered buffers are
+ * filled by the CPU. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+ * (bad element size, misaligned offset, width or pitch, a pitch below width, a
+ * value too wide for the element), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST,
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_fill_2d(dc_buffer buffer, uint64_t offset, uint64_t pitch, uint64_t width,
+                                   uint64_t height, uint32_t value, uint32_t element_size);
+
+/** As dc_buffer_fill_2d, in stream order on `stream`: the device fills the
+ *  memory, host memory included (as dc_buffer_fill_async).
+ *  Errors: as dc_buffer_fill_2d, and DC_ERROR_NOT_SUPPORTED (host memory without a
+ *  device mapping), DC_ERROR_INVALID_ARGUMENT (a stream of another device, memory
+ *  registered with DC_ALLOC_READ_ONLY). */
+DC_API dc_status dc_buffer_fill_2d_async(dc_buffer buffer, uint64_t offset, uint64_t pitch, uint64_t width,
+                                         uint64_t height, uint32_t value, uint32_t element_size, dc_stream stream);
+
 /* =========================================================================
  * Streams and events
  * ========================================================================= */
@@ -1008,7 +1205,13 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_buffer_prefetch, dc_buffer_advise, dc_buffer_write, dc_buffer_read,
  *   dc_buffer_copy, dc_buffer_write_async, dc_buffer_read_async,
  *   dc_buffer_copy_async, dc_buffer_fill, dc_buffer_fill_async,
+ *   dc_buffer_alloc_pitched, dc_buffer_copy_2d, dc_buffer_copy_2d_async,
+ *   dc_buffer_copy_3d, dc_buffer_copy_3d_async, dc_buffer_write_2d,
+ *   dc_buffer_write_2d_async, dc_buffer_read_2d, dc_buffer_read_2d_async,
+ *   dc_buffer_fill_2d, dc_buffer_fill_2d_async,
  *   dc_device_synchronize, dc_device_reset, dc_device_trim_memory,
+ *   dc_device_set_limit, dc_device_limit, dc_device_set_cache_config,
+ *   dc_device_cache_config,
  *   dc_device_enable_peer_access, dc_device_disable_peer_access,
  *   dc_stream_create, dc_stream_synchronize, dc_stream_query,
  *   dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
@@ -1460,8 +1663,12 @@ DC_CONSTANTS(dc_arg_kind, enumeration, uint32_t)
  * address: its own, a peer's after dc_device_enable_peer_access(kernel's
  * device, buffer's device), managed memory, or pinned / registered host memory
  * with a device mapping (DC_ALLOC_DEVICE_MAPPED; of another device: also
- * DC_ALLOC_PORTABLE). A device pointer obtained elsewhere can be passed as an
- * 8-byte DC_ARG_VALUE; it is not checked.
+ * DC_ALLOC_PORTABLE). Host memory without DC_ALLOC_DEVICE_MAPPED is refused
+ * (DC_ERROR_INVALID_ARGUMENT) even on systems with unified addressing, where
+ * the driver happens to map pinned memory at its host address: the rule is the
+ * one dc_buffer_device_pointer follows, and holds on every system. A device
+ * pointer obtained elsewhere can be passed as an 8-byte DC_ARG_VALUE; it is
+ * not checked.
  */
 typedef struct dc_arg {
   DC_FAMILY(dc_arg_kind) uint32_t kind;       /**< DC_ARG_* */

@@ -219,6 +219,23 @@ DC_API dc_status dc_buffer_host_pointer(dc_buffer buffer, void** host_pointer) {
   });
 }
 
+DC_API dc_status dc_buffer_view(dc_buffer parent, uint64_t offset, uint64_t size, dc_buffer* view) {
+  return guarded("dc_buffer_view", [&] {
+    clear_out(view);
+    forbid_after_fork();
+    Pinned<Buffer> p = pin<Buffer>(parent, "parent");
+    require_arg(view, "view");
+    if (size == 0) fail(DC_ERROR_INVALID_ARGUMENT, "size is 0; a view covers at least one byte of its parent");
+    if (offset > p->size() || size > p->size() - offset)
+      fail(DC_ERROR_OUT_OF_RANGE, "offset %" PRIu64 " + size %" PRIu64 " runs past the end of parent (%" PRIu64
+           " bytes); pass a range inside the parent", offset, size, p->size());
+    p->check_usable();
+    Ref<Buffer> v = Buffer::make_view(*p, offset, size);
+    *view = issue_handle<dc_buffer>(v.get());
+    return DC_SUCCESS;
+  });
+}
+
 DC_API dc_status dc_buffer_prefetch(dc_buffer buffer, uint64_t offset, uint64_t size, int32_t location,
                                     dc_stream stream) {
   return guarded("dc_buffer_prefetch", [&] {

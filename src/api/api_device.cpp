@@ -7,6 +7,7 @@
 #include "device/cuda_check.h"
 #include "device/device.h"
 #include "device/device_info.h"
+#include "device/limits.h"
 #include "loader/driver.h"
 #include "stream/device_wait.h"
 #include "stream/host_callback.h"
@@ -68,6 +69,54 @@ DC_API dc_status dc_device_attribute(dc_device device, int32_t attribute, int32_
                 "CU_DEVICE_ATTRIBUTE_* value from cuda.h", attribute);
     check(r, "cuDeviceGetAttribute", d.get());
     *value = v;
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_device_set_limit(dc_device device, int32_t limit, uint64_t value) {
+  return guarded("dc_device_set_limit", [&] {
+    forbid_after_fork();
+    Pinned<Device> d = pin<Device>(device, "device");
+    forbid_in_host_callback();
+    d->check_usable();
+    set_limit(*d, limit, value);
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_device_limit(dc_device device, int32_t limit, uint64_t* value) {
+  return guarded("dc_device_limit", [&] {
+    clear_out(value);
+    forbid_after_fork();
+    Pinned<Device> d = pin<Device>(device, "device");
+    require_arg(value, "value");
+    forbid_in_host_callback();
+    d->check_usable();
+    *value = get_limit(*d, limit);
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_device_set_cache_config(dc_device device, int32_t preference) {
+  return guarded("dc_device_set_cache_config", [&] {
+    forbid_after_fork();
+    Pinned<Device> d = pin<Device>(device, "device");
+    forbid_in_host_callback();
+    d->check_usable();
+    set_cache_config(*d, preference);
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_device_cache_config(dc_device device, int32_t* preference) {
+  return guarded("dc_device_cache_config", [&] {
+    clear_out(preference);
+    forbid_after_fork();
+    Pinned<Device> d = pin<Device>(device, "device");
+    require_arg(preference, "preference");
+    forbid_in_host_callback();
+    d->check_usable();
+    *preference = get_cache_config(*d);
     return DC_SUCCESS;
   });
 }

@@ -43,6 +43,7 @@ dc_status status_from_cuda(int32_t r) noexcept {
       return DC_ERROR_NO_DRIVER;
     case CUDA_ERROR_NOT_SUPPORTED:
     case CUDA_ERROR_PEER_ACCESS_UNSUPPORTED:
+    case CUDA_ERROR_UNSUPPORTED_LIMIT:
     case CUDA_ERROR_SYSTEM_NOT_READY:
     case kCudaMissingSymbol:
       return DC_ERROR_NOT_SUPPORTED;

@@ -70,10 +70,14 @@ CUdeviceptr buffer_arg_address(const Function& f, const Buffer& b, uint64_t offs
   const Device& memory_device = b.device();
   CUdeviceptr address = b.device_address();
   if (b.is_host()) {
-    if (!address) [[unlikely]]
-      fail(DC_ERROR_INVALID_ARGUMENT, "%s.buffer is host memory the device cannot address (pinned without "
-           "DC_ALLOC_DEVICE_MAPPED and not mapped by the driver, or registered without a mapping); allocate or "
-           "register it with DC_ALLOC_DEVICE_MAPPED, or copy the data into device memory", Label(where).text);
+    // The contract (dccuda.h, dc_arg): host memory is the device's only when
+    // asked for with DC_ALLOC_DEVICE_MAPPED, as dc_buffer_device_pointer says,
+    // even where unified addressing would map it anyway.
+    if (!(b.flags() & DC_ALLOC_DEVICE_MAPPED) || !address) [[unlikely]]
+      fail(DC_ERROR_INVALID_ARGUMENT, "%s.buffer is host memory without a device mapping (%s without "
+           "DC_ALLOC_DEVICE_MAPPED); %s it with DC_ALLOC_DEVICE_MAPPED, or copy the data into device memory",
+           Label(where).text, b.kind() == DC_BUFFER_PINNED ? "pinned" : "registered",
+           b.kind() == DC_BUFFER_PINNED ? "allocate" : "register");
     if (&memory_device != &kernel_device && !(b.flags() & DC_ALLOC_PORTABLE)) [[unlikely]]
       fail(DC_ERROR_INVALID_ARGUMENT, "%s.buffer is host memory of device %d, mapped for that device's context only, "
            "and %s runs on device %d; allocate or register it with DC_ALLOC_PORTABLE to use it from every device",

@@ -101,6 +101,32 @@ Ref<Buffer> Buffer::alloc_device(Ref<Device> device, uint64_t size, uint32_t fla
   return b;
 }
 
+Ref<Buffer> Buffer::alloc_pitched(Ref<Device> device, uint64_t width, uint64_t height, uint32_t element_size,
+                                  uint64_t* pitch) {
+  Device& d = *device;
+  MemoryState& state = memory_state(d);
+  // width * height is a lower bound of the size (the pitch is at least the width).
+  if (width > state.total_memory || height > state.total_memory / width)
+    fail(DC_ERROR_OUT_OF_MEMORY, "%" PRIu64 " rows of %" PRIu64 " bytes exceed device %d's total memory (%" PRIu64
+         " bytes)", height, width, d.ordinal(), state.total_memory);
+  // The object first: if the driver call fails, its destructor frees nothing.
+  Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_DEVICE, Memory::Driver, 0, 0));
+  CUdeviceptr p = 0;
+  size_t got_pitch = 0;
+  CUresult r = driver_api().cuMemAllocPitch(&p, &got_pitch, static_cast<size_t>(width), static_cast<size_t>(height),
+                                            element_size);
+  if (r == CUDA_ERROR_OUT_OF_MEMORY && state.pool && wait_for_pending_frees(d)) {
+    driver_api().cuMemPoolTrimTo(state.pool, 0);
+    r = driver_api().cuMemAllocPitch(&p, &got_pitch, static_cast<size_t>(width), static_cast<size_t>(height),
+                                     element_size);
+  }
+  check_alloc(r, "cuMemAllocPitch", d, width * height);
+  b->address_ = b->device_address_ = p;
+  b->size_ = static_cast<uint64_t>(got_pitch) * height;
+  *pitch = got_pitch;
+  return b;
+}
+
 Ref<Buffer> Buffer::alloc_device_async(Stream& stream, uint64_t size, uint32_t flags) {
   Device& d = stream.device();
   MemoryState& state = memory_state(d);
@@ -209,6 +235,18 @@ Ref<Buffer> Buffer::wrap_module_global(Ref<Device> device, CUdeviceptr pointer, 
   return b;
 }
 
+Ref<Buffer> Buffer::make_view(const Buffer& parent, uint64_t offset, uint64_t size) {
+  const Buffer& root = parent.parent_ ? *parent.parent_ : parent;
+  uint64_t at = parent.view_offset_ + offset;
+  Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(root.device_ref(), root.kind_, Memory::Borrowed, size, root.flags_));
+  b->parent_ = Ref<Buffer>::share(const_cast<Buffer*>(&root));
+  b->view_offset_ = at;
+  b->address_ = root.address_ + at;
+  b->device_address_ = root.device_address_ ? root.device_address_ + at : 0;
+  b->host_ = root.host_ ? static_cast<char*>(root.host_) + at : nullptr;
+  return b;
+}
+
 void Buffer::note_use_slow(Stream* stream) noexcept {
   if (stream) stream->retain();
   Stream* old = last_stream_.exchange(stream, std::memory_order_acq_rel);
@@ -218,6 +256,12 @@ void Buffer::note_use_slow(Stream* stream) noexcept {
 Buffer::~Buffer() {
   // The stream reference goes after the free has been enqueued on it.
   Ref<Stream> last = Ref<Stream>::adopt(last_stream_.exchange(nullptr, std::memory_order_acq_rel));
+  // A view frees nothing; work it enqueued must finish before its root's
+  // memory is freed, so the root frees in order on the view's last stream.
+  if (parent_) {
+    if (last) parent_->note_use(last.get());
+    return;
+  }
   if (memory_ == Memory::Borrowed || (!address_ && !host_)) return;
   // Made before dc_device_reset: the memory died with the old context.
   if (!current()) return;

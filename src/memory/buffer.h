@@ -49,17 +49,29 @@ class Buffer : public DeviceObject {
   static Ref<Buffer> alloc_device_async(Stream& stream, uint64_t size, uint32_t flags);
   static Ref<Buffer> alloc_pinned(Ref<Device> device, uint64_t size, uint32_t flags);
   static Ref<Buffer> alloc_managed(Ref<Device> device, uint64_t size, uint32_t flags);
+  // `height` rows of `width` bytes padded to the driver's pitch
+  // (cuMemAllocPitch, never the pool); the size is *pitch * height.
+  static Ref<Buffer> alloc_pitched(Ref<Device> device, uint64_t width, uint64_t height, uint32_t element_size,
+                                   uint64_t* pitch);
   static Ref<Buffer> wrap_device(Ref<Device> device, CUdeviceptr pointer, uint64_t size);
   static Ref<Buffer> register_host(Ref<Device> device, void* host, uint64_t size, uint32_t flags);
   // A module's __device__ variable (DC_BUFFER_MODULE_GLOBAL): keeps `owner`
   // (the module) alive, frees nothing.
   static Ref<Buffer> wrap_module_global(Ref<Device> device, CUdeviceptr pointer, uint64_t size, Ref<Object> owner);
+  // A view of [offset, offset + size) of `parent` (checked by the entry
+  // point): the same kind, flags and memory, nothing to free; it keeps the
+  // root buffer (never another view) alive.
+  static Ref<Buffer> make_view(const Buffer& parent, uint64_t offset, uint64_t size);
   ~Buffer() override;
 
   int32_t kind() const noexcept { return kind_; }
   uint64_t size() const noexcept { return size_; }
   uint32_t flags() const noexcept { return flags_; }
   Memory memory() const noexcept { return memory_; }
+  // The buffer a view is a view of (never itself a view); null for others.
+  Buffer* view_parent() const noexcept { return parent_.get(); }
+  // The byte of the root buffer a view's offset 0 is (0 for others).
+  uint64_t view_offset() const noexcept { return view_offset_; }
 
   // Pinned or registered host memory: the CPU reads and writes it directly.
   bool is_host() const noexcept { return kind_ == DC_BUFFER_PINNED || kind_ == DC_BUFFER_REGISTERED_HOST; }
@@ -97,6 +109,9 @@ class Buffer : public DeviceObject {
   // Owns one reference to the stream it points to.
   std::atomic<Stream*> last_stream_{nullptr};
   Ref<Object> owner_;
+  // A view's root buffer: its last stream is handed to the root when the view dies.
+  Ref<Buffer> parent_;
+  uint64_t view_offset_ = 0;
 };
 
 }  // namespace dc

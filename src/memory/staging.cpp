@@ -161,6 +161,94 @@ void Stager::read(Device& device, void* dst, CUdeviceptr src, uint64_t n, CUstre
 
 namespace {
 
+// Copies `rows` rows of `width` bytes between two pitched layouts on the CPU
+// (a contiguous run goes to the thread pool whole).
+void copy_rows(char* to, uint64_t to_pitch, const char* from, uint64_t from_pitch, uint64_t width, uint64_t rows) {
+  if (to_pitch == width && from_pitch == width) {
+    parallel_memcpy(to, from, static_cast<size_t>(width * rows));
+    return;
+  }
+  for (uint64_t r = 0; r < rows; ++r) parallel_memcpy(to + r * to_pitch, from + r * from_pitch, static_cast<size_t>(width));
+}
+
+// A 2D copy of `rows` rows between a packed pinned buffer and pitched device memory.
+CUresult copy_packed(void* host, CUdeviceptr device, uint64_t device_pitch, CUmemorytype device_type, uint64_t width,
+                     uint64_t rows, bool to_device, CUstream stream) {
+  CUDA_MEMCPY3D p{};
+  p.WidthInBytes = static_cast<size_t>(width);
+  p.Height = static_cast<size_t>(rows);
+  p.Depth = 1;
+  if (to_device) {
+    p.srcMemoryType = CU_MEMORYTYPE_HOST;
+    p.srcHost = host;
+    p.srcPitch = static_cast<size_t>(width);
+    p.dstMemoryType = device_type;
+    p.dstDevice = device;
+    p.dstPitch = static_cast<size_t>(std::max(device_pitch, width));
+  } else {
+    p.dstMemoryType = CU_MEMORYTYPE_HOST;
+    p.dstHost = host;
+    p.dstPitch = static_cast<size_t>(width);
+    p.srcMemoryType = device_type;
+    p.srcDevice = device;
+    p.srcPitch = static_cast<size_t>(std::max(device_pitch, width));
+  }
+  return driver_api().cuMemcpy3DAsync(&p, stream);
+}
+
+}  // namespace
+
+void Stager::write_2d(Device& device, CUdeviceptr dst, uint64_t dst_pitch, CUmemorytype device_type, const void* src,
+                      uint64_t src_pitch, uint64_t width, uint64_t height, CUstream stream) {
+  const char* from = static_cast<const char*>(src);
+  if (width > chunk_bytes_) {
+    // A row does not fit a buffer: each row is a 1D staged copy.
+    for (uint64_t r = 0; r < height; ++r) write(device, dst + r * dst_pitch, from + r * src_pitch, width, stream);
+    return;
+  }
+  uint64_t rows_per_chunk = std::max<uint64_t>(1, chunk_for(width * height) / width);
+  int b = 0;
+  for (uint64_t r = 0; r < height; r += rows_per_chunk, b = (b + 1) % buffers_) {
+    uint64_t rows = std::min(rows_per_chunk, height - r);
+    wait(device, b, false);
+    copy_rows(static_cast<char*>(pinned_[b]), width, from + r * src_pitch, src_pitch, width, rows);
+    enqueue(device, b, stream, "cuMemcpy3DAsync", [&] {
+      return copy_packed(pinned_[b], dst + r * dst_pitch, dst_pitch, device_type, width, rows, true, stream);
+    });
+  }
+}
+
+void Stager::read_2d(Device& device, void* dst, uint64_t dst_pitch, CUdeviceptr src, uint64_t src_pitch,
+                     CUmemorytype device_type, uint64_t width, uint64_t height, CUstream stream) {
+  char* to = static_cast<char*>(dst);
+  if (width > chunk_bytes_) {
+    for (uint64_t r = 0; r < height; ++r) read(device, to + r * dst_pitch, src + r * src_pitch, width, stream);
+    return;
+  }
+  uint64_t rows_per_chunk = std::max<uint64_t>(1, chunk_for(width * height) / width);
+  uint64_t chunks = (height + rows_per_chunk - 1) / rows_per_chunk;
+  for (int b = 0; b < buffers_; ++b) wait(device, b, false);
+  auto rows_of = [&](uint64_t i) { return std::min(rows_per_chunk, height - i * rows_per_chunk); };
+  auto start = [&](uint64_t i) {
+    int b = static_cast<int>(i % buffers_);
+    uint64_t r = i * rows_per_chunk;
+    enqueue(device, b, stream, "cuMemcpy3DAsync", [&] {
+      return copy_packed(pinned_[b], src + r * src_pitch, src_pitch, device_type, width, rows_of(i), false, stream);
+    });
+  };
+  uint64_t ahead = std::min<uint64_t>(chunks, buffers_);
+  for (uint64_t i = 0; i < ahead; ++i) start(i);
+  for (uint64_t i = 0; i < chunks; ++i) {
+    int b = static_cast<int>(i % buffers_);
+    wait(device, b, true);
+    copy_rows(to + i * rows_per_chunk * dst_pitch, dst_pitch, static_cast<const char*>(pinned_[b]), width, width,
+              rows_of(i));
+    if (i + buffers_ < chunks) start(i + buffers_);
+  }
+}
+
+namespace {
+
 // The device's stager, made on first use; null if staging is not possible
 // (the pinned buffers could not be made once: the copy then goes directly).
 // The caller holds state.staging_mutex.
@@ -195,6 +283,30 @@ bool staged_read(Device& device, void* dst, CUdeviceptr src, uint64_t n, CUstrea
   Stager* s = stager_of(device, state);
   if (!s) return false;
   s->read(device, dst, src, n, stream);
+  return true;
+}
+
+}  // namespace dc
+
+namespace dc {
+
+bool staged_write_2d(Device& device, CUdeviceptr dst, uint64_t dst_pitch, CUmemorytype device_type, const void* src,
+                     uint64_t src_pitch, uint64_t width, uint64_t height, CUstream stream) {
+  MemoryState& state = memory_state(device);
+  std::lock_guard<std::mutex> lock(state.staging_mutex);
+  Stager* s = stager_of(device, state);
+  if (!s) return false;
+  s->write_2d(device, dst, dst_pitch, device_type, src, src_pitch, width, height, stream);
+  return true;
+}
+
+bool staged_read_2d(Device& device, void* dst, uint64_t dst_pitch, CUdeviceptr src, uint64_t src_pitch,
+                    CUmemorytype device_type, uint64_t width, uint64_t height, CUstream stream) {
+  MemoryState& state = memory_state(device);
+  std::lock_guard<std::mutex> lock(state.staging_mutex);
+  Stager* s = stager_of(device, state);
+  if (!s) return false;
+  s->read_2d(device, dst, dst_pitch, src, src_pitch, device_type, width, height, stream);
   return true;
 }
 

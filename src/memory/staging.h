@@ -74,6 +74,13 @@ class Stager {
   void write(Device& device, CUdeviceptr dst, const void* src, uint64_t n, CUstream stream);
   // Device to host on `stream`; returns once all of `dst` is written.
   void read(Device& device, void* dst, CUdeviceptr src, uint64_t n, CUstream stream);
+  // The same for `height` rows of `width` bytes, `pitch` apart on each side:
+  // rows are packed into the pinned buffers, moved by 2D copies, and
+  // unpacked. `device_type` says how the driver should see `dst` / `src`.
+  void write_2d(Device& device, CUdeviceptr dst, uint64_t dst_pitch, CUmemorytype device_type, const void* src,
+                uint64_t src_pitch, uint64_t width, uint64_t height, CUstream stream);
+  void read_2d(Device& device, void* dst, uint64_t dst_pitch, CUdeviceptr src, uint64_t src_pitch,
+               CUmemorytype device_type, uint64_t width, uint64_t height, CUstream stream);
 
   // Waits for copies in flight and frees the pinned buffers and events (the
   // context must be bound and alive). Never throws.
@@ -109,5 +116,10 @@ inline bool wants_staging(const void* p, uint64_t n, bool to_device) noexcept {
 // context must be bound.
 bool staged_write(Device& device, CUdeviceptr dst, const void* src, uint64_t n, CUstream stream);
 bool staged_read(Device& device, void* dst, CUdeviceptr src, uint64_t n, CUstream stream);
+// The 2D forms (Stager::write_2d, read_2d).
+bool staged_write_2d(Device& device, CUdeviceptr dst, uint64_t dst_pitch, CUmemorytype device_type, const void* src,
+                     uint64_t src_pitch, uint64_t width, uint64_t height, CUstream stream);
+bool staged_read_2d(Device& device, void* dst, uint64_t dst_pitch, CUdeviceptr src, uint64_t src_pitch,
+                    CUmemorytype device_type, uint64_t width, uint64_t height, CUstream stream);
 
 }  // namespace dc

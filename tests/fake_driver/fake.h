@@ -42,6 +42,11 @@ struct Context {
   int retains = 0;                   // primary context retain count
   int broken = 0;                    // sticky CUresult, 0 if healthy
   std::vector<int> peers_enabled;    // ordinals this context may access
+  // cuCtxSetLimit's values by CUlimit (0..6), a real device's defaults; and
+  // cuCtxSetCacheConfig's. A reset restores them (cuDevicePrimaryCtxReset).
+  size_t limits[7] = {1024, size_t(1) << 20, size_t(8) << 20, 2, 2048, 32, 0};
+  int cache_config = 0;
+  bool heap_used = false;  // a kernel used device malloc: the heap size is fixed
 };
 
 struct Config {

@@ -477,6 +477,7 @@ CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev) {
   for (auto hook : reset_hooks()) hook(d->primary);
   d->primary->broken = 0;
   d->primary->peers_enabled.clear();
+  *d->primary = Context{d->primary->ordinal, d->primary->retains, 0, {}};
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuDevicePrimaryCtxReset, 11000)
@@ -497,6 +498,56 @@ CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx) {
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuCtxSetCurrent, 4000)
+
+// Limits and the cache preference of the current context, kept as set (a
+// GPU may round them up; dccuda's tests read back at least the value set).
+CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value) {
+  FAKE_ENTER(cuCtxSetLimit);
+  FAKE_REQUIRE_CONTEXT();
+  std::lock_guard<std::recursive_mutex> g(lock());
+  int l = static_cast<int>(limit);
+  if (l < 0 || l > 6) return CUDA_ERROR_INVALID_VALUE;
+  // Sizes beyond the device's memory cannot be honoured.
+  bool bytes = l == CU_LIMIT_STACK_SIZE || l == CU_LIMIT_PRINTF_FIFO_SIZE || l == CU_LIMIT_MALLOC_HEAP_SIZE ||
+               l == CU_LIMIT_PERSISTING_L2_CACHE_SIZE;
+  if (bytes && value > config().device_memory) return CUDA_ERROR_INVALID_VALUE;
+  if (l == CU_LIMIT_MALLOC_HEAP_SIZE && current_context()->heap_used) return CUDA_ERROR_INVALID_VALUE;
+  current_context()->limits[l] = value;
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuCtxSetLimit, 3010)
+
+CUresult CUDAAPI cuCtxGetLimit(size_t* value, CUlimit limit) {
+  FAKE_ENTER(cuCtxGetLimit);
+  FAKE_REQUIRE_CONTEXT();
+  std::lock_guard<std::recursive_mutex> g(lock());
+  int l = static_cast<int>(limit);
+  if (!value || l < 0 || l > 6) return CUDA_ERROR_INVALID_VALUE;
+  *value = current_context()->limits[l];
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuCtxGetLimit, 3010)
+
+CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config) {
+  FAKE_ENTER(cuCtxSetCacheConfig);
+  FAKE_REQUIRE_CONTEXT();
+  std::lock_guard<std::recursive_mutex> g(lock());
+  int c = static_cast<int>(config);
+  if (c < 0 || c > 3) return CUDA_ERROR_INVALID_VALUE;
+  current_context()->cache_config = c;
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuCtxSetCacheConfig, 3020)
+
+CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache* config) {
+  FAKE_ENTER(cuCtxGetCacheConfig);
+  FAKE_REQUIRE_CONTEXT();
+  std::lock_guard<std::recursive_mutex> g(lock());
+  if (!config) return CUDA_ERROR_INVALID_VALUE;
+  *config = static_cast<CUfunc_cache>(current_context()->cache_config);
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuCtxGetCacheConfig, 3020)
 
 CUresult CUDAAPI cuCtxSynchronize(void) {
   FAKE_ENTER(cuCtxSynchronize);

@@ -298,6 +298,20 @@ CUresult write_out_of_bounds(const KernelRun& r) {
   return m.store(p + index * 4, int32_t{1}) ? CUDA_SUCCESS : CUDA_ERROR_ILLEGAL_ADDRESS;
 }
 
+// heap_probe(unsigned long long bytes, int* ok): thread 0 of block 0 mallocs
+// `bytes` from the device heap, writes ok[0] = (it got memory), frees it.
+// The heap is the context's DC_LIMIT_MALLOC_HEAP_SIZE, less the allocator's
+// own bookkeeping (so a request of the whole heap fails, as on a GPU).
+CUresult heap_probe(const KernelRun& r) {
+  Args a(r);
+  uint64_t bytes = a.get<uint64_t>(0), ok = a.get<uint64_t>(1);
+  Context* ctx = current_context();
+  ctx->heap_used = true;
+  int32_t got = bytes < ctx->limits[CU_LIMIT_MALLOC_HEAP_SIZE] ? 1 : 0;
+  DeviceMemory m;
+  return m.store(ok, got) ? CUDA_SUCCESS : CUDA_ERROR_ILLEGAL_ADDRESS;
+}
+
 using Emulator = std::function<CUresult(const KernelRun&)>;
 
 const std::map<std::string, Emulator>& registry() {
@@ -314,6 +328,7 @@ const std::map<std::string, Emulator>& registry() {
       {"grid3d_index", grid3d_index},
       {"mixed", mixed},
       {"write_out_of_bounds", write_out_of_bounds},
+      {"heap_probe", heap_probe},
       {"trap", [](const KernelRun&) { return CUDA_ERROR_LAUNCH_FAILED; }},
   };
   return *r;

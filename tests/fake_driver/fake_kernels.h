@@ -45,6 +45,11 @@
 //   write_out_of_bounds(int* p, unsigned long long index)
 //       block 0, thread 0 writes p[index] = 1: with an index past the
 //       allocation, CUDA_ERROR_ILLEGAL_ADDRESS (on a GPU too, for a far index)
+//   heap_probe(unsigned long long bytes, int* ok)
+//       block 0, thread 0: p = malloc(bytes); ok[0] = p != NULL; free(p), the
+//       heap being the context's CU_LIMIT_MALLOC_HEAP_SIZE (a request of at
+//       least the whole heap fails); a kernel that used malloc fixes the heap
+//       size of its context (cuCtxSetLimit refuses a change, as a GPU does)
 //   trap()
 //       asm("trap;"): breaks the context with CUDA_ERROR_LAUNCH_FAILED
 //   empty(), and anything else: no-op

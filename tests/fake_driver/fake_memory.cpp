@@ -269,6 +269,35 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr* dptr, size_t bytesize) {
 }
 FAKE_EXPORT(cuMemAlloc, 3020)
 
+// Rows padded to the pitch a real device gives (512 bytes on current GPUs:
+// its texture pitch alignment rounded up), so that tests see pitch > width.
+CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr* dptr, size_t* pPitch, size_t WidthInBytes, size_t Height,
+                                 unsigned int ElementSizeBytes) {
+  FAKE_ENTER(cuMemAllocPitch);
+  FAKE_REQUIRE_CONTEXT();
+  if (!dptr || !pPitch) return CUDA_ERROR_INVALID_VALUE;
+  *dptr = 0;
+  *pPitch = 0;
+  if (WidthInBytes == 0 || Height == 0) return CUDA_ERROR_INVALID_VALUE;
+  if (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16) return CUDA_ERROR_INVALID_VALUE;
+  constexpr size_t kPitchAlignment = 512;
+  if (WidthInBytes > SIZE_MAX - kPitchAlignment) return CUDA_ERROR_INVALID_VALUE;
+  size_t pitch = (WidthInBytes + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
+  if (Height > total_device_memory() / pitch) return CUDA_ERROR_OUT_OF_MEMORY;
+  size_t bytesize = pitch * Height;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  int ordinal = current_context()->ordinal;
+  if (round_up(bytesize) > device_free_bytes(ordinal)) return CUDA_ERROR_OUT_OF_MEMORY;
+  void* p = raw_alloc(bytesize);
+  if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
+  device_bytes_in_use()[ordinal] += round_up(bytesize);
+  add_allocation(p, bytesize, MemKind::Device, nullptr, 0);
+  *dptr = reinterpret_cast<CUdeviceptr>(p);
+  *pPitch = pitch;
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuMemAllocPitch, 3020)
+
 CUresult CUDAAPI cuMemFree(CUdeviceptr dptr) {
   FAKE_ENTER(cuMemFree);
   FAKE_REQUIRE_CONTEXT();

@@ -223,6 +223,70 @@ TEST_F(ArgsTest, MappedPinnedMemoryIsAValidArgument) {
   expect_near_all(got, saxpy_reference(a, x, y, n));
 }
 
+// Views (dc_buffer_view) are kernel arguments like any buffer: the kernel gets
+// the view's first byte (+ the argument's offset), checked against the view.
+TEST_F(ArgsTest, ViewsAreKernelArguments) {
+  REQUIRE_NVRTC();
+  dc_function f = kernel("saxpy");
+  ASSERT_NE(f, nullptr);
+  const int n = 1001, skip = 37;
+  std::vector<float> x = random_floats(n + skip, 11), y = random_floats(n + 2 * skip, 12);
+  dc_buffer bx = upload(x), by = upload(y);
+  dc_buffer vx = nullptr, vy = nullptr;
+  ASSERT_DC_OK(dc_buffer_view(bx, skip * sizeof(float), n * sizeof(float), &vx));
+  buffers_.push_back(vx);
+  ASSERT_DC_OK(dc_buffer_view(by, skip * sizeof(float), (n + skip) * sizeof(float), &vy));
+  buffers_.push_back(vy);
+  float a = -0.75f;
+  dc_arg args[] = {value_of(a), buffer_arg(vx), buffer_arg(vy, skip * sizeof(float)), value_of(n)};
+  dc_launch_config c = config_1d((n + 127) / 128, 128);
+  ASSERT_DC_OK(dc_launch_kernel(f, &c, args, 4, stream_));
+  sync();
+  std::vector<float> want = y;
+  for (int i = 0; i < n; ++i) want[2 * skip + i] = a * x[skip + i] + y[2 * skip + i];
+  expect_near_all(download<float>(by, n + 2 * skip), want);
+  // The offset is checked against the view, not its parent.
+  args[2].offset = (n + skip) * sizeof(float);
+  EXPECT_DC_ERROR(dc_launch_kernel(f, &c, args, 4, stream_), DC_ERROR_OUT_OF_RANGE, "args[2].offset 4152");
+}
+
+// Host memory without DC_ALLOC_DEVICE_MAPPED has no device address as far as
+// dccuda's contract goes (dc_buffer_device_pointer refuses it), so a kernel
+// must not get one either: the one-shot launch and a prepared launch's binding
+// refuse it, whatever the driver would map under unified addressing.
+TEST_F(ArgsTest, HostMemoryWithoutADeviceMappingIsRefusedAsAnArgument) {
+  REQUIRE_NVRTC();
+  dc_function f = kernel("saxpy");
+  ASSERT_NE(f, nullptr);
+  const int n = 64;
+  dc_buffer bx = alloc(n * sizeof(float));
+  dc_buffer pinned = nullptr;
+  ASSERT_DC_OK(dc_buffer_alloc_pinned(device_, n * sizeof(float), 0, &pinned));
+  buffers_.push_back(pinned);
+  std::vector<float> host(n);
+  dc_buffer registered = nullptr;
+  ASSERT_DC_OK(dc_buffer_register_host(device_, host.data(), n * sizeof(float), DC_ALLOC_PORTABLE, &registered));
+  uint64_t address = 1;
+  EXPECT_DC_ERROR(dc_buffer_device_pointer(pinned, &address), DC_ERROR_NOT_SUPPORTED, "DC_ALLOC_DEVICE_MAPPED");
+  EXPECT_DC_ERROR(dc_buffer_device_pointer(registered, &address), DC_ERROR_NOT_SUPPORTED, "DC_ALLOC_DEVICE_MAPPED");
+  float a = 2.0f;
+  dc_launch_config c = config_1d(1, n);
+  for (dc_buffer host_buffer : {pinned, registered}) {
+    dc_arg args[] = {value_of(a), buffer_arg(bx), buffer_arg(host_buffer), value_of(n)};
+    EXPECT_DC_ERROR(dc_launch_kernel(f, &c, args, 4, stream_), DC_ERROR_INVALID_ARGUMENT,
+                    "args[2].buffer is host memory without a device mapping");
+    dc_launch l = nullptr;
+    ASSERT_DC_OK(dc_launch_create(f, &c, &l));
+    dc_arg one = buffer_arg(host_buffer);
+    EXPECT_DC_ERROR(dc_launch_set_arg(l, 2, &one), DC_ERROR_INVALID_ARGUMENT,
+                    "arg.buffer is host memory without a device mapping");
+    EXPECT_DC_ERROR(dc_launch_set_args(l, args, 4), DC_ERROR_INVALID_ARGUMENT,
+                    "args[2].buffer is host memory without a device mapping");
+    dc_launch_release(l);
+  }
+  dc_buffer_release(registered);  // before `host` goes
+}
+
 TEST_F(ArgsTest, PackedParametersAreCheckedAgainstTheBlock) {
   REQUIRE_KERNELS();
   dc_function f = kernel("saxpy");

@@ -54,6 +54,51 @@ TEST_F(MultiDeviceTest, CopiesBetweenDevices) {
   dc_stream_release(s1);
 }
 
+// A tile of a matrix on device 0 into a tile of a pitched matrix on device 1
+// and back (cuMemcpy3DPeerAsync), synchronously and on either device's stream,
+// odd widths and pitches, against the CPU; with and without peer access.
+TEST_F(MultiDeviceTest, TilesMoveBetweenDevicesIn2D) {
+  const uint64_t pitch0 = 1001, rows0 = 70, width = 333, height = 41;
+  uint64_t pitch1 = 0;
+  dc_buffer a = alloc(pitch0 * rows0), b = nullptr;
+  ASSERT_DC_OK(dc_buffer_alloc_pitched(device1_, 700, 50, 4, 0, &pitch1, &b));
+  dc_stream s0 = stream(), s1 = nullptr;
+  ASSERT_DC_OK(dc_stream_create(device1_, 0, 0, &s1));
+  std::vector<uint8_t> data = memtest::random_bytes(pitch0 * rows0, 41);
+  for (int peer = 0; peer < 2; ++peer) {
+    int32_t can = 0;
+    ASSERT_DC_OK(dc_device_can_access_peer(device_, device1_, &can));
+    if (peer && !can) break;
+    if (peer) ASSERT_DC_OK(dc_device_enable_peer_access(device1_, device_));
+    for (dc_stream s : {static_cast<dc_stream>(nullptr), s0, s1}) {
+      SCOPED_TRACE(std::string(peer ? "peer access" : "no peer access") + (s ? " async" : ""));
+      ASSERT_DC_OK(dc_buffer_write(a, 0, data.data(), data.size()));
+      uint64_t from = 7 * pitch0 + 11, to = 3 * pitch1 + 5;
+      if (s) {
+        ASSERT_DC_OK(dc_buffer_copy_2d_async(b, to, pitch1, a, from, pitch0, width, height, s));
+        ASSERT_DC_OK(dc_stream_synchronize(s));
+        ASSERT_DC_OK(dc_buffer_fill(a, 0, pitch0 * rows0, 0, 1));
+        ASSERT_DC_OK(dc_buffer_copy_2d_async(a, from, pitch0, b, to, pitch1, width, height, s));
+        ASSERT_DC_OK(dc_stream_synchronize(s));
+      } else {
+        ASSERT_DC_OK(dc_buffer_copy_2d(b, to, pitch1, a, from, pitch0, width, height));
+        ASSERT_DC_OK(dc_buffer_fill(a, 0, pitch0 * rows0, 0, 1));
+        ASSERT_DC_OK(dc_buffer_copy_2d(a, from, pitch0, b, to, pitch1, width, height));
+      }
+      std::vector<uint8_t> got(data.size()), want(data.size(), 0);
+      for (uint64_t r = 0; r < height; ++r)
+        std::memcpy(&want[from + r * pitch0], &data[from + r * pitch0], width);
+      ASSERT_DC_OK(dc_buffer_read(a, 0, got.data(), got.size()));
+      EXPECT_EQ(memtest::first_difference(got.data(), want.data(), got.size()), -1);
+    }
+    if (peer) ASSERT_DC_OK(dc_device_disable_peer_access(device1_, device_));
+  }
+  dc_stream_release(s0);
+  dc_stream_release(s1);
+  dc_buffer_release(a);
+  dc_buffer_release(b);
+}
+
 TEST_F(MultiDeviceTest, CopyPaths) {
   dc_buffer a = alloc(64), b = nullptr, a2 = alloc(64), pinned = nullptr;
   ASSERT_DC_OK(dc_buffer_alloc(device1_, 64, 0, &b));

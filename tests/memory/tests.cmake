@@ -2,12 +2,13 @@
 # driver; the same binaries run against a real driver on a GPU machine.
 set(DCTEST_MEMORY ${CMAKE_CURRENT_SOURCE_DIR}/memory)
 
-dc_test(test_buffer SOURCES ${DCTEST_MEMORY}/test_buffer.cpp LABELS threads memcheck)
-dc_test(test_copy SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_fill.cpp LABELS threads memcheck)
+dc_test(test_buffer SOURCES ${DCTEST_MEMORY}/test_buffer.cpp ${DCTEST_MEMORY}/test_view.cpp LABELS threads memcheck)
+dc_test(test_copy SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_fill.cpp ${DCTEST_MEMORY}/test_copy_2d.cpp
+  LABELS threads memcheck)
 # The same copies with the staging tunables pushed to their edges: every
 # pageable copy staged (even 1 byte), small chunks, two buffers (many laps of
 # the pipeline per copy), a single copy thread.
-dc_test(test_copy_tuned SOURCES ${DCTEST_MEMORY}/test_copy.cpp
+dc_test(test_copy_tuned SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_copy_2d.cpp
   ENV ${DCTEST_FAKE_ENV} DCCUDA_STAGING_MIN_BYTES=1 DCCUDA_STAGING_MIN_BYTES_H2D=1 DCCUDA_STAGING_CHUNK_BYTES=65536
       DCCUDA_STAGING_MIN_CHUNK_BYTES=65536 DCCUDA_STAGING_BUFFERS=2 DCCUDA_COPY_THREADS=1)
 dc_test(test_stream SOURCES ${DCTEST_MEMORY}/test_stream.cpp ${DCTEST_MEMORY}/test_event.cpp LABELS threads memcheck)
@@ -23,3 +24,6 @@ dc_test(test_memory_old_driver SOURCES ${DCTEST_MEMORY}/test_old_driver_memory.c
 # Devices without memory pools (TCC, old drivers): cuMemAlloc throughout.
 dc_test(test_memory_no_pools SOURCES ${DCTEST_MEMORY}/test_no_pools.cpp
   ENV ${DCTEST_FAKE_ENV} DCFAKE_NO_POOLS=1)
+# White-box: a view hands its last stream to its root buffer.
+dc_test(test_view_internal SOURCES ${DCTEST_MEMORY}/test_view_internal.cpp INTERNAL)
+target_include_directories(test_view_internal PRIVATE ${PROJECT_SOURCE_DIR}/src)

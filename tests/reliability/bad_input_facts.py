@@ -54,6 +54,54 @@ I32_MAX = "INT32_MAX"
 COPY_SIZE = ("size", OK, RANGE)
 COPY_OFFSET = ("offset", ["badinput::kBytes", U64_MAX, "U64_MAX_ALIGNED"], RANGE)
 
+# 2D and 3D regions (dccuda.h, "2D and 3D (pitched) memory"): an empty extent is a
+# valid copy; a pitch below the width is DC_ERROR_INVALID_ARGUMENT; a row past the end
+# is DC_ERROR_OUT_OF_RANGE.
+PITCH = ("offset", ["badinput::kBytes", U64_MAX], RANGE)
+REGION_2D = dict(
+    valid={"dst": "fx.buffer", "src": "fx.buffer2", "dst_pitch": "32", "src_pitch": "32", "width": "16",
+           "height": "4"},
+    ints={"dst_offset": COPY_OFFSET, "src_offset": COPY_OFFSET, "dst_pitch": PITCH, "src_pitch": PITCH,
+          "width": ("size", OK, [ARG, RANGE]), "height": ("size", OK, RANGE)},
+)
+COPY_2D = dict(
+    extra=[("the regions share bytes", {"src": "fx.buffer", "src_offset": "8"}, ARG, "share bytes"),
+           ("a pitch below the width", {"dst_pitch": "8"}, ARG, "dst_pitch 8 is less than width 16")],
+)
+REGION_3D = dict(
+    valid={**REGION_2D["valid"], "dst_rows_per_plane": "4", "src_rows_per_plane": "4", "depth": "2"},
+    ints={**REGION_2D["ints"], "dst_rows_per_plane": ("bad", ["0", "3"], ARG),
+          "src_rows_per_plane": ("bad", ["0", "3"], ARG), "depth": ("size", OK, RANGE),
+          "height": ("size", OK, [ARG, RANGE])},  # a height above rows_per_plane
+)
+COPY_3D = dict(
+    extra=[*COPY_2D["extra"],
+           ("rows_per_plane past the end", {"src_rows_per_plane": U64_MAX}, RANGE, "src: row 0 of plane 1")],
+)
+WRITE_2D = dict(
+    valid={"dst": "fx.buffer", "src": "fx.host", "src_size": "badinput::kBytes", "dst_pitch": "32",
+           "src_pitch": "32", "width": "16", "height": "4"},
+    ints={"dst_offset": COPY_OFFSET, "dst_pitch": PITCH, "src_pitch": PITCH, "src_size": ("size", RANGE, OK),
+          "width": ("size", OK, [ARG, RANGE]), "height": ("size", OK, RANGE)},
+    extra=[("NULL src with an empty region", {"src": "nullptr", "height": "0"}, OK, "")],
+)
+READ_2D = dict(
+    valid={"src": "fx.buffer", "dst": "fx.host", "dst_size": "badinput::kBytes", "dst_pitch": "32",
+           "src_pitch": "32", "width": "16", "height": "4"},
+    ints={"src_offset": COPY_OFFSET, "dst_pitch": PITCH, "src_pitch": PITCH, "dst_size": ("size", RANGE, OK),
+          "width": ("size", OK, [ARG, RANGE]), "height": ("size", OK, RANGE)},
+)
+FILL_2D = dict(
+    valid={"pitch": "32", "width": "16", "height": "4", "value": "7", "element_size": "4"},
+    ints={"offset": ("offset", ["badinput::kBytes + 4", "U64_MAX_ALIGNED"], RANGE),
+          "pitch": ("offset", ["badinput::kBytes"], RANGE),
+          "width": ("size", OK, [ARG, RANGE]), "height": ("size", OK, RANGE),
+          "value": ("any", "every value fits 4-byte elements"),
+          "element_size": ("bad", ["0", "3", "8", U32_MAX], ARG)},
+    extra=[("a value too wide for 1-byte elements", {"element_size": "1", "value": "256"}, ARG, "value"),
+           ("misaligned offset", {"offset": "2"}, ARG, "offset")],
+)
+
 FACTS = {
     # The version, status and last-error getters cannot fail: the model exempts them.
 
@@ -73,6 +121,15 @@ FACTS = {
 
     # -- devices ------------------------------------------------------------------------
     "dc_device_count": dict(),
+    "dc_device_set_limit": dict(
+        valid={"limit": "DC_LIMIT_PRINTF_FIFO_SIZE", "value": "1 << 20"},
+        # Beyond any device's memory: refused by the driver, or unobtainable.
+        ints={"value": ("bad", [U64_MAX], [ARG, OOM])},
+        msg={"value": "DC_LIMIT_PRINTF_FIFO_SIZE"},
+    ),
+    "dc_device_limit": dict(),
+    "dc_device_set_cache_config": dict(),
+    "dc_device_cache_config": dict(),
     "dc_device_open": dict(ints={"ordinal": ("bad", ["-1", "1 << 20", I32_MIN], NO_DEVICE)}),
     "dc_device_release": dict(),
     "dc_device_get_info": dict(),
@@ -205,6 +262,28 @@ FACTS = {
         after="dc_stream_synchronize(fx.stream);",
     ),
     "dc_buffer_copy_path": dict(valid={"dst": "fx.buffer", "src": "fx.buffer2"}),
+    "dc_buffer_view": dict(
+        valid={"parent": "fx.buffer", "offset": "64", "size": "128"},
+        ints={"offset": COPY_OFFSET, "size": ("size", ARG, RANGE)},
+    ),
+
+    # 2D and 3D: 4 rows of 16 bytes, 32 apart (2 planes of 4 rows apart in 3D).
+    "dc_buffer_alloc_pitched": dict(
+        valid={"width": "64", "height": "4", "element_size": "4"},
+        ints={"width": ("size", ARG, OOM), "height": ("size", ARG, OOM),
+              "element_size": ("bad", ["0", "2", "32", U32_MAX], ARG), "flags": ("flags", ARG)},
+        msg={"width": "", "height": ""},  # too large: "rows of ... bytes exceed device 0's total memory"
+    ),
+    "dc_buffer_copy_2d": dict(**REGION_2D, **COPY_2D),
+    "dc_buffer_copy_2d_async": dict(**REGION_2D, **COPY_2D, after="dc_stream_synchronize(fx.stream);"),
+    "dc_buffer_copy_3d": dict(**REGION_3D, **COPY_3D),
+    "dc_buffer_copy_3d_async": dict(**REGION_3D, **COPY_3D, after="dc_stream_synchronize(fx.stream);"),
+    "dc_buffer_write_2d": dict(**WRITE_2D),
+    "dc_buffer_write_2d_async": dict(**WRITE_2D, after="dc_stream_synchronize(fx.stream);"),
+    "dc_buffer_read_2d": dict(**READ_2D),
+    "dc_buffer_read_2d_async": dict(**READ_2D, after="dc_stream_synchronize(fx.stream);"),
+    "dc_buffer_fill_2d": dict(**FILL_2D),
+    "dc_buffer_fill_2d_async": dict(**FILL_2D, after="dc_stream_synchronize(fx.stream);"),
 
     # -- streams and events -----------------------------------------------------------------
     "dc_stream_create": dict(ints={"priority": ("any", "priorities are clamped to the device's range")}),

@@ -109,6 +109,14 @@ Outcome run_scenario(World& w) {
   keep(w.events, mark);
   STEP("dc_event_record start", dc_event_record(start, s));
 
+  // -- limits and the cache preference ------------------------------------------------------------
+  uint64_t fifo = 0;
+  STEP("dc_device_limit", dc_device_limit(w.d0, DC_LIMIT_PRINTF_FIFO_SIZE, &fifo));
+  STEP("dc_device_set_limit", dc_device_set_limit(w.d0, DC_LIMIT_PRINTF_FIFO_SIZE, fifo));
+  int32_t preference = 0;
+  STEP("dc_device_cache_config", dc_device_cache_config(w.d0, &preference));
+  STEP("dc_device_set_cache_config", dc_device_set_cache_config(w.d0, preference));
+
   // -- buffers ---------------------------------------------------------------------------------
   dc_buffer dev = nullptr, nopool = nullptr, async = nullptr, pinned = nullptr, managed = nullptr, reg = nullptr,
             wrap = nullptr, big = nullptr;
@@ -148,6 +156,21 @@ Outcome run_scenario(World& w) {
   CHECK_DATA("copy through two buffers", std::memcmp(pinned_host, data.data(), kSmall) == 0);
   STEP("dc_buffer_copy pinned to registered", dc_buffer_copy(reg, 0, pinned, 0, kSmall));
   CHECK_DATA("host copy", std::memcmp(w.registered, data.data(), kSmall) == 0);
+  // 2D: a pitched buffer, a staged 2D round trip (rows of 500 bytes, 512 apart), a tile copy, a 2D fill.
+  dc_buffer pitched = nullptr;
+  uint64_t pitch = 0;
+  STEP("dc_buffer_alloc_pitched", dc_buffer_alloc_pitched(w.d0, 500, 64, 4, 0, &pitch, &pitched));
+  keep(w.buffers, pitched);
+  STEP("dc_buffer_write_2d staged", dc_buffer_write_2d(big, 0, 512, data.data(), kBig, 512, 500, 512));
+  std::fill(back.begin(), back.end(), 0);
+  STEP("dc_buffer_read_2d staged", dc_buffer_read_2d(big, 0, 512, back.data(), kBig, 512, 500, 512));
+  CHECK_DATA("2D round trip", std::memcmp(back.data() + 511 * 512, data.data() + 511 * 512, 500) == 0);
+  STEP("dc_buffer_copy_2d", dc_buffer_copy_2d(pitched, 0, pitch, big, 0, 512, 500, 64));
+  STEP("dc_buffer_copy_3d", dc_buffer_copy_3d(nopool, 0, 64, 8, pitched, 0, pitch, 16, 32, 4, 2));
+  STEP("dc_buffer_fill_2d", dc_buffer_fill_2d(pitched, 0, pitch, 256, 64, 0x5A5A5A5A, 4));
+  STEP("dc_buffer_fill_2d D16", dc_buffer_fill_2d(pitched, 0, pitch, 256, 64, 0x5A5A, 2));
+  STEP("dc_buffer_copy_2d_async", dc_buffer_copy_2d_async(big, 0, 512, pitched, 0, pitch, 500, 64, s));
+  STEP("dc_buffer_fill_2d_async", dc_buffer_fill_2d_async(big, 0, 512, 100, 8, 0x77, 1, s));
   STEP("dc_buffer_fill D8", dc_buffer_fill(dev, 0, kSmall, 0xAB, 1));
   STEP("dc_buffer_fill D16", dc_buffer_fill(nopool, 0, kSmall, 0xABCD, 2));
   STEP("dc_buffer_fill D32", dc_buffer_fill(async, 0, kSmall, 0x01020304, 4));
@@ -198,6 +221,9 @@ Outcome run_scenario(World& w) {
   STEP("dc_buffer_copy between devices", dc_buffer_copy(dev, 0, remote, 0, kSmall));
   STEP("dc_buffer_read after the peer copy", dc_buffer_read(dev, 0, back.data(), kSmall));
   CHECK_DATA("peer copy", std::memcmp(back.data(), data.data() + 3, kSmall) == 0);
+  STEP("dc_buffer_copy_2d between devices", dc_buffer_copy_2d(nopool, 0, 64, remote, 0, 64, 48, 16));
+  STEP("dc_buffer_read after the 2D peer copy", dc_buffer_read(nopool, 15 * 64, back.data(), 48));
+  CHECK_DATA("2D peer copy", std::memcmp(back.data(), data.data() + 3 + 15 * 64, 48) == 0);
   if (can) STEP("dc_device_disable_peer_access", dc_device_disable_peer_access(w.d0, w.d1));
 
   // -- modules and functions ----------------------------------------------------------------------

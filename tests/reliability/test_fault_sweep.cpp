@@ -70,6 +70,7 @@ const std::map<std::string, Absorbed> kAbsorbed = {
     {"cuCtxSetCurrent", {{}, "restoring the caller's context when a call ends cannot report (binding failures are reported)"}},
     {"cuDevicePrimaryCtxRelease", {{}, "dc_device_reset drops its retain before resetting; retried once"}},
     {"cuMemAlloc", {{2}, "out of memory is retried once after the device's pending frees"}},
+    {"cuMemAllocPitch", {{2}, "out of memory is retried once after the device's pending frees"}},
     {"cuMemAllocFromPoolAsync", {{2}, "out of memory is retried once after the device's pending frees"}},
     {"cuMemHostGetDevicePointer", {{}, "under unified addressing pinned memory is mapped at its host address; registered memory without a mapping has none"}},
     {"cuPointerGetAttribute", {{}, "dc_buffer_wrap_device checks the size only where the driver knows the allocation"}},

@@ -44,6 +44,12 @@ namespace Dccuda.Interop
         public const int DC_HANDLE_LAUNCH = 8;
         public const int DC_HANDLE_GRAPH = 9;
 
+        public const int DC_LIMIT_STACK_SIZE = 0;
+        public const int DC_LIMIT_PRINTF_FIFO_SIZE = 1;
+        public const int DC_LIMIT_MALLOC_HEAP_SIZE = 2;
+        public const int DC_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 4;
+        public const int DC_LIMIT_PERSISTING_L2_CACHE_SIZE = 6;
+
         public const int DC_PEER_ATTRIBUTE_PERFORMANCE_RANK = 1;
         public const int DC_PEER_ATTRIBUTE_ACCESS_SUPPORTED = 2;
         public const int DC_PEER_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED = 3;

@@ -131,6 +131,16 @@ namespace Dccuda.Interop
 
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_view")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_view", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_view(IntPtr parent, ulong offset, ulong size, IntPtr* view);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
         [LibraryImport(Lib, EntryPoint = "dc_buffer_prefetch")]
         public static partial
 #else
@@ -238,5 +248,115 @@ namespace Dccuda.Interop
         public static extern
 #endif
             int dc_buffer_copy_path(IntPtr dst, IntPtr src, int* path);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_alloc_pitched")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_alloc_pitched", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_alloc_pitched(IntPtr device, ulong width, ulong height, uint element_size, uint flags, ulong* pitch, IntPtr* buffer);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_copy_2d")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_copy_2d", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_copy_2d(IntPtr dst, ulong dst_offset, ulong dst_pitch, IntPtr src, ulong src_offset, ulong src_pitch, ulong width, ulong height);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_copy_2d_async")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_copy_2d_async", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_copy_2d_async(IntPtr dst, ulong dst_offset, ulong dst_pitch, IntPtr src, ulong src_offset, ulong src_pitch, ulong width, ulong height, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_write_2d")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_write_2d", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_write_2d(IntPtr dst, ulong dst_offset, ulong dst_pitch, void* src, ulong src_size, ulong src_pitch, ulong width, ulong height);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_write_2d_async")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_write_2d_async", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_write_2d_async(IntPtr dst, ulong dst_offset, ulong dst_pitch, void* src, ulong src_size, ulong src_pitch, ulong width, ulong height, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_read_2d")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_read_2d", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_read_2d(IntPtr src, ulong src_offset, ulong src_pitch, void* dst, ulong dst_size, ulong dst_pitch, ulong width, ulong height);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_read_2d_async")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_read_2d_async", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_read_2d_async(IntPtr src, ulong src_offset, ulong src_pitch, void* dst, ulong dst_size, ulong dst_pitch, ulong width, ulong height, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_copy_3d")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_copy_3d", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_copy_3d(IntPtr dst, ulong dst_offset, ulong dst_pitch, ulong dst_rows_per_plane, IntPtr src, ulong src_offset, ulong src_pitch, ulong src_rows_per_plane, ulong width, ulong height, ulong depth);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_copy_3d_async")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_copy_3d_async", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_copy_3d_async(IntPtr dst, ulong dst_offset, ulong dst_pitch, ulong dst_rows_per_plane, IntPtr src, ulong src_offset, ulong src_pitch, ulong src_rows_per_plane, ulong width, ulong height, ulong depth, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_fill_2d")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_fill_2d", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_fill_2d(IntPtr buffer, ulong offset, ulong pitch, ulong width, ulong height, uint value, uint element_size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_fill_2d_async")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_fill_2d_async", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_fill_2d_async(IntPtr buffer, ulong offset, ulong pitch, ulong width, ulong height, uint value, uint element_size, IntPtr stream);
     }
 }

@@ -61,6 +61,46 @@ namespace Dccuda.Interop
 
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_device_set_limit")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_device_set_limit", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_device_set_limit(IntPtr device, int limit, ulong value);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_device_limit")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_device_limit", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_device_limit(IntPtr device, int limit, ulong* value);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_device_set_cache_config")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_device_set_cache_config", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_device_set_cache_config(IntPtr device, int preference);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_device_cache_config")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_device_cache_config", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_device_cache_config(IntPtr device, int* preference);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
         [LibraryImport(Lib, EntryPoint = "dc_device_memory_info")]
         public static partial
 #else

@@ -212,6 +212,38 @@ namespace Dccuda
 
         // ---- factories -------------------------------------------------------------------
 
+        /// <summary>Device memory for `height` rows of `width` elements, each row padded to the
+        /// pitch the device accesses fastest (cuMemAllocPitch); `pitch` is that pitch in
+        /// elements (it is a multiple of the element size for elements of 4, 8 or 16 bytes;
+        /// other sizes are refused).</summary>
+        public DeviceBuffer<T> AllocatePitched<T>(long width, long height, out long pitch)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
+        {
+            int e = DeviceBuffer<T>.ElementSize;
+            if (height < 0)
+                throw new ArgumentOutOfRangeException("height", height, "the row count is negative");
+            var h = new DcBufferHandle();
+            IntPtr raw;
+            ulong bytePitch;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_buffer_alloc_pitched(d.Raw, DeviceBuffer<T>.BytesFor(width), (ulong)height,
+                                                                        (uint)e, 0, &bytePitch, &raw));
+            h.Adopt(raw);
+            var b = new DeviceBuffer<T>(h);
+            if (bytePitch % (ulong)e != 0)
+            {
+                b.Dispose();
+                throw new ArgumentException("AllocatePitched<" + typeof(T).Name + ">: the device's pitch " + bytePitch +
+                                            " is not a whole number of " + e + "-byte elements");
+            }
+            pitch = (long)(bytePitch / (ulong)e);
+            return b;
+        }
+
         /// <summary>A new stream: non-blocking unless StreamFlags.Blocking; lower priority
         /// numbers run first.</summary>
         public DcStream CreateStream(StreamFlags flags = StreamFlags.NonBlocking, int priority = 0)

@@ -276,6 +276,83 @@ namespace Dccuda
             return (CopyPath)path;
         }
 
+        /// <summary>A view (dc_buffer_view) of `bytes` bytes from `offset`: a new buffer over the same
+        /// memory, bounds-checked against its own range, usable wherever a buffer is. It keeps this
+        /// buffer's memory alive and frees nothing; dispose it.</summary>
+        public DeviceBuffer ViewBytes(ulong offset, ulong bytes)
+        {
+            return new DeviceBuffer(MakeView(offset, bytes));
+        }
+
+        internal DcBufferHandle MakeView(ulong offset, ulong bytes)
+        {
+            var h = new DcBufferHandle();
+            IntPtr raw;
+            using (var b = Use())
+            {
+                DcException.Check(NativeMethods.dc_buffer_view(b.Raw, offset, bytes, &raw));
+                h.Adopt(raw);
+                h.KeepParent(Handle);
+            }
+            return h;
+        }
+
+        /// <summary>Copy a 2D region of `height` rows of `width` bytes from `source` (rows at
+        /// `sourceOffset`, `sourcePitch` bytes apart) to this buffer (rows at `offset`, `pitch`
+        /// apart); returns when done. Every row is bounds-checked (DC_ERROR_OUT_OF_RANGE names
+        /// the first that overruns).</summary>
+        public void CopyBytesFrom2D(DeviceBuffer source, ulong sourceOffset, ulong sourcePitch, ulong offset, ulong pitch,
+                                    ulong width, ulong height)
+        {
+            using (var d = Use())
+            using (var s = new Pin(source == null ? null : source.Handle, "source"))
+                DcException.Check(NativeMethods.dc_buffer_copy_2d(d.Raw, offset, pitch, s.Raw, sourceOffset, sourcePitch,
+                                                                  width, height));
+        }
+
+        /// <summary>CopyBytesFrom2D in stream order. Captured into a graph, both buffers are kept
+        /// until the graph can no longer run.</summary>
+        public void EnqueueCopyBytesFrom2D(DeviceBuffer source, ulong sourceOffset, ulong sourcePitch, ulong offset,
+                                           ulong pitch, ulong width, ulong height, DcStream stream)
+        {
+            using (var d = Use())
+            using (var s = new Pin(source == null ? null : source.Handle, "source"))
+            using (var st = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
+                DcException.Check(NativeMethods.dc_buffer_copy_2d_async(d.Raw, offset, pitch, s.Raw, sourceOffset,
+                                                                        sourcePitch, width, height, st.Raw));
+                GraphResources graph = stream.Capture;
+                if (graph != null)
+                {
+                    graph.AddBuffer(Handle);
+                    graph.AddBuffer(source.Handle);
+                }
+            }
+        }
+
+        /// <summary>Copy a 2D region from host bytes (rows `sourcePitch` apart from the span's
+        /// start) into this buffer (rows at `offset`, `pitch` apart); returns when done. Large
+        /// regions of ordinary memory are staged through pinned buffers.</summary>
+        public void WriteBytes2D(ReadOnlySpan<byte> source, ulong sourcePitch, ulong offset, ulong pitch, ulong width,
+                                 ulong height)
+        {
+            fixed (byte* src = &MemoryMarshal.GetReference(source))
+            using (var b = Use())
+                DcException.Check(NativeMethods.dc_buffer_write_2d(b.Raw, offset, pitch, src, (ulong)source.Length,
+                                                                   sourcePitch, width, height));
+        }
+
+        /// <summary>Copy a 2D region of this buffer (rows at `offset`, `pitch` apart) into host
+        /// bytes (rows `destinationPitch` apart); returns when done.</summary>
+        public void ReadBytes2D(ulong offset, ulong pitch, Span<byte> destination, ulong destinationPitch, ulong width,
+                                ulong height)
+        {
+            fixed (byte* dst = &MemoryMarshal.GetReference(destination))
+            using (var b = Use())
+                DcException.Check(NativeMethods.dc_buffer_read_2d(b.Raw, offset, pitch, dst, (ulong)destination.Length,
+                                                                  destinationPitch, width, height));
+        }
+
         /// <summary>This buffer's memory as elements of T (its size must be a multiple of T's).
         /// The view shares the handle: disposing either disposes both.</summary>
         public DeviceBuffer<T> As<T>()

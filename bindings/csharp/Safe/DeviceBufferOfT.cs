@@ -144,6 +144,58 @@ namespace Dccuda
             EnqueueCopyBytesFrom(source, Offset(sourceIndex), Offset(index), BytesFor(count), stream);
         }
 
+        /// <summary>A typed view (dc_buffer_view) of `count` elements from element `start`: a new
+        /// DeviceBuffer&lt;T&gt; over the same memory, bounds-checked against its own range and usable
+        /// wherever a buffer is (copies, kernel arguments, 2D copies). It keeps this buffer's memory
+        /// alive and frees nothing; dispose it.</summary>
+        public DeviceBuffer<T> Slice(long start, long count)
+        {
+            return new DeviceBuffer<T>(MakeView(Offset(start), BytesFor(count)));
+        }
+
+        /// <summary>Copy a `width` x `height` block of elements from `source` (rows `sourcePitch`
+        /// elements apart, from element `sourceIndex`) into this buffer (rows `pitch` elements
+        /// apart, from element `index`): a tile of one matrix into a tile of another. Returns when
+        /// done; every row is bounds-checked.</summary>
+        public void CopyFrom2D(DeviceBuffer<T> source, long sourceIndex, long sourcePitch, long index, long pitch,
+                               long width, long height)
+        {
+            CopyBytesFrom2D(source, Offset(sourceIndex), BytesFor(sourcePitch), Offset(index), BytesFor(pitch),
+                            BytesFor(width), Rows(height));
+        }
+
+        /// <summary>CopyFrom2D in stream order on `stream`.</summary>
+        public void EnqueueCopyFrom2D(DeviceBuffer<T> source, long sourceIndex, long sourcePitch, long index, long pitch,
+                                      long width, long height, DcStream stream)
+        {
+            EnqueueCopyBytesFrom2D(source, Offset(sourceIndex), BytesFor(sourcePitch), Offset(index), BytesFor(pitch),
+                                   BytesFor(width), Rows(height), stream);
+        }
+
+        /// <summary>Copy a `width` x `height` block from host elements (rows `sourcePitch` elements
+        /// apart from the span's start) into this buffer (rows `pitch` elements apart, from element
+        /// `index`); returns when done.</summary>
+        public void CopyFrom2D(ReadOnlySpan<T> source, long sourcePitch, long index, long pitch, long width, long height)
+        {
+            WriteBytes2D(MemoryMarshal.AsBytes(source), BytesFor(sourcePitch), Offset(index), BytesFor(pitch),
+                         BytesFor(width), Rows(height));
+        }
+
+        /// <summary>Copy a `width` x `height` block of this buffer (rows `pitch` elements apart,
+        /// from element `index`) into host elements (rows `destinationPitch` apart); returns when done.</summary>
+        public void CopyTo2D(Span<T> destination, long destinationPitch, long index, long pitch, long width, long height)
+        {
+            ReadBytes2D(Offset(index), BytesFor(pitch), MemoryMarshal.AsBytes(destination), BytesFor(destinationPitch),
+                        BytesFor(width), Rows(height));
+        }
+
+        private static ulong Rows(long height)
+        {
+            if (height < 0)
+                throw new ArgumentOutOfRangeException("height", height, "the row count is negative");
+            return (ulong)height;
+        }
+
         /// <summary>The whole buffer as a new array.</summary>
         public T[] ToArray()
         {

@@ -96,13 +96,30 @@ namespace Dccuda
         // GC (CoreCLR compacts gen0 and gen1) could move the array under the GPU.
         private GCHandle pinned;
 
+        // A view's parent handle, kept (DangerousAddRef) while the view lives: the parent's
+        // pin of a registered array must outlast every view of it.
+        private DcBufferHandle parent;
+
         internal void KeepPinned(GCHandle h) { pinned = h; }
+
+        internal void KeepParent(DcBufferHandle p)
+        {
+            bool added = false;
+            p.DangerousAddRef(ref added);
+            if (added)
+                parent = p;
+        }
 
         internal override void Free(IntPtr value)
         {
             NativeMethods.dc_buffer_release(value);
             if (pinned.IsAllocated)
                 pinned.Free();
+            if (parent != null)
+            {
+                parent.DangerousRelease();
+                parent = null;
+            }
         }
     }
 

@@ -53,6 +53,66 @@ namespace Dccuda.Tests
         }
 
         [Fact]
+        public void SlicesAreViewsOfTheSameMemory()
+        {
+            using (Device d = TestEnv.OpenDevice())
+            using (DeviceBuffer<float> b = d.Allocate<float>(100))
+            {
+                float[] data = Ramp(100, 0.5f);
+                b.CopyFrom(data);
+                using (DeviceBuffer<float> s = b.Slice(10, 20))
+                {
+                    Expect.Equal(20L, s.Length, "slice length");
+                    Expect.Equal(b.DevicePointer + 40, s.DevicePointer, "slice address");
+                    var part = new float[20];
+                    Array.Copy(data, 10, part, 0, 20);
+                    Expect.SequenceEqual(part, s.ToArray(), "slice contents");
+                    s.CopyFrom(new[] { -7f }, 19);
+                    var one = new float[1];
+                    b.CopyTo(new Span<float>(one), 29);
+                    Expect.Equal(-7f, one[0], "a write through the slice lands in the parent");
+                    Expect.Throws(DcStatus.OutOfRange, () => s.CopyFrom(new float[2], 19), "past the slice's end",
+                                  "dc_buffer_write", "76 + size 8", "80");
+                    Expect.Throws(DcStatus.OutOfRange, () => b.Slice(90, 11), "a slice past the end", "dc_buffer_view");
+                    using (DeviceBuffer<float> inner = s.Slice(5, 5))
+                        Expect.Equal(b.DevicePointer + 60, inner.DevicePointer, "a slice of a slice");
+                }
+            }
+        }
+
+        [Fact]
+        public void TilesCopyIn2D()
+        {
+            using (Device d = TestEnv.OpenDevice())
+            {
+                long pitch;
+                using (DeviceBuffer<int> m = d.AllocatePitched<int>(13, 7, out pitch))
+                using (DeviceBuffer<int> other = d.Allocate<int>(11 * 9))
+                {
+                    Expect.True(pitch >= 13, "pitch at least the width");
+                    // A 5 x 3 host block (rows 6 apart) into m at row 2, column 4.
+                    var host = new int[6 * 3];
+                    for (int i = 0; i < host.Length; i++)
+                        host[i] = i * 7 + 1;
+                    m.CopyFrom2D(new ReadOnlySpan<int>(host), 6, 2 * pitch + 4, pitch, 5, 3);
+                    // The tile on to `other` (pitch 11) at row 1, column 2, then back to the host.
+                    other.Fill(0);
+                    other.CopyFrom2D(m, 2 * pitch + 4, pitch, 11 + 2, 11, 5, 3);
+                    var back = new int[5 * 3];
+                    other.CopyTo2D(new Span<int>(back), 5, 11 + 2, 11, 5, 3);
+                    for (int r = 0; r < 3; r++)
+                        for (int c = 0; c < 5; c++)
+                            Expect.Equal(host[r * 6 + c], back[r * 5 + c], "element " + r + "," + c);
+                    int[] all = other.ToArray();
+                    Expect.Equal(0, all[11 + 1], "left of the tile untouched");
+                    Expect.Equal(0, all[4 * 11 + 2], "below the tile untouched");
+                    Expect.Throws(DcStatus.OutOfRange, () => other.CopyFrom2D(m, 0, pitch, 8 * 11, 11, 5, 2),
+                                  "a tile past the end", "dc_buffer_copy_2d", "row 1");
+                }
+            }
+        }
+
+        [Fact]
         public void StructElements()
         {
             using (Device d = TestEnv.OpenDevice())

@@ -148,6 +148,51 @@ pub const Buffer = opaque {
         return errors.handle(Buffer, b);
     }
 
+    /// Device memory for `height` rows of `width` bytes, rows padded to the
+    /// pitch the device accesses fastest (cuMemAllocPitch); `pitch` receives it.
+    /// `element_size` (4, 8 or 16) is the size of the elements kernels access.
+    pub fn allocPitched(dev: *Device, width: u64, height: u64, element_size: u32, pitch: *u64) DcError!*Buffer {
+        var b: ?*Buffer = null;
+        try check(c.dc_buffer_alloc_pitched(dev, width, height, element_size, 0, pitch, &b));
+        return errors.handle(Buffer, b);
+    }
+
+    /// A view (dc_buffer_view) of bytes [offset, offset + byte_count): a new
+    /// buffer over the same memory, bounds-checked against its own range and
+    /// usable wherever a buffer is. It keeps this buffer's memory alive and
+    /// frees nothing; deinit it.
+    pub fn slice(self: *Buffer, offset: u64, byte_count: u64) DcError!*Buffer {
+        var b: ?*Buffer = null;
+        try check(c.dc_buffer_view(self, offset, byte_count, &b));
+        return errors.handle(Buffer, b);
+    }
+
+    /// Copy a 2D region of `height` rows of `width` bytes from `src` (rows at
+    /// `src_offset`, `src_pitch` apart) into this buffer (rows at `dst_offset`,
+    /// `dst_pitch` apart); returns when complete. Every row is bounds-checked.
+    pub fn copyFrom2d(self: *Buffer, dst_offset: u64, dst_pitch: u64, src: *Buffer, src_offset: u64, src_pitch: u64, width: u64, height: u64) DcError!void {
+        try check(c.dc_buffer_copy_2d(self, dst_offset, dst_pitch, src, src_offset, src_pitch, width, height));
+    }
+
+    /// As copyFrom2d, in stream order on `stream`.
+    pub fn copyFrom2dAsync(self: *Buffer, dst_offset: u64, dst_pitch: u64, src: *Buffer, src_offset: u64, src_pitch: u64, width: u64, height: u64, stream: *Stream) DcError!void {
+        try check(c.dc_buffer_copy_2d_async(self, dst_offset, dst_pitch, src, src_offset, src_pitch, width, height, stream));
+    }
+
+    /// Copy a 2D region from host memory `data` (rows `src_pitch` bytes apart
+    /// from its start) into this buffer (rows at `dst_offset`, `dst_pitch` apart).
+    pub fn write2d(self: *Buffer, dst_offset: u64, dst_pitch: u64, data: anytype, src_pitch: u64, width: u64, height: u64) DcError!void {
+        const bytes = constBytes(data);
+        try check(c.dc_buffer_write_2d(self, dst_offset, dst_pitch, bytes.ptr, bytes.len, src_pitch, width, height));
+    }
+
+    /// Copy a 2D region of this buffer (rows at `src_offset`, `src_pitch` apart)
+    /// into host memory `out` (rows `dst_pitch` bytes apart).
+    pub fn read2d(self: *Buffer, src_offset: u64, src_pitch: u64, out: anytype, dst_pitch: u64, width: u64, height: u64) DcError!void {
+        const bytes = mutableBytes(out);
+        try check(c.dc_buffer_read_2d(self, src_offset, src_pitch, bytes.ptr, bytes.len, dst_pitch, width, height));
+    }
+
     /// Release the buffer: owned memory is freed in stream order after the
     /// work already enqueued with it.
     pub fn deinit(self: *Buffer) void {

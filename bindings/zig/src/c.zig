@@ -180,6 +180,17 @@ pub const dc_device_info = extern struct {
 
 pub extern "dccuda" fn dc_device_get_info(device: ?*Device, info: ?*dc_device_info) dc_status;
 pub extern "dccuda" fn dc_device_attribute(device: ?*Device, attribute: i32, value: ?*i32) dc_status;
+
+pub const DC_LIMIT_STACK_SIZE: i32 = 0;
+pub const DC_LIMIT_PRINTF_FIFO_SIZE: i32 = 1;
+pub const DC_LIMIT_MALLOC_HEAP_SIZE: i32 = 2;
+pub const DC_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: i32 = 4;
+pub const DC_LIMIT_PERSISTING_L2_CACHE_SIZE: i32 = 6;
+
+pub extern "dccuda" fn dc_device_set_limit(device: ?*Device, limit: i32, value: u64) dc_status;
+pub extern "dccuda" fn dc_device_limit(device: ?*Device, limit: i32, value: ?*u64) dc_status;
+pub extern "dccuda" fn dc_device_set_cache_config(device: ?*Device, preference: i32) dc_status;
+pub extern "dccuda" fn dc_device_cache_config(device: ?*Device, preference: ?*i32) dc_status;
 pub extern "dccuda" fn dc_device_memory_info(device: ?*Device, free_bytes: ?*u64, total_bytes: ?*u64) dc_status;
 pub extern "dccuda" fn dc_device_synchronize(device: ?*Device) dc_status;
 pub extern "dccuda" fn dc_device_reset(device: ?*Device) dc_status;
@@ -224,6 +235,7 @@ pub extern "dccuda" fn dc_buffer_kind(buffer: ?*Buffer, kind: ?*i32) dc_status;
 pub extern "dccuda" fn dc_buffer_device(buffer: ?*Buffer, device: ?*?*Device) dc_status;
 pub extern "dccuda" fn dc_buffer_device_pointer(buffer: ?*Buffer, device_pointer: ?*u64) dc_status;
 pub extern "dccuda" fn dc_buffer_host_pointer(buffer: ?*Buffer, host_pointer: ?*?*anyopaque) dc_status;
+pub extern "dccuda" fn dc_buffer_view(parent: ?*Buffer, offset: u64, size: u64, view: ?*?*Buffer) dc_status;
 
 pub const DC_LOCATION_HOST: i32 = -1;
 
@@ -252,6 +264,17 @@ pub const DC_COPY_PATH_STAGED: i32 = 3;
 pub const DC_COPY_PATH_HOST: i32 = 4;
 
 pub extern "dccuda" fn dc_buffer_copy_path(dst: ?*Buffer, src: ?*Buffer, path: ?*i32) dc_status;
+pub extern "dccuda" fn dc_buffer_alloc_pitched(device: ?*Device, width: u64, height: u64, element_size: u32, flags: u32, pitch: ?*u64, buffer: ?*?*Buffer) dc_status;
+pub extern "dccuda" fn dc_buffer_copy_2d(dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, src: ?*Buffer, src_offset: u64, src_pitch: u64, width: u64, height: u64) dc_status;
+pub extern "dccuda" fn dc_buffer_copy_2d_async(dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, src: ?*Buffer, src_offset: u64, src_pitch: u64, width: u64, height: u64, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_buffer_write_2d(dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, src: ?*const anyopaque, src_size: u64, src_pitch: u64, width: u64, height: u64) dc_status;
+pub extern "dccuda" fn dc_buffer_write_2d_async(dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, src: ?*const anyopaque, src_size: u64, src_pitch: u64, width: u64, height: u64, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_buffer_read_2d(src: ?*Buffer, src_offset: u64, src_pitch: u64, dst: ?*anyopaque, dst_size: u64, dst_pitch: u64, width: u64, height: u64) dc_status;
+pub extern "dccuda" fn dc_buffer_read_2d_async(src: ?*Buffer, src_offset: u64, src_pitch: u64, dst: ?*anyopaque, dst_size: u64, dst_pitch: u64, width: u64, height: u64, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_buffer_copy_3d(dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, dst_rows_per_plane: u64, src: ?*Buffer, src_offset: u64, src_pitch: u64, src_rows_per_plane: u64, width: u64, height: u64, depth: u64) dc_status;
+pub extern "dccuda" fn dc_buffer_copy_3d_async(dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, dst_rows_per_plane: u64, src: ?*Buffer, src_offset: u64, src_pitch: u64, src_rows_per_plane: u64, width: u64, height: u64, depth: u64, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_buffer_fill_2d(buffer: ?*Buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32) dc_status;
+pub extern "dccuda" fn dc_buffer_fill_2d_async(buffer: ?*Buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32, stream: ?*Stream) dc_status;
 
 // ---------------------------------------------------------------------------
 // Streams and events

@@ -161,3 +161,42 @@ test "stream-ordered copies, events and a host callback" {
         }
     }.run);
 }
+
+test "views and 2D copies of tiles" {
+    try support.withDevice(struct {
+        fn run(dev: *dc.Device) !void {
+            var data: [100]u32 = undefined;
+            for (&data, 0..) |*x, i| x.* = @intCast(i);
+            const parent = try dc.Buffer.fromSlice(dev, u32, &data);
+            defer parent.deinit();
+            const view = try parent.slice(40, 80);
+            defer view.deinit();
+            try testing.expectEqual(@as(u64, 80), try view.size());
+            try testing.expectEqual((try parent.devicePointer()) + 40, try view.devicePointer());
+            var got: [20]u32 = undefined;
+            try view.read(0, &got);
+            try testing.expectEqualSlices(u32, data[10..30], &got);
+            try expectError(error.OutOfRange, view.write(76, &[_]u32{ 1, 2 }), &.{ "dc_buffer_write", "80" });
+
+            // A 5 x 3 block of bytes (host rows 6 apart) into a pitched buffer, on to a
+            // buffer with rows 11 apart, and back.
+            var pitch: u64 = 0;
+            const m = try dc.Buffer.allocPitched(dev, 13, 7, 4, &pitch);
+            defer m.deinit();
+            try testing.expect(pitch >= 13);
+            var host: [18]u8 = undefined;
+            for (&host, 0..) |*x, i| x.* = @intCast(i * 7 + 1);
+            try m.write2d(2 * pitch + 4, pitch, &host, 6, 5, 3);
+            const other = try dc.Buffer.alloc(dev, 11 * 9, .{});
+            defer other.deinit();
+            try other.fill(0, 11 * 9, @as(u8, 0));
+            try other.copyFrom2d(11 + 2, 11, m, 2 * pitch + 4, pitch, 5, 3);
+            var back: [15]u8 = undefined;
+            try other.read2d(11 + 2, 11, &back, 5, 5, 3);
+            for (0..3) |r| {
+                for (0..5) |col| try testing.expectEqual(host[r * 6 + col], back[r * 5 + col]);
+            }
+            try expectError(error.OutOfRange, other.copyFrom2d(8 * 11, 11, m, 0, pitch, 5, 2), &.{ "dc_buffer_copy_2d", "row 1" });
+        }
+    }.run);
+}

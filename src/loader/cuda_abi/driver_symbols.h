@@ -16,6 +16,7 @@
 #define cuDevicePrimaryCtxReset      cuDevicePrimaryCtxReset_v2
 #define cuMemGetInfo                 cuMemGetInfo_v2
 #define cuMemAlloc                   cuMemAlloc_v2
+#define cuMemAllocPitch              cuMemAllocPitch_v2
 #define cuMemFree                    cuMemFree_v2
 #define cuMemHostGetDevicePointer    cuMemHostGetDevicePointer_v2
 #define cuMemHostRegister            cuMemHostRegister_v2
@@ -30,6 +31,8 @@
 #define cuMemsetD8                   cuMemsetD8_v2
 #define cuMemsetD16                  cuMemsetD16_v2
 #define cuMemsetD32                  cuMemsetD32_v2
+#define cuMemcpy3DAsync              cuMemcpy3DAsync_v2
+#define cuMemcpy2D                   cuMemcpy2D_v2
 #define cuStreamDestroy              cuStreamDestroy_v2
 #define cuEventDestroy               cuEventDestroy_v2
 #define cuEventElapsedTime           cuEventElapsedTime_v2

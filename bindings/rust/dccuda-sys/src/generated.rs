@@ -76,6 +76,17 @@ pub const DC_HANDLE_MODULE: i32 = 6;
 pub const DC_HANDLE_FUNCTION: i32 = 7;
 pub const DC_HANDLE_LAUNCH: i32 = 8;
 pub const DC_HANDLE_GRAPH: i32 = 9;
+/// Bytes of stack per GPU thread (deep recursion, large local arrays).
+pub const DC_LIMIT_STACK_SIZE: i32 = 0;
+/// Bytes of the FIFO device printf writes into (output past it is lost).
+pub const DC_LIMIT_PRINTF_FIFO_SIZE: i32 = 1;
+/// Bytes of the heap device malloc/new allocate from (default 8 MiB; malloc
+/// returns NULL when it is exhausted).
+pub const DC_LIMIT_MALLOC_HEAP_SIZE: i32 = 2;
+/// Launches device code may have pending (dynamic parallelism).
+pub const DC_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: i32 = 4;
+/// Bytes of L2 set aside for persisting accesses (compute capability 8.0+).
+pub const DC_LIMIT_PERSISTING_L2_CACHE_SIZE: i32 = 6;
 /// P2P attribute for a device pair: peer access
 pub const DC_PEER_ATTRIBUTE_PERFORMANCE_RANK: i32 = 1;
 pub const DC_PEER_ATTRIBUTE_ACCESS_SUPPORTED: i32 = 2;
@@ -570,8 +581,12 @@ impl Default for dc_launch_config {
 /// address: its own, a peer's after dc_device_enable_peer_access(kernel's
 /// device, buffer's device), managed memory, or pinned / registered host memory
 /// with a device mapping (DC_ALLOC_DEVICE_MAPPED; of another device: also
-/// DC_ALLOC_PORTABLE). A device pointer obtained elsewhere can be passed as an
-/// 8-byte DC_ARG_VALUE; it is not checked.
+/// DC_ALLOC_PORTABLE). Host memory without DC_ALLOC_DEVICE_MAPPED is refused
+/// (DC_ERROR_INVALID_ARGUMENT) even on systems with unified addressing, where
+/// the driver happens to map pinned memory at its host address: the rule is the
+/// one dc_buffer_device_pointer follows, and holds on every system. A device
+/// pointer obtained elsewhere can be passed as an 8-byte DC_ARG_VALUE; it is
+/// not checked.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct dc_arg {
@@ -708,6 +723,37 @@ extern "C" {
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out or an
     /// attribute the driver does not know), DC_ERROR_DRIVER.
     pub fn dc_device_attribute(device: dc_device, attribute: i32, value: *mut i32) -> dc_status;
+
+    /// Set one of the device's limits (DC_LIMIT_*) for dccuda's context on it (the
+    /// primary context: every user of the device in this process shares it).
+    /// The driver may round the value up (read it back with dc_device_limit), and
+    /// some limits cannot change once a kernel that depends on them ran: the heap
+    /// size after a kernel used malloc, for instance (DC_ERROR_INVALID_ARGUMENT
+    /// then; dc_device_reset gives a fresh context with the defaults). Limits are
+    /// per context: dc_device_reset restores the defaults. Call it while no work
+    /// runs on the device (the driver may wait for it). Thread-safe.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an unknown limit, a
+    /// value the driver refuses), DC_ERROR_NOT_SUPPORTED (the device lacks the
+    /// limit), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_device_set_limit(device: dc_device, limit: i32, value: u64) -> dc_status;
+
+    /// The current value of one of the device's limits (DC_LIMIT_*).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an unknown limit,
+    /// NULL out), DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_device_limit(device: dc_device, limit: i32, value: *mut u64) -> dc_status;
+
+    /// Set the device-wide L1/shared memory preference (DC_CACHE_PREFER_*, see
+    /// dc_function_set_cache_config, whose per-kernel preference wins) for
+    /// dccuda's context on the device (cuCtxSetCacheConfig). A hint: devices with
+    /// a fixed split ignore it. dc_device_reset restores DC_CACHE_PREFER_NONE.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an unknown
+    /// preference), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_device_set_cache_config(device: dc_device, preference: i32) -> dc_status;
+
+    /// The device-wide cache preference (DC_CACHE_PREFER_*).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+    /// DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_device_cache_config(device: dc_device, preference: *mut i32) -> dc_status;
 
     /// Free and total device memory in bytes, now.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_CONTEXT_LOST.
@@ -853,7 +899,10 @@ extern "C" {
 
     /// The buffer's device address (CUdeviceptr), for passing to other CUDA
     /// libraries. Valid while the buffer lives. Pinned and registered host memory
-    /// has one only with DC_ALLOC_DEVICE_MAPPED (else DC_ERROR_NOT_SUPPORTED).
+    /// has one only with DC_ALLOC_DEVICE_MAPPED (else DC_ERROR_NOT_SUPPORTED): under
+    /// unified addressing the driver may map such memory anyway, but only the flag
+    /// makes it so on every system and for registered memory, and dccuda holds
+    /// kernels (dc_arg) to the same rule.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED,
     /// DC_ERROR_CONTEXT_LOST (the buffer died with dc_device_reset).
     pub fn dc_buffer_device_pointer(buffer: dc_buffer, device_pointer: *mut u64) -> dc_status;
@@ -863,6 +912,24 @@ extern "C" {
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_SUPPORTED,
     /// DC_ERROR_CONTEXT_LOST (the buffer died with dc_device_reset).
     pub fn dc_buffer_host_pointer(buffer: dc_buffer, host_pointer: *mut *mut c_void) -> dc_status;
+
+    /// A view: a new buffer handle over bytes [offset, offset + size) of `parent`,
+    /// usable wherever a buffer is (copies, fills, 2D and 3D copies, kernel
+    /// arguments, prefetch and advice, dc_buffer_device_pointer and
+    /// dc_buffer_host_pointer, which answer the view's first byte), and checked
+    /// against its own range: offset 0 of the view is byte `offset` of the parent,
+    /// and nothing past `size` is reachable through it. A view of a view is a view
+    /// of the same memory. The view keeps its parent's memory alive (releasing the
+    /// parent's handle first is allowed) and never frees it itself; dc_buffer_kind
+    /// answers the parent's kind, and the parent's flags apply. Stream order: when
+    /// the last view of a buffer and the buffer itself are released, the memory is
+    /// freed in order on the stream the buffer or a view last used; a caller that
+    /// uses the memory on several streams orders them (as dc_buffer_release says).
+    /// Thread-safe; release the view with dc_buffer_release.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0, NULL out),
+    /// DC_ERROR_OUT_OF_RANGE (the range runs past the parent's end),
+    /// DC_ERROR_CONTEXT_LOST.
+    pub fn dc_buffer_view(parent: dc_buffer, offset: u64, size: u64, view: *mut dc_buffer) -> dc_status;
 
     /// Prefetch [offset, offset + size) of a managed buffer to `location`
     /// (DC_LOCATION_HOST or a device ordinal) in stream order on `stream`. Uses the
@@ -933,6 +1000,80 @@ extern "C" {
     /// (DC_COPY_PATH_*). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
     pub fn dc_buffer_copy_path(dst: dc_buffer, src: dc_buffer, path: *mut i32) -> dc_status;
 
+    /// Allocate device memory for `height` rows of `width` bytes each, with rows
+    /// padded to the pitch the device copies and accesses fastest
+    /// (cuMemAllocPitch), written to `*pitch`; the buffer's size is
+    /// pitch * height. For a 3D block of `depth` planes, pass height * depth rows.
+    /// `element_size` (4, 8 or 16) is the size of the elements the kernels access
+    /// (the pitch suits it). The memory does not come from the stream-ordered pool.
+    /// `flags` must be 0. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+    /// (width or height 0, bad element_size, nonzero flags, NULL out),
+    /// DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
+    pub fn dc_buffer_alloc_pitched(device: dc_device, width: u64, height: u64, element_size: u32, flags: u32, pitch: *mut u64, buffer: *mut dc_buffer) -> dc_status;
+
+    /// Copy a 2D region of `height` rows of `width` bytes from `src` (rows at
+    /// src_offset, src_pitch apart) to `dst` (rows at dst_offset, dst_pitch apart),
+    /// between any two buffers, and return when complete.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a pitch below
+    /// width, the regions sharing bytes), DC_ERROR_OUT_OF_RANGE (a row past the end of
+    /// its buffer), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_buffer_copy_2d(dst: dc_buffer, dst_offset: u64, dst_pitch: u64, src: dc_buffer, src_offset: u64, src_pitch: u64, width: u64, height: u64) -> dc_status;
+
+    /// As dc_buffer_copy_2d, in stream order on `stream` (a stream of either buffer's
+    /// device). Errors: as dc_buffer_copy_2d, and DC_ERROR_INVALID_ARGUMENT (a stream
+    /// of a third device).
+    pub fn dc_buffer_copy_2d_async(dst: dc_buffer, dst_offset: u64, dst_pitch: u64, src: dc_buffer, src_offset: u64, src_pitch: u64, width: u64, height: u64, stream: dc_stream) -> dc_status;
+
+    /// Copy a 2D region from host memory `src` (`src_size` bytes there, rows
+    /// src_pitch apart from its start) into `dst`, and return when complete. Both
+    /// regions are checked: against dst's size and against src_size.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL src with a
+    /// nonempty region, a pitch below width, src overlapping dst's own memory),
+    /// DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_buffer_write_2d(dst: dc_buffer, dst_offset: u64, dst_pitch: u64, src: *const c_void, src_size: u64, src_pitch: u64, width: u64, height: u64) -> dc_status;
+
+    /// As dc_buffer_write_2d, in stream order on `stream` (when `src` may be reused:
+    /// as dc_buffer_write_async). Errors: as dc_buffer_write_2d, and
+    /// DC_ERROR_INVALID_ARGUMENT (a stream of another device).
+    pub fn dc_buffer_write_2d_async(dst: dc_buffer, dst_offset: u64, dst_pitch: u64, src: *const c_void, src_size: u64, src_pitch: u64, width: u64, height: u64, stream: dc_stream) -> dc_status;
+
+    /// Copy a 2D region of `src` into host memory `dst` (`dst_size` bytes there,
+    /// rows dst_pitch apart), and return when complete. Errors: as dc_buffer_write_2d.
+    pub fn dc_buffer_read_2d(src: dc_buffer, src_offset: u64, src_pitch: u64, dst: *mut c_void, dst_size: u64, dst_pitch: u64, width: u64, height: u64) -> dc_status;
+
+    /// As dc_buffer_read_2d, in stream order on `stream` (when the data is in `dst`:
+    /// as dc_buffer_read_async). Errors: as dc_buffer_write_2d_async.
+    pub fn dc_buffer_read_2d_async(src: dc_buffer, src_offset: u64, src_pitch: u64, dst: *mut c_void, dst_size: u64, dst_pitch: u64, width: u64, height: u64, stream: dc_stream) -> dc_status;
+
+    /// Copy a 3D region of `depth` planes of `height` rows of `width` bytes from
+    /// `src` to `dst` (see "2D and 3D" above for the layout), between any two
+    /// buffers, and return when complete.
+    /// Errors: as dc_buffer_copy_2d, and DC_ERROR_INVALID_ARGUMENT (a rows_per_plane
+    /// below height).
+    pub fn dc_buffer_copy_3d(dst: dc_buffer, dst_offset: u64, dst_pitch: u64, dst_rows_per_plane: u64, src: dc_buffer, src_offset: u64, src_pitch: u64, src_rows_per_plane: u64, width: u64, height: u64, depth: u64) -> dc_status;
+
+    /// As dc_buffer_copy_3d, in stream order on `stream` (a stream of either buffer's
+    /// device). Errors: as dc_buffer_copy_3d, and DC_ERROR_INVALID_ARGUMENT (a stream
+    /// of a third device).
+    pub fn dc_buffer_copy_3d_async(dst: dc_buffer, dst_offset: u64, dst_pitch: u64, dst_rows_per_plane: u64, src: dc_buffer, src_offset: u64, src_pitch: u64, src_rows_per_plane: u64, width: u64, height: u64, depth: u64, stream: dc_stream) -> dc_status;
+
+    /// Fill a 2D region of `buffer` (`height` rows of `width` bytes, `pitch` apart)
+    /// with `value` repeated as elements of `element_size` bytes (1, 2 or 4:
+    /// cuMemsetD2D8/16/32); offset, width and pitch must be multiples of
+    /// element_size. Returns when complete; pinned and registered buffers are
+    /// filled by the CPU. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+    /// (bad element size, misaligned offset, width or pitch, a pitch below width, a
+    /// value too wide for the element), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST,
+    /// DC_ERROR_DRIVER.
+    pub fn dc_buffer_fill_2d(buffer: dc_buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32) -> dc_status;
+
+    /// As dc_buffer_fill_2d, in stream order on `stream`: the device fills the
+    /// memory, host memory included (as dc_buffer_fill_async).
+    /// Errors: as dc_buffer_fill_2d, and DC_ERROR_NOT_SUPPORTED (host memory without a
+    /// device mapping), DC_ERROR_INVALID_ARGUMENT (a stream of another device, memory
+    /// registered with DC_ALLOC_READ_ONLY).
+    pub fn dc_buffer_fill_2d_async(buffer: dc_buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32, stream: dc_stream) -> dc_status;
+
     /// Create a stream on `device`: non-blocking unless DC_STREAM_BLOCKING is given.
     /// `priority`: 0 is the default; lower numbers are higher priority, clamped to
     /// the range dc_stream_priority_range() gives.
@@ -990,7 +1131,13 @@ extern "C" {
     /// dc_buffer_prefetch, dc_buffer_advise, dc_buffer_write, dc_buffer_read,
     /// dc_buffer_copy, dc_buffer_write_async, dc_buffer_read_async,
     /// dc_buffer_copy_async, dc_buffer_fill, dc_buffer_fill_async,
+    /// dc_buffer_alloc_pitched, dc_buffer_copy_2d, dc_buffer_copy_2d_async,
+    /// dc_buffer_copy_3d, dc_buffer_copy_3d_async, dc_buffer_write_2d,
+    /// dc_buffer_write_2d_async, dc_buffer_read_2d, dc_buffer_read_2d_async,
+    /// dc_buffer_fill_2d, dc_buffer_fill_2d_async,
     /// dc_device_synchronize, dc_device_reset, dc_device_trim_memory,
+    /// dc_device_set_limit, dc_device_limit, dc_device_set_cache_config,
+    /// dc_device_cache_config,
     /// dc_device_enable_peer_access, dc_device_disable_peer_access,
     /// dc_stream_create, dc_stream_synchronize, dc_stream_query,
     /// dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
@@ -1474,6 +1621,11 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_HANDLE_FUNCTION);
         $m!(DC_HANDLE_LAUNCH);
         $m!(DC_HANDLE_GRAPH);
+        $m!(DC_LIMIT_STACK_SIZE);
+        $m!(DC_LIMIT_PRINTF_FIFO_SIZE);
+        $m!(DC_LIMIT_MALLOC_HEAP_SIZE);
+        $m!(DC_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT);
+        $m!(DC_LIMIT_PERSISTING_L2_CACHE_SIZE);
         $m!(DC_PEER_ATTRIBUTE_PERFORMANCE_RANK);
         $m!(DC_PEER_ATTRIBUTE_ACCESS_SUPPORTED);
         $m!(DC_PEER_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED);

@@ -363,6 +363,139 @@ impl<T: Pod> DeviceBuffer<T> {
     // -- copies between buffers --------------------------------------------------------
 
     /// Copies all of `src` (same length) into this buffer; returns when done.
+    /// `height` rows of `width` elements of device memory, each row padded to the pitch the
+    /// device accesses fastest (`cuMemAllocPitch`); returns the buffer and that pitch in
+    /// elements. T must be 4, 8 or 16 bytes (the library refuses other sizes).
+    pub fn pitched(device: &Device, width: usize, height: usize) -> Result<(Self, usize)> {
+        let what = "DeviceBuffer::pitched";
+        let bytes = bytes_of::<T>(width, what)?;
+        let mut raw = std::ptr::null_mut();
+        let mut pitch = 0u64;
+        check(unsafe {
+            sys::dc_buffer_alloc_pitched(device.as_raw(), bytes, height as u64, size_of::<T>() as u32, 0, &mut pitch, &mut raw)
+        })?;
+        let b = DeviceBuffer { raw, len: (pitch as usize / size_of::<T>()) * height, _t: PhantomData };
+        if pitch as usize % size_of::<T>() != 0 {
+            return Err(Error::local(
+                Status::INVALID_ARGUMENT,
+                format!("{what}: the device's pitch {pitch} is not a whole number of {}-byte elements", size_of::<T>()),
+            ));
+        }
+        Ok((b, pitch as usize / size_of::<T>()))
+    }
+
+    /// A view (`dc_buffer_view`) of the elements in `elements`: a new buffer handle over the same
+    /// memory, bounds-checked against its own range and usable wherever a buffer is (copies,
+    /// kernel arguments, 2D copies). It keeps this buffer's memory alive and frees nothing when
+    /// dropped. Device memory is not Rust memory: the view and its parent may both be written
+    /// (as two kernels may); order such work with streams as for any two buffers.
+    pub fn view(&self, elements: std::ops::Range<usize>) -> Result<DeviceBuffer<T>> {
+        let what = "DeviceBuffer::view";
+        let count = elements.end.checked_sub(elements.start).ok_or_else(|| {
+            Error::local(Status::INVALID_ARGUMENT, format!("{what}: the range {elements:?} ends before it starts"))
+        })?;
+        let (offset, bytes) = range::<T>(what, self.len, elements.start, count)?;
+        let mut raw = std::ptr::null_mut();
+        check(unsafe { sys::dc_buffer_view(self.raw, offset, bytes, &mut raw) })?;
+        Ok(DeviceBuffer { raw, len: count, _t: PhantomData })
+    }
+
+    /// As [`view`](Self::view), for code that writes through the view: it borrows the parent
+    /// mutably for the call, to say so.
+    pub fn view_mut(&mut self, elements: std::ops::Range<usize>) -> Result<DeviceBuffer<T>> {
+        self.view(elements)
+    }
+
+    /// Copies a `width` x `height` block of elements from `src` (rows `src_pitch` elements
+    /// apart from element `src_index`) to this buffer (rows `pitch` apart from `index`): a tile
+    /// of one matrix into a tile of another. Every row is bounds-checked by the library.
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_from_2d(
+        &mut self,
+        index: usize,
+        pitch: usize,
+        src: &DeviceBuffer<T>,
+        src_index: usize,
+        src_pitch: usize,
+        width: usize,
+        height: usize,
+    ) -> Result<()> {
+        let what = "DeviceBuffer::copy_from_2d";
+        let b = |n: usize| bytes_of::<T>(n, what);
+        check(unsafe {
+            sys::dc_buffer_copy_2d(self.raw, b(index)?, b(pitch)?, src.raw, b(src_index)?, b(src_pitch)?, b(width)?, height as u64)
+        })
+    }
+
+    /// As [`copy_from_2d`](Self::copy_from_2d), in stream order on `stream`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_from_2d_async(
+        &mut self,
+        index: usize,
+        pitch: usize,
+        src: &DeviceBuffer<T>,
+        src_index: usize,
+        src_pitch: usize,
+        width: usize,
+        height: usize,
+        stream: &Stream,
+    ) -> Result<()> {
+        let what = "DeviceBuffer::copy_from_2d_async";
+        let b = |n: usize| bytes_of::<T>(n, what);
+        check(unsafe {
+            sys::dc_buffer_copy_2d_async(
+                self.raw,
+                b(index)?,
+                b(pitch)?,
+                src.raw,
+                b(src_index)?,
+                b(src_pitch)?,
+                b(width)?,
+                height as u64,
+                stream.as_raw(),
+            )
+        })
+    }
+
+    /// Writes a `width` x `height` block from `src` (rows `src_pitch` elements apart) into this
+    /// buffer (rows `pitch` apart from element `index`); returns when done. Both sides are
+    /// bounds-checked by the library (`src` against its length).
+    pub fn write_2d(&mut self, index: usize, pitch: usize, src: &[T], src_pitch: usize, width: usize, height: usize) -> Result<()> {
+        let what = "DeviceBuffer::write_2d";
+        let b = |n: usize| bytes_of::<T>(n, what);
+        check(unsafe {
+            sys::dc_buffer_write_2d(
+                self.raw,
+                b(index)?,
+                b(pitch)?,
+                src.as_ptr() as *const c_void,
+                b(src.len())?,
+                b(src_pitch)?,
+                b(width)?,
+                height as u64,
+            )
+        })
+    }
+
+    /// Reads a `width` x `height` block of this buffer (rows `pitch` elements apart from
+    /// `index`) into `dst` (rows `dst_pitch` apart); returns when done.
+    pub fn read_2d(&self, index: usize, pitch: usize, dst: &mut [T], dst_pitch: usize, width: usize, height: usize) -> Result<()> {
+        let what = "DeviceBuffer::read_2d";
+        let b = |n: usize| bytes_of::<T>(n, what);
+        check(unsafe {
+            sys::dc_buffer_read_2d(
+                self.raw,
+                b(index)?,
+                b(pitch)?,
+                dst.as_mut_ptr() as *mut c_void,
+                b(dst.len())?,
+                b(dst_pitch)?,
+                b(width)?,
+                height as u64,
+            )
+        })
+    }
+
     pub fn copy_from(&mut self, src: &DeviceBuffer<T>) -> Result<()> {
         same_len("DeviceBuffer::copy_from", self.len, src.len)?;
         self.copy_from_buffer(0, src, 0, self.len)

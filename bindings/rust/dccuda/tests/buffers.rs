@@ -169,3 +169,50 @@ fn raw_handles_round_trip() {
     drop(owned);
     assert_eq!(unsafe { sys::dc_buffer_size(raw, &mut size) }, sys::DC_ERROR_INVALID_HANDLE);
 }
+
+#[test]
+fn views_are_buffers_over_part_of_their_parent() {
+    let Some(device) = common::device() else { return };
+    let data: Vec<u32> = (0..100).collect();
+    let parent = DeviceBuffer::from_slice(&device, &data).unwrap();
+    let mut view = parent.view(10..30).unwrap();
+    assert_eq!(view.len(), 20);
+    assert_eq!(view.device_pointer().unwrap(), parent.device_pointer().unwrap() + 40);
+    assert_eq!(view.to_vec().unwrap(), data[10..30].to_vec());
+    view.write_at(19, &[7]).unwrap();
+    assert_eq!(parent.to_vec().unwrap()[29], 7);
+    // Bounded by the view's own range, although the parent has room.
+    let e = view.write_at(19, &[1, 2]).unwrap_err();
+    assert_eq!(e.status(), Status::OUT_OF_RANGE);
+    let e = parent.view(90..101).unwrap_err();
+    assert_eq!(e.status(), Status::OUT_OF_RANGE);
+    // The view keeps the memory alive after the parent is dropped.
+    drop(parent);
+    assert_eq!(view.to_vec().unwrap()[0], 10);
+    let inner = view.view_mut(5..6).unwrap();
+    assert_eq!(inner.to_vec().unwrap(), vec![15]);
+}
+
+#[test]
+fn tiles_copy_in_2d_against_the_cpu() {
+    let Some(device) = common::device() else { return };
+    let (mut m, pitch) = DeviceBuffer::<u32>::pitched(&device, 13, 7).unwrap();
+    assert!(pitch >= 13);
+    // A 5 x 3 block from host rows 6 apart into m at row 2, column 4.
+    let host: Vec<u32> = (0..18).map(|i| i * 7 + 1).collect();
+    m.write_2d(2 * pitch + 4, pitch, &host, 6, 5, 3).unwrap();
+    let mut other = DeviceBuffer::<u32>::zeroed(&device, 11 * 9).unwrap();
+    other.copy_from_2d(11 + 2, 11, &m, 2 * pitch + 4, pitch, 5, 3).unwrap();
+    let mut back = vec![0u32; 15];
+    other.read_2d(11 + 2, 11, &mut back, 5, 5, 3).unwrap();
+    for r in 0..3 {
+        for c in 0..5 {
+            assert_eq!(back[r * 5 + c], host[r * 6 + c], "element {r},{c}");
+        }
+    }
+    let all = other.to_vec().unwrap();
+    assert_eq!(all[11 + 1], 0);
+    let e = other.copy_from_2d(8 * 11, 11, &m, 0, pitch, 5, 2).unwrap_err();
+    assert_eq!(e.status(), Status::OUT_OF_RANGE);
+    assert!(e.to_string().contains("row 1"), "{e}");
+}
