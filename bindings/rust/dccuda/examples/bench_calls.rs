@@ -95,7 +95,11 @@ fn main() -> dccuda::Result<()> {
     let sync = || stream.synchronize().expect("stream synchronize");
 
     let empty_launch = Launch::new(&empty, &LaunchConfig::new())?;
-    report(&o, "launch_prepared_empty", measure(&o, || empty_launch.enqueue(&stream).expect("enqueue"), sync));
+    report(
+        &o,
+        "launch_prepared_empty",
+        measure(&o, || unsafe { empty_launch.enqueue(&stream) }.expect("enqueue"), sync),
+    );
 
     let mut saxpy_launch = Launch::new(&saxpy, &config)?;
     saxpy_launch.set_args(&[
@@ -104,7 +108,11 @@ fn main() -> dccuda::Result<()> {
         KernelArg::buffer(&y),
         KernelArg::value(&(n as i32)),
     ])?;
-    report(&o, "launch_prepared_saxpy4", measure(&o, || saxpy_launch.enqueue(&stream).expect("enqueue"), sync));
+    report(
+        &o,
+        "launch_prepared_saxpy4",
+        measure(&o, || unsafe { saxpy_launch.enqueue(&stream) }.expect("enqueue"), sync),
+    );
 
     report(
         &o,
@@ -112,7 +120,8 @@ fn main() -> dccuda::Result<()> {
         measure(
             &o,
             || {
-                saxpy.launch(&config).arg(&1.0f32).arg(&x).arg(&y).arg(&(n as i32)).launch(&stream).expect("launch");
+                unsafe { saxpy.launch(&config).arg(&1.0f32).arg(&x).arg(&y).arg(&(n as i32)).launch(&stream) }
+                    .expect("launch");
             },
             sync,
         ),

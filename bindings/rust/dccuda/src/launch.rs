@@ -225,7 +225,29 @@ impl<'a> LaunchBuilder<'a> {
     }
 
     /// Enqueues the kernel on `stream` (asynchronous: a fault shows at a later sync).
-    pub fn launch(self, stream: &Stream) -> Result<()> {
+    ///
+    /// # Safety
+    /// The library checks the number of arguments and each one's size against the kernel's
+    /// parameters, nothing more: the kernel runs with whatever it is given, and can write
+    /// anywhere the GPU reaches (device memory, and mapped pinned, managed or HMM host
+    /// memory). The caller guarantees, as for an FFI call, that
+    /// - each argument has the type the kernel's parameter has (a `&DeviceBuffer<f64>` for a
+    ///   `float*` has the right size and the wrong meaning);
+    /// - every address the kernel reads or writes is inside memory it may use: a buffer
+    ///   argument's accesses stay inside that buffer (its length in elements is the caller's
+    ///   to pass), and no address is made up from a plain integer argument;
+    /// - memory the kernel writes is not read or written by the host or by other streams'
+    ///   work until the kernel has finished (a stream or event synchronisation orders it);
+    /// - every buffer the kernel uses lives until the kernel has finished (dropping a
+    ///   [`DeviceBuffer`] frees it in order on the stream it was last used on, which is
+    ///   enough for work on that one stream: synchronise the others first).
+    ///
+    /// # Errors
+    /// A wrong argument count or size, or a configuration the device refuses, is
+    /// `Status::INVALID_ARGUMENT` with the kernel's parameter layout in the message; a
+    /// released stream or function `Status::INVALID_HANDLE`. A fault inside the kernel is
+    /// reported by a later synchronisation, not here.
+    pub unsafe fn launch(self, stream: &Stream) -> Result<()> {
         let n = arg_count("LaunchBuilder::launch", self.args.len())?;
         check(unsafe {
             sys::dc_launch_kernel(self.function.as_raw(), self.config.as_raw(), self.args.as_ptr(), n, stream.as_raw())
@@ -297,7 +319,28 @@ impl Launch {
     }
 
     /// Enqueues the launch on `stream` (every argument must be bound).
-    pub fn enqueue(&self, stream: &Stream) -> Result<()> {
+    ///
+    /// # Safety
+    /// The library checks the number of arguments and each one's size against the kernel's
+    /// parameters, nothing more: the kernel runs with whatever it is given, and can write
+    /// anywhere the GPU reaches (device memory, and mapped pinned, managed or HMM host
+    /// memory). The caller guarantees, as for an FFI call, that
+    /// - each argument has the type the kernel's parameter has (a `&DeviceBuffer<f64>` for a
+    ///   `float*` has the right size and the wrong meaning);
+    /// - every address the kernel reads or writes is inside memory it may use: a buffer
+    ///   argument's accesses stay inside that buffer (its length in elements is the caller's
+    ///   to pass), and no address is made up from a plain integer argument;
+    /// - memory the kernel writes is not read or written by the host or by other streams'
+    ///   work until the kernel has finished (a stream or event synchronisation orders it);
+    /// - every buffer the kernel uses lives until the kernel has finished (dropping a
+    ///   [`DeviceBuffer`] frees it in order on the stream it was last used on, which is
+    ///   enough for work on that one stream: synchronise the others first).
+    ///
+    /// # Errors
+    /// An argument not bound yet is `Status::INVALID_STATE`; a
+    /// released stream or function `Status::INVALID_HANDLE`. A fault inside the kernel is
+    /// reported by a later synchronisation, not here.
+    pub unsafe fn enqueue(&self, stream: &Stream) -> Result<()> {
         check(unsafe { sys::dc_launch_enqueue(self.raw, stream.as_raw()) })
     }
 }

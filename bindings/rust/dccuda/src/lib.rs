@@ -18,13 +18,17 @@
 //! let x = DeviceBuffer::from_slice(&device, &vec![1.0f32; n])?;
 //! let mut y = DeviceBuffer::from_slice(&device, &vec![2.0f32; n])?;
 //! let stream = Stream::new(&device)?;
-//! saxpy
-//!     .launch(&LaunchConfig::linear(n as u32, 256))
-//!     .arg(&3.0f32)
-//!     .arg(&x)
-//!     .arg(&y)
-//!     .arg(&(n as i32))
-//!     .launch(&stream)?;
+//! // SAFETY: saxpy takes (float, const float*, float*, int) and reads and writes n floats
+//! // of x and y, which hold n floats each and outlive the stream's work.
+//! unsafe {
+//!     saxpy
+//!         .launch(&LaunchConfig::linear(n as u32, 256))
+//!         .arg(&3.0f32)
+//!         .arg(&x)
+//!         .arg(&y)
+//!         .arg(&(n as i32))
+//!         .launch(&stream)?;
+//! }
 //! stream.synchronize()?;
 //! assert!(y.to_vec()?.iter().all(|&v| v == 5.0));
 //! # Ok(()) }
