@@ -134,5 +134,29 @@ fn main() -> dccuda::Result<()> {
     report(&o, &format!("copy_h2d_{bytes}B"), measure(&o, || dev.write_at(0, &host).expect("write"), || {}));
     report(&o, &format!("copy_d2h_{bytes}B"), measure(&o, || dev.read_at(0, &mut back).expect("read"), || {}));
     assert_eq!(back, host, "the copies moved the data");
+
+    // The cost of tracking the streams a buffer is used on (one event record per
+    // asynchronous use, so that dropping it waits for every stream): the tracked fill
+    // against the same call made raw, on the same buffer and stream.
+    let mut words = DeviceBuffer::<u32>::new(&device, n)?;
+    report(
+        &o,
+        "fill_async_tracked_4KiB",
+        measure(&o, || words.fill_range_async(0, n, 7, &stream).expect("fill"), sync),
+    );
+    report(
+        &o,
+        "fill_async_raw_4KiB",
+        measure(
+            &o,
+            || {
+                let status = unsafe {
+                    dccuda::sys::dc_buffer_fill_async(words.as_raw(), 0, (n * 4) as u64, 7, 4, stream.as_raw())
+                };
+                assert_eq!(status, dccuda::sys::DC_SUCCESS, "raw fill");
+            },
+            sync,
+        ),
+    );
     Ok(())
 }

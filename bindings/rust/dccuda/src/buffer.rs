@@ -11,6 +11,7 @@ use crate::device::Device;
 use crate::error::{check, Error, Result, Status};
 use crate::pod::Pod;
 use crate::stream::Stream;
+use crate::stream_uses::StreamUses;
 use crate::sys;
 
 /// What memory a buffer holds (`sys::DC_BUFFER_*`).
@@ -105,10 +106,15 @@ fn same_len(what: &str, buffer: usize, slice: usize) -> Result<()> {
 
 /// A buffer of `len` elements of T in memory the library manages: device memory by default,
 /// or pinned, managed, wrapped device memory, or a module global. Released (in stream order
-/// on the stream that last used it) when dropped.
+/// on the stream that last used it) when dropped; a buffer whose asynchronous copies, fills
+/// or prefetches ran on several streams first waits for each of them, so that no work still
+/// queued on another stream touches freed memory (one event record per asynchronous use;
+/// kernel launches are not tracked, see [`LaunchBuilder::launch`](crate::LaunchBuilder::launch)).
 pub struct DeviceBuffer<T: Pod> {
     raw: sys::dc_buffer,
     len: usize,
+    // The streams it was used on (see stream_uses.rs): dropping it waits for all of them.
+    uses: StreamUses,
     _t: PhantomData<T>,
 }
 
@@ -118,6 +124,8 @@ unsafe impl<T: Pod> Sync for DeviceBuffer<T> {}
 
 impl<T: Pod> Drop for DeviceBuffer<T> {
     fn drop(&mut self) {
+        // The library frees in order on the last stream only: first let the others finish.
+        self.uses.wait_before_free();
         unsafe { sys::dc_buffer_release(self.raw) }
     }
 }
@@ -135,7 +143,7 @@ impl<T: Pod> DeviceBuffer<T> {
         let bytes = bytes_of::<T>(len, what)?;
         let mut raw = std::ptr::null_mut();
         check(unsafe { f(device.as_raw(), bytes, flags, &mut raw) })?;
-        Ok(DeviceBuffer { raw, len, _t: PhantomData })
+        Ok(DeviceBuffer { raw, len, uses: StreamUses::default(), _t: PhantomData })
     }
 
     /// `len` elements of device memory (from the device's stream-ordered pool), not
@@ -155,7 +163,9 @@ impl<T: Pod> DeviceBuffer<T> {
         let bytes = bytes_of::<T>(len, "DeviceBuffer::new_async")?;
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_buffer_alloc_async(stream.as_raw(), bytes, 0, &mut raw) })?;
-        Ok(DeviceBuffer { raw, len, _t: PhantomData })
+        let buffer = DeviceBuffer { raw, len, uses: StreamUses::default(), _t: PhantomData };
+        buffer.uses.note(stream);
+        Ok(buffer)
     }
 
     /// Page-locked host memory (fast, truly asynchronous copies). Flags: DC_ALLOC_PORTABLE,
@@ -194,7 +204,7 @@ impl<T: Pod> DeviceBuffer<T> {
         let bytes = bytes_of::<T>(len, "DeviceBuffer::wrap")?;
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_buffer_wrap_device(device.as_raw(), device_pointer, bytes, &mut raw) })?;
-        Ok(DeviceBuffer { raw, len, _t: PhantomData })
+        Ok(DeviceBuffer { raw, len, uses: StreamUses::default(), _t: PhantomData })
     }
 
     /// A buffer the library made (a module global): its length in elements of T from its
@@ -218,7 +228,7 @@ impl<T: Pod> DeviceBuffer<T> {
                 ),
             ));
         }
-        Ok(DeviceBuffer { raw, len: (size / elem) as usize, _t: PhantomData })
+        Ok(DeviceBuffer { raw, len: (size / elem) as usize, uses: StreamUses::default(), _t: PhantomData })
     }
 
     /// Takes ownership of a raw buffer handle.
@@ -227,7 +237,7 @@ impl<T: Pod> DeviceBuffer<T> {
     /// `raw` must be a live buffer handle that nothing else releases, at least
     /// `len * size_of::<T>()` bytes long.
     pub unsafe fn from_raw(raw: sys::dc_buffer, len: usize) -> Self {
-        DeviceBuffer { raw, len, _t: PhantomData }
+        DeviceBuffer { raw, len, uses: StreamUses::default(), _t: PhantomData }
     }
 
     /// The raw handle, still owned by the buffer.
@@ -348,7 +358,9 @@ impl<T: Pod> DeviceBuffer<T> {
     pub fn write_at_async(&mut self, offset: usize, src: &[T], stream: &Stream) -> Result<()> {
         let (off, bytes) = range::<T>("DeviceBuffer::write_at_async", self.len, offset, src.len())?;
         stream.refuse_capture("DeviceBuffer::write_at_async")?;
-        check(unsafe { sys::dc_buffer_write_async(self.raw, off, src.as_ptr().cast(), bytes, stream.as_raw()) })
+        check(unsafe { sys::dc_buffer_write_async(self.raw, off, src.as_ptr().cast(), bytes, stream.as_raw()) })?;
+        self.uses.note(stream);
+        Ok(())
     }
 
     /// As [`read_at`](Self::read_at), in stream order on `stream`. `dst` is ordinary memory,
@@ -357,7 +369,9 @@ impl<T: Pod> DeviceBuffer<T> {
     pub fn read_at_async(&self, offset: usize, dst: &mut [T], stream: &Stream) -> Result<()> {
         let (off, bytes) = range::<T>("DeviceBuffer::read_at_async", self.len, offset, dst.len())?;
         stream.refuse_capture("DeviceBuffer::read_at_async")?;
-        check(unsafe { sys::dc_buffer_read_async(self.raw, off, dst.as_mut_ptr().cast(), bytes, stream.as_raw()) })
+        check(unsafe { sys::dc_buffer_read_async(self.raw, off, dst.as_mut_ptr().cast(), bytes, stream.as_raw()) })?;
+        self.uses.note(stream);
+        Ok(())
     }
 
     // -- copies between buffers --------------------------------------------------------
@@ -395,7 +409,10 @@ impl<T: Pod> DeviceBuffer<T> {
         let what = "DeviceBuffer::copy_from_buffer_async";
         let (d, bytes) = range::<T>(what, self.len, dst_offset, count)?;
         let (s, _) = range::<T>(what, src.len, src_offset, count)?;
-        check(unsafe { sys::dc_buffer_copy_async(self.raw, d, src.raw, s, bytes, stream.as_raw()) })
+        check(unsafe { sys::dc_buffer_copy_async(self.raw, d, src.raw, s, bytes, stream.as_raw()) })?;
+        self.uses.note(stream);
+        src.uses.note(stream);
+        Ok(())
     }
 
     /// Which path a copy from `src` into this buffer takes.
@@ -449,7 +466,9 @@ impl<T: Pod> DeviceBuffer<T> {
         let what = "DeviceBuffer::fill_range_async";
         let (pattern, elem) = Self::fill_pattern(what, value)?;
         let (off, bytes) = range::<T>(what, self.len, offset, count)?;
-        check(unsafe { sys::dc_buffer_fill_async(self.raw, off, bytes, pattern, elem, stream.as_raw()) })
+        check(unsafe { sys::dc_buffer_fill_async(self.raw, off, bytes, pattern, elem, stream.as_raw()) })?;
+        self.uses.note(stream);
+        Ok(())
     }
 
     // -- managed memory ----------------------------------------------------------------
@@ -458,7 +477,9 @@ impl<T: Pod> DeviceBuffer<T> {
     /// stream order on `stream`.
     pub fn prefetch(&self, offset: usize, count: usize, location: Location, stream: &Stream) -> Result<()> {
         let (off, bytes) = range::<T>("DeviceBuffer::prefetch", self.len, offset, count)?;
-        check(unsafe { sys::dc_buffer_prefetch(self.raw, off, bytes, location.raw(), stream.as_raw()) })
+        check(unsafe { sys::dc_buffer_prefetch(self.raw, off, bytes, location.raw(), stream.as_raw()) })?;
+        self.uses.note(stream);
+        Ok(())
     }
 
     /// Advice (`sys::DC_ADVISE_*`) about elements [offset, offset + count) of a managed buffer.

@@ -238,9 +238,11 @@ impl<'a> LaunchBuilder<'a> {
     ///   to pass), and no address is made up from a plain integer argument;
     /// - memory the kernel writes is not read or written by the host or by other streams'
     ///   work until the kernel has finished (a stream or event synchronisation orders it);
-    /// - every buffer the kernel uses lives until the kernel has finished (dropping a
-    ///   [`DeviceBuffer`] frees it in order on the stream it was last used on, which is
-    ///   enough for work on that one stream: synchronise the others first).
+    /// - every buffer the kernel uses lives until the kernel has finished. Dropping a
+    ///   [`DeviceBuffer`] frees it in order on the stream it was last used on, and waits for
+    ///   its copies and fills on other streams, but launches are not tracked: when a kernel
+    ///   uses a buffer on a stream other than the buffer's last, synchronise that stream (or
+    ///   make the last one wait on an event) before dropping the buffer.
     ///
     /// # Errors
     /// A wrong argument count or size, or a configuration the device refuses, is
@@ -332,9 +334,11 @@ impl Launch {
     ///   to pass), and no address is made up from a plain integer argument;
     /// - memory the kernel writes is not read or written by the host or by other streams'
     ///   work until the kernel has finished (a stream or event synchronisation orders it);
-    /// - every buffer the kernel uses lives until the kernel has finished (dropping a
-    ///   [`DeviceBuffer`] frees it in order on the stream it was last used on, which is
-    ///   enough for work on that one stream: synchronise the others first).
+    /// - every buffer the kernel uses lives until the kernel has finished. Dropping a
+    ///   [`DeviceBuffer`] frees it in order on the stream it was last used on, and waits for
+    ///   its copies and fills on other streams, but launches are not tracked: when a kernel
+    ///   uses a buffer on a stream other than the buffer's last, synchronise that stream (or
+    ///   make the last one wait on an event) before dropping the buffer.
     ///
     /// # Errors
     /// An argument not bound yet is `Status::INVALID_STATE`; a

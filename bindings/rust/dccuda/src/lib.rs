@@ -57,6 +57,7 @@ mod launch;
 mod module;
 mod pod;
 mod stream;
+mod stream_uses;
 
 pub use buffer::{BufferKind, CopyPath, DeviceBuffer, Location, RegisteredBuffer};
 pub use compile::{cache_clear, cache_directory, CacheSource, CompileOptions, Output, Program};
