@@ -270,6 +270,11 @@ impl Function {
     /// Device pointers inside `params` cannot be checked: each must be valid device memory
     /// of this kernel's device, large enough for what the kernel does with it, until the
     /// kernel has finished.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_launch_kernel_packed`](crate::sys::dc_launch_kernel_packed) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub unsafe fn launch_packed(&self, config: &LaunchConfig, params: &[u8], stream: &Stream) -> Result<()> {
         check(unsafe {
             sys::dc_launch_kernel_packed(
@@ -295,6 +300,10 @@ crate::owned_handle!(
 
 impl Launch {
     /// A prepared launch with no arguments bound yet.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_launch_create`](crate::sys::dc_launch_create)
+    /// fails (the header's documentation, on the `sys` item, says when).
     pub fn new(function: &Function, config: &LaunchConfig) -> Result<Launch> {
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_launch_create(function.as_raw(), config.as_raw(), &mut raw) })?;
@@ -302,18 +311,31 @@ impl Launch {
     }
 
     /// Replaces the configuration (checked as in `new`).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_launch_set_config`](crate::sys::dc_launch_set_config) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn set_config(&mut self, config: &LaunchConfig) -> Result<()> {
         check(unsafe { sys::dc_launch_set_config(self.raw, config.as_raw()) })
     }
 
     /// Binds argument `index` (checked against parameter `index`). A value is copied; a
     /// buffer is kept alive by the launch.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_launch_set_arg`](crate::sys::dc_launch_set_arg)
+    /// fails (the header's documentation, on the `sys` item, says when).
     pub fn set_arg<'a>(&mut self, index: u32, arg: impl IntoKernelArg<'a>) -> Result<()> {
         let arg = arg.into_kernel_arg();
         check(unsafe { sys::dc_launch_set_arg(self.raw, index, &arg.raw) })
     }
 
     /// Binds all arguments at once.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_launch_set_args`](crate::sys::dc_launch_set_args)
+    /// fails (the header's documentation, on the `sys` item, says when).
     pub fn set_args(&mut self, args: &[KernelArg<'_>]) -> Result<()> {
         let raw: Vec<sys::dc_arg> = args.iter().map(|a| a.raw).collect();
         let n = arg_count("Launch::set_args", raw.len())?;
