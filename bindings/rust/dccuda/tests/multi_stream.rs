@@ -120,3 +120,47 @@ fn one_stream_needs_no_wait_and_still_works() {
     drop(buf); // freed in order on a, its only stream
     assert!(back.iter().all(|&v| v == 3), "the held fill and read ran in order");
 }
+
+/// The same hazard on a real GPU, where it shows as reused memory: stream `a` is kept busy
+/// by a host function that returns only when another thread says so; a fill of the buffer
+/// waits behind it; the buffer's last use is on `b`, where it is then dropped, and a new
+/// buffer of the same size is allocated on `b` (the pool hands back the same memory) and
+/// filled with 0x11. Without waiting for `a`, `a`'s fill later overwrites the new buffer.
+/// On the fake driver a host function runs at once, so this cannot show anything there:
+/// it is skipped (the held-stream tests above cover the fake).
+#[test]
+fn on_a_gpu_a_busy_stream_never_writes_into_memory_reused_after_drop() {
+    let Some(device) = common::device() else { return };
+    if dccuda::driver_library().unwrap_or_default().contains("dcfake") {
+        eprintln!("SKIPPED: needs a GPU (on the fake driver a host function never keeps a stream busy)");
+        return;
+    }
+    let a = Stream::new(&device).unwrap();
+    let b = Stream::new(&device).unwrap();
+    let n = 1 << 20;
+    let mut old = DeviceBuffer::<u32>::new_async(&b, n).unwrap();
+    b.synchronize().unwrap();
+    let (go, wait) = std::sync::mpsc::channel::<()>();
+    a.add_callback(move || {
+        let _ = wait.recv_timeout(std::time::Duration::from_secs(10));
+    })
+    .unwrap();
+    old.fill_range_async(0, n, 7, &a).unwrap(); // behind the busy host function
+    old.fill_range_async(0, 16, 9, &b).unwrap(); // the last use: b
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let _ = go.send(());
+    });
+    drop(old); // must wait for a's fill
+    let mut new = DeviceBuffer::<u32>::new_async(&b, n).unwrap();
+    new.fill_range_async(0, n, 0x11, &b).unwrap();
+    b.synchronize().unwrap();
+    release.join().unwrap();
+    a.synchronize().unwrap();
+    let got = new.to_vec().unwrap();
+    let clobbered = got.iter().filter(|&&v| v != 0x11).count();
+    assert_eq!(
+        clobbered, 0,
+        "{clobbered} of {n} elements of the new buffer were overwritten by work of another stream on the dropped one"
+    );
+}
