@@ -44,10 +44,11 @@ def ident(name: str) -> str:
 
 def doc_lines(text: str, indent: str = "") -> List[str]:
     """/// lines. Each line is stripped so that rustdoc never sees an indented code block, and
-    `<` is escaped so that `scale<float>` is not read as an HTML tag."""
+    `<` is escaped so that `scale<float>` is not read as an HTML tag, and `[` `]` so that
+    `grid[0]` is not read as an intra-doc link (cargo doc warns on those)."""
     out = []
     for ln in text.strip().split("\n"):
-        ln = ln.strip().replace("<", "\\<")
+        ln = ln.strip().replace("<", "\\<").replace("[", "\\[").replace("]", "\\]")
         out.append(f"{indent}///" + (f" {ln}" if ln else ""))
     return out
 

@@ -244,6 +244,17 @@ def struct_decl(ctx: Ctx, s) -> List[str]:
     return out
 
 
+# Error names that would collide with the standard library's: DC_ERROR_OUT_OF_MEMORY
+# is device (or pinned host) memory running out, which a caller must be able to tell
+# from an allocator's error.OutOfMemory in a merged error set.
+ERROR_RENAMES = {"OutOfMemory": "DeviceOutOfMemory"}
+
+
+def error_name(status: str) -> str:
+    e = pascal(status_suffix(status).lower())
+    return ERROR_RENAMES.get(e, e)
+
+
 def status_zig(ctx: Ctx) -> str:
     api = ctx.api
     fam = api.family("dc_status")
@@ -258,18 +269,19 @@ def status_zig(ctx: Ctx) -> str:
             "pub const Status = c.dc_status;", "",
             "/// One error per status besides DC_SUCCESS. NotReady is DC_NOT_READY where a call that",
             "/// is not a query answers it; UnknownStatus is a status newer than this file.",
+            "/// DeviceOutOfMemory is DC_ERROR_OUT_OF_MEMORY (named apart from an allocator's OutOfMemory).",
             "pub const DcError = error{"]
-    out += [f"    {pascal(status_suffix(n).lower())}," for n in errs]
+    out += [f"    {error_name(n)}," for n in errs]
     out += ["    UnknownStatus,", "};", "",
             "/// The error for a status that is not success (DC_SUCCESS gives UnknownStatus:",
             "/// call it only for failures).",
             "pub fn errorFromStatus(status: Status) DcError {", "    return switch (status) {"]
-    out += [f"        .{status_suffix(n).lower()} => error.{pascal(status_suffix(n).lower())}," for n in errs]
+    out += [f"        .{status_suffix(n).lower()} => error.{error_name(n)}," for n in errs]
     out += ["        else => error.UnknownStatus,", "    };", "}", "",
             "/// The status an error stands for (UnknownStatus gives DC_ERROR_INTERNAL).",
             "pub fn statusFromError(err: DcError) Status {", "    return switch (err) {"]
     for n in errs:
-        e = pascal(status_suffix(n).lower())
+        e = error_name(n)
         s = status_suffix(n).lower()
         if n == "DC_ERROR_INTERNAL":
             out.append(f"        error.{e}, error.UnknownStatus => .{s},")

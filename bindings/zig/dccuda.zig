@@ -1,5 +1,5 @@
 //! dccuda for Zig: the C ABI of libdccuda.so.1 (include/dccuda.h) with thin,
-//! idiomatic wrappers. Written for Zig 0.11.
+//! idiomatic wrappers. Written for Zig 0.14 (tested with 0.14.0-dev.2456).
 //!
 //!     const dc = @import("dccuda");
 //!     const dev = try dc.Device.open(0);
@@ -47,6 +47,9 @@ pub const Error = errors.DcError;
 pub const LastError = errors.LastError;
 pub const lastError = errors.lastError;
 pub const lastErrorMessage = errors.lastErrorMessage;
+pub const OwnedLastError = errors.OwnedLastError;
+pub const lastErrorAlloc = errors.lastErrorAlloc;
+pub const AllocError = errors.AllocError;
 pub const statusName = errors.statusName;
 pub const errorFromStatus = errors.errorFromStatus;
 pub const statusFromError = errors.statusFromError;
@@ -68,6 +71,8 @@ pub const liveHandles = library.liveHandles;
 pub const CacheClear = library.CacheClear;
 pub const cacheClear = library.cacheClear;
 pub const cacheDirectory = library.cacheDirectory;
+pub const cacheDirectoryAlloc = library.cacheDirectoryAlloc;
+pub const driverLibraryAlloc = library.driverLibraryAlloc;
 
 // Devices.
 pub const Device = device.Device;

@@ -20,17 +20,17 @@ pub fn main() !void {
             const name = entry[0];
             const T = entry[1];
             try w.print("struct {s} size {d} align {d}\n", .{ name, @sizeOf(T), @alignOf(T) });
-            inline for (@typeInfo(T).Struct.fields) |f| {
+            inline for (@typeInfo(T).@"struct".fields) |f| {
                 try w.print("field {s}.{s} offset {d} size {d}\n", .{ name, f.name, @offsetOf(T, f.name), @sizeOf(f.type) });
             }
         }
     } else if (std.mem.eql(u8, what, "constants")) {
         try w.writeAll("# bindings/zig: the integer constants of src/c.zig, found with @typeInfo\n");
-        inline for (@typeInfo(c).Struct.decls) |d| {
+        inline for (@typeInfo(c).@"struct".decls) |d| {
             if (comptime isConstantName(d.name)) {
                 const v = @field(c, d.name);
                 switch (@typeInfo(@TypeOf(v))) {
-                    .Int, .ComptimeInt => try w.print("constant {s} {d}\n", .{ d.name, v }),
+                    .int, .comptime_int => try w.print("constant {s} {d}\n", .{ d.name, v }),
                     else => {},
                 }
             }

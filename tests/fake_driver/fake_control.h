@@ -57,6 +57,17 @@ long dcfake_live(const char* kind);
  * pointers...) that a correct loader never binds. */
 long dcfake_legacy_calls(void);
 
+/* Hold (held != 0) or release a stream (a CUstream, as dc_stream_native gives),
+ * to model work waiting behind a busy GPU stream: while held, asynchronous
+ * copies, fills and event records enqueued on it wait, in order, and run when
+ * it is released or something waits for them (cuStreamSynchronize /
+ * cuStreamQuery of it, cuEventSynchronize / cuEventQuery / cuStreamWaitEvent
+ * of any event, cuCtxSynchronize, its destruction); other work enqueued on it
+ * runs the held work first. A held copy or fill whose memory was freed
+ * meanwhile fails, and the stream's next synchronisation reports it
+ * (CUDA_ERROR_INVALID_VALUE): a use-after-free made visible. */
+void dcfake_hold_stream(void* cu_stream, int held);
+
 /* Break device `ordinal`'s primary context with a sticky `result`, as a kernel
  * fault would; every later call in it returns `result` until reset. */
 void dcfake_break_context(int ordinal, int result);

@@ -2,7 +2,8 @@
 // device-side range must lie inside one live allocation, else the call fails
 // with CUDA_ERROR_INVALID_VALUE before any byte moves: a bounds bug in dccuda
 // fails a test instead of corrupting memory. Asynchronous variants run at once
-// as stream work (fake_memory.h: enqueue).
+// as stream work (fake_memory.h: enqueue), or later on a held stream
+// (dcfake_hold_stream), checking their ranges again when they run.
 #include <cstring>
 
 #include "fake_memory.h"
@@ -125,7 +126,12 @@ CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstr
   FAKE_REQUIRE_CONTEXT();
   FAKE_LOCKED;
   if (!unified_ok(dst, n, true) || !unified_ok(src, n, false)) return CUDA_ERROR_INVALID_VALUE;
-  return on_stream(hStream, "cuMemcpyAsync", [=] { return copy(host(dst), host(src), n); });
+  // Checked again when it runs: held work (dcfake_hold_stream) may find its memory freed.
+  bool dst_dev = allocation_containing(dst) != nullptr, src_dev = allocation_containing(src) != nullptr;
+  return on_stream(hStream, "cuMemcpyAsync", [=] {
+    if ((dst_dev && !writable(dst, n)) || (src_dev && !readable(src, n))) return CUDA_ERROR_INVALID_VALUE;
+    return copy(host(dst), host(src), n);
+  });
 }
 FAKE_EXPORT(cuMemcpyAsync, 4000)
 
@@ -134,7 +140,8 @@ CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dst, const void* src, size_t n, C
   FAKE_REQUIRE_CONTEXT();
   FAKE_LOCKED;
   if (!writable(dst, n) || (n && !src)) return CUDA_ERROR_INVALID_VALUE;
-  return on_stream(hStream, "cuMemcpyHtoDAsync", [=] { return copy(host(dst), src, n); });
+  return on_stream(hStream, "cuMemcpyHtoDAsync",
+                   [=] { return writable(dst, n) ? copy(host(dst), src, n) : CUDA_ERROR_INVALID_VALUE; });
 }
 FAKE_EXPORT(cuMemcpyHtoDAsync, 3020)
 
@@ -143,7 +150,8 @@ CUresult CUDAAPI cuMemcpyDtoHAsync(void* dst, CUdeviceptr src, size_t n, CUstrea
   FAKE_REQUIRE_CONTEXT();
   FAKE_LOCKED;
   if (!readable(src, n) || (n && !dst)) return CUDA_ERROR_INVALID_VALUE;
-  return on_stream(hStream, "cuMemcpyDtoHAsync", [=] { return copy(dst, host(src), n); });
+  return on_stream(hStream, "cuMemcpyDtoHAsync",
+                   [=] { return readable(src, n) ? copy(dst, host(src), n) : CUDA_ERROR_INVALID_VALUE; });
 }
 FAKE_EXPORT(cuMemcpyDtoHAsync, 3020)
 
@@ -152,7 +160,9 @@ CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, C
   FAKE_REQUIRE_CONTEXT();
   FAKE_LOCKED;
   if (!writable(dst, n) || !readable(src, n)) return CUDA_ERROR_INVALID_VALUE;
-  return on_stream(hStream, "cuMemcpyDtoDAsync", [=] { return copy(host(dst), host(src), n); });
+  return on_stream(hStream, "cuMemcpyDtoDAsync", [=] {
+    return writable(dst, n) && readable(src, n) ? copy(host(dst), host(src), n) : CUDA_ERROR_INVALID_VALUE;
+  });
 }
 FAKE_EXPORT(cuMemcpyDtoDAsync, 3020)
 
@@ -162,7 +172,9 @@ CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dstCtx, CUdevicept
   FAKE_REQUIRE_CONTEXT();
   FAKE_LOCKED;
   if (!dstCtx || !srcCtx || !peer_ok(dst, dstCtx, src, srcCtx, n)) return CUDA_ERROR_INVALID_VALUE;
-  return on_stream(hStream, "cuMemcpyPeerAsync", [=] { return copy(host(dst), host(src), n); });
+  return on_stream(hStream, "cuMemcpyPeerAsync", [=] {
+    return peer_ok(dst, dstCtx, src, srcCtx, n) ? copy(host(dst), host(src), n) : CUDA_ERROR_INVALID_VALUE;
+  });
 }
 FAKE_EXPORT(cuMemcpyPeerAsync, 4000)
 

@@ -556,6 +556,7 @@ CUresult CUDAAPI cuCtxSynchronize(void) {
   // is refused, and it invalidates the capture (whichever thread began it).
   std::lock_guard<std::recursive_mutex> g(fake::lock());
   if (fake::invalidate_captures_of(fake::current_context())) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  fake::run_all_held_work();
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuCtxSynchronize, 2000)

@@ -105,6 +105,7 @@ CUresult CUDAAPI cuEventDestroy(CUevent hEvent) {
   std::lock_guard<std::recursive_mutex> g(lock());
   Event* e = live_event(hEvent);
   if (!e) return CUDA_ERROR_INVALID_HANDLE;
+  run_all_held_work();  // a held record of it must not outlive it
   events().erase(e);
   live_add("events", -1);
   delete e;
@@ -121,7 +122,8 @@ CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream) {
   Stream* s = nullptr;
   if (CUresult r = stream_for_work(hStream, &s)) return r;
   if (e->ctx != s->ctx) return CUDA_ERROR_INVALID_HANDLE;
-  return enqueue(s, "cuEventRecord", [&] {
+  // By value: on a held stream (dcfake_hold_stream) the record runs later.
+  return enqueue(s, "cuEventRecord", [e, s] {
     e->recorded = true;
     e->time_ms = now_ms();
     e->error = s->pending_error;
@@ -136,6 +138,7 @@ CUresult CUDAAPI cuEventSynchronize(CUevent hEvent) {
   std::lock_guard<std::recursive_mutex> g(lock());
   Event* e = live_event(hEvent);
   if (!e) return CUDA_ERROR_INVALID_HANDLE;
+  run_all_held_work();  // the event completes when its stream gets there
   return take_error(e);
 }
 FAKE_EXPORT(cuEventSynchronize, 2000)
@@ -146,6 +149,7 @@ CUresult CUDAAPI cuEventQuery(CUevent hEvent) {
   std::lock_guard<std::recursive_mutex> g(lock());
   Event* e = live_event(hEvent);
   if (!e) return CUDA_ERROR_INVALID_HANDLE;
+  run_all_held_work();  // the event completes when its stream gets there
   return take_error(e);
 }
 FAKE_EXPORT(cuEventQuery, 2000)

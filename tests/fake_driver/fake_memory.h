@@ -16,6 +16,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "fake.h"
 
@@ -66,6 +69,12 @@ struct Stream {
   // enqueue() records the work as a node of the capture's graph instead of
   // running it.
   struct Capture* capture = nullptr;
+  // dcfake_hold_stream: while held, copies, fills and event records enqueued
+  // here wait in `held_work` (as work waits behind a busy GPU stream) until
+  // the stream is released or something waits for it (a synchronisation of the
+  // stream, of an event, of the context, a stream waiting on an event).
+  bool held = false;
+  std::vector<std::pair<std::string, std::function<CUresult()>>> held_work;
 };
 
 // The stream a CUstream names, for work enqueued in the current context:
@@ -91,6 +100,13 @@ bool invalidate_captures_of(Context* ctx);
 // `work` may then run later, at every launch of the graph, so it must own
 // what it uses (capture by value). Callers hold fake::lock().
 CUresult enqueue(Stream* stream, const char* entry, const std::function<CUresult()>& work);
+
+// Runs the work held on `stream` (dcfake_hold_stream), in order; a failure
+// becomes the stream's pending error. Callers hold fake::lock().
+void run_held_work(Stream* stream);
+// run_held_work for every stream (what waiting on an event or a context needs:
+// the fake does not track which stream an event was recorded on).
+void run_all_held_work();
 
 // Whether `handle` is a live event; its context goes to *ctx. Callers hold fake::lock().
 bool event_context(CUevent handle, Context** ctx);

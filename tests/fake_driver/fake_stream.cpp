@@ -118,9 +118,31 @@ CUresult stream_for_work(CUstream h, Stream** out) {
   return CUDA_SUCCESS;
 }
 
-CUresult enqueue(Stream* stream, const char* entry, const std::function<CUresult()>& work) {
-  CUresult captured = CUDA_SUCCESS;
-  if (stream->capture && capture_work(stream, entry, work, &captured)) return captured;
+// The work a held stream keeps for later: what owns everything it uses
+// (captured by value), so that it can run after the call returned.
+static bool can_wait(const char* entry) {
+  std::string e = entry;
+  bool async = e.size() > 5 && e.compare(e.size() - 5, 5, "Async") == 0;
+  return (async && (e.rfind("cuMemset", 0) == 0 || e.rfind("cuMemcpy", 0) == 0)) || e == "cuEventRecord";
+}
+
+void run_held_work(Stream* stream) {
+  auto work = std::move(stream->held_work);
+  stream->held_work.clear();
+  for (auto& [entry, w] : work) {
+    CUresult r = w();
+    if (r != CUDA_SUCCESS && stream->pending_error == CUDA_SUCCESS) stream->pending_error = r;
+  }
+}
+
+void run_all_held_work() {
+  for (auto& [s, unused] : streams()) {
+    (void)unused;
+    run_held_work(s);
+  }
+}
+
+static CUresult run_now(Stream* stream, const char* entry, const std::function<CUresult()>& work) {
   long n = ++async_calls()[entry];
   CUresult r = work();
   if (r != CUDA_SUCCESS) return r;
@@ -141,9 +163,31 @@ CUresult enqueue(Stream* stream, const char* entry, const std::function<CUresult
   return CUDA_SUCCESS;
 }
 
+CUresult enqueue(Stream* stream, const char* entry, const std::function<CUresult()>& work) {
+  CUresult captured = CUDA_SUCCESS;
+  if (stream->capture && capture_work(stream, entry, work, &captured)) return captured;
+  if (stream->held && can_wait(entry)) {
+    ++async_calls()[entry];
+    ++stream->operations;
+    stream->held_work.emplace_back(entry, work);
+    return CUDA_SUCCESS;
+  }
+  // Work that cannot wait runs in stream order: after what is held.
+  run_held_work(stream);
+  return run_now(stream, entry, work);
+}
+
 }  // namespace fake
 
 using namespace fake;
+
+FAKE_API void dcfake_hold_stream(void* cu_stream, int held) {
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Stream* s = reinterpret_cast<Stream*>(cu_stream);
+  if (is_default_handle(static_cast<CUstream>(cu_stream)) || !streams().count(s)) return;
+  s->held = held != 0;
+  if (!s->held) run_held_work(s);
+}
 
 FAKE_API void dcfake_inject_async(const char* entry, int nth, int result) {
   std::lock_guard<std::recursive_mutex> g(lock());
@@ -176,6 +220,7 @@ CUresult CUDAAPI cuStreamDestroy(CUstream hStream) {
   std::lock_guard<std::recursive_mutex> g(lock());
   Stream* s = reinterpret_cast<Stream*>(hStream);
   if (is_default_handle(hStream) || !streams().count(s)) return CUDA_ERROR_INVALID_HANDLE;
+  run_held_work(s);  // destroying a stream lets its work finish
   drop_capture(s);
   streams().erase(s);
   live_add("streams", -1);
@@ -195,6 +240,7 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream hStream) {
     invalidate_capture(s);
     return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   }
+  run_held_work(s);
   return take_pending(s);
 }
 FAKE_EXPORT(cuStreamSynchronize, 2000)
@@ -210,6 +256,7 @@ CUresult CUDAAPI cuStreamQuery(CUstream hStream) {
     invalidate_capture(s);
     return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   }
+  run_held_work(s);
   return take_pending(s);
 }
 FAKE_EXPORT(cuStreamQuery, 2000)
@@ -223,8 +270,9 @@ CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned in
   if (CUresult r = stream_for_work(hStream, &s)) return r;
   Context* event_ctx = nullptr;
   if (!event_context(hEvent, &event_ctx)) return CUDA_ERROR_INVALID_HANDLE;
-  // The event's work is complete already: waiting is a no-op (events of other
-  // devices are allowed, as on a real driver).
+  // The event's work is complete once held work has run: waiting is then a
+  // no-op (events of other devices are allowed, as on a real driver).
+  run_all_held_work();
   return enqueue(s, "cuStreamWaitEvent", [] { return CUDA_SUCCESS; });
 }
 FAKE_EXPORT(cuStreamWaitEvent, 3020)

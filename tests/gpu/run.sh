@@ -86,7 +86,7 @@ if [ -x "$bundle/bin/dccuda-multi-gpu" ]; then
   echo "multi-gpu (C)            $( [ ${PIPESTATUS[0]} -eq 0 ] && echo PASS || echo FAIL )" >> "$summary"
 fi
 
-for sample in "$bundle"/extra/*/*saxpy*; do
+for sample in "$bundle"/extra/*/*saxpy* "$bundle"/extra/zig/dccuda-zig-consumer; do
   [ -x "$sample" ] || continue
   name=$(basename "$sample")
   echo "== saxpy sample ($name)"

@@ -92,6 +92,13 @@ inline InjectAsync inject_async() {
   return driver_symbol<InjectAsync>("dcfake_inject_async");
 }
 
+// dcfake_hold_stream (fake_control.h): nullptr on a real driver.
+using HoldStream = void (*)(void*, int);
+inline HoldStream hold_stream() {
+  if (!dctest::fake_driver()) return nullptr;
+  return driver_symbol<HoldStream>("dcfake_hold_stream");
+}
+
 // Runs larger cases only when DCTEST_LARGE=1 (1 GiB copies on a GPU machine).
 inline bool large_tests() {
   const char* v = std::getenv("DCTEST_LARGE");

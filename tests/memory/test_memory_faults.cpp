@@ -160,6 +160,59 @@ TEST_F(FaultTest, FailedAsyncCopyIsReportedByTheNextSynchronisation) {
   dc_stream_release(s);
 }
 
+// The fake's held streams (dcfake_hold_stream) model work waiting behind a busy GPU stream.
+// dc_buffer_release frees in order on the buffer's last stream only; ordering other streams
+// is the caller's part (the header says so). Unordered, the held fill meets freed memory and
+// its stream reports it; ordered with an event, it runs first. (The Rust binding's drop does
+// that ordering: bindings/rust/dccuda/tests/multi_stream.rs.)
+TEST_F(FaultTest, HeldStreamWorkRunsInOrderAndMeetsMemoryFreedUnderIt) {
+  auto hold = memtest::hold_stream();
+  ASSERT_NE(hold, nullptr);
+  dc_stream a = stream(), b = stream();
+  void* native_a = nullptr;
+  ASSERT_DC_OK(dc_stream_native(a, &native_a));
+
+  // Held work waits, then runs in order.
+  dc_buffer kept = alloc(4096);
+  ASSERT_DC_OK(dc_buffer_fill(kept, 0, 4096, 1, 1));
+  hold(native_a, 1);
+  ASSERT_DC_OK(dc_buffer_fill_async(kept, 0, 4096, 2, 1, a));
+  std::vector<uint8_t> seen(4096);
+  ASSERT_DC_OK(dc_buffer_read(kept, 0, seen.data(), seen.size()));
+  EXPECT_EQ(seen[0], 1) << "held work ran before its stream was released";
+  hold(native_a, 0);
+  ASSERT_DC_OK(dc_stream_synchronize(a));
+  ASSERT_DC_OK(dc_buffer_read(kept, 0, seen.data(), seen.size()));
+  EXPECT_EQ(seen[0], 2);
+  dc_buffer_release(kept);
+
+  // Unordered: last used on b, released, freed on b while a's fill still waits.
+  dc_buffer x = alloc(4096);
+  hold(native_a, 1);
+  ASSERT_DC_OK(dc_buffer_fill_async(x, 0, 4096, 7, 1, a));
+  ASSERT_DC_OK(dc_buffer_fill_async(x, 0, 16, 9, 1, b));
+  dc_buffer_release(x);
+  hold(native_a, 0);
+  EXPECT_DC_ERROR(dc_stream_synchronize(a), DC_ERROR_INVALID_ARGUMENT, "CUDA_ERROR_INVALID_VALUE");
+
+  // Ordered: b waits for a's event before the release; the fill runs before the free.
+  dc_buffer y = alloc(4096);
+  dc_event e = nullptr;
+  ASSERT_DC_OK(dc_event_create(device_, DC_EVENT_DISABLE_TIMING, &e));
+  hold(native_a, 1);
+  ASSERT_DC_OK(dc_buffer_fill_async(y, 0, 4096, 7, 1, a));
+  ASSERT_DC_OK(dc_event_record(e, a));
+  ASSERT_DC_OK(dc_buffer_fill_async(y, 0, 16, 9, 1, b));
+  ASSERT_DC_OK(dc_stream_wait_event(b, e));
+  dc_buffer_release(y);
+  hold(native_a, 0);
+  EXPECT_DC_OK(dc_stream_synchronize(a));
+  EXPECT_DC_OK(dc_stream_synchronize(b));
+  dc_event_release(e);
+  dc_stream_release(a);
+  dc_stream_release(b);
+}
+
 TEST_F(FaultTest, StickyFaultOnTheDeviceNeedsAReset) {
   auto inject_async = memtest::inject_async();
   ASSERT_NE(inject_async, nullptr);

@@ -51,6 +51,37 @@ add_test(NAME rust.saxpy_sample
 add_test(NAME rust.bench_calls_sample
   COMMAND env ${DCRUST_ENV} ${DCCUDA_CARGO} run --offline --quiet -p dccuda --example bench_calls -- --repeats 3 --burst 32
   WORKING_DIRECTORY ${DCRUST_DIR})
+# A user's crate (tests/rust/downstream): `cargo check` with no libdccuda to be found
+# (no DCCUDA_LIB_DIR, DCCUDA_LIBRARY or pkg-config), then built and run with it. The check
+# has a target folder of its own: its dccuda-sys is built without the library.
+set(DCRUST_DOWNSTREAM ${PROJECT_SOURCE_DIR}/tests/rust/downstream)
+add_test(NAME rust.downstream_check_without_library
+  COMMAND env -u DCCUDA_LIB_DIR -u DCCUDA_LIBRARY PKG_CONFIG=false PATH=${_dcrust_cargo_dir}:$ENV{PATH}
+          CARGO_TARGET_DIR=${CMAKE_BINARY_DIR}/cargo-downstream-check CARGO_TERM_COLOR=never
+          ${DCCUDA_CARGO} check --offline
+  WORKING_DIRECTORY ${DCRUST_DOWNSTREAM})
+add_test(NAME rust.downstream_run
+  COMMAND env ${DCRUST_ENV} ${DCCUDA_CARGO} run --offline --quiet
+  WORKING_DIRECTORY ${DCRUST_DOWNSTREAM})
+# The documentation builds without a warning (-D warnings), and clippy finds nothing
+# (where cargo has clippy; otherwise reported skipped).
+add_test(NAME rust.doc_without_warnings
+  COMMAND env ${DCRUST_ENV} RUSTDOCFLAGS=-Dwarnings ${DCCUDA_CARGO} doc --offline --workspace --no-deps
+  WORKING_DIRECTORY ${DCRUST_DIR})
+execute_process(COMMAND ${DCCUDA_CARGO} clippy --version RESULT_VARIABLE _dcrust_clippy_rc OUTPUT_QUIET ERROR_QUIET)
+if(_dcrust_clippy_rc EQUAL 0)
+  add_test(NAME rust.clippy
+    COMMAND env ${DCRUST_ENV} ${DCCUDA_CARGO} clippy --offline --workspace --all-targets -- -D warnings
+    WORKING_DIRECTORY ${DCRUST_DIR})
+else()
+  add_test(NAME rust.clippy COMMAND sh -c "echo 'skipped: cargo clippy is not installed'; exit 77")
+  set_tests_properties(rust.clippy PROPERTIES SKIP_RETURN_CODE 77)
+endif()
+set_tests_properties(rust.doc_without_warnings rust.clippy PROPERTIES
+  LABELS "rust;bindings;slow" RESOURCE_LOCK dccuda_cargo_target TIMEOUT 1200)
+set_tests_properties(rust.downstream_run PROPERTIES PASS_REGULAR_EXPRESSION "downstream \\(Rust crate\\): OK")
+set_tests_properties(rust.downstream_check_without_library rust.downstream_run PROPERTIES
+  LABELS "rust;bindings;slow" RESOURCE_LOCK dccuda_cargo_target TIMEOUT 1200)
 set_tests_properties(rust.saxpy_sample PROPERTIES PASS_REGULAR_EXPRESSION "saxpy \\(Rust\\): PASS")
 # One cargo at a time on the shared target folder (cargo would wait for its lock anyway,
 # but a waiting test would eat its timeout). The first run compiles both crates.

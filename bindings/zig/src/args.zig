@@ -27,10 +27,10 @@ pub fn toArg(comptime T: type, ptr: *const T) Arg {
     if (T == BufferAt) return Arg.bufAt(ptr.buffer, ptr.offset);
     if (T == Arg) return ptr.*;
     switch (@typeInfo(T)) {
-        .ComptimeInt, .ComptimeFloat => @compileError("a kernel argument needs a concrete type: write @as(u32, 5) or @as(f32, 2.0), not a bare literal"),
-        .Pointer => @compileError("a host pointer (" ++ @typeName(T) ++ ") cannot be a kernel argument: pass a *Buffer, dccuda.at(buffer, offset) or an Arg"),
-        .Optional => @compileError("an optional (" ++ @typeName(T) ++ ") cannot be a kernel argument: unwrap it"),
-        .Struct => |s| if (s.layout == .Auto)
+        .comptime_int, .comptime_float => @compileError("a kernel argument needs a concrete type: write @as(u32, 5) or @as(f32, 2.0), not a bare literal"),
+        .pointer => @compileError("a host pointer (" ++ @typeName(T) ++ ") cannot be a kernel argument: pass a *Buffer, dccuda.at(buffer, offset) or an Arg"),
+        .optional => @compileError("an optional (" ++ @typeName(T) ++ ") cannot be a kernel argument: unwrap it"),
+        .@"struct" => |s| if (s.layout == .auto)
             @compileError(@typeName(T) ++ " has no defined layout: declare it `extern struct` to pass it to a kernel"),
         else => {},
     }
@@ -42,12 +42,12 @@ pub fn toArg(comptime T: type, ptr: *const T) Arg {
 /// tuple; they have no address, so they are copied here first.)
 pub fn Values(comptime T: type) type {
     const info = @typeInfo(T);
-    if (info != .Struct) @compileError("kernel arguments are a tuple such as .{ n, a, x, y }, got " ++ @typeName(T));
-    const fields = info.Struct.fields;
+    if (info != .@"struct") @compileError("kernel arguments are a tuple such as .{ n, a, x, y }, got " ++ @typeName(T));
+    const fields = info.@"struct".fields;
     var types: [fields.len]type = undefined;
     for (fields, 0..) |f, i| {
         switch (@typeInfo(f.type)) {
-            .ComptimeInt, .ComptimeFloat => @compileError("kernel argument " ++ f.name ++ " needs a concrete type: write @as(u32, 5) or @as(f32, 2.0), not a bare literal"),
+            .comptime_int, .comptime_float => @compileError("kernel argument " ++ f.name ++ " needs a concrete type: write @as(u32, 5) or @as(f32, 2.0), not a bare literal"),
             else => {},
         }
         types[i] = f.type;
@@ -58,26 +58,26 @@ pub fn Values(comptime T: type) type {
 /// A runtime copy of a tuple of arguments, for pack().
 pub fn values(tuple: anytype) Values(@TypeOf(tuple)) {
     var out: Values(@TypeOf(tuple)) = undefined;
-    inline for (@typeInfo(@TypeOf(tuple)).Struct.fields, 0..) |f, i| out[i] = @field(tuple, f.name);
+    inline for (@typeInfo(@TypeOf(tuple)).@"struct".fields, 0..) |f, i| out[i] = @field(tuple, f.name);
     return out;
 }
 
 fn ValuesPtr(comptime P: type) type {
     const info = @typeInfo(P);
-    if (info != .Pointer or info.Pointer.size != .One or @typeInfo(info.Pointer.child) != .Struct)
+    if (info != .pointer or info.pointer.size != .One or @typeInfo(info.pointer.child) != .@"struct")
         @compileError("expected a pointer to the result of dccuda.argValues(...), got " ++ @typeName(P));
-    return info.Pointer.child;
+    return info.pointer.child;
 }
 
 /// The number of arguments behind a pointer to values().
 pub fn countOf(comptime P: type) usize {
-    return @typeInfo(ValuesPtr(P)).Struct.fields.len;
+    return @typeInfo(ValuesPtr(P)).@"struct".fields.len;
 }
 
 /// The arguments as dc_args: `var v = values(.{ a, x, y, n }); const args = pack(&v);`.
 /// Value arguments point into `v`: keep it alive while the dc_args are used.
 pub fn pack(vals: anytype) [countOf(@TypeOf(vals))]Arg {
-    const fields = @typeInfo(ValuesPtr(@TypeOf(vals))).Struct.fields;
+    const fields = @typeInfo(ValuesPtr(@TypeOf(vals))).@"struct".fields;
     var out: [fields.len]Arg = undefined;
     inline for (fields, 0..) |f, i| {
         if (f.is_comptime) @compileError("pack() takes a pointer to dccuda.argValues(...), whose fields have addresses");

@@ -66,8 +66,8 @@ pub const Location = enum(i32) {
 fn constBytes(data: anytype) []const u8 {
     const P = @TypeOf(data);
     const info = @typeInfo(P);
-    if (info != .Pointer) @compileError("expected a slice or a pointer, got " ++ @typeName(P));
-    return switch (info.Pointer.size) {
+    if (info != .pointer) @compileError("expected a slice or a pointer, got " ++ @typeName(P));
+    return switch (info.pointer.size) {
         .Slice => std.mem.sliceAsBytes(data),
         .One => std.mem.asBytes(data),
         else => @compileError("expected a slice or a single-item pointer, got " ++ @typeName(P)),
@@ -77,8 +77,8 @@ fn constBytes(data: anytype) []const u8 {
 fn mutableBytes(data: anytype) []u8 {
     const P = @TypeOf(data);
     const info = @typeInfo(P);
-    if (info != .Pointer or info.Pointer.is_const) @compileError("expected a mutable slice or pointer, got " ++ @typeName(P));
-    return switch (info.Pointer.size) {
+    if (info != .pointer or info.pointer.is_const) @compileError("expected a mutable slice or pointer, got " ++ @typeName(P));
+    return switch (info.pointer.size) {
         .Slice => std.mem.sliceAsBytes(data),
         .One => std.mem.asBytes(data),
         else => @compileError("expected a slice or a single-item pointer, got " ++ @typeName(P)),

@@ -458,7 +458,7 @@ pub const dc_arg = extern struct {
     /// DC_ARG_VALUE_OF(ptr): the bytes of `*ptr`, copied when the launch is
     /// made (or the argument bound); `ptr` only has to live until then.
     pub fn of(ptr: anytype) dc_arg {
-        const T = @typeInfo(@TypeOf(ptr)).Pointer.child;
+        const T = @typeInfo(@TypeOf(ptr)).pointer.child;
         return .{ .kind = DC_ARG_VALUE, .size = @sizeOf(T), .value = @ptrCast(ptr) };
     }
     /// DC_ARG_BUFFER_OF(buf): the buffer's device address.

@@ -5,15 +5,15 @@
 pub fn toUserData(context: anytype) ?*anyopaque {
     const T = @TypeOf(context);
     switch (@typeInfo(T)) {
-        .Pointer => |p| {
+        .pointer => |p| {
             if (p.size != .One) @compileError("callback context must be a single-item pointer, got " ++ @typeName(T));
             return @ptrCast(@constCast(context));
         },
-        .Optional => |o| {
-            if (@typeInfo(o.child) != .Pointer) @compileError("callback context must be a pointer, got " ++ @typeName(T));
+        .optional => |o| {
+            if (@typeInfo(o.child) != .pointer) @compileError("callback context must be a pointer, got " ++ @typeName(T));
             return if (context) |p| toUserData(p) else null;
         },
-        .Null => return null,
+        .null => return null,
         else => @compileError("callback context must be a pointer, got " ++ @typeName(T)),
     }
 }
@@ -21,8 +21,8 @@ pub fn toUserData(context: anytype) ?*anyopaque {
 /// user_data back as the context's type.
 pub fn fromUserData(comptime T: type, user_data: ?*anyopaque) T {
     return switch (@typeInfo(T)) {
-        .Null => null,
-        .Optional => if (user_data) |p| @ptrCast(@alignCast(p)) else null,
+        .null => null,
+        .optional => if (user_data) |p| @ptrCast(@alignCast(p)) else null,
         else => @ptrCast(@alignCast(user_data.?)),
     };
 }

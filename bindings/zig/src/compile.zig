@@ -136,6 +136,17 @@ pub const Program = opaque {
         return errors.span(p);
     }
 
+    /// log() copied into memory of `allocator`, valid after the program is
+    /// released (free it with allocator.free).
+    pub fn logAlloc(self: *Program, allocator: std.mem.Allocator) errors.AllocError![:0]u8 {
+        return errors.dupe(allocator, self.log());
+    }
+
+    /// loweredName() copied into memory of `allocator` (free it with allocator.free).
+    pub fn loweredNameAlloc(self: *Program, name_expression: [:0]const u8, allocator: std.mem.Allocator) errors.AllocError![:0]u8 {
+        return errors.dupe(allocator, self.loweredName(name_expression));
+    }
+
     pub fn cacheSource(self: *Program) DcError!CacheSource {
         var s: i32 = 0;
         try check(c.dc_program_cache_source(self, &s));

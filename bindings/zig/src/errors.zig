@@ -64,6 +64,47 @@ pub const LastError = struct {
     }
 };
 
+/// An owned copy of a LastError: its strings belong to the caller's allocator
+/// and outlive any later dc_ call. Release with deinit(allocator).
+pub const OwnedLastError = struct {
+    status: Status,
+    message: [:0]u8,
+    detail: [:0]u8,
+    cuda: i32,
+    nvrtc: i32,
+
+    pub fn deinit(self: OwnedLastError, allocator: std.mem.Allocator) void {
+        allocator.free(self.message);
+        allocator.free(self.detail);
+    }
+
+    /// The borrowed view, for printing ("{}") and comparisons.
+    pub fn view(self: *const OwnedLastError) LastError {
+        return .{ .status = self.status, .message = self.message, .detail = self.detail, .cuda = self.cuda, .nvrtc = self.nvrtc };
+    }
+};
+
+/// Copies the calling thread's last error into memory of `allocator`, to keep
+/// it past the next dc_ call (a log, a report to another thread).
+pub fn lastErrorAlloc(allocator: std.mem.Allocator) std.mem.Allocator.Error!OwnedLastError {
+    const last = lastError();
+    const message = try allocator.dupeZ(u8, last.message);
+    errdefer allocator.free(message);
+    const detail = try allocator.dupeZ(u8, last.detail);
+    return .{ .status = last.status, .message = message, .detail = detail, .cuda = last.cuda, .nvrtc = last.nvrtc };
+}
+
+/// A library string (valid until the next call or the handle's release) copied
+/// into memory of `allocator`: what the `...Alloc` variants return. Free it
+/// with `allocator.free`. DcError and Allocator.Error do not share a name
+/// (the library's is error.DeviceOutOfMemory), so the union tells them apart.
+pub fn dupe(allocator: std.mem.Allocator, borrowed: DcError![:0]const u8) AllocError![:0]u8 {
+    return allocator.dupeZ(u8, try borrowed);
+}
+
+/// The errors of the `...Alloc` variants: the library's, or the allocator's OutOfMemory.
+pub const AllocError = DcError || std.mem.Allocator.Error;
+
 /// The calling thread's last error (see LastError for how long it is valid).
 pub fn lastError() LastError {
     return .{

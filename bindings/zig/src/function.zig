@@ -46,6 +46,12 @@ pub const Function = opaque {
         return errors.span(p);
     }
 
+    /// name() copied into memory of `allocator`, valid after the function is
+    /// released (free it with allocator.free).
+    pub fn nameAlloc(self: *Function, allocator: std.mem.Allocator) errors.AllocError![:0]u8 {
+        return errors.dupe(allocator, self.name());
+    }
+
     pub fn info(self: *Function) DcError!FunctionInfo {
         var i = FunctionInfo{};
         try check(c.dc_function_get_info(self, &i));
@@ -113,7 +119,7 @@ pub const Function = opaque {
     /// kernel's parameters (`params` points to an extern struct, or is a slice).
     pub fn launchPacked(self: *Function, config: LaunchConfig, params: anytype, stream: *Stream) DcError!void {
         const P = @TypeOf(params);
-        const bytes: []const u8 = switch (@typeInfo(P).Pointer.size) {
+        const bytes: []const u8 = switch (@typeInfo(P).pointer.size) {
             .Slice => std.mem.sliceAsBytes(params),
             .One => std.mem.asBytes(params),
             else => @compileError("launchPacked takes a slice or a single-item pointer, got " ++ @typeName(P)),

@@ -96,7 +96,7 @@ pub fn handleCount(handle_type: HandleType) DcError!u64 {
 /// Live handles of every type together.
 pub fn liveHandles() DcError!u64 {
     var total: u64 = 0;
-    inline for (@typeInfo(HandleType).Enum.fields) |f| {
+    inline for (@typeInfo(HandleType).@"enum".fields) |f| {
         total += try handleCount(@enumFromInt(f.value));
     }
     return total;
@@ -119,6 +119,16 @@ pub fn cacheDirectory() DcError![:0]const u8 {
     var p: ?[*:0]const u8 = null;
     try check(c.dc_cache_directory(&p));
     return errors.span(p);
+}
+
+/// cacheDirectory() copied into memory of `allocator` (free it with allocator.free).
+pub fn cacheDirectoryAlloc(allocator: std.mem.Allocator) errors.AllocError![:0]u8 {
+    return errors.dupe(allocator, cacheDirectory());
+}
+
+/// driverLibrary() copied into memory of `allocator` (free it with allocator.free).
+pub fn driverLibraryAlloc(allocator: std.mem.Allocator) errors.AllocError![:0]u8 {
+    return errors.dupe(allocator, driverLibrary());
 }
 
 comptime {

@@ -84,6 +84,11 @@ pub const Module = opaque {
         return errors.span(p);
     }
 
+    /// jitLog() copied into memory of `allocator` (free it with allocator.free).
+    pub fn jitLogAlloc(self: *Module, allocator: std.mem.Allocator) errors.AllocError![:0]u8 {
+        return errors.dupe(allocator, self.jitLog());
+    }
+
     /// A kernel by its (mangled) name; error.NotFound lists the module's kernels
     /// in the message.
     pub fn getFunction(self: *Module, name: [:0]const u8) DcError!*Function {
@@ -102,6 +107,11 @@ pub const Module = opaque {
         var p: ?[*:0]const u8 = null;
         try check(c.dc_module_function_name(self, index, &p));
         return errors.span(p);
+    }
+
+    /// functionName() copied into memory of `allocator` (free it with allocator.free).
+    pub fn functionNameAlloc(self: *Module, index: u32, allocator: std.mem.Allocator) errors.AllocError![:0]u8 {
+        return errors.dupe(allocator, self.functionName(index));
     }
 
     /// A __device__ / __constant__ variable as a buffer (deinit it).

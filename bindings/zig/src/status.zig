@@ -8,6 +8,7 @@ pub const Status = c.dc_status;
 
 /// One error per status besides DC_SUCCESS. NotReady is DC_NOT_READY where a call that
 /// is not a query answers it; UnknownStatus is a status newer than this file.
+/// DeviceOutOfMemory is DC_ERROR_OUT_OF_MEMORY (named apart from an allocator's OutOfMemory).
 pub const DcError = error{
     NotReady,
     InvalidArgument,
@@ -15,7 +16,7 @@ pub const DcError = error{
     NoDriver,
     NotSupported,
     NoDevice,
-    OutOfMemory,
+    DeviceOutOfMemory,
     OutOfRange,
     Compile,
     LaunchFailed,
@@ -40,7 +41,7 @@ pub fn errorFromStatus(status: Status) DcError {
         .no_driver => error.NoDriver,
         .not_supported => error.NotSupported,
         .no_device => error.NoDevice,
-        .out_of_memory => error.OutOfMemory,
+        .out_of_memory => error.DeviceOutOfMemory,
         .out_of_range => error.OutOfRange,
         .compile => error.Compile,
         .launch_failed => error.LaunchFailed,
@@ -65,7 +66,7 @@ pub fn statusFromError(err: DcError) Status {
         error.NoDriver => .no_driver,
         error.NotSupported => .not_supported,
         error.NoDevice => .no_device,
-        error.OutOfMemory => .out_of_memory,
+        error.DeviceOutOfMemory => .out_of_memory,
         error.OutOfRange => .out_of_range,
         error.Compile => .compile,
         error.LaunchFailed => .launch_failed,

@@ -105,9 +105,9 @@ test "pinned, registered and managed host memory" {
 }
 
 const Counter = struct {
-    calls: std.atomic.Atomic(u32) = std.atomic.Atomic(u32).init(0),
+    calls: std.atomic.Value(u32) = std.atomic.Value(u32).init(0),
     fn bump(self: *Counter) void {
-        _ = self.calls.fetchAdd(1, .SeqCst);
+        _ = self.calls.fetchAdd(1, .seq_cst);
     }
 };
 
@@ -140,7 +140,7 @@ test "stream-ordered copies, events and a host callback" {
 
             try testing.expect(try stream.query());
             try testing.expect(try end.query());
-            try testing.expectEqual(@as(u32, 1), counter.calls.load(.SeqCst));
+            try testing.expectEqual(@as(u32, 1), counter.calls.load(.seq_cst));
             for (back[0..4]) |x| try testing.expectEqual(@as(f32, 1.0), x);
             try testing.expectEqualSlices(f32, data[4..], back[4..]);
             try testing.expect((try dc.Event.elapsedMs(start, end)) >= 0);

@@ -14,7 +14,7 @@ test "the loaded library is the version the binding was written for" {
 }
 
 test "every status the binding names has the library's name for it" {
-    inline for (@typeInfo(dc.Status).Enum.fields) |f| {
+    inline for (@typeInfo(dc.Status).@"enum".fields) |f| {
         const status: dc.Status = @enumFromInt(f.value);
         var expected_buf: [64]u8 = undefined;
         const prefix = if (f.value < 0) "DC_ERROR_" else "DC_";
@@ -149,7 +149,7 @@ test "a driver failure carries the raw CUresult (fake driver)" {
             const fk = support.fake().?;
             // CUDA_ERROR_OUT_OF_MEMORY (2) from every cuMemAlloc (the library retries once).
             fk.inject("cuMemAlloc", 1, 2, -1);
-            try expectError(error.OutOfMemory, dc.Buffer.alloc(dev, 1 << 20, .{ .no_pool = true }), &.{ "dc_buffer_alloc", "cuMemAlloc" });
+            try expectError(error.DeviceOutOfMemory, dc.Buffer.alloc(dev, 1 << 20, .{ .no_pool = true }), &.{ "dc_buffer_alloc", "cuMemAlloc" });
             try testing.expectEqual(@as(i32, 2), dc.lastError().cuda);
             fk.reset();
             // The library stays usable.

@@ -19,7 +19,7 @@ var fake_controls: ?Fake = null;
 var fake_lib: ?std.DynLib = null;
 
 fn loadFake() void {
-    const path = std.os.getenv("DCCUDA_DRIVER_LIBRARY") orelse return;
+    const path = std.posix.getenv("DCCUDA_DRIVER_LIBRARY") orelse return;
     if (path.len == 0) return;
     var lib = std.DynLib.open(path) catch return;
     const reset = lib.lookup(*const fn () callconv(.C) void, "dcfake_reset") orelse {
@@ -100,10 +100,10 @@ pub fn expectError(expected: dc.DcError, result: anytype, texts: []const []const
 }
 
 fn ownsHandle(comptime V: type) bool {
-    if (@typeInfo(V) != .Pointer) return false;
+    if (@typeInfo(V) != .pointer) return false;
     const C = std.meta.Child(V);
     return switch (@typeInfo(C)) {
-        .Opaque, .Struct => @hasDecl(C, "deinit"),
+        .@"opaque", .@"struct" => @hasDecl(C, "deinit"),
         else => false,
     };
 }
@@ -118,7 +118,7 @@ pub fn fail(err: anyerror) anyerror {
 pub fn expectNoLeaks() !void {
     const handles = try dc.liveHandles();
     if (handles != 0) {
-        inline for (@typeInfo(dc.HandleType).Enum.fields) |f| {
+        inline for (@typeInfo(dc.HandleType).@"enum".fields) |f| {
             const n = try dc.handleCount(@enumFromInt(f.value));
             if (n != 0) std.debug.print("leaked {d} {s} handle(s)\n", .{ n, f.name });
         }
@@ -153,15 +153,15 @@ pub fn withDevice(comptime body: anytype) !void {
 
 /// Reproducible pseudo-random floats in [-1, 1).
 pub fn randomFloats(out: []f32, seed: u64) void {
-    var prng = std.rand.DefaultPrng.init(seed);
+    var prng = std.Random.DefaultPrng.init(seed);
     const r = prng.random();
     for (out) |*x| x.* = r.float(f32) * 2 - 1;
 }
 
 /// |a - b| within a relative tolerance (a GPU may fuse a*x+y into one FMA).
 pub fn expectClose(expected: f32, actual: f32) !void {
-    const tol = 1e-5 * @max(1.0, @fabs(expected));
-    if (@fabs(expected - actual) > tol) {
+    const tol = 1e-5 * @max(1.0, @abs(expected));
+    if (@abs(expected - actual) > tol) {
         std.debug.print("expected {d}, got {d}\n", .{ expected, actual });
         return error.TestExpectedApproxEq;
     }

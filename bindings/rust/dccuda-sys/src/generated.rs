@@ -865,7 +865,7 @@ extern "C" {
     /// NULL out), DC_ERROR_OUT_OF_RANGE (size runs past the allocation).
     pub fn dc_buffer_wrap_device(device: dc_device, device_pointer: u64, size: u64, buffer: *mut dc_buffer) -> dc_status;
 
-    /// Register the caller's host memory [host, host + size) with the driver
+    /// Register the caller's host memory \[host, host + size) with the driver
     /// (cuMemHostRegister) so that copies to and from it run at pinned speed.
     /// The caller keeps ownership of the memory and must keep it allocated until
     /// the buffer is released, which unregisters it. Flags: DC_ALLOC_PORTABLE,
@@ -913,7 +913,7 @@ extern "C" {
     /// DC_ERROR_CONTEXT_LOST (the buffer died with dc_device_reset).
     pub fn dc_buffer_host_pointer(buffer: dc_buffer, host_pointer: *mut *mut c_void) -> dc_status;
 
-    /// A view: a new buffer handle over bytes [offset, offset + size) of `parent`,
+    /// A view: a new buffer handle over bytes \[offset, offset + size) of `parent`,
     /// usable wherever a buffer is (copies, fills, 2D and 3D copies, kernel
     /// arguments, prefetch and advice, dc_buffer_device_pointer and
     /// dc_buffer_host_pointer, which answer the view's first byte), and checked
@@ -931,7 +931,7 @@ extern "C" {
     /// DC_ERROR_CONTEXT_LOST.
     pub fn dc_buffer_view(parent: dc_buffer, offset: u64, size: u64, view: *mut dc_buffer) -> dc_status;
 
-    /// Prefetch [offset, offset + size) of a managed buffer to `location`
+    /// Prefetch \[offset, offset + size) of a managed buffer to `location`
     /// (DC_LOCATION_HOST or a device ordinal) in stream order on `stream`. Uses the
     /// location-based cuMemPrefetchAsync of CUDA 12.2+, and the device-ordinal one on
     /// older drivers. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a
@@ -939,7 +939,7 @@ extern "C" {
     /// (the device lacks concurrent managed access), DC_ERROR_CONTEXT_LOST.
     pub fn dc_buffer_prefetch(buffer: dc_buffer, offset: u64, size: u64, location: i32, stream: dc_stream) -> dc_status;
 
-    /// Give the driver advice (DC_ADVISE_*) about [offset, offset + size) of a
+    /// Give the driver advice (DC_ADVISE_*) about \[offset, offset + size) of a
     /// managed buffer for `location` (DC_LOCATION_HOST or a device ordinal).
     /// Errors: as dc_buffer_prefetch.
     pub fn dc_buffer_advise(buffer: dc_buffer, offset: u64, size: u64, advice: i32, location: i32) -> dc_status;
@@ -981,7 +981,7 @@ extern "C" {
     /// Errors: as dc_buffer_write_async.
     pub fn dc_buffer_copy_async(dst: dc_buffer, dst_offset: u64, src: dc_buffer, src_offset: u64, size: u64, stream: dc_stream) -> dc_status;
 
-    /// Fill [offset, offset + size) of `buffer` with `value` repeated as elements of
+    /// Fill \[offset, offset + size) of `buffer` with `value` repeated as elements of
     /// `element_size` bytes (1, 2 or 4: cuMemsetD8/D16/D32). offset and size must be
     /// multiples of element_size. Returns when complete.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (bad element size,
@@ -1365,7 +1365,7 @@ extern "C" {
     /// Fill `config` with a 1-D launch of at least `n` threads: the block size that
     /// gives the kernel the highest occupancy with `shared_memory_bytes` of dynamic
     /// shared memory per block (cuOccupancyMaxPotentialBlockSize), and enough
-    /// blocks to cover n (grid[0] * block[0] >= n; the kernel guards i \< n). The
+    /// blocks to cover n (grid\[0\] * block\[0\] >= n; the kernel guards i \< n). The
     /// other dimensions are 1, flags, clusters and priority 0. The caller sets
     /// config->struct_size; `config` is written only on success.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (n = 0, NULL config,

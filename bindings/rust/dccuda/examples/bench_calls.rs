@@ -95,7 +95,11 @@ fn main() -> dccuda::Result<()> {
     let sync = || stream.synchronize().expect("stream synchronize");
 
     let empty_launch = Launch::new(&empty, &LaunchConfig::new())?;
-    report(&o, "launch_prepared_empty", measure(&o, || empty_launch.enqueue(&stream).expect("enqueue"), sync));
+    report(
+        &o,
+        "launch_prepared_empty",
+        measure(&o, || unsafe { empty_launch.enqueue(&stream) }.expect("enqueue"), sync),
+    );
 
     let mut saxpy_launch = Launch::new(&saxpy, &config)?;
     saxpy_launch.set_args(&[
@@ -104,7 +108,11 @@ fn main() -> dccuda::Result<()> {
         KernelArg::buffer(&y),
         KernelArg::value(&(n as i32)),
     ])?;
-    report(&o, "launch_prepared_saxpy4", measure(&o, || saxpy_launch.enqueue(&stream).expect("enqueue"), sync));
+    report(
+        &o,
+        "launch_prepared_saxpy4",
+        measure(&o, || unsafe { saxpy_launch.enqueue(&stream) }.expect("enqueue"), sync),
+    );
 
     report(
         &o,
@@ -112,7 +120,8 @@ fn main() -> dccuda::Result<()> {
         measure(
             &o,
             || {
-                saxpy.launch(&config).arg(&1.0f32).arg(&x).arg(&y).arg(&(n as i32)).launch(&stream).expect("launch");
+                unsafe { saxpy.launch(&config).arg(&1.0f32).arg(&x).arg(&y).arg(&(n as i32)).launch(&stream) }
+                    .expect("launch");
             },
             sync,
         ),
@@ -125,5 +134,29 @@ fn main() -> dccuda::Result<()> {
     report(&o, &format!("copy_h2d_{bytes}B"), measure(&o, || dev.write_at(0, &host).expect("write"), || {}));
     report(&o, &format!("copy_d2h_{bytes}B"), measure(&o, || dev.read_at(0, &mut back).expect("read"), || {}));
     assert_eq!(back, host, "the copies moved the data");
+
+    // The cost of tracking the streams a buffer is used on (one event record per
+    // asynchronous use, so that dropping it waits for every stream): the tracked fill
+    // against the same call made raw, on the same buffer and stream.
+    let mut words = DeviceBuffer::<u32>::new(&device, n)?;
+    report(
+        &o,
+        "fill_async_tracked_4KiB",
+        measure(&o, || words.fill_range_async(0, n, 7, &stream).expect("fill"), sync),
+    );
+    report(
+        &o,
+        "fill_async_raw_4KiB",
+        measure(
+            &o,
+            || {
+                let status = unsafe {
+                    dccuda::sys::dc_buffer_fill_async(words.as_raw(), 0, (n * 4) as u64, 7, 4, stream.as_raw())
+                };
+                assert_eq!(status, dccuda::sys::DC_SUCCESS, "raw fill");
+            },
+            sync,
+        ),
+    );
     Ok(())
 }

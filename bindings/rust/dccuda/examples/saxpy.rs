@@ -39,7 +39,7 @@ fn run(n: usize) -> dccuda::Result<usize> {
 
     let stream = Stream::new(&device)?;
     let config = saxpy.config_1d(n as u64, 0)?;
-    saxpy.launch(&config).arg(&a).arg(&dx).arg(&dy).arg(&(n as i32)).launch(&stream)?;
+    unsafe { saxpy.launch(&config).arg(&a).arg(&dx).arg(&dy).arg(&(n as i32)).launch(&stream) }?;
     stream.synchronize()?;
     let out = dy.to_vec()?;
 

@@ -11,6 +11,7 @@ use crate::device::Device;
 use crate::error::{check, Error, Result, Status};
 use crate::pod::Pod;
 use crate::stream::Stream;
+use crate::stream_uses::StreamUses;
 use crate::sys;
 
 /// What memory a buffer holds (`sys::DC_BUFFER_*`).
@@ -105,10 +106,15 @@ fn same_len(what: &str, buffer: usize, slice: usize) -> Result<()> {
 
 /// A buffer of `len` elements of T in memory the library manages: device memory by default,
 /// or pinned, managed, wrapped device memory, or a module global. Released (in stream order
-/// on the stream that last used it) when dropped.
+/// on the stream that last used it) when dropped; a buffer whose asynchronous copies, fills
+/// or prefetches ran on several streams first waits for each of them, so that no work still
+/// queued on another stream touches freed memory (one event record per asynchronous use;
+/// kernel launches are not tracked, see [`LaunchBuilder::launch`](crate::LaunchBuilder::launch)).
 pub struct DeviceBuffer<T: Pod> {
     raw: sys::dc_buffer,
     len: usize,
+    // The streams it was used on (see stream_uses.rs): dropping it waits for all of them.
+    uses: StreamUses,
     _t: PhantomData<T>,
 }
 
@@ -118,6 +124,8 @@ unsafe impl<T: Pod> Sync for DeviceBuffer<T> {}
 
 impl<T: Pod> Drop for DeviceBuffer<T> {
     fn drop(&mut self) {
+        // The library frees in order on the last stream only: first let the others finish.
+        self.uses.wait_before_free();
         unsafe { sys::dc_buffer_release(self.raw) }
     }
 }
@@ -135,41 +143,70 @@ impl<T: Pod> DeviceBuffer<T> {
         let bytes = bytes_of::<T>(len, what)?;
         let mut raw = std::ptr::null_mut();
         check(unsafe { f(device.as_raw(), bytes, flags, &mut raw) })?;
-        Ok(DeviceBuffer { raw, len, _t: PhantomData })
+        Ok(DeviceBuffer { raw, len, uses: StreamUses::default(), _t: PhantomData })
     }
 
     /// `len` elements of device memory (from the device's stream-ordered pool), not
     /// initialised. `len` 0 is refused by the library.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_alloc`](crate::sys::dc_buffer_alloc) fails
+    /// (the header's documentation, on the `sys` item, says when).
     pub fn new(device: &Device, len: usize) -> Result<Self> {
         Self::alloc_with(sys::dc_buffer_alloc, device, len, 0, "DeviceBuffer::new")
     }
 
     /// Device memory with `sys::DC_ALLOC_*` flags (`DC_ALLOC_NO_POOL`).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_alloc`](crate::sys::dc_buffer_alloc) fails
+    /// (the header's documentation, on the `sys` item, says when).
     pub fn with_flags(device: &Device, len: usize, flags: u32) -> Result<Self> {
         Self::alloc_with(sys::dc_buffer_alloc, device, len, flags, "DeviceBuffer::with_flags")
     }
 
     /// Device memory allocated in stream order on `stream`: usable by work enqueued on that
     /// stream afterwards (other streams wait for it first).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_alloc_async`](crate::sys::dc_buffer_alloc_async) fails (the header's
+    /// documentation, on the `sys` item, says when). A length whose size in bytes does not fit in
+    /// 64 bits is `OUT_OF_RANGE`.
     pub fn new_async(stream: &Stream, len: usize) -> Result<Self> {
         let bytes = bytes_of::<T>(len, "DeviceBuffer::new_async")?;
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_buffer_alloc_async(stream.as_raw(), bytes, 0, &mut raw) })?;
-        Ok(DeviceBuffer { raw, len, _t: PhantomData })
+        let buffer = DeviceBuffer { raw, len, uses: StreamUses::default(), _t: PhantomData };
+        buffer.uses.note(stream);
+        Ok(buffer)
     }
 
     /// Page-locked host memory (fast, truly asynchronous copies). Flags: DC_ALLOC_PORTABLE,
     /// DC_ALLOC_DEVICE_MAPPED, DC_ALLOC_WRITE_COMBINED.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_alloc_pinned`](crate::sys::dc_buffer_alloc_pinned) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn pinned(device: &Device, len: usize, flags: u32) -> Result<Self> {
         Self::alloc_with(sys::dc_buffer_alloc_pinned, device, len, flags, "DeviceBuffer::pinned")
     }
 
     /// Managed (unified) memory. Flags: DC_ALLOC_ATTACH_HOST.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_alloc_managed`](crate::sys::dc_buffer_alloc_managed) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn managed(device: &Device, len: usize, flags: u32) -> Result<Self> {
         Self::alloc_with(sys::dc_buffer_alloc_managed, device, len, flags, "DeviceBuffer::managed")
     }
 
     /// Device memory holding a copy of `data`.
+    ///
+    /// # Errors
+    /// The library's status and message, unchanged, when a call it makes fails.
     pub fn from_slice(device: &Device, data: &[T]) -> Result<Self> {
         let mut b = Self::new(device, data.len())?;
         b.copy_from_slice(data)?;
@@ -177,6 +214,11 @@ impl<T: Pod> DeviceBuffer<T> {
     }
 
     /// Device memory of `len` elements, every byte 0.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_fill`](crate::sys::dc_buffer_fill) fails
+    /// (the header's documentation, on the `sys` item, says when). A length whose size in bytes
+    /// does not fit in 64 bits is `OUT_OF_RANGE`.
     pub fn zeroed(device: &Device, len: usize) -> Result<Self> {
         let b = Self::new(device, len)?;
         let bytes = bytes_of::<T>(len, "DeviceBuffer::zeroed")?;
@@ -190,11 +232,17 @@ impl<T: Pod> DeviceBuffer<T> {
     /// # Safety
     /// `[device_pointer, device_pointer + len * size_of::<T>())` must be device memory of
     /// `device` that stays allocated while the buffer (and any launch or graph using it) lives.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_wrap_device`](crate::sys::dc_buffer_wrap_device) fails (the header's
+    /// documentation, on the `sys` item, says when). A length whose size in bytes does not fit in
+    /// 64 bits is `OUT_OF_RANGE`.
     pub unsafe fn wrap(device: &Device, device_pointer: u64, len: usize) -> Result<Self> {
         let bytes = bytes_of::<T>(len, "DeviceBuffer::wrap")?;
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_buffer_wrap_device(device.as_raw(), device_pointer, bytes, &mut raw) })?;
-        Ok(DeviceBuffer { raw, len, _t: PhantomData })
+        Ok(DeviceBuffer { raw, len, uses: StreamUses::default(), _t: PhantomData })
     }
 
     /// A buffer the library made (a module global): its length in elements of T from its
@@ -218,7 +266,7 @@ impl<T: Pod> DeviceBuffer<T> {
                 ),
             ));
         }
-        Ok(DeviceBuffer { raw, len: (size / elem) as usize, _t: PhantomData })
+        Ok(DeviceBuffer { raw, len: (size / elem) as usize, uses: StreamUses::default(), _t: PhantomData })
     }
 
     /// Takes ownership of a raw buffer handle.
@@ -227,7 +275,7 @@ impl<T: Pod> DeviceBuffer<T> {
     /// `raw` must be a live buffer handle that nothing else releases, at least
     /// `len * size_of::<T>()` bytes long.
     pub unsafe fn from_raw(raw: sys::dc_buffer, len: usize) -> Self {
-        DeviceBuffer { raw, len, _t: PhantomData }
+        DeviceBuffer { raw, len, uses: StreamUses::default(), _t: PhantomData }
     }
 
     /// The raw handle, still owned by the buffer.
@@ -252,12 +300,19 @@ impl<T: Pod> DeviceBuffer<T> {
     }
 
     /// Length in bytes (as the library knows it).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_size`](crate::sys::dc_buffer_size) fails
+    /// (the header's documentation, on the `sys` item, says when).
     pub fn size_bytes(&self) -> Result<u64> {
         let mut size = 0;
         check(unsafe { sys::dc_buffer_size(self.raw, &mut size) })?;
         Ok(size)
     }
 
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_kind`](crate::sys::dc_buffer_kind) fails
+    /// (the header's documentation, on the `sys` item, says when).
     pub fn kind(&self) -> Result<BufferKind> {
         let mut kind = 0;
         check(unsafe { sys::dc_buffer_kind(self.raw, &mut kind) })?;
@@ -265,6 +320,10 @@ impl<T: Pod> DeviceBuffer<T> {
     }
 
     /// A new handle to the buffer's device.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_device`](crate::sys::dc_buffer_device)
+    /// fails (the header's documentation, on the `sys` item, says when).
     pub fn device(&self) -> Result<Device> {
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_buffer_device(self.raw, &mut raw) })?;
@@ -273,6 +332,11 @@ impl<T: Pod> DeviceBuffer<T> {
 
     /// The device address (CUdeviceptr), for other CUDA libraries. Valid while the buffer
     /// lives. Pinned memory has one only with DC_ALLOC_DEVICE_MAPPED.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_device_pointer`](crate::sys::dc_buffer_device_pointer) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn device_pointer(&self) -> Result<u64> {
         let mut p = 0;
         check(unsafe { sys::dc_buffer_device_pointer(self.raw, &mut p) })?;
@@ -280,6 +344,11 @@ impl<T: Pod> DeviceBuffer<T> {
     }
 
     /// The CPU address of pinned or managed memory (device memory has none).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_host_pointer`](crate::sys::dc_buffer_host_pointer) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn host_pointer(&self) -> Result<*mut T> {
         let mut p: *mut c_void = std::ptr::null_mut();
         check(unsafe { sys::dc_buffer_host_pointer(self.raw, &mut p) })?;
@@ -291,6 +360,9 @@ impl<T: Pod> DeviceBuffer<T> {
     /// # Safety
     /// No work on any stream may write the memory while the slice lives, and the slice must
     /// not be the source or destination of an asynchronous copy still in flight.
+    ///
+    /// # Errors
+    /// The library's status and message, unchanged, when a call it makes fails.
     pub unsafe fn host_slice(&self) -> Result<&[T]> {
         let p = self.host_pointer()?;
         Ok(unsafe { std::slice::from_raw_parts(p, self.len) })
@@ -300,6 +372,9 @@ impl<T: Pod> DeviceBuffer<T> {
     ///
     /// # Safety
     /// No work on any stream may read or write the memory while the slice lives.
+    ///
+    /// # Errors
+    /// The library's status and message, unchanged, when a call it makes fails.
     pub unsafe fn host_slice_mut(&mut self) -> Result<&mut [T]> {
         let p = self.host_pointer()?;
         Ok(unsafe { std::slice::from_raw_parts_mut(p, self.len) })
@@ -308,30 +383,53 @@ impl<T: Pod> DeviceBuffer<T> {
     // -- copies from and to host slices ------------------------------------------------
 
     /// Copies `src` (exactly `len()` elements) into the buffer; returns when done.
+    ///
+    /// # Errors
+    /// The library's status and message, unchanged, when a call it makes fails. A slice whose
+    /// length is not the buffer's is `INVALID_ARGUMENT`, before any call.
     pub fn copy_from_slice(&mut self, src: &[T]) -> Result<()> {
         same_len("DeviceBuffer::copy_from_slice", self.len, src.len())?;
         self.write_at(0, src)
     }
 
     /// Copies `src` into the buffer from element `offset` on; returns when done.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_write`](crate::sys::dc_buffer_write) fails
+    /// (the header's documentation, on the `sys` item, says when). A range outside the buffer is
+    /// `OUT_OF_RANGE`, before any call.
     pub fn write_at(&mut self, offset: usize, src: &[T]) -> Result<()> {
         let (off, bytes) = range::<T>("DeviceBuffer::write_at", self.len, offset, src.len())?;
         check(unsafe { sys::dc_buffer_write(self.raw, off, src.as_ptr().cast(), bytes) })
     }
 
     /// Copies the buffer (exactly `len()` elements) into `dst`; returns when done.
+    ///
+    /// # Errors
+    /// The library's status and message, unchanged, when a call it makes fails. A slice whose
+    /// length is not the buffer's is `INVALID_ARGUMENT`, before any call.
     pub fn copy_to_slice(&self, dst: &mut [T]) -> Result<()> {
         same_len("DeviceBuffer::copy_to_slice", self.len, dst.len())?;
         self.read_at(0, dst)
     }
 
     /// Copies `dst.len()` elements from element `offset` on into `dst`; returns when done.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_read`](crate::sys::dc_buffer_read) fails
+    /// (the header's documentation, on the `sys` item, says when). A range outside the buffer is
+    /// `OUT_OF_RANGE`, before any call.
     pub fn read_at(&self, offset: usize, dst: &mut [T]) -> Result<()> {
         let (off, bytes) = range::<T>("DeviceBuffer::read_at", self.len, offset, dst.len())?;
         check(unsafe { sys::dc_buffer_read(self.raw, off, dst.as_mut_ptr().cast(), bytes) })
     }
 
     /// The whole buffer, copied into a new Vec.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_read`](crate::sys::dc_buffer_read) fails
+    /// (the header's documentation, on the `sys` item, says when). A length whose size in bytes
+    /// does not fit in 64 bits is `OUT_OF_RANGE`.
     pub fn to_vec(&self) -> Result<Vec<T>> {
         let mut v: Vec<T> = Vec::with_capacity(self.len);
         let bytes = bytes_of::<T>(self.len, "DeviceBuffer::to_vec")?;
@@ -345,27 +443,45 @@ impl<T: Pod> DeviceBuffer<T> {
     /// memory, so the call returns once `src` has been read: it may be reused at once.
     /// Refused (`INVALID_STATE`) on a stream that is capturing a graph: the graph would read
     /// `src` again at every launch, long after the borrow ended.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_write_async`](crate::sys::dc_buffer_write_async) fails (the header's
+    /// documentation, on the `sys` item, says when). A range outside the buffer is `OUT_OF_RANGE`,
+    /// before any call. A stream that is capturing a graph is `INVALID_STATE`.
     pub fn write_at_async(&mut self, offset: usize, src: &[T], stream: &Stream) -> Result<()> {
         let (off, bytes) = range::<T>("DeviceBuffer::write_at_async", self.len, offset, src.len())?;
         stream.refuse_capture("DeviceBuffer::write_at_async")?;
-        check(unsafe { sys::dc_buffer_write_async(self.raw, off, src.as_ptr().cast(), bytes, stream.as_raw()) })
+        check(unsafe { sys::dc_buffer_write_async(self.raw, off, src.as_ptr().cast(), bytes, stream.as_raw()) })?;
+        self.uses.note(stream);
+        Ok(())
     }
 
     /// As [`read_at`](Self::read_at), in stream order on `stream`. `dst` is ordinary memory,
     /// so the call returns when the data is in `dst`. Refused (`INVALID_STATE`) on a stream
     /// that is capturing a graph: the graph would write `dst` at every launch.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_read_async`](crate::sys::dc_buffer_read_async) fails (the header's
+    /// documentation, on the `sys` item, says when). A range outside the buffer is `OUT_OF_RANGE`,
+    /// before any call. A stream that is capturing a graph is `INVALID_STATE`.
     pub fn read_at_async(&self, offset: usize, dst: &mut [T], stream: &Stream) -> Result<()> {
         let (off, bytes) = range::<T>("DeviceBuffer::read_at_async", self.len, offset, dst.len())?;
         stream.refuse_capture("DeviceBuffer::read_at_async")?;
-        check(unsafe { sys::dc_buffer_read_async(self.raw, off, dst.as_mut_ptr().cast(), bytes, stream.as_raw()) })
+        check(unsafe { sys::dc_buffer_read_async(self.raw, off, dst.as_mut_ptr().cast(), bytes, stream.as_raw()) })?;
+        self.uses.note(stream);
+        Ok(())
     }
 
-    // -- copies between buffers --------------------------------------------------------
-
-    /// Copies all of `src` (same length) into this buffer; returns when done.
     /// `height` rows of `width` elements of device memory, each row padded to the pitch the
     /// device accesses fastest (`cuMemAllocPitch`); returns the buffer and that pitch in
     /// elements. T must be 4, 8 or 16 bytes (the library refuses other sizes).
+    ///
+    /// # Errors
+    /// The library's status and message, unchanged, when the call fails (the header's
+    /// documentation of the `sys` function says when); a count whose byte size overflows is
+    /// `INVALID_ARGUMENT`, before any call.
     pub fn pitched(device: &Device, width: usize, height: usize) -> Result<(Self, usize)> {
         let what = "DeviceBuffer::pitched";
         let bytes = bytes_of::<T>(width, what)?;
@@ -374,7 +490,7 @@ impl<T: Pod> DeviceBuffer<T> {
         check(unsafe {
             sys::dc_buffer_alloc_pitched(device.as_raw(), bytes, height as u64, size_of::<T>() as u32, 0, &mut pitch, &mut raw)
         })?;
-        let b = DeviceBuffer { raw, len: (pitch as usize / size_of::<T>()) * height, _t: PhantomData };
+        let b = DeviceBuffer { raw, len: (pitch as usize / size_of::<T>()) * height, uses: StreamUses::default(), _t: PhantomData };
         if pitch as usize % size_of::<T>() != 0 {
             return Err(Error::local(
                 Status::INVALID_ARGUMENT,
@@ -389,6 +505,11 @@ impl<T: Pod> DeviceBuffer<T> {
     /// kernel arguments, 2D copies). It keeps this buffer's memory alive and frees nothing when
     /// dropped. Device memory is not Rust memory: the view and its parent may both be written
     /// (as two kernels may); order such work with streams as for any two buffers.
+    ///
+    /// # Errors
+    /// The library's status and message, unchanged, when the call fails (the header's
+    /// documentation of the `sys` function says when); a count whose byte size overflows is
+    /// `INVALID_ARGUMENT`, before any call.
     pub fn view(&self, elements: std::ops::Range<usize>) -> Result<DeviceBuffer<T>> {
         let what = "DeviceBuffer::view";
         let count = elements.end.checked_sub(elements.start).ok_or_else(|| {
@@ -397,11 +518,16 @@ impl<T: Pod> DeviceBuffer<T> {
         let (offset, bytes) = range::<T>(what, self.len, elements.start, count)?;
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_buffer_view(self.raw, offset, bytes, &mut raw) })?;
-        Ok(DeviceBuffer { raw, len: count, _t: PhantomData })
+        Ok(DeviceBuffer { raw, len: count, uses: StreamUses::default(), _t: PhantomData })
     }
 
     /// As [`view`](Self::view), for code that writes through the view: it borrows the parent
     /// mutably for the call, to say so.
+    ///
+    /// # Errors
+    /// The library's status and message, unchanged, when the call fails (the header's
+    /// documentation of the `sys` function says when); a count whose byte size overflows is
+    /// `INVALID_ARGUMENT`, before any call.
     pub fn view_mut(&mut self, elements: std::ops::Range<usize>) -> Result<DeviceBuffer<T>> {
         self.view(elements)
     }
@@ -409,6 +535,11 @@ impl<T: Pod> DeviceBuffer<T> {
     /// Copies a `width` x `height` block of elements from `src` (rows `src_pitch` elements
     /// apart from element `src_index`) to this buffer (rows `pitch` apart from `index`): a tile
     /// of one matrix into a tile of another. Every row is bounds-checked by the library.
+    ///
+    /// # Errors
+    /// The library's status and message, unchanged, when the call fails (the header's
+    /// documentation of the `sys` function says when); a count whose byte size overflows is
+    /// `INVALID_ARGUMENT`, before any call.
     #[allow(clippy::too_many_arguments)]
     pub fn copy_from_2d(
         &mut self,
@@ -428,6 +559,11 @@ impl<T: Pod> DeviceBuffer<T> {
     }
 
     /// As [`copy_from_2d`](Self::copy_from_2d), in stream order on `stream`.
+    ///
+    /// # Errors
+    /// The library's status and message, unchanged, when the call fails (the header's
+    /// documentation of the `sys` function says when); a count whose byte size overflows is
+    /// `INVALID_ARGUMENT`, before any call.
     #[allow(clippy::too_many_arguments)]
     pub fn copy_from_2d_async(
         &mut self,
@@ -454,12 +590,20 @@ impl<T: Pod> DeviceBuffer<T> {
                 height as u64,
                 stream.as_raw(),
             )
-        })
+        })?;
+        self.uses.note(stream);
+        src.uses.note(stream);
+        Ok(())
     }
 
     /// Writes a `width` x `height` block from `src` (rows `src_pitch` elements apart) into this
     /// buffer (rows `pitch` apart from element `index`); returns when done. Both sides are
     /// bounds-checked by the library (`src` against its length).
+    ///
+    /// # Errors
+    /// The library's status and message, unchanged, when the call fails (the header's
+    /// documentation of the `sys` function says when); a count whose byte size overflows is
+    /// `INVALID_ARGUMENT`, before any call.
     pub fn write_2d(&mut self, index: usize, pitch: usize, src: &[T], src_pitch: usize, width: usize, height: usize) -> Result<()> {
         let what = "DeviceBuffer::write_2d";
         let b = |n: usize| bytes_of::<T>(n, what);
@@ -479,6 +623,11 @@ impl<T: Pod> DeviceBuffer<T> {
 
     /// Reads a `width` x `height` block of this buffer (rows `pitch` elements apart from
     /// `index`) into `dst` (rows `dst_pitch` apart); returns when done.
+    ///
+    /// # Errors
+    /// The library's status and message, unchanged, when the call fails (the header's
+    /// documentation of the `sys` function says when); a count whose byte size overflows is
+    /// `INVALID_ARGUMENT`, before any call.
     pub fn read_2d(&self, index: usize, pitch: usize, dst: &mut [T], dst_pitch: usize, width: usize, height: usize) -> Result<()> {
         let what = "DeviceBuffer::read_2d";
         let b = |n: usize| bytes_of::<T>(n, what);
@@ -496,12 +645,24 @@ impl<T: Pod> DeviceBuffer<T> {
         })
     }
 
+    // -- copies between buffers --------------------------------------------------------
+
+    /// Copies all of `src` (same length) into this buffer; returns when done.
+    ///
+    /// # Errors
+    /// The library's status and message, unchanged, when a call it makes fails. A slice whose
+    /// length is not the buffer's is `INVALID_ARGUMENT`, before any call.
     pub fn copy_from(&mut self, src: &DeviceBuffer<T>) -> Result<()> {
         same_len("DeviceBuffer::copy_from", self.len, src.len)?;
         self.copy_from_buffer(0, src, 0, self.len)
     }
 
     /// Copies `count` elements of `src` from `src_offset` to `dst_offset` here; returns when done.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_copy`](crate::sys::dc_buffer_copy) fails
+    /// (the header's documentation, on the `sys` item, says when). A range outside the buffer is
+    /// `OUT_OF_RANGE`, before any call.
     pub fn copy_from_buffer(
         &mut self,
         dst_offset: usize,
@@ -517,6 +678,12 @@ impl<T: Pod> DeviceBuffer<T> {
 
     /// As [`copy_from_buffer`](Self::copy_from_buffer), in stream order on `stream` (a stream
     /// of either buffer's device).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_copy_async`](crate::sys::dc_buffer_copy_async) fails (the header's
+    /// documentation, on the `sys` item, says when). A range outside the buffer is `OUT_OF_RANGE`,
+    /// before any call.
     pub fn copy_from_buffer_async(
         &mut self,
         dst_offset: usize,
@@ -528,10 +695,18 @@ impl<T: Pod> DeviceBuffer<T> {
         let what = "DeviceBuffer::copy_from_buffer_async";
         let (d, bytes) = range::<T>(what, self.len, dst_offset, count)?;
         let (s, _) = range::<T>(what, src.len, src_offset, count)?;
-        check(unsafe { sys::dc_buffer_copy_async(self.raw, d, src.raw, s, bytes, stream.as_raw()) })
+        check(unsafe { sys::dc_buffer_copy_async(self.raw, d, src.raw, s, bytes, stream.as_raw()) })?;
+        self.uses.note(stream);
+        src.uses.note(stream);
+        Ok(())
     }
 
     /// Which path a copy from `src` into this buffer takes.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_copy_path`](crate::sys::dc_buffer_copy_path) fails (the header's documentation,
+    /// on the `sys` item, says when).
     pub fn copy_path<U: Pod>(&self, src: &DeviceBuffer<U>) -> Result<CopyPath> {
         let mut path = 0;
         check(unsafe { sys::dc_buffer_copy_path(self.raw, src.raw, &mut path) })?;
@@ -565,11 +740,20 @@ impl<T: Pod> DeviceBuffer<T> {
     }
 
     /// Sets every element to `value` (T of 1, 2 or 4 bytes); returns when done.
+    ///
+    /// # Errors
+    /// The library's status and message, unchanged, when a call it makes fails.
     pub fn fill(&mut self, value: T) -> Result<()> {
         self.fill_range(0, self.len, value)
     }
 
     /// Sets elements [offset, offset + count) to `value`; returns when done.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_fill`](crate::sys::dc_buffer_fill) fails
+    /// (the header's documentation, on the `sys` item, says when). A range outside the buffer is
+    /// `OUT_OF_RANGE`, before any call. Elements of other than 1, 2 or 4 bytes are
+    /// `INVALID_ARGUMENT`.
     pub fn fill_range(&mut self, offset: usize, count: usize, value: T) -> Result<()> {
         let what = "DeviceBuffer::fill_range";
         let (pattern, elem) = Self::fill_pattern(what, value)?;
@@ -578,23 +762,43 @@ impl<T: Pod> DeviceBuffer<T> {
     }
 
     /// As [`fill_range`](Self::fill_range), in stream order on `stream`.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_fill_async`](crate::sys::dc_buffer_fill_async) fails (the header's
+    /// documentation, on the `sys` item, says when). A range outside the buffer is `OUT_OF_RANGE`,
+    /// before any call. Elements of other than 1, 2 or 4 bytes are `INVALID_ARGUMENT`.
     pub fn fill_range_async(&mut self, offset: usize, count: usize, value: T, stream: &Stream) -> Result<()> {
         let what = "DeviceBuffer::fill_range_async";
         let (pattern, elem) = Self::fill_pattern(what, value)?;
         let (off, bytes) = range::<T>(what, self.len, offset, count)?;
-        check(unsafe { sys::dc_buffer_fill_async(self.raw, off, bytes, pattern, elem, stream.as_raw()) })
+        check(unsafe { sys::dc_buffer_fill_async(self.raw, off, bytes, pattern, elem, stream.as_raw()) })?;
+        self.uses.note(stream);
+        Ok(())
     }
 
     // -- managed memory ----------------------------------------------------------------
 
     /// Prefetches elements [offset, offset + count) of a managed buffer to `location`, in
     /// stream order on `stream`.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_prefetch`](crate::sys::dc_buffer_prefetch)
+    /// fails (the header's documentation, on the `sys` item, says when). A range outside the buffer
+    /// is `OUT_OF_RANGE`, before any call.
     pub fn prefetch(&self, offset: usize, count: usize, location: Location, stream: &Stream) -> Result<()> {
         let (off, bytes) = range::<T>("DeviceBuffer::prefetch", self.len, offset, count)?;
-        check(unsafe { sys::dc_buffer_prefetch(self.raw, off, bytes, location.raw(), stream.as_raw()) })
+        check(unsafe { sys::dc_buffer_prefetch(self.raw, off, bytes, location.raw(), stream.as_raw()) })?;
+        self.uses.note(stream);
+        Ok(())
     }
 
     /// Advice (`sys::DC_ADVISE_*`) about elements [offset, offset + count) of a managed buffer.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_advise`](crate::sys::dc_buffer_advise)
+    /// fails (the header's documentation, on the `sys` item, says when). A range outside the buffer
+    /// is `OUT_OF_RANGE`, before any call.
     pub fn advise(&self, offset: usize, count: usize, advice: i32, location: Location) -> Result<()> {
         let (off, bytes) = range::<T>("DeviceBuffer::advise", self.len, offset, count)?;
         check(unsafe { sys::dc_buffer_advise(self.raw, off, bytes, advice, location.raw()) })
@@ -621,6 +825,12 @@ impl<'a, T: Pod> RegisteredBuffer<'a, T> {
     /// Registers `memory` (cuMemHostRegister). Slow (tens of ms for hundreds of MiB):
     /// register once, copy many times. Flags: DC_ALLOC_PORTABLE, DC_ALLOC_DEVICE_MAPPED,
     /// DC_ALLOC_READ_ONLY.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_register_host`](crate::sys::dc_buffer_register_host) fails (the header's
+    /// documentation, on the `sys` item, says when). A length whose size in bytes does not fit in
+    /// 64 bits is `OUT_OF_RANGE`.
     pub fn new(device: &Device, memory: &'a mut [T], flags: u32) -> Result<Self> {
         let bytes = bytes_of::<T>(memory.len(), "RegisteredBuffer::new")?;
         let mut raw = std::ptr::null_mut();
@@ -642,6 +852,9 @@ impl<'a, T: Pod> RegisteredBuffer<'a, T> {
         self.len == 0
     }
 
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_kind`](crate::sys::dc_buffer_kind) fails
+    /// (the header's documentation, on the `sys` item, says when).
     pub fn kind(&self) -> Result<BufferKind> {
         let mut kind = 0;
         check(unsafe { sys::dc_buffer_kind(self.raw, &mut kind) })?;
@@ -649,6 +862,11 @@ impl<'a, T: Pod> RegisteredBuffer<'a, T> {
     }
 
     /// Copies `count` elements from `src_offset` of this memory into `dst` at `dst_offset`.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_copy`](crate::sys::dc_buffer_copy) fails
+    /// (the header's documentation, on the `sys` item, says when). A range outside the buffer is
+    /// `OUT_OF_RANGE`, before any call.
     pub fn copy_to_buffer(
         &self,
         src_offset: usize,
@@ -663,6 +881,11 @@ impl<'a, T: Pod> RegisteredBuffer<'a, T> {
     }
 
     /// Copies `count` elements of `src` from `src_offset` into this memory at `dst_offset`.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_copy`](crate::sys::dc_buffer_copy) fails
+    /// (the header's documentation, on the `sys` item, says when). A range outside the buffer is
+    /// `OUT_OF_RANGE`, before any call.
     pub fn copy_from_buffer(
         &mut self,
         dst_offset: usize,

@@ -253,7 +253,24 @@ impl Program {
     /// Compiles CUDA C++ `source`. `device` supplies the architecture when the options do
     /// not name one (no GPU is needed when they do). On `Status::COMPILE` the error's
     /// message has the first error line and [`Error::detail`] the whole log.
-    pub fn compile(source: &str, options: &CompileOptions, device: Option<&Device>) -> Result<Program> {
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_compile`](crate::sys::dc_compile) fails (the
+    /// header's documentation, on the `sys` item, says when). A string holding a NUL byte is
+    /// `INVALID_ARGUMENT`.
+    pub fn compile<'o>(
+        source: &str,
+        options: impl Into<Option<&'o CompileOptions>>,
+        device: Option<&Device>,
+    ) -> Result<Program> {
+        let defaults;
+        let options = match options.into() {
+            Some(options) => options,
+            None => {
+                defaults = CompileOptions::new();
+                &defaults
+            }
+        };
         let src = c_string(source, "Program::compile: the source")?;
         let c = options.to_c("Program::compile")?;
         let mut raw = std::ptr::null_mut();
@@ -270,6 +287,10 @@ impl Program {
     }
 
     /// The compiled image's kind and bytes (PTX includes its terminating NUL).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_program_output`](crate::sys::dc_program_output)
+    /// fails (the header's documentation, on the `sys` item, says when).
     pub fn output(&self) -> Result<(Output, &[u8])> {
         let (mut kind, mut data, mut size) = (0, std::ptr::null(), 0u64);
         check(unsafe { sys::dc_program_output(self.raw, &mut kind, &mut data, &mut size) })?;
@@ -283,6 +304,10 @@ impl Program {
     }
 
     /// The compiler's log (warnings), "" if empty.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_program_log`](crate::sys::dc_program_log) fails
+    /// (the header's documentation, on the `sys` item, says when).
     pub fn log(&self) -> Result<String> {
         let mut p = std::ptr::null();
         check(unsafe { sys::dc_program_log(self.raw, &mut p) })?;
@@ -290,6 +315,12 @@ impl Program {
     }
 
     /// The lowered (mangled) name of a name expression given at compile time.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_program_lowered_name`](crate::sys::dc_program_lowered_name) fails (the header's
+    /// documentation, on the `sys` item, says when). A string holding a NUL byte is
+    /// `INVALID_ARGUMENT`.
     pub fn lowered_name(&self, expression: &str) -> Result<String> {
         let expr = c_string(expression, "Program::lowered_name: the expression")?;
         let mut p = std::ptr::null();
@@ -298,6 +329,11 @@ impl Program {
     }
 
     /// Where the output came from (compiled now, or a cache).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_program_cache_source`](crate::sys::dc_program_cache_source) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn cache_source(&self) -> Result<CacheSource> {
         let mut v = 0;
         check(unsafe { sys::dc_program_cache_source(self.raw, &mut v) })?;
@@ -311,13 +347,32 @@ impl Program {
 }
 
 /// Empties the in-process cache and/or the on-disk cache (`sys::DC_CACHE_CLEAR_*`).
+///
+/// # Errors
+/// The library's status and message when [`dc_cache_clear`](crate::sys::dc_cache_clear) fails (the
+/// header's documentation, on the `sys` item, says when).
 pub fn cache_clear(flags: u32) -> Result<()> {
     check(unsafe { sys::dc_cache_clear(flags) })
 }
 
 /// The on-disk cache folder, "" when the disk cache is disabled.
+///
+/// # Errors
+/// The library's status and message when [`dc_cache_directory`](crate::sys::dc_cache_directory)
+/// fails (the header's documentation, on the `sys` item, says when).
 pub fn cache_directory() -> Result<String> {
     let mut p = std::ptr::null();
     check(unsafe { sys::dc_cache_directory(&mut p) })?;
     Ok(owned_string(p))
+}
+
+/// As [`cache_directory`], byte for byte: a folder whose name is not UTF-8 comes back
+/// unchanged (`cache_directory` replaces such bytes with U+FFFD).
+///
+/// # Errors
+/// As [`cache_directory`].
+pub fn cache_directory_path() -> Result<std::path::PathBuf> {
+    let mut p = std::ptr::null();
+    check(unsafe { sys::dc_cache_directory(&mut p) })?;
+    Ok(crate::error::owned_path(p))
 }

@@ -46,6 +46,10 @@ impl Deref for DeviceInfo {
 
 impl Device {
     /// The number of CUDA devices (0 is a valid answer when the driver sees no GPU).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_device_count`](crate::sys::dc_device_count) fails
+    /// (the header's documentation, on the `sys` item, says when).
     pub fn count() -> Result<usize> {
         let mut n = 0;
         check(unsafe { sys::dc_device_count(&mut n) })?;
@@ -53,6 +57,10 @@ impl Device {
     }
 
     /// Opens device `ordinal` (0-based).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_device_open`](crate::sys::dc_device_open) fails
+    /// (the header's documentation, on the `sys` item, says when).
     pub fn open(ordinal: usize) -> Result<Device> {
         // Ordinals past i32::MAX cannot exist; the library names the bad value.
         let ordinal = i32::try_from(ordinal).unwrap_or(i32::MAX);
@@ -62,6 +70,10 @@ impl Device {
     }
 
     /// Name, compute capability, memory, limits and capabilities.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_device_get_info`](crate::sys::dc_device_get_info)
+    /// fails (the header's documentation, on the `sys` item, says when).
     pub fn info(&self) -> Result<DeviceInfo> {
         let mut info = sys::dc_device_info::default();
         check(unsafe { sys::dc_device_get_info(self.raw, &mut info) })?;
@@ -69,6 +81,11 @@ impl Device {
     }
 
     /// Any CUdevice_attribute (the numeric value of cuda.h's CU_DEVICE_ATTRIBUTE_*).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_device_attribute`](crate::sys::dc_device_attribute) fails (the header's documentation,
+    /// on the `sys` item, says when).
     pub fn attribute(&self, attribute: i32) -> Result<i32> {
         let mut v = 0;
         check(unsafe { sys::dc_device_attribute(self.raw, attribute, &mut v) })?;
@@ -76,6 +93,11 @@ impl Device {
     }
 
     /// (free, total) device memory in bytes, now.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_device_memory_info`](crate::sys::dc_device_memory_info) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn memory_info(&self) -> Result<(u64, u64)> {
         let (mut free, mut total) = (0, 0);
         check(unsafe { sys::dc_device_memory_info(self.raw, &mut free, &mut total) })?;
@@ -83,6 +105,11 @@ impl Device {
     }
 
     /// Waits until all work on the device has finished.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_device_synchronize`](crate::sys::dc_device_synchronize) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn synchronize(&self) -> Result<()> {
         check(unsafe { sys::dc_device_synchronize(self.raw) })
     }
@@ -94,17 +121,30 @@ impl Device {
     /// # Safety
     /// No other thread may use the device (any object on it) during the call: the header
     /// forbids it, and the driver destroys the context those calls would use.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_device_reset`](crate::sys::dc_device_reset) fails
+    /// (the header's documentation, on the `sys` item, says when).
     pub unsafe fn reset(&self) -> Result<()> {
         check(unsafe { sys::dc_device_reset(self.raw) })
     }
 
     /// Gives cached pool memory back to the driver, keeping `keep_bytes`.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_device_trim_memory`](crate::sys::dc_device_trim_memory) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn trim_memory(&self, keep_bytes: u64) -> Result<()> {
         check(unsafe { sys::dc_device_trim_memory(self.raw, keep_bytes) })
     }
 
     /// The raw CUdevice and primary CUcontext, for other CUDA libraries. The context belongs
     /// to this handle: do not destroy it.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_device_native`](crate::sys::dc_device_native)
+    /// fails (the header's documentation, on the `sys` item, says when).
     pub fn native(&self) -> Result<(i32, *mut c_void)> {
         let (mut dev, mut ctx) = (0, std::ptr::null_mut());
         check(unsafe { sys::dc_device_native(self.raw, &mut dev, &mut ctx) })?;
@@ -112,6 +152,11 @@ impl Device {
     }
 
     /// Whether kernels and copies on `self` can access memory on `peer` directly.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_device_can_access_peer`](crate::sys::dc_device_can_access_peer) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn can_access_peer(&self, peer: &Device) -> Result<bool> {
         let mut v = 0;
         check(unsafe { sys::dc_device_can_access_peer(self.raw, peer.raw, &mut v) })?;
@@ -119,16 +164,31 @@ impl Device {
     }
 
     /// Lets `self` access memory on `peer` (idempotent).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_device_enable_peer_access`](crate::sys::dc_device_enable_peer_access) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn enable_peer_access(&self, peer: &Device) -> Result<()> {
         check(unsafe { sys::dc_device_enable_peer_access(self.raw, peer.raw) })
     }
 
     /// Undoes [`enable_peer_access`](Self::enable_peer_access) (idempotent).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_device_disable_peer_access`](crate::sys::dc_device_disable_peer_access) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn disable_peer_access(&self, peer: &Device) -> Result<()> {
         check(unsafe { sys::dc_device_disable_peer_access(self.raw, peer.raw) })
     }
 
     /// A `sys::DC_PEER_ATTRIBUTE_*` of the pair (self -> peer).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_device_peer_attribute`](crate::sys::dc_device_peer_attribute) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn peer_attribute(&self, peer: &Device, attribute: i32) -> Result<i32> {
         let mut v = 0;
         check(unsafe { sys::dc_device_peer_attribute(self.raw, peer.raw, attribute, &mut v) })?;
@@ -136,6 +196,11 @@ impl Device {
     }
 
     /// The range of stream priorities: (least, greatest); the greatest is numerically lowest.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_stream_priority_range`](crate::sys::dc_stream_priority_range) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn stream_priority_range(&self) -> Result<(i32, i32)> {
         let (mut least, mut greatest) = (0, 0);
         check(unsafe { sys::dc_stream_priority_range(self.raw, &mut least, &mut greatest) })?;

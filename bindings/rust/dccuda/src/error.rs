@@ -186,3 +186,41 @@ pub(crate) fn c_string(s: &str, what: &str) -> Result<std::ffi::CString> {
         Error::local(Status::INVALID_ARGUMENT, format!("{what} contains a NUL byte, which C strings cannot hold"))
     })
 }
+
+/// A path as a C string, byte for byte (a file name need not be UTF-8 on Unix), or
+/// INVALID_ARGUMENT naming `what` if it holds a NUL (or, elsewhere, is not Unicode).
+pub(crate) fn c_path(path: &std::path::Path, what: &str) -> Result<std::ffi::CString> {
+    #[cfg(unix)]
+    let bytes = {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes().to_vec()
+    };
+    #[cfg(not(unix))]
+    let bytes = path
+        .to_str()
+        .ok_or_else(|| {
+            Error::local(Status::INVALID_ARGUMENT, format!("{what} ({}) is not valid Unicode", path.display()))
+        })?
+        .as_bytes()
+        .to_vec();
+    std::ffi::CString::new(bytes).map_err(|_| {
+        Error::local(Status::INVALID_ARGUMENT, format!("{what} contains a NUL byte, which C strings cannot hold"))
+    })
+}
+
+/// A path the library returned, byte for byte (see [`c_path`]); empty for NULL.
+pub(crate) fn owned_path(p: *const std::ffi::c_char) -> std::path::PathBuf {
+    if p.is_null() {
+        return std::path::PathBuf::new();
+    }
+    let bytes = unsafe { CStr::from_ptr(p) }.to_bytes();
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::path::PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+    }
+    #[cfg(not(unix))]
+    {
+        std::path::PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+    }
+}

@@ -44,6 +44,11 @@ impl<'s> Capture<'s> {
 
     /// Adds a host node that calls `f` every time the graph runs (on a driver thread; the
     /// rules of [`Stream::add_callback`] apply). The graph keeps `f` until it is dropped.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_stream_add_callback`](crate::sys::dc_stream_add_callback) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn add_callback<F: Fn() + Send + Sync + 'static>(&mut self, f: F) -> Result<()> {
         let key = callback::add_repeat(Arc::new(f));
         let status = unsafe {
@@ -60,6 +65,11 @@ impl<'s> Capture<'s> {
 
     /// Ends the capture and returns the recorded graph. An error (the capture was
     /// invalidated by an illegal call during it) also ends the capture.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_stream_end_capture`](crate::sys::dc_stream_end_capture) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn end(mut self) -> Result<Graph> {
         self.ended = true;
         let mut raw = std::ptr::null_mut();
@@ -131,22 +141,39 @@ impl Graph {
     }
 
     /// Instantiates the graph now (else the first launch does). Idempotent.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_graph_instantiate`](crate::sys::dc_graph_instantiate) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn instantiate(&self) -> Result<()> {
         check(unsafe { sys::dc_graph_instantiate(self.raw) })
     }
 
     /// Uploads the instantiated graph ahead of its first launch.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_upload`](crate::sys::dc_graph_upload) fails
+    /// (the header's documentation, on the `sys` item, says when).
     pub fn upload(&self, stream: &Stream) -> Result<()> {
         check(unsafe { sys::dc_graph_upload(self.raw, stream.as_raw()) })
     }
 
     /// Launches the graph on `stream`.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_launch`](crate::sys::dc_graph_launch) fails
+    /// (the header's documentation, on the `sys` item, says when).
     pub fn launch(&self, stream: &Stream) -> Result<()> {
         check(unsafe { sys::dc_graph_launch(self.raw, stream.as_raw()) })
     }
 
     /// Updates the instantiated graph in place with the parameters of `source`, a capture
     /// of the same work (same topology). On failure the graph is unchanged.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_update`](crate::sys::dc_graph_update) fails
+    /// (the header's documentation, on the `sys` item, says when).
     pub fn update(&mut self, source: &Graph) -> Result<()> {
         check(unsafe { sys::dc_graph_update(self.raw, source.raw) })?;
         // The updated host nodes may now call source's closures: keep them alive too.
@@ -158,6 +185,11 @@ impl Graph {
     }
 
     /// The number of nodes.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_graph_node_count`](crate::sys::dc_graph_node_count) fails (the header's documentation,
+    /// on the `sys` item, says when).
     pub fn node_count(&self) -> Result<u64> {
         let mut n = 0;
         check(unsafe { sys::dc_graph_node_count(self.raw, &mut n) })?;

@@ -225,7 +225,31 @@ impl<'a> LaunchBuilder<'a> {
     }
 
     /// Enqueues the kernel on `stream` (asynchronous: a fault shows at a later sync).
-    pub fn launch(self, stream: &Stream) -> Result<()> {
+    ///
+    /// # Safety
+    /// The library checks the number of arguments and each one's size against the kernel's
+    /// parameters, nothing more: the kernel runs with whatever it is given, and can write
+    /// anywhere the GPU reaches (device memory, and mapped pinned, managed or HMM host
+    /// memory). The caller guarantees, as for an FFI call, that
+    /// - each argument has the type the kernel's parameter has (a `&DeviceBuffer<f64>` for a
+    ///   `float*` has the right size and the wrong meaning);
+    /// - every address the kernel reads or writes is inside memory it may use: a buffer
+    ///   argument's accesses stay inside that buffer (its length in elements is the caller's
+    ///   to pass), and no address is made up from a plain integer argument;
+    /// - memory the kernel writes is not read or written by the host or by other streams'
+    ///   work until the kernel has finished (a stream or event synchronisation orders it);
+    /// - every buffer the kernel uses lives until the kernel has finished. Dropping a
+    ///   [`DeviceBuffer`] frees it in order on the stream it was last used on, and waits for
+    ///   its copies and fills on other streams, but launches are not tracked: when a kernel
+    ///   uses a buffer on a stream other than the buffer's last, synchronise that stream (or
+    ///   make the last one wait on an event) before dropping the buffer.
+    ///
+    /// # Errors
+    /// A wrong argument count or size, or a configuration the device refuses, is
+    /// `Status::INVALID_ARGUMENT` with the kernel's parameter layout in the message; a
+    /// released stream or function `Status::INVALID_HANDLE`. A fault inside the kernel is
+    /// reported by a later synchronisation, not here.
+    pub unsafe fn launch(self, stream: &Stream) -> Result<()> {
         let n = arg_count("LaunchBuilder::launch", self.args.len())?;
         check(unsafe {
             sys::dc_launch_kernel(self.function.as_raw(), self.config.as_raw(), self.args.as_ptr(), n, stream.as_raw())
@@ -246,6 +270,11 @@ impl Function {
     /// Device pointers inside `params` cannot be checked: each must be valid device memory
     /// of this kernel's device, large enough for what the kernel does with it, until the
     /// kernel has finished.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_launch_kernel_packed`](crate::sys::dc_launch_kernel_packed) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub unsafe fn launch_packed(&self, config: &LaunchConfig, params: &[u8], stream: &Stream) -> Result<()> {
         check(unsafe {
             sys::dc_launch_kernel_packed(
@@ -271,6 +300,10 @@ crate::owned_handle!(
 
 impl Launch {
     /// A prepared launch with no arguments bound yet.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_launch_create`](crate::sys::dc_launch_create)
+    /// fails (the header's documentation, on the `sys` item, says when).
     pub fn new(function: &Function, config: &LaunchConfig) -> Result<Launch> {
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_launch_create(function.as_raw(), config.as_raw(), &mut raw) })?;
@@ -278,18 +311,31 @@ impl Launch {
     }
 
     /// Replaces the configuration (checked as in `new`).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_launch_set_config`](crate::sys::dc_launch_set_config) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn set_config(&mut self, config: &LaunchConfig) -> Result<()> {
         check(unsafe { sys::dc_launch_set_config(self.raw, config.as_raw()) })
     }
 
     /// Binds argument `index` (checked against parameter `index`). A value is copied; a
     /// buffer is kept alive by the launch.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_launch_set_arg`](crate::sys::dc_launch_set_arg)
+    /// fails (the header's documentation, on the `sys` item, says when).
     pub fn set_arg<'a>(&mut self, index: u32, arg: impl IntoKernelArg<'a>) -> Result<()> {
         let arg = arg.into_kernel_arg();
         check(unsafe { sys::dc_launch_set_arg(self.raw, index, &arg.raw) })
     }
 
     /// Binds all arguments at once.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_launch_set_args`](crate::sys::dc_launch_set_args)
+    /// fails (the header's documentation, on the `sys` item, says when).
     pub fn set_args(&mut self, args: &[KernelArg<'_>]) -> Result<()> {
         let raw: Vec<sys::dc_arg> = args.iter().map(|a| a.raw).collect();
         let n = arg_count("Launch::set_args", raw.len())?;
@@ -297,7 +343,30 @@ impl Launch {
     }
 
     /// Enqueues the launch on `stream` (every argument must be bound).
-    pub fn enqueue(&self, stream: &Stream) -> Result<()> {
+    ///
+    /// # Safety
+    /// The library checks the number of arguments and each one's size against the kernel's
+    /// parameters, nothing more: the kernel runs with whatever it is given, and can write
+    /// anywhere the GPU reaches (device memory, and mapped pinned, managed or HMM host
+    /// memory). The caller guarantees, as for an FFI call, that
+    /// - each argument has the type the kernel's parameter has (a `&DeviceBuffer<f64>` for a
+    ///   `float*` has the right size and the wrong meaning);
+    /// - every address the kernel reads or writes is inside memory it may use: a buffer
+    ///   argument's accesses stay inside that buffer (its length in elements is the caller's
+    ///   to pass), and no address is made up from a plain integer argument;
+    /// - memory the kernel writes is not read or written by the host or by other streams'
+    ///   work until the kernel has finished (a stream or event synchronisation orders it);
+    /// - every buffer the kernel uses lives until the kernel has finished. Dropping a
+    ///   [`DeviceBuffer`] frees it in order on the stream it was last used on, and waits for
+    ///   its copies and fills on other streams, but launches are not tracked: when a kernel
+    ///   uses a buffer on a stream other than the buffer's last, synchronise that stream (or
+    ///   make the last one wait on an event) before dropping the buffer.
+    ///
+    /// # Errors
+    /// An argument not bound yet is `Status::INVALID_STATE`; a
+    /// released stream or function `Status::INVALID_HANDLE`. A fault inside the kernel is
+    /// reported by a later synchronisation, not here.
+    pub unsafe fn enqueue(&self, stream: &Stream) -> Result<()> {
         check(unsafe { sys::dc_launch_enqueue(self.raw, stream.as_raw()) })
     }
 }

@@ -18,13 +18,17 @@
 //! let x = DeviceBuffer::from_slice(&device, &vec![1.0f32; n])?;
 //! let mut y = DeviceBuffer::from_slice(&device, &vec![2.0f32; n])?;
 //! let stream = Stream::new(&device)?;
-//! saxpy
-//!     .launch(&LaunchConfig::linear(n as u32, 256))
-//!     .arg(&3.0f32)
-//!     .arg(&x)
-//!     .arg(&y)
-//!     .arg(&(n as i32))
-//!     .launch(&stream)?;
+//! // SAFETY: saxpy takes (float, const float*, float*, int) and reads and writes n floats
+//! // of x and y, which hold n floats each and outlive the stream's work.
+//! unsafe {
+//!     saxpy
+//!         .launch(&LaunchConfig::linear(n as u32, 256))
+//!         .arg(&3.0f32)
+//!         .arg(&x)
+//!         .arg(&y)
+//!         .arg(&(n as i32))
+//!         .launch(&stream)?;
+//! }
 //! stream.synchronize()?;
 //! assert!(y.to_vec()?.iter().all(|&v| v == 5.0));
 //! # Ok(()) }
@@ -39,8 +43,13 @@
 //! launch, ending a capture) takes `&mut self`.
 
 #![deny(unsafe_op_in_unsafe_fn)]
+// Every fallible public function says how it fails; every unsafe one what it requires
+// (rust.clippy runs with -D warnings).
+#![warn(clippy::missing_errors_doc, clippy::missing_safety_doc)]
 
 pub use dccuda_sys as sys;
+
+use std::path::PathBuf;
 
 mod buffer;
 mod callback;
@@ -53,9 +62,10 @@ mod launch;
 mod module;
 mod pod;
 mod stream;
+mod stream_uses;
 
 pub use buffer::{BufferKind, CopyPath, DeviceBuffer, Location, RegisteredBuffer};
-pub use compile::{cache_clear, cache_directory, CacheSource, CompileOptions, Output, Program};
+pub use compile::{cache_clear, cache_directory, cache_directory_path, CacheSource, CompileOptions, Output, Program};
 pub use device::{Device, DeviceInfo};
 pub use error::{cuda_error_name, Error, Result, Status};
 pub use event::Event;
@@ -134,9 +144,9 @@ pub const fn header_version() -> u32 {
 #[derive(Clone, Debug, Default)]
 pub struct InitOptions {
     flags: u32,
-    driver_library: Option<String>,
-    nvrtc_library: Option<String>,
-    cache_dir: Option<String>,
+    driver_library: Option<PathBuf>,
+    nvrtc_library: Option<PathBuf>,
+    cache_dir: Option<PathBuf>,
     cache_max_bytes: u64,
 }
 
@@ -150,17 +160,17 @@ impl InitOptions {
         self
     }
     /// The driver library to load instead of $DCCUDA_DRIVER_LIBRARY / libcuda.so.1.
-    pub fn driver_library(mut self, path: impl Into<String>) -> Self {
+    pub fn driver_library(mut self, path: impl Into<PathBuf>) -> Self {
         self.driver_library = Some(path.into());
         self
     }
     /// The NVRTC library to load instead of $DCCUDA_NVRTC_LIBRARY / libnvrtc.so.13, .12.
-    pub fn nvrtc_library(mut self, path: impl Into<String>) -> Self {
+    pub fn nvrtc_library(mut self, path: impl Into<PathBuf>) -> Self {
         self.nvrtc_library = Some(path.into());
         self
     }
     /// The on-disk kernel cache folder.
-    pub fn cache_dir(mut self, path: impl Into<String>) -> Self {
+    pub fn cache_dir(mut self, path: impl Into<PathBuf>) -> Self {
         self.cache_dir = Some(path.into());
         self
     }
@@ -174,8 +184,12 @@ impl InitOptions {
 /// Initialises the library with explicit options (optional: the first call initialises it
 /// with the defaults). At most once, before any other fallible call. Without a driver this
 /// is `Err` with `Status::NO_DRIVER`, and compilation still works.
+///
+/// # Errors
+/// The library's status and message when [`dc_init`](crate::sys::dc_init) fails (the header's
+/// documentation, on the `sys` item, says when). A string holding a NUL byte is `INVALID_ARGUMENT`.
 pub fn init(options: &InitOptions) -> Result<()> {
-    let c = |s: &Option<String>, what| s.as_deref().map(|s| error::c_string(s, what)).transpose();
+    let c = |s: &Option<PathBuf>, what| s.as_deref().map(|s| error::c_path(s, what)).transpose();
     let driver = c(&options.driver_library, "the driver library path")?;
     let nvrtc = c(&options.nvrtc_library, "the NVRTC library path")?;
     let cache = c(&options.cache_dir, "the cache folder")?;
@@ -192,6 +206,10 @@ pub fn init(options: &InitOptions) -> Result<()> {
 }
 
 /// The CUDA version the driver supports (12040 = 12.4).
+///
+/// # Errors
+/// The library's status and message when [`dc_driver_version`](crate::sys::dc_driver_version) fails
+/// (the header's documentation, on the `sys` item, says when).
 pub fn driver_version() -> Result<i32> {
     let mut v = 0;
     check(unsafe { sys::dc_driver_version(&mut v) })?;
@@ -199,13 +217,32 @@ pub fn driver_version() -> Result<i32> {
 }
 
 /// Where the driver was loaded from ("libcuda.so.1", or the fake driver's path in tests).
+///
+/// # Errors
+/// The library's status and message when [`dc_driver_library`](crate::sys::dc_driver_library) fails
+/// (the header's documentation, on the `sys` item, says when).
 pub fn driver_library() -> Result<String> {
     let mut p = std::ptr::null();
     check(unsafe { sys::dc_driver_library(&mut p) })?;
     Ok(owned_string(p))
 }
 
+/// As [`driver_library`], byte for byte: a path that is not UTF-8 comes back unchanged
+/// (`driver_library` replaces such bytes with U+FFFD).
+///
+/// # Errors
+/// As [`driver_library`].
+pub fn driver_library_path() -> Result<PathBuf> {
+    let mut p = std::ptr::null();
+    check(unsafe { sys::dc_driver_library(&mut p) })?;
+    Ok(error::owned_path(p))
+}
+
 /// The loaded NVRTC's version (major, minor).
+///
+/// # Errors
+/// The library's status and message when [`dc_nvrtc_version`](crate::sys::dc_nvrtc_version) fails
+/// (the header's documentation, on the `sys` item, says when).
 pub fn nvrtc_version() -> Result<(i32, i32)> {
     let (mut major, mut minor) = (0, 0);
     check(unsafe { sys::dc_nvrtc_version(&mut major, &mut minor) })?;
@@ -255,6 +292,10 @@ impl HandleType {
 }
 
 /// How many handles of a type are live in this process (a leak check).
+///
+/// # Errors
+/// The library's status and message when [`dc_handle_count`](crate::sys::dc_handle_count) fails
+/// (the header's documentation, on the `sys` item, says when).
 pub fn handle_count(kind: HandleType) -> Result<u64> {
     let mut n = 0;
     check(unsafe { sys::dc_handle_count(kind.raw(), &mut n) })?;

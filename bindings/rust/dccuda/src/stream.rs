@@ -27,12 +27,19 @@ pub enum DefaultStream {
 
 impl Stream {
     /// A non-blocking stream of default priority on `device`.
+    ///
+    /// # Errors
+    /// The library's status and message, unchanged, when a call it makes fails.
     pub fn new(device: &Device) -> Result<Stream> {
         Self::with_options(device, 0, 0)
     }
 
     /// A stream with `sys::DC_STREAM_*` flags (`DC_STREAM_BLOCKING`) and a priority (lower is
     /// higher; clamped to [`Device::stream_priority_range`]).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_stream_create`](crate::sys::dc_stream_create)
+    /// fails (the header's documentation, on the `sys` item, says when).
     pub fn with_options(device: &Device, flags: u32, priority: i32) -> Result<Stream> {
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_stream_create(device.as_raw(), flags, priority, &mut raw) })?;
@@ -40,6 +47,11 @@ impl Stream {
     }
 
     /// A handle for one of the device's default streams (never destroyed).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_stream_get_default`](crate::sys::dc_stream_get_default) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn default_stream(device: &Device, which: DefaultStream) -> Result<Stream> {
         let which = match which {
             DefaultStream::Legacy => sys::DC_STREAM_LEGACY,
@@ -56,6 +68,10 @@ impl Stream {
     /// # Safety
     /// `cu_stream` must be a stream of that context that outlives this handle and every
     /// buffer last used on it.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_stream_wrap`](crate::sys::dc_stream_wrap) fails
+    /// (the header's documentation, on the `sys` item, says when).
     pub unsafe fn wrap(device: &Device, cu_stream: *mut c_void) -> Result<Stream> {
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_stream_wrap(device.as_raw(), cu_stream, &mut raw) })?;
@@ -63,16 +79,30 @@ impl Stream {
     }
 
     /// Waits until all work enqueued so far has completed (a fault in it is reported here).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_stream_synchronize`](crate::sys::dc_stream_synchronize) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn synchronize(&self) -> Result<()> {
         check(unsafe { sys::dc_stream_synchronize(self.raw) })
     }
 
     /// `true` when all work enqueued so far has completed.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_stream_query`](crate::sys::dc_stream_query) fails
+    /// (the header's documentation, on the `sys` item, says when).
     pub fn query(&self) -> Result<bool> {
         check_ready(unsafe { sys::dc_stream_query(self.raw) })
     }
 
     /// Future work on this stream waits for `event` (which may be of another device).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_stream_wait_event`](crate::sys::dc_stream_wait_event) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn wait_event(&self, event: &Event) -> Result<()> {
         check(unsafe { sys::dc_stream_wait_event(self.raw, event.as_raw()) })
     }
@@ -84,6 +114,11 @@ impl Stream {
     /// `f` runs at most once. Enqueued while the stream is being captured, it runs on the
     /// graph's first launch only: use [`Capture::add_callback`] for a host node that runs on
     /// every launch.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_stream_add_callback`](crate::sys::dc_stream_add_callback) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn add_callback<F: FnOnce() + Send + 'static>(&self, f: F) -> Result<()> {
         let key = callback::add_once(Box::new(f));
         let status = unsafe { sys::dc_stream_add_callback(self.raw, Some(callback::trampoline), key as *mut c_void) };
@@ -97,6 +132,10 @@ impl Stream {
     }
 
     /// The raw CUstream (0x1 / 0x2 for the legacy / per-thread default streams).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_stream_native`](crate::sys::dc_stream_native)
+    /// fails (the header's documentation, on the `sys` item, says when).
     pub fn native(&self) -> Result<*mut c_void> {
         let mut p = std::ptr::null_mut();
         check(unsafe { sys::dc_stream_native(self.raw, &mut p) })?;
@@ -104,6 +143,10 @@ impl Stream {
     }
 
     /// A new handle to the stream's device.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_stream_device`](crate::sys::dc_stream_device)
+    /// fails (the header's documentation, on the `sys` item, says when).
     pub fn device(&self) -> Result<Device> {
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_stream_device(self.raw, &mut raw) })?;
@@ -111,6 +154,11 @@ impl Stream {
     }
 
     /// Whether the stream is being captured into a graph.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_stream_is_capturing`](crate::sys::dc_stream_is_capturing) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub fn is_capturing(&self) -> Result<bool> {
         let mut v = 0;
         check(unsafe { sys::dc_stream_is_capturing(self.raw, &mut v) })?;
@@ -130,6 +178,11 @@ impl Stream {
     /// host slices are refused while capturing (see [`DeviceBuffer::write_at_async`]).
     ///
     /// [`DeviceBuffer::write_at_async`]: crate::DeviceBuffer::write_at_async
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_stream_begin_capture`](crate::sys::dc_stream_begin_capture) fails (the header's
+    /// documentation, on the `sys` item, says when).
     pub unsafe fn begin_capture(&mut self, mode: CaptureMode) -> Result<Capture<'_>> {
         check(unsafe { sys::dc_stream_begin_capture(self.raw, mode.raw()) })?;
         Ok(Capture::new(self))

@@ -162,8 +162,26 @@ fn modules_load_from_memory_files_and_source() {
     std::fs::remove_file(&path).unwrap();
     from_file.unwrap().function("saxpy").unwrap();
 
+    // A file name that is not UTF-8 reaches the library byte for byte (to_string_lossy
+    // would have named another file).
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let name = [format!("dccuda-rust-{}-", std::process::id()).as_bytes(), b"\xfe.ptx"].concat();
+        let odd = std::env::temp_dir().join(std::ffi::OsStr::from_bytes(&name));
+        std::fs::write(&odd, bytes).unwrap();
+        let loaded = Module::load_file(&device, &odd, &ModuleOptions::new());
+        std::fs::remove_file(&odd).unwrap();
+        loaded.unwrap().function("saxpy").unwrap();
+    }
+
+    // Options the same way everywhere: &options, Some(&options) or None.
     let compiled = Module::compile_and_load(&device, common::SAXPY, &CompileOptions::new()).unwrap();
     assert_eq!(compiled.function_count().unwrap(), 1);
+    let compiled = Module::compile_and_load(&device, common::SAXPY, None).unwrap();
+    assert_eq!(compiled.function_count().unwrap(), 1);
+    Module::load(&device, bytes, Some(&ModuleOptions::new())).unwrap();
+    Program::compile(common::SAXPY, None, Some(&device)).unwrap();
 
     let e = Module::load(&device, b"this is not an image", None).unwrap_err();
     assert_eq!(e.status(), Status::INVALID_IMAGE, "{e:#}");

@@ -35,7 +35,7 @@ fn every_handle_type_is_created_and_released() {
         let graph = {
             // SAFETY: the buffers outlive every launch of the graph.
             let capture = unsafe { stream.begin_capture(CaptureMode::ThreadLocal) }.unwrap();
-            launch.enqueue(&capture).unwrap();
+            unsafe { launch.enqueue(&capture) }.unwrap();
             capture.end().unwrap()
         };
         event.record(&stream).unwrap();

@@ -47,13 +47,10 @@ fn saxpy_through_the_launch_builder() {
     let dy = DeviceBuffer::from_slice(&s.device, &y).unwrap();
     let stream = Stream::new(&s.device).unwrap();
     let a = 2.5f32;
-    s.f.launch(&LaunchConfig::linear(n as u32, 256))
-        .arg(&a)
-        .arg(&dx)
-        .arg(&dy)
-        .arg(&(n as i32))
-        .launch(&stream)
-        .unwrap();
+    unsafe {
+        s.f.launch(&LaunchConfig::linear(n as u32, 256)).arg(&a).arg(&dx).arg(&dy).arg(&(n as i32)).launch(&stream)
+    }
+    .unwrap();
     stream.synchronize().unwrap();
     assert_close(&dy.to_vec().unwrap(), &reference(a, &x, &y));
 }
@@ -72,15 +69,17 @@ fn buffer_offsets_and_the_occupancy_config() {
     let [bx, _, _] = config.block_dim();
     assert!((gx as usize) * (bx as usize) >= n - half, "config_1d covers n: {gx} x {bx}");
     // The second half only: both pointers start at element `half`.
-    s.f.launch(&config)
-        .args([
-            KernelArg::value(&-1.0f32),
-            KernelArg::buffer_at(&dx, half),
-            KernelArg::buffer_at(&dy, half),
-            KernelArg::value(&((n - half) as i32)),
-        ])
-        .launch(&stream)
-        .unwrap();
+    unsafe {
+        s.f.launch(&config)
+            .args([
+                KernelArg::value(&-1.0f32),
+                KernelArg::buffer_at(&dx, half),
+                KernelArg::buffer_at(&dy, half),
+                KernelArg::value(&((n - half) as i32)),
+            ])
+            .launch(&stream)
+    }
+    .unwrap();
     stream.synchronize().unwrap();
     let got = dy.to_vec().unwrap();
     assert_eq!(&got[..half], &y[..half]);
@@ -113,14 +112,16 @@ fn wrong_arguments_are_refused_with_the_parameter_named() {
     let stream = Stream::new(&s.device).unwrap();
     let config = LaunchConfig::linear(16, 16);
     // A double where the kernel takes a float (parameter 0).
-    let e = s.f.launch(&config).arg(&1.0f64).arg(&d).arg(&d).arg(&16i32).launch(&stream).unwrap_err();
+    let e = unsafe { s.f.launch(&config).arg(&1.0f64).arg(&d).arg(&d).arg(&16i32).launch(&stream) }.unwrap_err();
     assert_eq!(e.status(), Status::INVALID_ARGUMENT);
     assert!(e.message().contains("saxpy") && e.message().contains("parameter"), "{e}");
     // One argument short.
-    let e = s.f.launch(&config).arg(&1.0f32).arg(&d).arg(&d).launch(&stream).unwrap_err();
+    let e = unsafe { s.f.launch(&config).arg(&1.0f32).arg(&d).arg(&d).launch(&stream) }.unwrap_err();
     assert_eq!(e.status(), Status::INVALID_ARGUMENT, "{e}");
     // A block larger than any device allows.
-    let e = s.f.launch(&LaunchConfig::new().block(1 << 20)).arg(&1.0f32).arg(&d).arg(&d).arg(&16i32).launch(&stream);
+    let e = unsafe {
+        s.f.launch(&LaunchConfig::new().block(1 << 20)).arg(&1.0f32).arg(&d).arg(&d).arg(&16i32).launch(&stream)
+    };
     assert!(e.is_err());
 }
 
@@ -134,7 +135,7 @@ fn a_prepared_launch_runs_many_times_and_rebinds() {
     let stream = Stream::new(&s.device).unwrap();
     let mut launch = Launch::new(&s.f, &LaunchConfig::linear(n as u32, 128)).unwrap();
     // Not every argument bound yet.
-    let e = launch.enqueue(&stream).unwrap_err();
+    let e = unsafe { launch.enqueue(&stream) }.unwrap_err();
     assert_eq!(e.status(), Status::INVALID_STATE, "{e}");
     launch
         .set_args(&[
@@ -145,7 +146,7 @@ fn a_prepared_launch_runs_many_times_and_rebinds() {
         ])
         .unwrap();
     for _ in 0..3 {
-        launch.enqueue(&stream).unwrap();
+        unsafe { launch.enqueue(&stream) }.unwrap();
     }
     stream.synchronize().unwrap();
     let want: Vec<f32> = x.iter().map(|v| 3.0 * v).collect();
@@ -158,7 +159,7 @@ fn a_prepared_launch_runs_many_times_and_rebinds() {
     a = 100.0;
     let _ = a;
     dy.fill(0.0).unwrap();
-    launch.enqueue(&stream).unwrap();
+    unsafe { launch.enqueue(&stream) }.unwrap();
     stream.synchronize().unwrap();
     assert_close(&dy.to_vec().unwrap(), &x.iter().map(|v| 0.5 * v).collect::<Vec<_>>());
 
@@ -167,7 +168,7 @@ fn a_prepared_launch_runs_many_times_and_rebinds() {
     let e = launch.set_arg(9, &7i32).unwrap_err();
     assert_eq!(e.status(), Status::OUT_OF_RANGE, "{e}");
     launch.set_config(&LaunchConfig::linear(n as u32, 64)).unwrap();
-    launch.enqueue(&stream).unwrap();
+    unsafe { launch.enqueue(&stream) }.unwrap();
     stream.synchronize().unwrap();
 }
 
@@ -189,7 +190,7 @@ fn a_prepared_launch_keeps_its_buffers_alive() {
             .unwrap();
     } // dx's handle is released; the launch still holds the buffer
     let stream = Stream::new(&s.device).unwrap();
-    launch.enqueue(&stream).unwrap();
+    unsafe { launch.enqueue(&stream) }.unwrap();
     stream.synchronize().unwrap();
     assert_eq!(dy.to_vec().unwrap(), vec![3.0f32; n]);
 }
@@ -230,13 +231,15 @@ fn a_captured_graph_replays_kernels_copies_and_host_nodes() {
         // SAFETY: the buffers outlive every launch of the graph.
         let mut capture = unsafe { stream.begin_capture(CaptureMode::ThreadLocal) }.unwrap();
         assert!(capture.is_capturing().unwrap());
-        s.f.launch(&LaunchConfig::linear(n as u32, 256))
-            .arg(&1.0f32)
-            .arg(&dx)
-            .arg(&dy)
-            .arg(&(n as i32))
-            .launch(&capture)
-            .unwrap();
+        unsafe {
+            s.f.launch(&LaunchConfig::linear(n as u32, 256))
+                .arg(&1.0f32)
+                .arg(&dx)
+                .arg(&dy)
+                .arg(&(n as i32))
+                .launch(&capture)
+        }
+        .unwrap();
         copy.copy_from_buffer_async(0, &dy, 0, n, &capture).unwrap();
         let counter = runs.clone();
         capture
@@ -265,13 +268,15 @@ fn a_captured_graph_replays_kernels_copies_and_host_nodes() {
     let source = {
         // SAFETY: the buffers outlive every launch of the graph.
         let mut capture = unsafe { stream.begin_capture(CaptureMode::ThreadLocal) }.unwrap();
-        s.f.launch(&LaunchConfig::linear(n as u32, 256))
-            .arg(&-1.0f32)
-            .arg(&dx)
-            .arg(&dy)
-            .arg(&(n as i32))
-            .launch(&capture)
-            .unwrap();
+        unsafe {
+            s.f.launch(&LaunchConfig::linear(n as u32, 256))
+                .arg(&-1.0f32)
+                .arg(&dx)
+                .arg(&dy)
+                .arg(&(n as i32))
+                .launch(&capture)
+        }
+        .unwrap();
         copy.copy_from_buffer_async(0, &dy, 0, n, &capture).unwrap();
         let counter = runs.clone();
         capture
@@ -348,7 +353,7 @@ fn a_module_compiled_on_one_thread_launches_from_another() {
                 launch.set_arg(1, &x).unwrap();
                 launch.set_arg(2, &y).unwrap();
                 launch.set_arg(3, &(n as i32)).unwrap();
-                launch.enqueue(&stream).unwrap();
+                unsafe { launch.enqueue(&stream) }.unwrap();
                 stream.synchronize().unwrap();
                 assert_eq!(y.to_vec().unwrap(), vec![2.0 * t as f32 + 1.0; n]);
             })
