@@ -1016,7 +1016,12 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_occupancy_available_dynamic_shared, dc_launch_config_1d,
  *   dc_launch_kernel, dc_launch_kernel_packed, dc_launch_create,
  *   dc_launch_set_config, dc_launch_enqueue, dc_graph_instantiate,
- *   dc_graph_upload, dc_graph_launch, dc_graph_update.
+ *   dc_graph_upload, dc_graph_launch, dc_graph_update, dc_graph_create,
+ *   dc_graph_add_kernel_node, dc_graph_add_copy_node, dc_graph_add_fill_node,
+ *   dc_graph_add_host_node, dc_graph_add_event_record_node,
+ *   dc_graph_add_event_wait_node, dc_graph_add_child_graph_node,
+ *   dc_graph_add_dependency, dc_graph_clone, dc_graph_remove_node,
+ *   dc_graph_write_dot.
  *
  * Release functions cannot report a refusal: `fn` must not release the last
  * handle of a buffer, module, stream, event, graph or device (their driver
@@ -1723,6 +1728,222 @@ DC_API dc_status dc_graph_node_count(dc_graph graph, DC_OUT uint64_t* count);
 /** Release a graph (and its instantiation). Launches already enqueued complete.
  *  NULL is ignored. */
 DC_API void dc_graph_release(DC_OWNED DC_NULLABLE dc_graph graph);
+
+/* -------------------------------------------------------------------------
+ * Graphs built node by node
+ *
+ * A graph is a set of nodes (kernel launches, copies, fills, host functions,
+ * event records and waits, child graphs) and of edges "from must complete
+ * before to starts". dc_graph_create makes an empty one; each dc_graph_add_*
+ * call adds a node after the nodes it names as dependencies; a captured
+ * graph (dc_stream_end_capture) is the same kind of object and can be
+ * inspected and extended the same way.
+ *
+ * Nodes are named by a 64-bit id, never 0, unique in the process: the id a
+ * dc_graph_add_* call returns, or one dc_graph_node_at gives for a node the
+ * graph already had. A clone's nodes have the ids of the original's nodes
+ * they copy (dc_graph_clone). An id that is not a node of the graph given (a
+ * node of another graph, a removed node, a made-up value) is refused with
+ * DC_ERROR_INVALID_ARGUMENT naming it.
+ *
+ * What a node uses is checked when it is added, as strictly as the
+ * stream-ordered call that does the same work (dc_launch_kernel,
+ * dc_buffer_copy_async, dc_buffer_fill_async), and kept alive by the graph:
+ * the function (and so its module), the buffers, events and host-function
+ * records, until the graph is released; releasing their handles meanwhile is
+ * allowed. The values of DC_ARG_VALUE arguments are copied when the node is
+ * added.
+ *
+ * Changing a graph's nodes or edges after it was instantiated takes effect
+ * at its next dc_graph_instantiate or dc_graph_launch, which instantiates it
+ * again (launches already enqueued run the old form).
+ *
+ * Thread-safety: any thread; calls on one graph are serialised by the graph.
+ * ------------------------------------------------------------------------- */
+
+/* dc_graph_node_type: the values of cuda.h's CUgraphNodeType. */
+DC_CONSTANTS(dc_graph_node_type, enumeration, int32_t)
+#define DC_GRAPH_NODE_KERNEL        0   /**< a kernel launch */
+#define DC_GRAPH_NODE_COPY          1   /**< a memory copy */
+#define DC_GRAPH_NODE_FILL          2   /**< a memory fill (memset) */
+#define DC_GRAPH_NODE_HOST          3   /**< a host function */
+#define DC_GRAPH_NODE_CHILD_GRAPH   4   /**< a child graph */
+#define DC_GRAPH_NODE_EMPTY         5   /**< a node that does nothing (orders others) */
+#define DC_GRAPH_NODE_EVENT_WAIT    6   /**< waits for an event */
+#define DC_GRAPH_NODE_EVENT_RECORD  7   /**< records an event */
+#define DC_GRAPH_NODE_SEMAPHORE_SIGNAL 8  /**< signals external semaphores (captured only) */
+#define DC_GRAPH_NODE_SEMAPHORE_WAIT 9  /**< waits on external semaphores (captured only) */
+#define DC_GRAPH_NODE_MEM_ALLOC     10  /**< allocates memory (captured only) */
+#define DC_GRAPH_NODE_MEM_FREE      11  /**< frees memory (captured only) */
+#define DC_GRAPH_NODE_BATCH_MEM_OP  12  /**< a batch of memory operations (captured only) */
+#define DC_GRAPH_NODE_CONDITIONAL   13  /**< a conditional node (if, while, switch) */
+
+/* dc_graph_write_dot flags */
+DC_CONSTANTS(dc_graph_dot_flags, flags, uint32_t)
+#define DC_GRAPH_DOT_VERBOSE  0x1u  /**< every parameter of every node */
+
+/**
+ * A new, empty graph on `device`; add nodes with the dc_graph_add_* calls, then
+ * launch it as a captured one (dc_graph_launch). Release it with dc_graph_release.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_create(dc_device device, DC_OUT DC_OWNED dc_graph* graph);
+
+/**
+ * Add a kernel launch of `function` (a function of the graph's device) with
+ * `config` and `args`, checked as dc_launch_kernel checks them: the
+ * configuration against the device and the kernel, each argument's kind and
+ * size against the kernel's parameters, each buffer usable, reachable from the
+ * device, its offset inside it. It runs after the `num_dependencies` nodes in
+ * `dependencies` (none: a root). `*node` receives the new node's id. The
+ * graph keeps the function and the buffers alive.
+ * Errors: DC_ERROR_INVALID_HANDLE (graph, function, a buffer argument),
+ * DC_ERROR_INVALID_ARGUMENT (a function of another device, a bad
+ * configuration or argument, a dependency that is not a node of the graph or
+ * is named twice, NULL out), DC_ERROR_OUT_OF_RANGE (a buffer offset),
+ * DC_ERROR_NOT_SUPPORTED (clusters on a device without them),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_kernel_node(dc_graph graph, dc_function function, DC_IN const dc_launch_config* config,
+                                          DC_IN DC_ARRAY(num_args) const dc_arg* args, uint32_t num_args,
+                                          DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                          uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
+ * Add a copy of `size` bytes from `src` at `src_offset` to `dst` at
+ * `dst_offset` (device, pinned, registered or managed buffers of the graph's
+ * device; the ranges must not overlap), after `dependencies`.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0,
+ * overlapping ranges, a buffer of another device, a bad dependency, NULL
+ * out), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_copy_node(dc_graph graph, dc_buffer dst, uint64_t dst_offset, dc_buffer src,
+                                        uint64_t src_offset, uint64_t size,
+                                        DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                        uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
+ * Add a fill of `size` bytes of `buffer` from `offset` with `value`, as
+ * dc_buffer_fill_async fills (element_size 1, 2 or 4; offset and size aligned
+ * to it; host memory must be mapped for the device), after `dependencies`.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (as
+ * dc_buffer_fill; size 0; a buffer of another device; a bad dependency; NULL
+ * out), DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED (host memory without a
+ * device mapping), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_fill_node(dc_graph graph, dc_buffer buffer, uint64_t offset, uint64_t size,
+                                        uint32_t value, uint32_t element_size,
+                                        DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                        uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
+ * Add a host function: `fn(user_data)` runs at every launch of the graph,
+ * after `dependencies`, on a thread of the driver (not the caller's). There,
+ * as in a function of dc_stream_add_callback, the calls that list names are
+ * refused with DC_ERROR_INVALID_STATE. `user_data` must stay valid while the
+ * graph (or a graph it was added to as a child, or a clone) may be launched.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL fn, a bad
+ * dependency, NULL out), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_host_node(dc_graph graph, dc_host_fn fn, DC_USER_DATA DC_NULLABLE void* user_data,
+                                        DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                        uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
+ * Add a record of `event` (an event of the graph's device), after
+ * `dependencies`: at each launch, the event completes when they have.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an event of
+ * another device, a bad dependency, NULL out), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_event_record_node(dc_graph graph, dc_event event,
+                                                DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                                uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
+ * Add a wait for `event` (an event of the graph's device): the nodes after it
+ * start once the event's last record (made before the graph's launch, on any
+ * stream) has completed.
+ * Errors: as dc_graph_add_event_record_node.
+ */
+DC_API dc_status dc_graph_add_event_wait_node(dc_graph graph, dc_event event,
+                                              DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                              uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
+ * Add `child` (a graph of the same device, not `graph` itself) as one node:
+ * a copy of it as it is now is embedded; later changes to `child` do not
+ * reach `graph`. What the child keeps alive, `graph` keeps too.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (child is graph,
+ * a graph of another device, a bad dependency, NULL out), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_child_graph_node(dc_graph graph, dc_graph child,
+                                               DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                               uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
+ * Add the edge `from` -> `to`: `to` starts after `from` completes. Refused if
+ * the edge exists, if from == to, or if it would close a cycle (the message
+ * names the path from `to` back to `from`).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a node that is
+ * not in the graph, an existing edge, a cycle), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_dependency(dc_graph graph, uint64_t from, uint64_t to);
+
+/**
+ * The id of node `index` (0 .. dc_graph_node_count - 1) in a topological order:
+ * every node comes after the nodes it depends on; nodes the order leaves free
+ * come in the order they were added (or captured).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+ * DC_ERROR_OUT_OF_RANGE (index), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_node_at(dc_graph graph, uint64_t index, DC_OUT uint64_t* node);
+
+/** The type of `node` (DC_GRAPH_NODE_*). Errors: DC_ERROR_INVALID_HANDLE,
+ *  DC_ERROR_INVALID_ARGUMENT (not a node of the graph, NULL out), DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_node_type(dc_graph graph, uint64_t node,
+                                    DC_OUT DC_FAMILY(dc_graph_node_type) int32_t* type);
+
+/** The number of edges in the graph. Errors: DC_ERROR_INVALID_HANDLE,
+ *  DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_edge_count(dc_graph graph, DC_OUT uint64_t* count);
+
+/** Edge `index` (0 .. dc_graph_edge_count - 1): `from` completes before `to`
+ *  starts. Edges come ordered by `to`'s place in dc_graph_node_at's order,
+ *  then by `from`'s. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+ *  (NULL out), DC_ERROR_OUT_OF_RANGE (index), DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_edge_at(dc_graph graph, uint64_t index, DC_OUT uint64_t* from, DC_OUT uint64_t* to);
+
+/**
+ * A copy of `graph`'s nodes and edges as a new graph (a new handle; release it
+ * with dc_graph_release): its nodes have the ids of the nodes they copy, so an
+ * id names the corresponding node in either graph. Not its instantiation.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_clone(dc_graph graph, DC_OUT DC_OWNED dc_graph* clone);
+
+/**
+ * Remove `node` and its edges from the graph (the nodes before and after it
+ * are no longer ordered through it). What it used stays alive until the graph
+ * is released (an instantiation made before may still run it).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of
+ * the graph), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_remove_node(dc_graph graph, uint64_t node);
+
+/**
+ * Write the graph in Graphviz DOT form to the file `path` (created or
+ * replaced), as the driver describes it (cuGraphDebugDotPrint): one DOT node
+ * per node with its type and parameters (all of them with
+ * DC_GRAPH_DOT_VERBOSE), one DOT edge per edge. The driver's names for nodes
+ * are not dccuda's ids.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL or empty
+ * path, unknown flags), DC_ERROR_IO (the file cannot be written),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_write_dot(dc_graph graph, DC_IN const char* path,
+                                    DC_FAMILY(dc_graph_dot_flags) uint32_t flags);
 
 #ifdef __cplusplus
 } /* extern "C" */

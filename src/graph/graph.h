@@ -1,22 +1,46 @@
-// A captured graph (dc_graph): the CUgraph a capture recorded, and its
+// A graph (dc_graph): a CUgraph, captured (dc_stream_end_capture) or built
+// node by node (dc_graph_create and the dc_graph_add_* calls), and its
 // executable form (CUgraphExec), instantiated on first need and kept.
 //
 // The driver does not synchronise a graph or an executable graph between
-// threads, so every use of the executable form (instantiate, upload, launch,
-// update) holds the graph's mutex: launches of one graph from several
-// threads are serialised. The CUgraph itself never changes after the capture.
+// threads, so every use of either (instantiate, upload, launch, update, and
+// every change or inspection of the definition) holds the graph's mutex:
+// launches of one graph from several threads are serialised. A change to the
+// definition marks the executable form stale; the next instantiate or launch
+// makes a new one (the old one is destroyed: the driver frees it when the
+// launches in flight have completed).
+//
+// Nodes are named by process-wide 64-bit ids (never 0). A captured graph's
+// nodes get theirs on the first inspection or change, in the driver's order.
+// A clone's nodes take the ids of the nodes they copy.
+//
+// What the nodes use (functions, buffers, events, host-function records,
+// what child graphs keep) is kept until the graph dies, also for removed
+// nodes (an executable form made before may still run them). Buffers among
+// them are told the stream of the graph's last launch when the graph dies,
+// so that their memory is freed after that launch (memory/buffer.h).
 #pragma once
 
 #include "loader/cuda_abi/driver_abi.h"
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "device/device.h"
 #include "stream/stream.h"
 
 namespace dc {
+
+// A new node id: process-wide, never 0, never reused.
+uint64_t next_node_id() noexcept;
 
 class Graph : public DeviceObject {
  public:
@@ -28,6 +52,9 @@ class Graph : public DeviceObject {
       : DeviceObject(kHandleType, std::move(device)), graph_(graph), keep_(std::move(keep)) {}
   ~Graph() override;
 
+  // An empty graph; the device's context must be bound.
+  static Ref<Graph> create(Ref<Device> device);
+
   // The device's context must be bound for each of these.
   void instantiate();
   void upload(Stream& stream);
@@ -36,12 +63,52 @@ class Graph : public DeviceObject {
   void update(Graph& source);
   uint64_t node_count() const;
 
+  // --- The definition (the device's context bound for each) ---
+
+  // Adds a node after `deps` (ids checked: in this graph, not repeated;
+  // named "dependencies[i]" in messages). `add` makes the driver's node
+  // (its CUresult checked as `entry`); `keep` is what the node uses.
+  using AddOnDriver =
+      std::function<CUresult(CUgraph graph, CUgraphNode* node, const CUgraphNode* deps, size_t count)>;
+  uint64_t add_node(const uint64_t* deps, uint32_t count, const char* entry, const AddOnDriver& add,
+                    std::vector<Ref<Object>> keep);
+  // Embeds a copy of `child` (another graph of the same device).
+  uint64_t add_child(Graph& child, const uint64_t* deps, uint32_t count);
+  // Refuses unknown nodes, from == to, an existing edge and a cycle.
+  void add_dependency(uint64_t from, uint64_t to);
+  uint64_t node_at(uint64_t index);
+  int32_t node_type(uint64_t node);
+  uint64_t edge_count();
+  std::pair<uint64_t, uint64_t> edge_at(uint64_t index);
+  Ref<Graph> clone();
+  void remove_node(uint64_t node);
+  void write_dot(const char* path, uint32_t flags);
+
  private:
-  CUgraphExec exec_locked();  // mutex_ held: instantiates if needed
+  struct Topology {
+    std::vector<uint64_t> order;                       // topological, ties by id
+    std::vector<std::pair<uint64_t, uint64_t>> edges;  // ordered as dc_graph_edge_at says
+  };
+
+  CUgraphExec exec_locked();  // mutex_ held: instantiates if needed (again if stale)
+  void ensure_ids_locked();
+  CUgraphNode node_locked(uint64_t id, const char* what);
+  std::vector<std::pair<CUgraphNode, CUgraphNode>> driver_edges_locked();
+  const Topology& topology_locked();
+  void changed_locked() noexcept;
+  std::vector<CUgraphNode> dependencies_locked(const uint64_t* deps, uint32_t count);
+  uint64_t record_node_locked(CUgraphNode node, std::vector<Ref<Object>> keep);
+  void note_launch(Stream& stream) noexcept;
 
   CUgraph graph_;
   CUgraphExec exec_ = nullptr;
-  std::mutex mutex_;
+  bool stale_ = false;  // the definition changed since exec_ was made
+  mutable std::mutex mutex_;
+  bool ids_known_ = false;
+  std::map<uint64_t, CUgraphNode> nodes_;
+  std::unordered_map<CUgraphNode, uint64_t> ids_;
+  std::optional<Topology> topology_;
+  std::atomic<Stream*> last_launch_{nullptr};  // owns one reference
   // Destroyed after the driver's graph (members go after the destructor body).
   std::vector<Ref<Object>> keep_;
 };

@@ -10,7 +10,8 @@ namespace {
 
 struct GraphExec {
   Context* ctx = nullptr;
-  std::vector<std::shared_ptr<const Node>> nodes;
+  std::vector<std::shared_ptr<const Node>> nodes;  // topological order
+  size_t edges = 0;
 };
 
 std::set<Graph*>& graphs() {
@@ -23,10 +24,6 @@ std::set<GraphExec*>& execs() {
 }
 unsigned long long g_next_capture = 1;
 
-Graph* live_graph(CUgraph h) {
-  Graph* g = reinterpret_cast<Graph*>(h);
-  return graphs().count(g) ? g : nullptr;
-}
 GraphExec* live_exec(CUgraphExec h) {
   GraphExec* e = reinterpret_cast<GraphExec*>(h);
   return execs().count(e) ? e : nullptr;
@@ -73,10 +70,74 @@ void replay(const std::vector<std::shared_ptr<const Node>>& nodes, Context* ctx,
 
 }  // namespace
 
+Graph* live_graph(CUgraph h) {
+  Graph* g = reinterpret_cast<Graph*>(h);
+  return graphs().count(g) ? g : nullptr;
+}
+
+void register_graph(Graph* graph) {
+  graphs().insert(graph);
+  live_add("graphs", 1);
+}
+
+Graph* graph_of(const Node* node) {
+  for (Graph* g : graphs())
+    if (has_node(*g, node)) return g;
+  return nullptr;
+}
+
+bool has_node(const Graph& graph, const Node* node) {
+  for (const auto& n : graph.nodes)
+    if (n.get() == node) return true;
+  return false;
+}
+
+bool topological(const Graph& graph, std::vector<std::shared_ptr<const Node>>* out) {
+  out->clear();
+  std::map<const Node*, size_t> waiting;
+  for (const auto& n : graph.nodes) waiting[n.get()] = 0;
+  for (const auto& e : graph.edges) ++waiting[e.second];
+  std::vector<bool> done(graph.nodes.size(), false);
+  // Each round takes the first ready node in the order added (graphs are small).
+  while (out->size() < graph.nodes.size()) {
+    size_t pick = graph.nodes.size();
+    for (size_t i = 0; i < graph.nodes.size(); ++i)
+      if (!done[i] && waiting[graph.nodes[i].get()] == 0) {
+        pick = i;
+        break;
+      }
+    if (pick == graph.nodes.size()) return false;
+    done[pick] = true;
+    out->push_back(graph.nodes[pick]);
+    for (const auto& e : graph.edges)
+      if (e.first == graph.nodes[pick].get()) --waiting[e.second];
+  }
+  return true;
+}
+
+void replay_nodes(const std::vector<std::shared_ptr<const Node>>& nodes, Context* ctx) { replay(nodes, ctx, nullptr); }
+
+CUgraphNodeType node_type_of(NodeType type) {
+  switch (type) {
+    case NodeType::Kernel: return CU_GRAPH_NODE_TYPE_KERNEL;
+    case NodeType::Memcpy: return CU_GRAPH_NODE_TYPE_MEMCPY;
+    case NodeType::Memset: return CU_GRAPH_NODE_TYPE_MEMSET;
+    case NodeType::Host: return CU_GRAPH_NODE_TYPE_HOST;
+    case NodeType::ChildGraph: return CU_GRAPH_NODE_TYPE_GRAPH;
+    case NodeType::EventWait: return CU_GRAPH_NODE_TYPE_WAIT_EVENT;
+    case NodeType::EventRecord: return CU_GRAPH_NODE_TYPE_EVENT_RECORD;
+    case NodeType::Empty: break;
+  }
+  return CU_GRAPH_NODE_TYPE_EMPTY;
+}
+
 CUresult capture_node(Stream* s, Node node) {
   Capture* c = s->capture;
   if (c->invalidated) return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  // One stream captured: each node runs after the one before.
+  const Node* last = c->graph->nodes.empty() ? nullptr : c->graph->nodes.back().get();
   c->graph->nodes.push_back(std::make_shared<const Node>(std::move(node)));
+  if (last) c->graph->edges.emplace_back(last, c->graph->nodes.back().get());
   return CUDA_SUCCESS;
 }
 
@@ -154,8 +215,7 @@ CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph* phGraph) {
     drop_capture(s);
     return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
   }
-  graphs().insert(c->graph);
-  live_add("graphs", 1);
+  register_graph(c->graph);
   *phGraph = reinterpret_cast<CUgraph>(c->graph);
   delete c;
   s->capture = nullptr;
@@ -224,9 +284,12 @@ CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* phGraphExec, CUgraph h
   Graph* graph = live_graph(hGraph);
   if (!graph) return CUDA_ERROR_INVALID_VALUE;
   if (graph->ctx != current_context()) return CUDA_ERROR_INVALID_CONTEXT;
+  std::vector<std::shared_ptr<const Node>> ordered;
+  if (!topological(*graph, &ordered)) return CUDA_ERROR_INVALID_VALUE;
   auto* e = new GraphExec;
   e->ctx = graph->ctx;
-  e->nodes = graph->nodes;
+  e->nodes = std::move(ordered);
+  e->edges = graph->edges.size();
   execs().insert(e);
   live_add("graph_execs", 1);
   *phGraphExec = reinterpret_cast<CUgraphExec>(e);
@@ -276,7 +339,7 @@ CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) {
     Node child;
     child.type = NodeType::ChildGraph;
     child.entry = "cuGraphLaunch";
-    child.work = [nodes, ctx] {
+    child.work = [nodes, ctx] {  // nodes: the executable graph's, in order
       replay(nodes, ctx, nullptr);
       return CUDA_SUCCESS;
     };
@@ -306,11 +369,15 @@ CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgra
     return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
   };
   if (graph->ctx != e->ctx) return fail(CU_GRAPH_EXEC_UPDATE_ERROR, nullptr);
-  // The captured graphs are chains: the same number of nodes is the same topology.
-  if (graph->nodes.size() != e->nodes.size()) return fail(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, nullptr);
-  for (size_t i = 0; i < graph->nodes.size(); ++i) {
+  // The same numbers of nodes and edges, and the same type at each place of
+  // the topological order, stand for the same topology here.
+  std::vector<std::shared_ptr<const Node>> ordered;
+  if (!topological(*graph, &ordered)) return fail(CU_GRAPH_EXEC_UPDATE_ERROR, nullptr);
+  if (ordered.size() != e->nodes.size() || graph->edges.size() != e->edges)
+    return fail(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, nullptr);
+  for (size_t i = 0; i < ordered.size(); ++i) {
     const Node& now = *e->nodes[i];
-    const Node& next = *graph->nodes[i];
+    const Node& next = *ordered[i];
     if (now.type != next.type) return fail(CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED, &next);
     if (now.type == NodeType::Kernel && now.cooperative != next.cooperative)
       return fail(CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE, &next);
@@ -318,7 +385,7 @@ CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgra
       return fail(CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, &next);
   }
   // Only now, as a real driver: a refused update leaves the executable graph unchanged.
-  e->nodes = graph->nodes;
+  e->nodes = std::move(ordered);
   resultInfo->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
   return CUDA_SUCCESS;
 }

@@ -12,6 +12,7 @@ namespace badinput {
 
 void noop_host_fn(void*) {}
 uint64_t no_shared_memory(int32_t, void*) { return 0; }
+void no_op(void*) {}
 
 namespace {
 
@@ -119,6 +120,10 @@ std::string Fixture::open() {
     OPEN_STEP(dc_launch_kernel(function, &config, args, 4, capture_stream));
     OPEN_STEP(dc_stream_end_capture(capture_stream, g));
   }
+  OPEN_STEP(dc_graph_create(device, &built));
+  OPEN_STEP(dc_graph_add_fill_node(built, buffer, 0, kBytes, 0, 4, nullptr, 0, &built_node));
+  OPEN_STEP(dc_graph_add_fill_node(built, buffer2, 0, kBytes, 0, 4, nullptr, 0, &built_node2));
+  OPEN_STEP(dc_graph_node_at(graph, 0, &foreign_node));
   OPEN_STEP(dc_stream_synchronize(stream));
 
   // One released handle of every type.
@@ -148,6 +153,7 @@ std::string Fixture::open() {
 
 void Fixture::close() {
   if (stream) dc_stream_synchronize(stream);
+  dc_graph_release(built);
   dc_graph_release(graph2);
   dc_graph_release(graph);
   dc_launch_release(launch);

@@ -36,3 +36,6 @@
 #define cuModuleGetGlobal            cuModuleGetGlobal_v2
 #define cuStreamBeginCapture         cuStreamBeginCapture_v2
 #define cuGraphExecUpdate            cuGraphExecUpdate_v2
+#define cuGraphAddKernelNode         cuGraphAddKernelNode_v2
+#define cuGraphAddDependencies       cuGraphAddDependencies_v2
+#define cuGraphGetEdges              cuGraphGetEdges_v2

@@ -181,6 +181,36 @@ pub const DC_ARG_BUFFER: u32 = 2;
 pub const DC_CAPTURE_GLOBAL: i32 = 0;
 pub const DC_CAPTURE_THREAD_LOCAL: i32 = 1;
 pub const DC_CAPTURE_RELAXED: i32 = 2;
+/// a kernel launch
+pub const DC_GRAPH_NODE_KERNEL: i32 = 0;
+/// a memory copy
+pub const DC_GRAPH_NODE_COPY: i32 = 1;
+/// a memory fill (memset)
+pub const DC_GRAPH_NODE_FILL: i32 = 2;
+/// a host function
+pub const DC_GRAPH_NODE_HOST: i32 = 3;
+/// a child graph
+pub const DC_GRAPH_NODE_CHILD_GRAPH: i32 = 4;
+/// a node that does nothing (orders others)
+pub const DC_GRAPH_NODE_EMPTY: i32 = 5;
+/// waits for an event
+pub const DC_GRAPH_NODE_EVENT_WAIT: i32 = 6;
+/// records an event
+pub const DC_GRAPH_NODE_EVENT_RECORD: i32 = 7;
+/// signals external semaphores (captured only)
+pub const DC_GRAPH_NODE_SEMAPHORE_SIGNAL: i32 = 8;
+/// waits on external semaphores (captured only)
+pub const DC_GRAPH_NODE_SEMAPHORE_WAIT: i32 = 9;
+/// allocates memory (captured only)
+pub const DC_GRAPH_NODE_MEM_ALLOC: i32 = 10;
+/// frees memory (captured only)
+pub const DC_GRAPH_NODE_MEM_FREE: i32 = 11;
+/// a batch of memory operations (captured only)
+pub const DC_GRAPH_NODE_BATCH_MEM_OP: i32 = 12;
+/// a conditional node (if, while, switch)
+pub const DC_GRAPH_NODE_CONDITIONAL: i32 = 13;
+/// every parameter of every node
+pub const DC_GRAPH_DOT_VERBOSE: u32 = 0x1;
 
 // ---------------------------------------------------------------------------
 // Handles: opaque, only ever behind a pointer; not Send or Sync by themselves.
@@ -1005,7 +1035,12 @@ extern "C" {
     /// dc_occupancy_available_dynamic_shared, dc_launch_config_1d,
     /// dc_launch_kernel, dc_launch_kernel_packed, dc_launch_create,
     /// dc_launch_set_config, dc_launch_enqueue, dc_graph_instantiate,
-    /// dc_graph_upload, dc_graph_launch, dc_graph_update.
+    /// dc_graph_upload, dc_graph_launch, dc_graph_update, dc_graph_create,
+    /// dc_graph_add_kernel_node, dc_graph_add_copy_node, dc_graph_add_fill_node,
+    /// dc_graph_add_host_node, dc_graph_add_event_record_node,
+    /// dc_graph_add_event_wait_node, dc_graph_add_child_graph_node,
+    /// dc_graph_add_dependency, dc_graph_clone, dc_graph_remove_node,
+    /// dc_graph_write_dot.
     ///
     /// Release functions cannot report a refusal: `fn` must not release the last
     /// handle of a buffer, module, stream, event, graph or device (their driver
@@ -1415,6 +1450,124 @@ extern "C" {
     /// Release a graph (and its instantiation). Launches already enqueued complete.
     /// NULL is ignored.
     pub fn dc_graph_release(graph: dc_graph);
+
+    /// A new, empty graph on `device`; add nodes with the dc_graph_add_* calls, then
+    /// launch it as a captured one (dc_graph_launch). Release it with dc_graph_release.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+    /// DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_create(device: dc_device, graph: *mut dc_graph) -> dc_status;
+
+    /// Add a kernel launch of `function` (a function of the graph's device) with
+    /// `config` and `args`, checked as dc_launch_kernel checks them: the
+    /// configuration against the device and the kernel, each argument's kind and
+    /// size against the kernel's parameters, each buffer usable, reachable from the
+    /// device, its offset inside it. It runs after the `num_dependencies` nodes in
+    /// `dependencies` (none: a root). `*node` receives the new node's id. The
+    /// graph keeps the function and the buffers alive.
+    /// Errors: DC_ERROR_INVALID_HANDLE (graph, function, a buffer argument),
+    /// DC_ERROR_INVALID_ARGUMENT (a function of another device, a bad
+    /// configuration or argument, a dependency that is not a node of the graph or
+    /// is named twice, NULL out), DC_ERROR_OUT_OF_RANGE (a buffer offset),
+    /// DC_ERROR_NOT_SUPPORTED (clusters on a device without them),
+    /// DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_kernel_node(graph: dc_graph, function: dc_function, config: *const dc_launch_config, args: *const dc_arg, num_args: u32, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
+    /// Add a copy of `size` bytes from `src` at `src_offset` to `dst` at
+    /// `dst_offset` (device, pinned, registered or managed buffers of the graph's
+    /// device; the ranges must not overlap), after `dependencies`.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0,
+    /// overlapping ranges, a buffer of another device, a bad dependency, NULL
+    /// out), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_copy_node(graph: dc_graph, dst: dc_buffer, dst_offset: u64, src: dc_buffer, src_offset: u64, size: u64, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
+    /// Add a fill of `size` bytes of `buffer` from `offset` with `value`, as
+    /// dc_buffer_fill_async fills (element_size 1, 2 or 4; offset and size aligned
+    /// to it; host memory must be mapped for the device), after `dependencies`.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (as
+    /// dc_buffer_fill; size 0; a buffer of another device; a bad dependency; NULL
+    /// out), DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED (host memory without a
+    /// device mapping), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_fill_node(graph: dc_graph, buffer: dc_buffer, offset: u64, size: u64, value: u32, element_size: u32, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
+    /// Add a host function: `fn(user_data)` runs at every launch of the graph,
+    /// after `dependencies`, on a thread of the driver (not the caller's). There,
+    /// as in a function of dc_stream_add_callback, the calls that list names are
+    /// refused with DC_ERROR_INVALID_STATE. `user_data` must stay valid while the
+    /// graph (or a graph it was added to as a child, or a clone) may be launched.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL fn, a bad
+    /// dependency, NULL out), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_host_node(graph: dc_graph, fn_: dc_host_fn, user_data: *mut c_void, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
+    /// Add a record of `event` (an event of the graph's device), after
+    /// `dependencies`: at each launch, the event completes when they have.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an event of
+    /// another device, a bad dependency, NULL out), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_event_record_node(graph: dc_graph, event: dc_event, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
+    /// Add a wait for `event` (an event of the graph's device): the nodes after it
+    /// start once the event's last record (made before the graph's launch, on any
+    /// stream) has completed.
+    /// Errors: as dc_graph_add_event_record_node.
+    pub fn dc_graph_add_event_wait_node(graph: dc_graph, event: dc_event, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
+    /// Add `child` (a graph of the same device, not `graph` itself) as one node:
+    /// a copy of it as it is now is embedded; later changes to `child` do not
+    /// reach `graph`. What the child keeps alive, `graph` keeps too.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (child is graph,
+    /// a graph of another device, a bad dependency, NULL out), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_child_graph_node(graph: dc_graph, child: dc_graph, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
+    /// Add the edge `from` -> `to`: `to` starts after `from` completes. Refused if
+    /// the edge exists, if from == to, or if it would close a cycle (the message
+    /// names the path from `to` back to `from`).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a node that is
+    /// not in the graph, an existing edge, a cycle), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_dependency(graph: dc_graph, from: u64, to: u64) -> dc_status;
+
+    /// The id of node `index` (0 .. dc_graph_node_count - 1) in a topological order:
+    /// every node comes after the nodes it depends on; nodes the order leaves free
+    /// come in the order they were added (or captured).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+    /// DC_ERROR_OUT_OF_RANGE (index), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_node_at(graph: dc_graph, index: u64, node: *mut u64) -> dc_status;
+
+    /// The type of `node` (DC_GRAPH_NODE_*). Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (not a node of the graph, NULL out), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_node_type(graph: dc_graph, node: u64, type_: *mut i32) -> dc_status;
+
+    /// The number of edges in the graph. Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_edge_count(graph: dc_graph, count: *mut u64) -> dc_status;
+
+    /// Edge `index` (0 .. dc_graph_edge_count - 1): `from` completes before `to`
+    /// starts. Edges come ordered by `to`'s place in dc_graph_node_at's order,
+    /// then by `from`'s. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+    /// (NULL out), DC_ERROR_OUT_OF_RANGE (index), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_edge_at(graph: dc_graph, index: u64, from: *mut u64, to: *mut u64) -> dc_status;
+
+    /// A copy of `graph`'s nodes and edges as a new graph (a new handle; release it
+    /// with dc_graph_release): its nodes have the ids of the nodes they copy, so an
+    /// id names the corresponding node in either graph. Not its instantiation.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+    /// DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_clone(graph: dc_graph, clone: *mut dc_graph) -> dc_status;
+
+    /// Remove `node` and its edges from the graph (the nodes before and after it
+    /// are no longer ordered through it). What it used stays alive until the graph
+    /// is released (an instantiation made before may still run it).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of
+    /// the graph), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_remove_node(graph: dc_graph, node: u64) -> dc_status;
+
+    /// Write the graph in Graphviz DOT form to the file `path` (created or
+    /// replaced), as the driver describes it (cuGraphDebugDotPrint): one DOT node
+    /// per node with its type and parameters (all of them with
+    /// DC_GRAPH_DOT_VERBOSE), one DOT edge per edge. The driver's names for nodes
+    /// are not dccuda's ids.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL or empty
+    /// path, unknown flags), DC_ERROR_IO (the file cannot be written),
+    /// DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_write_dot(graph: dc_graph, path: *const c_char, flags: u32) -> dc_status;
 }
 
 /// Every public struct with its fields, in declaration order: what the layout report
@@ -1532,5 +1685,20 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_CAPTURE_GLOBAL);
         $m!(DC_CAPTURE_THREAD_LOCAL);
         $m!(DC_CAPTURE_RELAXED);
+        $m!(DC_GRAPH_NODE_KERNEL);
+        $m!(DC_GRAPH_NODE_COPY);
+        $m!(DC_GRAPH_NODE_FILL);
+        $m!(DC_GRAPH_NODE_HOST);
+        $m!(DC_GRAPH_NODE_CHILD_GRAPH);
+        $m!(DC_GRAPH_NODE_EMPTY);
+        $m!(DC_GRAPH_NODE_EVENT_WAIT);
+        $m!(DC_GRAPH_NODE_EVENT_RECORD);
+        $m!(DC_GRAPH_NODE_SEMAPHORE_SIGNAL);
+        $m!(DC_GRAPH_NODE_SEMAPHORE_WAIT);
+        $m!(DC_GRAPH_NODE_MEM_ALLOC);
+        $m!(DC_GRAPH_NODE_MEM_FREE);
+        $m!(DC_GRAPH_NODE_BATCH_MEM_OP);
+        $m!(DC_GRAPH_NODE_CONDITIONAL);
+        $m!(DC_GRAPH_DOT_VERBOSE);
     };
 }
