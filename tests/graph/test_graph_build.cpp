@@ -401,6 +401,36 @@ TEST_F(GraphBuildTest, ChildGraphsClonesAndCapturedGraphsExtended) {
   EXPECT_EQ(download<uint8_t>(b, n)[0], 1u);
 }
 
+struct InsideHostNode {
+  dc_stream stream = nullptr;
+  dc_status sync = DC_SUCCESS;
+  dc_status add = DC_SUCCESS;
+  dc_graph graph = nullptr;
+};
+
+void call_dccuda(void* p) {
+  auto* in = static_cast<InsideHostNode*>(p);
+  in->sync = dc_stream_synchronize(in->stream);
+  uint64_t node = 0;
+  in->add = dc_graph_add_host_node(in->graph, count_call, nullptr, nullptr, 0, &node);
+}
+
+TEST_F(GraphBuildTest, AHostNodeMayNotCallWhatWaitsOrChangesGraphs) {
+  InsideHostNode in;
+  in.stream = stream_;
+  dc_graph g = create();
+  in.graph = g;
+  uint64_t node = 0;
+  ASSERT_DC_OK(dc_graph_add_host_node(g, call_dccuda, &in, nullptr, 0, &node));
+  ASSERT_DC_OK(dc_graph_launch(g, stream_));
+  sync();
+  EXPECT_EQ(in.sync, DC_ERROR_INVALID_STATE);
+  EXPECT_EQ(in.add, DC_ERROR_INVALID_STATE);
+  uint64_t count = 0;
+  ASSERT_DC_OK(dc_graph_node_count(g, &count));
+  EXPECT_EQ(count, 1u);
+}
+
 TEST_F(GraphBuildTest, TheDotDumpIsReadByGraphviz) {
   dc_buffer a = alloc(64), b = alloc(64);
   dc_graph g = create();
