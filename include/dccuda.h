@@ -1021,7 +1021,8 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_graph_add_host_node, dc_graph_add_event_record_node,
  *   dc_graph_add_event_wait_node, dc_graph_add_child_graph_node,
  *   dc_graph_add_dependency, dc_graph_clone, dc_graph_remove_node,
- *   dc_graph_write_dot.
+ *   dc_graph_write_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
+ *   dc_graph_set_fill_node, dc_graph_set_host_node.
  *
  * Release functions cannot report a refusal: `fn` must not release the last
  * handle of a buffer, module, stream, event, graph or device (their driver
@@ -1944,6 +1945,59 @@ DC_API dc_status dc_graph_remove_node(dc_graph graph, uint64_t node);
  */
 DC_API dc_status dc_graph_write_dot(dc_graph graph, DC_IN const char* path,
                                     DC_FAMILY(dc_graph_dot_flags) uint32_t flags);
+
+/* -------------------------------------------------------------------------
+ * Changing nodes in place
+ *
+ * The dc_graph_set_* calls change one node's parameters, checked as strictly
+ * as the dc_graph_add_* call of its type checks them, in the graph and, when
+ * the graph is instantiated, in its executable form in place (the driver's
+ * cuGraphExec*NodeSetParams): no new instantiation, far cheaper than one.
+ * Launches already enqueued run with the old parameters; the next launch
+ * with the new. The executable form is changed first: when the driver
+ * refuses the change there (a copy between other kinds of memory, another
+ * element size...), DC_ERROR_INVALID_ARGUMENT says so and nothing changed.
+ * The topology never changes here: to change it, add or remove nodes (the
+ * graph is then instantiated again at its next launch), or update a whole
+ * graph from another of the same topology (dc_graph_update).
+ * ------------------------------------------------------------------------- */
+
+/**
+ * Change kernel node `node`'s configuration and arguments (its function
+ * stays), checked as dc_graph_add_kernel_node checks them. Only kernel nodes
+ * added with dc_graph_add_kernel_node can be changed (dccuda knows their
+ * kernel's parameters); a captured kernel node is DC_ERROR_NOT_SUPPORTED.
+ * Errors: DC_ERROR_INVALID_HANDLE (graph, a buffer argument),
+ * DC_ERROR_INVALID_ARGUMENT (not a node of the graph, not a kernel node, a bad
+ * configuration or argument, a change the driver refuses), DC_ERROR_OUT_OF_RANGE,
+ * DC_ERROR_NOT_SUPPORTED (a captured kernel node; launch attributes),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_set_kernel_node(dc_graph graph, uint64_t node, DC_IN const dc_launch_config* config,
+                                          DC_IN DC_ARRAY(num_args) const dc_arg* args, uint32_t num_args);
+
+/** Change copy node `node`'s buffers, offsets and size, checked as
+ *  dc_graph_add_copy_node checks them (see "Changing nodes in place").
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of
+ *  the graph, not a copy node, as dc_graph_add_copy_node, a change the driver
+ *  refuses), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_set_copy_node(dc_graph graph, uint64_t node, dc_buffer dst, uint64_t dst_offset,
+                                        dc_buffer src, uint64_t src_offset, uint64_t size);
+
+/** Change fill node `node`'s buffer, range and value, checked as
+ *  dc_graph_add_fill_node checks them (see "Changing nodes in place").
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of
+ *  the graph, not a fill node, as dc_graph_add_fill_node, a change the driver
+ *  refuses), DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_set_fill_node(dc_graph graph, uint64_t node, dc_buffer buffer, uint64_t offset,
+                                        uint64_t size, uint32_t value, uint32_t element_size);
+
+/** Change host node `node`'s function and user data (as dc_graph_add_host_node;
+ *  see "Changing nodes in place"). Errors: DC_ERROR_INVALID_HANDLE,
+ *  DC_ERROR_INVALID_ARGUMENT (not a node of the graph, not a host node, NULL
+ *  fn), DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_set_host_node(dc_graph graph, uint64_t node, dc_host_fn fn,
+                                        DC_USER_DATA DC_NULLABLE void* user_data);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -387,3 +387,61 @@ DC_API dc_status dc_graph_write_dot(dc_graph graph, const char* path, uint32_t f
 }
 
 }  // extern "C"
+
+extern "C" {
+
+DC_API dc_status dc_graph_set_kernel_node(dc_graph graph, uint64_t node, const dc_launch_config* config,
+                                          const dc_arg* args, uint32_t num_args) {
+  return guarded("dc_graph_set_kernel_node", [&] {
+    forbid_after_fork();
+    Pinned<Graph> g = pin<Graph>(graph, "graph");
+    forbid_in_host_callback();
+    g->check_usable();
+    ContextScope bind(g->device());
+    set_kernel_node(*g, node, config, args, num_args);
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_graph_set_copy_node(dc_graph graph, uint64_t node, dc_buffer dst, uint64_t dst_offset,
+                                        dc_buffer src, uint64_t src_offset, uint64_t size) {
+  return guarded("dc_graph_set_copy_node", [&] {
+    forbid_after_fork();
+    Pinned<Graph> g = pin<Graph>(graph, "graph");
+    Pinned<Buffer> d = pin<Buffer>(dst, "dst");
+    Pinned<Buffer> s = pin<Buffer>(src, "src");
+    forbid_in_host_callback();
+    g->check_usable();
+    ContextScope bind(g->device());
+    set_copy_node(*g, node, *d, dst_offset, *s, src_offset, size);
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_graph_set_fill_node(dc_graph graph, uint64_t node, dc_buffer buffer, uint64_t offset,
+                                        uint64_t size, uint32_t value, uint32_t element_size) {
+  return guarded("dc_graph_set_fill_node", [&] {
+    forbid_after_fork();
+    Pinned<Graph> g = pin<Graph>(graph, "graph");
+    Pinned<Buffer> b = pin<Buffer>(buffer, "buffer");
+    forbid_in_host_callback();
+    g->check_usable();
+    ContextScope bind(g->device());
+    set_fill_node(*g, node, *b, offset, size, value, element_size);
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_graph_set_host_node(dc_graph graph, uint64_t node, dc_host_fn fn, void* user_data) {
+  return guarded("dc_graph_set_host_node", [&] {
+    forbid_after_fork();
+    Pinned<Graph> g = pin<Graph>(graph, "graph");
+    forbid_in_host_callback();
+    g->check_usable();
+    ContextScope bind(g->device());
+    set_host_node(*g, node, fn, user_data);
+    return DC_SUCCESS;
+  });
+}
+
+}  // extern "C"

@@ -391,6 +391,7 @@ Ref<Graph> Graph::clone() {
     out->ids_[mine] = id;
   }
   out->ids_known_ = true;
+  out->owners_ = owners_;
   return out;
 }
 
@@ -410,6 +411,47 @@ void Graph::write_dot(const char* path, uint32_t flags) {
     fail_cuda(DC_ERROR_IO, r, "the driver could not write the DOT file \"%s\"; check that its folder exists and "
               "is writable", path);
   check(r, "cuGraphDebugDotPrint", &device());
+}
+
+void Graph::set_node(uint64_t node, int32_t type, const char* type_name, const char* graph_entry,
+                     const SetOnGraph& on_graph, const char* exec_entry, const SetOnExec& on_exec,
+                     std::vector<Ref<Object>> keep) {
+  std::lock_guard<std::mutex> g(mutex_);
+  CUgraphNode n = node_locked(node, "node");
+  CUgraphNodeType is = CU_GRAPH_NODE_TYPE_EMPTY;
+  check(driver_api().cuGraphNodeGetType(n, &is), "cuGraphNodeGetType", &device());
+  if (static_cast<int32_t>(is) != type)
+    fail(DC_ERROR_INVALID_ARGUMENT, "node %llu is of type %d (DC_GRAPH_NODE_*), not a %s node; change a node with "
+         "the dc_graph_set_* call of its type", static_cast<unsigned long long>(node), static_cast<int>(is),
+         type_name);
+  if (exec_ && !stale_) {
+    CUresult r = on_exec(exec_, n);
+    if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_NOT_SUPPORTED)
+      fail_cuda(DC_ERROR_INVALID_ARGUMENT, r, "the driver refused to change the instantiated %s node %llu in place "
+                "(%s): an update may not change a copy's memory kinds or contexts, a fill's element size, or "
+                "a kernel's function; the graph is unchanged. Add a new node instead (the graph is then "
+                "instantiated again)", type_name, static_cast<unsigned long long>(node), exec_entry);
+    check(r, exec_entry, &device());
+  }
+  CUresult r = on_graph(n);
+  if (r != CUDA_SUCCESS) {
+    // The executable form changed but the definition did not: make them agree again at the next launch.
+    stale_ = true;
+    check(r, graph_entry, &device());
+  }
+  for (Ref<Object>& k : keep) keep_.push_back(std::move(k));
+}
+
+void Graph::set_owner(uint64_t node, Ref<Object> owner) {
+  std::lock_guard<std::mutex> g(mutex_);
+  owners_[node] = std::move(owner);
+}
+
+Ref<Object> Graph::owner(uint64_t node) {
+  std::lock_guard<std::mutex> g(mutex_);
+  node_locked(node, "node");
+  auto it = owners_.find(node);
+  return it == owners_.end() ? Ref<Object>() : it->second;
 }
 
 uint64_t next_node_id() noexcept {

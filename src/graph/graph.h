@@ -84,6 +84,20 @@ class Graph : public DeviceObject {
   void remove_node(uint64_t node);
   void write_dot(const char* path, uint32_t flags);
 
+  // Changes node `node` (which must be of `type`, named `type_name` in
+  // messages) in the definition and, when instantiated and not stale, in the
+  // executable form in place: the executable form first (a refusal changes
+  // nothing), then the definition. `keep` joins what the graph keeps.
+  using SetOnGraph = std::function<CUresult(CUgraphNode node)>;
+  using SetOnExec = std::function<CUresult(CUgraphExec exec, CUgraphNode node)>;
+  void set_node(uint64_t node, int32_t type, const char* type_name, const char* graph_entry,
+                const SetOnGraph& on_graph, const char* exec_entry, const SetOnExec& on_exec,
+                std::vector<Ref<Object>> keep);
+  // What made kernel node `node` through dc_graph_add_kernel_node (its
+  // function); empty for other nodes and captured ones.
+  void set_owner(uint64_t node, Ref<Object> owner);
+  Ref<Object> owner(uint64_t node);
+
  private:
   struct Topology {
     std::vector<uint64_t> order;                       // topological, ties by id
@@ -108,6 +122,7 @@ class Graph : public DeviceObject {
   std::map<uint64_t, CUgraphNode> nodes_;
   std::unordered_map<CUgraphNode, uint64_t> ids_;
   std::optional<Topology> topology_;
+  std::map<uint64_t, Ref<Object>> owners_;
   std::atomic<Stream*> last_launch_{nullptr};  // owns one reference
   // Destroyed after the driver's graph (members go after the destructor body).
   std::vector<Ref<Object>> keep_;

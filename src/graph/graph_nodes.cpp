@@ -16,10 +16,9 @@ void require_graph_device(const Graph& graph, const DeviceObject& object, const 
          "own device", name, object.device().ordinal(), graph.device().ordinal());
 }
 
-}  // namespace
-
-uint64_t add_copy_node(Graph& graph, Buffer& dst, uint64_t dst_offset, Buffer& src, uint64_t src_offset,
-                       uint64_t size, const uint64_t* deps, uint32_t num_deps) {
+// The driver's parameters of a copy, checked as at add time.
+CUDA_MEMCPY3D_v2 copy_params(Graph& graph, Buffer& dst, uint64_t dst_offset, Buffer& src, uint64_t src_offset,
+                             uint64_t size) {
   dst.check_usable();
   src.check_usable();
   require_graph_device(graph, dst, "dst");
@@ -43,6 +42,14 @@ uint64_t add_copy_node(Graph& graph, Buffer& dst, uint64_t dst_offset, Buffer& s
   p.WidthInBytes = static_cast<size_t>(size);
   p.Height = 1;
   p.Depth = 1;
+  return p;
+}
+
+}  // namespace
+
+uint64_t add_copy_node(Graph& graph, Buffer& dst, uint64_t dst_offset, Buffer& src, uint64_t src_offset,
+                       uint64_t size, const uint64_t* deps, uint32_t num_deps) {
+  CUDA_MEMCPY3D_v2 p = copy_params(graph, dst, dst_offset, src, src_offset, size);
   CUcontext ctx = graph.device().context();
   return graph.add_node(
       deps, num_deps, "cuGraphAddMemcpyNode",
@@ -52,8 +59,22 @@ uint64_t add_copy_node(Graph& graph, Buffer& dst, uint64_t dst_offset, Buffer& s
       {Ref<Object>::share(&dst), Ref<Object>::share(&src)});
 }
 
-uint64_t add_fill_node(Graph& graph, Buffer& buffer, uint64_t offset, uint64_t size, uint32_t value,
-                       uint32_t element_size, const uint64_t* deps, uint32_t num_deps) {
+void set_copy_node(Graph& graph, uint64_t node, Buffer& dst, uint64_t dst_offset, Buffer& src, uint64_t src_offset,
+                   uint64_t size) {
+  CUDA_MEMCPY3D_v2 p = copy_params(graph, dst, dst_offset, src, src_offset, size);
+  CUcontext ctx = graph.device().context();
+  const DriverApi& api = driver_api();
+  graph.set_node(
+      node, CU_GRAPH_NODE_TYPE_MEMCPY, "copy", "cuGraphMemcpyNodeSetParams",
+      [&](CUgraphNode n) { return api.cuGraphMemcpyNodeSetParams(n, &p); }, "cuGraphExecMemcpyNodeSetParams",
+      [&](CUgraphExec e, CUgraphNode n) { return api.cuGraphExecMemcpyNodeSetParams(e, n, &p, ctx); },
+      {Ref<Object>::share(&dst), Ref<Object>::share(&src)});
+}
+
+namespace {
+
+CUDA_MEMSET_NODE_PARAMS_v1 fill_params(Graph& graph, Buffer& buffer, uint64_t offset, uint64_t size, uint32_t value,
+                                       uint32_t element_size) {
   buffer.check_usable();
   require_graph_device(graph, buffer, "buffer");
   check_fill(buffer, offset, size, value, element_size);
@@ -76,12 +97,32 @@ uint64_t add_fill_node(Graph& graph, Buffer& buffer, uint64_t offset, uint64_t s
   p.width = static_cast<size_t>(size / element_size);
   p.height = 1;
   p.pitch = static_cast<size_t>(size);
+  return p;
+}
+
+}  // namespace
+
+uint64_t add_fill_node(Graph& graph, Buffer& buffer, uint64_t offset, uint64_t size, uint32_t value,
+                       uint32_t element_size, const uint64_t* deps, uint32_t num_deps) {
+  CUDA_MEMSET_NODE_PARAMS_v1 p = fill_params(graph, buffer, offset, size, value, element_size);
   CUcontext ctx = graph.device().context();
   return graph.add_node(
       deps, num_deps, "cuGraphAddMemsetNode",
       [&](CUgraph g, CUgraphNode* node, const CUgraphNode* on, size_t count) {
         return driver_api().cuGraphAddMemsetNode(node, g, on, count, &p, ctx);
       },
+      {Ref<Object>::share(&buffer)});
+}
+
+void set_fill_node(Graph& graph, uint64_t node, Buffer& buffer, uint64_t offset, uint64_t size, uint32_t value,
+                   uint32_t element_size) {
+  CUDA_MEMSET_NODE_PARAMS_v1 p = fill_params(graph, buffer, offset, size, value, element_size);
+  CUcontext ctx = graph.device().context();
+  const DriverApi& api = driver_api();
+  graph.set_node(
+      node, CU_GRAPH_NODE_TYPE_MEMSET, "fill", "cuGraphMemsetNodeSetParams",
+      [&](CUgraphNode n) { return api.cuGraphMemsetNodeSetParams(n, &p); }, "cuGraphExecMemsetNodeSetParams",
+      [&](CUgraphExec e, CUgraphNode n) { return api.cuGraphExecMemsetNodeSetParams(e, n, &p, ctx); },
       {Ref<Object>::share(&buffer)});
 }
 
@@ -96,6 +137,20 @@ uint64_t add_host_node(Graph& graph, dc_host_fn fn, void* user_data, const uint6
       [&](CUgraph g, CUgraphNode* node, const CUgraphNode* on, size_t count) {
         return driver_api().cuGraphAddHostNode(node, g, on, count, &p);
       },
+      {Ref<Object>(std::move(h))});
+}
+
+void set_host_node(Graph& graph, uint64_t node, dc_host_fn fn, void* user_data) {
+  if (!fn) fail(DC_ERROR_INVALID_ARGUMENT, "fn is NULL; pass the function the node calls");
+  Ref<HostFunction> h = Ref<HostFunction>::adopt(new HostFunction(fn, user_data));
+  CUDA_HOST_NODE_PARAMS_v1 p{};
+  p.fn = &HostFunction::run;
+  p.userData = h.get();
+  const DriverApi& api = driver_api();
+  graph.set_node(
+      node, CU_GRAPH_NODE_TYPE_HOST, "host", "cuGraphHostNodeSetParams",
+      [&](CUgraphNode n) { return api.cuGraphHostNodeSetParams(n, &p); }, "cuGraphExecHostNodeSetParams",
+      [&](CUgraphExec e, CUgraphNode n) { return api.cuGraphExecHostNodeSetParams(e, n, &p); },
       {Ref<Object>(std::move(h))});
 }
 

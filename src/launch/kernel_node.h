@@ -17,4 +17,9 @@ namespace dc {
 uint64_t add_kernel_node(Graph& graph, Function& function, const dc_launch_config* config, const dc_arg* args,
                          uint32_t num_args, const uint64_t* deps, uint32_t num_deps);
 
+// Changes kernel node `node` (added by add_kernel_node: its function stays)
+// in place, checked as at add time. The graph's device context must be bound.
+void set_kernel_node(Graph& graph, uint64_t node, const dc_launch_config* config, const dc_arg* args,
+                     uint32_t num_args);
+
 }  // namespace dc

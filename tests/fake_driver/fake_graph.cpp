@@ -8,11 +8,21 @@
 namespace fake {
 namespace {
 
+// Its own copies of the nodes (a change to the graph does not reach it), in
+// topological order; `place` finds the copy of a node of the graph it was
+// instantiated from.
 struct GraphExec {
   Context* ctx = nullptr;
-  std::vector<std::shared_ptr<const Node>> nodes;  // topological order
+  std::vector<std::shared_ptr<const Node>> nodes;
+  std::map<const Node*, size_t> place;
   size_t edges = 0;
 };
+
+std::vector<std::shared_ptr<const Node>> copies(const std::vector<std::shared_ptr<const Node>>& nodes) {
+  std::vector<std::shared_ptr<const Node>> out;
+  for (const auto& n : nodes) out.push_back(std::make_shared<const Node>(*n));
+  return out;
+}
 
 std::set<Graph*>& graphs() {
   static auto* s = new std::set<Graph*>;
@@ -113,6 +123,20 @@ bool topological(const Graph& graph, std::vector<std::shared_ptr<const Node>>* o
       if (e.first == graph.nodes[pick].get()) --waiting[e.second];
   }
   return true;
+}
+
+CUresult exec_set_node(CUgraphExec hGraphExec, CUgraphNode hNode, Node replacement) {
+  GraphExec* e = live_exec(hGraphExec);
+  if (!e) return CUDA_ERROR_INVALID_VALUE;
+  auto it = e->place.find(reinterpret_cast<const Node*>(hNode));
+  if (it == e->place.end()) return CUDA_ERROR_INVALID_VALUE;
+  const Node& now = *e->nodes[it->second];
+  if (now.type != replacement.type) return CUDA_ERROR_INVALID_VALUE;
+  // As a real driver: a copy may not change its kind of memory, a kernel not its function's context.
+  if (now.type == NodeType::Memcpy && now.entry != replacement.entry) return CUDA_ERROR_INVALID_VALUE;
+  if (now.type == NodeType::Kernel && now.cooperative != replacement.cooperative) return CUDA_ERROR_INVALID_VALUE;
+  e->nodes[it->second] = std::make_shared<const Node>(std::move(replacement));
+  return CUDA_SUCCESS;
 }
 
 void replay_nodes(const std::vector<std::shared_ptr<const Node>>& nodes, Context* ctx) { replay(nodes, ctx, nullptr); }
@@ -288,7 +312,8 @@ CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* phGraphExec, CUgraph h
   if (!topological(*graph, &ordered)) return CUDA_ERROR_INVALID_VALUE;
   auto* e = new GraphExec;
   e->ctx = graph->ctx;
-  e->nodes = std::move(ordered);
+  for (size_t i = 0; i < ordered.size(); ++i) e->place[ordered[i].get()] = i;
+  e->nodes = copies(ordered);
   e->edges = graph->edges.size();
   execs().insert(e);
   live_add("graph_execs", 1);
@@ -385,7 +410,7 @@ CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgra
       return fail(CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, &next);
   }
   // Only now, as a real driver: a refused update leaves the executable graph unchanged.
-  e->nodes = std::move(ordered);
+  e->nodes = copies(ordered);
   resultInfo->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
   return CUDA_SUCCESS;
 }

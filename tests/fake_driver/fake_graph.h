@@ -77,6 +77,11 @@ Graph* graph_of(const Node* node);
 // The nodes in topological order (ties: the order added); false if the
 // edges form a cycle.
 bool topological(const Graph& graph, std::vector<std::shared_ptr<const Node>>* out);
+// Replaces the executable graph's copy of `node` (cuGraphExec*NodeSetParams):
+// CUDA_ERROR_INVALID_VALUE for an unknown node or another type. Callers hold fake::lock().
+CUresult exec_set_node(CUgraphExec exec, CUgraphNode node, Node replacement);
+// Replaces a graph's node in place, keeping its handle (cuGraph*NodeSetParams).
+CUresult graph_set_node(CUgraphNode node, Node replacement);
 // Runs the nodes in order on the calling thread (fake_graph.cpp: replay).
 void replay_nodes(const std::vector<std::shared_ptr<const Node>>& nodes, Context* ctx);
 

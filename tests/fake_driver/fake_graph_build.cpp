@@ -42,6 +42,75 @@ CUresult require_graph_context(CUgraph hGraph) {
   return CUDA_SUCCESS;
 }
 
+CUresult make_memcpy(const CUDA_MEMCPY3D_v2* p, Node* out) {
+  // The fake models 1-D copies between unified or device addresses.
+  auto address = [](CUmemorytype type, CUdeviceptr device, const void* host, CUdeviceptr* out) {
+    if (type == CU_MEMORYTYPE_DEVICE || type == CU_MEMORYTYPE_UNIFIED) *out = device;
+    else if (type == CU_MEMORYTYPE_HOST) *out = reinterpret_cast<uintptr_t>(host);
+    else return false;
+    return *out != 0;
+  };
+  CUdeviceptr src = 0, dst = 0;
+  if (!address(p->srcMemoryType, p->srcDevice, p->srcHost, &src) ||
+      !address(p->dstMemoryType, p->dstDevice, p->dstHost, &dst))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (p->Height != 1 || p->Depth != 1 || p->WidthInBytes == 0 || p->srcArray || p->dstArray) return CUDA_ERROR_INVALID_VALUE;
+  src += p->srcXInBytes;
+  dst += p->dstXInBytes;
+  size_t n = p->WidthInBytes;
+  if (!device_range_ok(src, n) || !device_range_ok(dst, n)) return CUDA_ERROR_INVALID_VALUE;
+  Node& node = *out;
+  node.type = NodeType::Memcpy;
+  node.entry = "cuGraphAddMemcpyNode";
+  node.work = [src, dst, n] {
+    // Memory freed since the node was added: the replay faults.
+    if (!device_range_ok(src, n) || !device_range_ok(dst, n)) return CUDA_ERROR_ILLEGAL_ADDRESS;
+    std::memmove(reinterpret_cast<void*>(static_cast<uintptr_t>(dst)),
+                 reinterpret_cast<const void*>(static_cast<uintptr_t>(src)), n);
+    return CUDA_SUCCESS;
+  };
+  return CUDA_SUCCESS;
+}
+
+CUresult make_memset(const CUDA_MEMSET_NODE_PARAMS_v1* p, Node* out) {
+  unsigned es = p->elementSize;
+  if ((es != 1 && es != 2 && es != 4) || p->width == 0 || p->height != 1 || p->dst % es) return CUDA_ERROR_INVALID_VALUE;
+  if (es < 4 && p->value >> (8 * es)) return CUDA_ERROR_INVALID_VALUE;
+  CUdeviceptr dst = p->dst;
+  size_t width = p->width;
+  unsigned value = p->value;
+  if (!device_range_ok(dst, width * es)) return CUDA_ERROR_INVALID_VALUE;
+  Node& node = *out;
+  node.type = NodeType::Memset;
+  node.entry = "cuGraphAddMemsetNode";
+  node.work = [dst, width, value, es] {
+    if (!device_range_ok(dst, width * es)) return CUDA_ERROR_ILLEGAL_ADDRESS;
+    auto* bytes = reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(dst));
+    for (size_t i = 0; i < width; ++i) std::memcpy(bytes + i * es, &value, es);  // little-endian: the low bytes
+    return CUDA_SUCCESS;
+  };
+  return CUDA_SUCCESS;
+}
+
+CUresult make_host(const CUDA_HOST_NODE_PARAMS_v1* p, Node* out) {
+  if (!p || !p->fn) return CUDA_ERROR_INVALID_VALUE;
+  out->type = NodeType::Host;
+  out->entry = "cuGraphAddHostNode";
+  out->host_fn = p->fn;
+  out->host_data = p->userData;
+  out->work = [] { return CUDA_SUCCESS; };
+  return CUDA_SUCCESS;
+}
+
+CUresult make_kernel(const CUDA_KERNEL_NODE_PARAMS_v2* p, Context* ctx, Node* out) {
+  if (!p || !p->func) return CUDA_ERROR_INVALID_VALUE;
+  unsigned grid[3] = {p->gridDimX, p->gridDimY, p->gridDimZ};
+  unsigned block[3] = {p->blockDimX, p->blockDimY, p->blockDimZ};
+  // The parameters are copied now, as the driver does.
+  return make_kernel_node("cuGraphAddKernelNode", p->func, grid, block, p->sharedMemBytes, p->kernelParams, p->extra,
+                          ctx, out);
+}
+
 const char* type_name(NodeType t) {
   switch (t) {
     case NodeType::Kernel: return "kernel";
@@ -78,16 +147,10 @@ CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode* phGraphNode, CUgraph hGraph, 
                                       size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS_v2* p) {
   FAKE_ENTER(cuGraphAddKernelNode);
   FAKE_REQUIRE_CONTEXT();
-  if (!p || !p->func) return CUDA_ERROR_INVALID_VALUE;
   std::lock_guard<std::recursive_mutex> g(lock());
   if (CUresult r = require_graph_context(hGraph)) return r;
   Node node;
-  unsigned grid[3] = {p->gridDimX, p->gridDimY, p->gridDimZ};
-  unsigned block[3] = {p->blockDimX, p->blockDimY, p->blockDimZ};
-  // The parameters are copied now, as the driver does.
-  if (CUresult r = make_kernel_node("cuGraphAddKernelNode", p->func, grid, block, p->sharedMemBytes, p->kernelParams,
-                                    p->extra, current_context(), &node))
-    return r;
+  if (CUresult r = make_kernel(p, current_context(), &node)) return r;
   return add(phGraphNode, hGraph, dependencies, numDependencies, std::move(node));
 }
 FAKE_EXPORT(cuGraphAddKernelNode, 12000)
@@ -100,32 +163,8 @@ CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode* phGraphNode, CUgraph hGraph, 
   std::lock_guard<std::recursive_mutex> g(lock());
   Graph* graph = live_graph(hGraph);
   if (!graph || reinterpret_cast<Context*>(ctx) != graph->ctx) return CUDA_ERROR_INVALID_VALUE;
-  // The fake models 1-D copies between unified or device addresses.
-  auto address = [](CUmemorytype type, CUdeviceptr device, const void* host, CUdeviceptr* out) {
-    if (type == CU_MEMORYTYPE_DEVICE || type == CU_MEMORYTYPE_UNIFIED) *out = device;
-    else if (type == CU_MEMORYTYPE_HOST) *out = reinterpret_cast<uintptr_t>(host);
-    else return false;
-    return *out != 0;
-  };
-  CUdeviceptr src = 0, dst = 0;
-  if (!address(p->srcMemoryType, p->srcDevice, p->srcHost, &src) ||
-      !address(p->dstMemoryType, p->dstDevice, p->dstHost, &dst))
-    return CUDA_ERROR_INVALID_VALUE;
-  if (p->Height != 1 || p->Depth != 1 || p->WidthInBytes == 0 || p->srcArray || p->dstArray) return CUDA_ERROR_INVALID_VALUE;
-  src += p->srcXInBytes;
-  dst += p->dstXInBytes;
-  size_t n = p->WidthInBytes;
-  if (!device_range_ok(src, n) || !device_range_ok(dst, n)) return CUDA_ERROR_INVALID_VALUE;
   Node node;
-  node.type = NodeType::Memcpy;
-  node.entry = "cuGraphAddMemcpyNode";
-  node.work = [src, dst, n] {
-    // Memory freed since the node was added: the replay faults.
-    if (!device_range_ok(src, n) || !device_range_ok(dst, n)) return CUDA_ERROR_ILLEGAL_ADDRESS;
-    std::memmove(reinterpret_cast<void*>(static_cast<uintptr_t>(dst)),
-                 reinterpret_cast<const void*>(static_cast<uintptr_t>(src)), n);
-    return CUDA_SUCCESS;
-  };
+  if (CUresult r = make_memcpy(p, &node)) return r;
   return add(phGraphNode, hGraph, dependencies, numDependencies, std::move(node));
 }
 FAKE_EXPORT(cuGraphAddMemcpyNode, 10000)
@@ -138,22 +177,8 @@ CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode* phGraphNode, CUgraph hGraph, 
   std::lock_guard<std::recursive_mutex> g(lock());
   Graph* graph = live_graph(hGraph);
   if (!graph || reinterpret_cast<Context*>(ctx) != graph->ctx) return CUDA_ERROR_INVALID_VALUE;
-  unsigned es = p->elementSize;
-  if ((es != 1 && es != 2 && es != 4) || p->width == 0 || p->height != 1 || p->dst % es) return CUDA_ERROR_INVALID_VALUE;
-  if (es < 4 && p->value >> (8 * es)) return CUDA_ERROR_INVALID_VALUE;
-  CUdeviceptr dst = p->dst;
-  size_t width = p->width;
-  unsigned value = p->value;
-  if (!device_range_ok(dst, width * es)) return CUDA_ERROR_INVALID_VALUE;
   Node node;
-  node.type = NodeType::Memset;
-  node.entry = "cuGraphAddMemsetNode";
-  node.work = [dst, width, value, es] {
-    if (!device_range_ok(dst, width * es)) return CUDA_ERROR_ILLEGAL_ADDRESS;
-    auto* bytes = reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(dst));
-    for (size_t i = 0; i < width; ++i) std::memcpy(bytes + i * es, &value, es);  // little-endian: the low bytes
-    return CUDA_SUCCESS;
-  };
+  if (CUresult r = make_memset(p, &node)) return r;
   return add(phGraphNode, hGraph, dependencies, numDependencies, std::move(node));
 }
 FAKE_EXPORT(cuGraphAddMemsetNode, 10000)
@@ -161,13 +186,9 @@ FAKE_EXPORT(cuGraphAddMemsetNode, 10000)
 CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
                                     size_t numDependencies, const CUDA_HOST_NODE_PARAMS_v1* p) {
   FAKE_ENTER(cuGraphAddHostNode);
-  if (!p || !p->fn) return CUDA_ERROR_INVALID_VALUE;
   std::lock_guard<std::recursive_mutex> g(lock());
   Node node;
-  node.type = NodeType::Host;
-  node.entry = "cuGraphAddHostNode";
-  node.host_fn = p->fn;
-  node.host_data = p->userData;
+  if (CUresult r = make_host(p, &node)) return r;
   return add(phGraphNode, hGraph, dependencies, numDependencies, std::move(node));
 }
 FAKE_EXPORT(cuGraphAddHostNode, 10000)
@@ -348,3 +369,105 @@ CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char* path, unsigned
   return ok ? CUDA_SUCCESS : CUDA_ERROR_OPERATING_SYSTEM;
 }
 FAKE_EXPORT(cuGraphDebugDotPrint, 11030)
+
+// ---------------------------------------------------------------------------
+// Changing nodes: in the graph (cuGraph*NodeSetParams) and in an executable
+// graph (cuGraphExec*NodeSetParams), checked as when the node was added.
+
+namespace fake {
+
+CUresult graph_set_node(CUgraphNode hNode, Node replacement) {
+  Node* n = as_node(hNode);
+  if (!graph_of(n) || n->type != replacement.type) return CUDA_ERROR_INVALID_VALUE;
+  // The handle stays; an executable graph has its own copy.
+  *n = std::move(replacement);
+  return CUDA_SUCCESS;
+}
+
+}  // namespace fake
+
+CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v2* p) {
+  FAKE_ENTER(cuGraphKernelNodeSetParams);
+  FAKE_REQUIRE_CONTEXT();
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Graph* graph = graph_of(as_node(hNode));
+  if (!graph) return CUDA_ERROR_INVALID_VALUE;
+  Node node;
+  if (CUresult r = make_kernel(p, graph->ctx, &node)) return r;
+  return graph_set_node(hNode, std::move(node));
+}
+FAKE_EXPORT(cuGraphKernelNodeSetParams, 12000)
+
+CUresult CUDAAPI cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D_v2* p) {
+  FAKE_ENTER(cuGraphMemcpyNodeSetParams);
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Node node;
+  if (CUresult r = make_memcpy(p, &node)) return r;
+  return graph_set_node(hNode, std::move(node));
+}
+FAKE_EXPORT(cuGraphMemcpyNodeSetParams, 10000)
+
+CUresult CUDAAPI cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS_v1* p) {
+  FAKE_ENTER(cuGraphMemsetNodeSetParams);
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Node node;
+  if (CUresult r = make_memset(p, &node)) return r;
+  return graph_set_node(hNode, std::move(node));
+}
+FAKE_EXPORT(cuGraphMemsetNodeSetParams, 10000)
+
+CUresult CUDAAPI cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS_v1* p) {
+  FAKE_ENTER(cuGraphHostNodeSetParams);
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Node node;
+  if (CUresult r = make_host(p, &node)) return r;
+  return graph_set_node(hNode, std::move(node));
+}
+FAKE_EXPORT(cuGraphHostNodeSetParams, 10000)
+
+CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                const CUDA_KERNEL_NODE_PARAMS_v2* p) {
+  FAKE_ENTER(cuGraphExecKernelNodeSetParams);
+  FAKE_REQUIRE_CONTEXT();
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Node node;
+  if (CUresult r = make_kernel(p, current_context(), &node)) return r;
+  return exec_set_node(hGraphExec, hNode, std::move(node));
+}
+FAKE_EXPORT(cuGraphExecKernelNodeSetParams, 12000)
+
+CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D_v2* p,
+                                                CUcontext ctx) {
+  FAKE_ENTER(cuGraphExecMemcpyNodeSetParams);
+  FAKE_REQUIRE_CONTEXT();
+  if (!p || reinterpret_cast<Context*>(ctx) != current_context()) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Node node;
+  if (CUresult r = make_memcpy(p, &node)) return r;
+  return exec_set_node(hGraphExec, hNode, std::move(node));
+}
+FAKE_EXPORT(cuGraphExecMemcpyNodeSetParams, 10020)
+
+CUresult CUDAAPI cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                const CUDA_MEMSET_NODE_PARAMS_v1* p, CUcontext ctx) {
+  FAKE_ENTER(cuGraphExecMemsetNodeSetParams);
+  FAKE_REQUIRE_CONTEXT();
+  if (!p || reinterpret_cast<Context*>(ctx) != current_context()) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Node node;
+  if (CUresult r = make_memset(p, &node)) return r;
+  return exec_set_node(hGraphExec, hNode, std::move(node));
+}
+FAKE_EXPORT(cuGraphExecMemsetNodeSetParams, 10020)
+
+CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                              const CUDA_HOST_NODE_PARAMS_v1* p) {
+  FAKE_ENTER(cuGraphExecHostNodeSetParams);
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Node node;
+  if (CUresult r = make_host(p, &node)) return r;
+  return exec_set_node(hGraphExec, hNode, std::move(node));
+}
+FAKE_EXPORT(cuGraphExecHostNodeSetParams, 10020)

@@ -401,6 +401,79 @@ TEST_F(GraphBuildTest, ChildGraphsClonesAndCapturedGraphsExtended) {
   EXPECT_EQ(download<uint8_t>(b, n)[0], 1u);
 }
 
+void add_ten(void* p) { *static_cast<std::atomic<int>*>(p) += 10; }
+
+TEST_F(GraphBuildTest, NodesChangeInPlaceWithoutANewInstantiation) {
+  dc_function fill = kernel("fill_u32");
+  ASSERT_NE(fill, nullptr);
+  const uint64_t n = 600;
+  dc_buffer out = alloc(n * 4), out2 = alloc(n * 4), result = alloc(n * 4), spare = alloc(64);
+  dc_graph g = create();
+  dc_launch_config c = DC_LAUNCH_CONFIG_INIT;
+  c.grid[0] = 3;
+  c.block[0] = 256;
+  uint32_t value = 11;
+  dc_arg args[] = {DC_ARG_BUFFER_OF(out), DC_ARG_VALUE_OF(&value), DC_ARG_VALUE_OF(&n)};
+  uint64_t k = 0, copy = 0, fill_node = 0, host = 0;
+  std::atomic<int> calls{0};
+  ASSERT_DC_OK(dc_graph_add_kernel_node(g, fill, &c, args, 3, nullptr, 0, &k));
+  ASSERT_DC_OK(dc_graph_add_copy_node(g, result, 0, out, 0, n * 4, &k, 1, &copy));
+  ASSERT_DC_OK(dc_graph_add_fill_node(g, spare, 0, 64, 1, 1, &copy, 1, &fill_node));
+  ASSERT_DC_OK(dc_graph_add_host_node(g, count_call, &calls, &copy, 1, &host));
+  ASSERT_DC_OK(dc_graph_launch(g, stream_));
+  sync();
+  EXPECT_EQ(download<uint32_t>(result, n)[n - 1], 11u);
+  EXPECT_EQ(calls.load(), 1);
+  const dctest::FakeDriver* fake = dctest::fake_driver();
+  long instantiations = fake ? fake->call_count("cuGraphInstantiateWithFlags") : 0;
+
+  // A new value and buffer for the kernel, a new source for the copy, a new
+  // fill value, a new host function: each reaches the next launch.
+  value = 22;
+  dc_arg next[] = {DC_ARG_BUFFER_OF(out2), DC_ARG_VALUE_OF(&value), DC_ARG_VALUE_OF(&n)};
+  ASSERT_DC_OK(dc_graph_set_kernel_node(g, k, &c, next, 3));
+  ASSERT_DC_OK(dc_graph_set_copy_node(g, copy, result, 0, out2, 0, n * 4));
+  ASSERT_DC_OK(dc_graph_set_fill_node(g, fill_node, spare, 0, 64, 0x0707, 2));
+  ASSERT_DC_OK(dc_graph_set_host_node(g, host, add_ten, &calls));
+  ASSERT_DC_OK(dc_graph_launch(g, stream_));
+  sync();
+  std::vector<uint32_t> got = download<uint32_t>(result, n);
+  for (uint64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], 22u) << i;
+  EXPECT_EQ(download<uint16_t>(spare, 32)[31], 0x0707u);
+  EXPECT_EQ(calls.load(), 11);
+  if (fake) {
+    EXPECT_EQ(fake->call_count("cuGraphInstantiateWithFlags"), instantiations) << "the graph was instantiated again";
+  }
+
+  // A change refused at the checks of its add call, or aimed at another
+  // type of node, changes nothing.
+  uint16_t narrow = 1;
+  dc_arg wrong[] = {DC_ARG_BUFFER_OF(out), DC_ARG_VALUE_OF(&narrow), DC_ARG_VALUE_OF(&n)};
+  EXPECT_DC_ERROR(dc_graph_set_kernel_node(g, k, &c, wrong, 3), DC_ERROR_INVALID_ARGUMENT, "args[1]");
+  EXPECT_DC_ERROR(dc_graph_set_kernel_node(g, copy, &c, next, 3), DC_ERROR_NOT_SUPPORTED,
+                  "not a kernel node added with dc_graph_add_kernel_node");
+  EXPECT_DC_ERROR(dc_graph_set_copy_node(g, k, result, 0, out2, 0, 8), DC_ERROR_INVALID_ARGUMENT, "not a copy node");
+  EXPECT_DC_ERROR(dc_graph_set_copy_node(g, copy, result, 0, out2, 8, n * 4), DC_ERROR_OUT_OF_RANGE, "src_offset 8");
+  EXPECT_DC_ERROR(dc_graph_set_fill_node(g, fill_node, spare, 0, 64, 1, 3), DC_ERROR_INVALID_ARGUMENT, "element_size");
+  EXPECT_DC_ERROR(dc_graph_set_host_node(g, host, nullptr, nullptr), DC_ERROR_INVALID_ARGUMENT, "fn is NULL");
+  EXPECT_DC_ERROR(dc_graph_set_host_node(g, 0, add_ten, nullptr), DC_ERROR_INVALID_ARGUMENT, "node is 0");
+  ASSERT_DC_OK(dc_buffer_fill(result, 0, n * 4, 0, 4));
+  ASSERT_DC_OK(dc_graph_launch(g, stream_));
+  sync();
+  EXPECT_EQ(download<uint32_t>(result, n)[0], 22u) << "a refused change reached the graph";
+  EXPECT_EQ(calls.load(), 21);
+
+  // A clone made now has the new parameters in its definition.
+  dc_graph clone = nullptr;
+  ASSERT_DC_OK(dc_graph_clone(g, &clone));
+  graphs_.push_back(clone);
+  ASSERT_DC_OK(dc_buffer_fill(result, 0, n * 4, 0, 4));
+  ASSERT_DC_OK(dc_graph_launch(clone, stream_));
+  sync();
+  EXPECT_EQ(download<uint32_t>(result, n)[0], 22u);
+  EXPECT_EQ(calls.load(), 31);
+}
+
 struct InsideHostNode {
   dc_stream stream = nullptr;
   dc_status sync = DC_SUCCESS;

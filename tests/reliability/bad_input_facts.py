@@ -472,6 +472,34 @@ FACTS = {
         baseline=ARG,  # removing a real node would change what the other cases use
         ints={"node": ("bad", ["0", U64_MAX], ARG)},
     ),
+    "dc_graph_set_kernel_node": dict(
+        valid={"graph": "fx.built", "node": "fx.built_kernel", "config": "&fx.config", "args": "fx.args",
+               "num_args": "4"},
+        ints={"node": ("bad", ["0", U64_MAX, "fx.foreign_node"], ARG), "num_args": ("bad", ["3", "5"], ARG)},
+        msg={"num_args": ""},
+        extra=[("a fill node", {"node": "fx.built_node"}, NOT_SUPPORTED, "not a kernel node"),
+               ("a released buffer argument", {"args": "fx.args_dead_buffer"}, HANDLE, "buffer")],
+    ),
+    "dc_graph_set_copy_node": dict(
+        valid={"graph": "fx.built", "node": "fx.built_copy", "dst": "fx.buffer2", "src": "fx.buffer",
+               "dst_offset": "0", "src_offset": "0", "size": "64"},
+        ints={"node": ("bad", ["0", U64_MAX, "fx.built_node"], ARG), "dst_offset": COPY_OFFSET,
+              "src_offset": COPY_OFFSET, "size": ("size", ARG, RANGE)},
+        msg={"size": ""},
+    ),
+    "dc_graph_set_fill_node": dict(
+        valid={"graph": "fx.built", "node": "fx.built_node", "offset": "0", "size": "64", "value": "0",
+               "element_size": "4"},
+        ints={"node": ("bad", ["0", U64_MAX, "fx.built_copy"], ARG),
+              "offset": ("offset", ["badinput::kBytes + 4", "U64_MAX_ALIGNED"], RANGE),
+              "size": ("size", ARG, [ARG, RANGE]), "value": ("any", "every value fits 4-byte elements"),
+              "element_size": ("bad", ["0", "3", "8"], ARG)},
+        msg={"size": "", "offset": ""},
+    ),
+    "dc_graph_set_host_node": dict(
+        valid={"graph": "fx.built", "node": "fx.built_host", "fn": "badinput::no_op", "user_data": "nullptr"},
+        ints={"node": ("bad", ["0", U64_MAX, "fx.built_node"], ARG)},
+    ),
     "dc_graph_write_dot": dict(
         valid={"path": "\"/dev/null\""},
         extra=[("an empty path", {"path": "\"\""}, ARG, "path is empty"),

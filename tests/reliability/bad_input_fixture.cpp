@@ -124,6 +124,9 @@ std::string Fixture::open() {
   OPEN_STEP(dc_graph_add_fill_node(built, buffer, 0, kBytes, 0, 4, nullptr, 0, &built_node));
   OPEN_STEP(dc_graph_add_fill_node(built, buffer2, 0, kBytes, 0, 4, nullptr, 0, &built_node2));
   OPEN_STEP(dc_graph_node_at(graph, 0, &foreign_node));
+  OPEN_STEP(dc_graph_add_kernel_node(built, function, &config, args, 4, nullptr, 0, &built_kernel));
+  OPEN_STEP(dc_graph_add_copy_node(built, buffer2, 0, buffer, 0, 64, nullptr, 0, &built_copy));
+  OPEN_STEP(dc_graph_add_host_node(built, no_op, nullptr, nullptr, 0, &built_host));
   OPEN_STEP(dc_stream_synchronize(stream));
 
   // One released handle of every type.

@@ -55,6 +55,9 @@ struct Fixture {
   uint64_t built_node = 0;             // a fill node of built
   uint64_t built_node2 = 0;            // another, independent of built_node
   uint64_t foreign_node = 0;           // graph's node (not built's)
+  uint64_t built_kernel = 0;           // a saxpy node of built
+  uint64_t built_copy = 0;             // a copy node of built (buffer -> buffer2)
+  uint64_t built_host = 0;             // a host node of built
 
   // Released handles of every type (never reused: see the handle table).
   dc_device dead_device = nullptr;

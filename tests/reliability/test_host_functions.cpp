@@ -151,6 +151,10 @@ std::vector<Case> refused_calls() {
       {"dc_graph_clone", [](Objects& o) { dc_graph g = sentinel<dc_graph>(); dc_status s = dc_graph_clone(o.graph, &g); return cleared(s, g); }},
       {"dc_graph_remove_node", [](Objects& o) { return dc_graph_remove_node(o.built, o.first); }},
       {"dc_graph_write_dot", [](Objects& o) { return dc_graph_write_dot(o.graph, "/dev/null", 0); }},
+      {"dc_graph_set_kernel_node", [](Objects& o) { return dc_graph_set_kernel_node(o.built, o.first, &o.config, nullptr, 0); }},
+      {"dc_graph_set_copy_node", [](Objects& o) { return dc_graph_set_copy_node(o.built, o.first, o.other, 0, o.buffer, 0, 64); }},
+      {"dc_graph_set_fill_node", [](Objects& o) { return dc_graph_set_fill_node(o.built, o.first, o.buffer, 0, 64, 3, 4); }},
+      {"dc_graph_set_host_node", [](Objects& o) { return dc_graph_set_host_node(o.built, o.first, [](void*) {}, nullptr); }},
   };
 }
 

@@ -258,5 +258,45 @@ namespace Dccuda.Interop
         public static extern
 #endif
             int dc_graph_write_dot(IntPtr graph, byte* path, uint flags);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_set_kernel_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_set_kernel_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_set_kernel_node(IntPtr graph, ulong node, DcLaunchConfig* config, DcArg* args, uint num_args);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_set_copy_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_set_copy_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_set_copy_node(IntPtr graph, ulong node, IntPtr dst, ulong dst_offset, IntPtr src, ulong src_offset, ulong size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_set_fill_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_set_fill_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_set_fill_node(IntPtr graph, ulong node, IntPtr buffer, ulong offset, ulong size, uint value, uint element_size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_set_host_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_set_host_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_set_host_node(IntPtr graph, ulong node, IntPtr fn, IntPtr user_data);
     }
 }

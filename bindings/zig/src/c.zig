@@ -518,6 +518,10 @@ pub extern "dccuda" fn dc_graph_edge_at(graph: ?*Graph, index: u64, from: ?*u64,
 pub extern "dccuda" fn dc_graph_clone(graph: ?*Graph, clone: ?*?*Graph) dc_status;
 pub extern "dccuda" fn dc_graph_remove_node(graph: ?*Graph, node: u64) dc_status;
 pub extern "dccuda" fn dc_graph_write_dot(graph: ?*Graph, path: ?[*:0]const u8, flags: u32) dc_status;
+pub extern "dccuda" fn dc_graph_set_kernel_node(graph: ?*Graph, node: u64, config: ?*const dc_launch_config, args: ?[*]const dc_arg, num_args: u32) dc_status;
+pub extern "dccuda" fn dc_graph_set_copy_node(graph: ?*Graph, node: u64, dst: ?*Buffer, dst_offset: u64, src: ?*Buffer, src_offset: u64, size: u64) dc_status;
+pub extern "dccuda" fn dc_graph_set_fill_node(graph: ?*Graph, node: u64, buffer: ?*Buffer, offset: u64, size: u64, value: u32, element_size: u32) dc_status;
+pub extern "dccuda" fn dc_graph_set_host_node(graph: ?*Graph, node: u64, @"fn": ?dc_host_fn, user_data: ?*anyopaque) dc_status;
 
 /// The structs of the header, in header order: layout.zig prints these and the
 /// tests check that each `struct_size` default is the struct's own size.

@@ -39,3 +39,5 @@
 #define cuGraphAddKernelNode         cuGraphAddKernelNode_v2
 #define cuGraphAddDependencies       cuGraphAddDependencies_v2
 #define cuGraphGetEdges              cuGraphGetEdges_v2
+#define cuGraphKernelNodeSetParams   cuGraphKernelNodeSetParams_v2
+#define cuGraphExecKernelNodeSetParams cuGraphExecKernelNodeSetParams_v2

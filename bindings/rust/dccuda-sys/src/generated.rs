@@ -1040,7 +1040,8 @@ extern "C" {
     /// dc_graph_add_host_node, dc_graph_add_event_record_node,
     /// dc_graph_add_event_wait_node, dc_graph_add_child_graph_node,
     /// dc_graph_add_dependency, dc_graph_clone, dc_graph_remove_node,
-    /// dc_graph_write_dot.
+    /// dc_graph_write_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
+    /// dc_graph_set_fill_node, dc_graph_set_host_node.
     ///
     /// Release functions cannot report a refusal: `fn` must not release the last
     /// handle of a buffer, module, stream, event, graph or device (their driver
@@ -1568,6 +1569,37 @@ extern "C" {
     /// path, unknown flags), DC_ERROR_IO (the file cannot be written),
     /// DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_write_dot(graph: dc_graph, path: *const c_char, flags: u32) -> dc_status;
+
+    /// Change kernel node `node`'s configuration and arguments (its function
+    /// stays), checked as dc_graph_add_kernel_node checks them. Only kernel nodes
+    /// added with dc_graph_add_kernel_node can be changed (dccuda knows their
+    /// kernel's parameters); a captured kernel node is DC_ERROR_NOT_SUPPORTED.
+    /// Errors: DC_ERROR_INVALID_HANDLE (graph, a buffer argument),
+    /// DC_ERROR_INVALID_ARGUMENT (not a node of the graph, not a kernel node, a bad
+    /// configuration or argument, a change the driver refuses), DC_ERROR_OUT_OF_RANGE,
+    /// DC_ERROR_NOT_SUPPORTED (a captured kernel node; launch attributes),
+    /// DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_set_kernel_node(graph: dc_graph, node: u64, config: *const dc_launch_config, args: *const dc_arg, num_args: u32) -> dc_status;
+
+    /// Change copy node `node`'s buffers, offsets and size, checked as
+    /// dc_graph_add_copy_node checks them (see "Changing nodes in place").
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of
+    /// the graph, not a copy node, as dc_graph_add_copy_node, a change the driver
+    /// refuses), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_set_copy_node(graph: dc_graph, node: u64, dst: dc_buffer, dst_offset: u64, src: dc_buffer, src_offset: u64, size: u64) -> dc_status;
+
+    /// Change fill node `node`'s buffer, range and value, checked as
+    /// dc_graph_add_fill_node checks them (see "Changing nodes in place").
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of
+    /// the graph, not a fill node, as dc_graph_add_fill_node, a change the driver
+    /// refuses), DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_set_fill_node(graph: dc_graph, node: u64, buffer: dc_buffer, offset: u64, size: u64, value: u32, element_size: u32) -> dc_status;
+
+    /// Change host node `node`'s function and user data (as dc_graph_add_host_node;
+    /// see "Changing nodes in place"). Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (not a node of the graph, not a host node, NULL
+    /// fn), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_set_host_node(graph: dc_graph, node: u64, fn_: dc_host_fn, user_data: *mut c_void) -> dc_status;
 }
 
 /// Every public struct with its fields, in declaration order: what the layout report
