@@ -1699,10 +1699,13 @@ DC_API dc_status dc_graph_instantiate(dc_graph graph);
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_graph_upload(dc_graph graph, dc_stream stream);
 
-/** Launch the graph on `stream` (instantiating it first if needed). Launches of
- *  one graph from several threads are serialised (the driver does not allow them
- *  at once); the work of each launch is ordered after the previous launch of the
- *  graph. Host functions recorded in the graph run at every launch; they must not
+/** Launch the graph on `stream` (instantiating it first if needed, or again
+ *  after its nodes or edges changed). Launches of one graph from several threads
+ *  are serialised (the driver does not allow them at once) by one atomic flag,
+ *  without a lock or a system call, and are safe against a concurrent node
+ *  update, change, update from another graph or release of the handle (a launch
+ *  after the release is DC_ERROR_INVALID_HANDLE); the work of each launch is
+ *  ordered after the previous launch of the graph. Host functions recorded in the graph run at every launch; they must not
  *  call dccuda functions that enqueue work or synchronise (unlike those of
  *  dc_stream_add_callback, such calls are not detected there).
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (stream on another

@@ -4,6 +4,7 @@
 #include <functional>
 #include <queue>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/cuda_check.h"
@@ -109,23 +110,41 @@ CUgraphExec Graph::exec_locked() {
   return exec_;
 }
 
+void Graph::ExecLatch::wait() noexcept {
+  while (flag_.load(std::memory_order_relaxed)) std::this_thread::yield();
+}
+
 void Graph::instantiate() {
   std::lock_guard<std::mutex> g(mutex_);
+  ExecLatch latch(exec_latch_);
   exec_locked();
 }
 
 void Graph::upload(Stream& stream) {
   std::lock_guard<std::mutex> g(mutex_);
+  ExecLatch latch(exec_latch_);
   check(driver_api().cuGraphUpload(exec_locked(), stream.handle()), "cuGraphUpload", &device());
 }
 
 void Graph::launch(Stream& stream) {
-  {
+  CUresult r = CUDA_SUCCESS;
+  for (;;) {
+    {
+      ExecLatch latch(exec_latch_);
+      if (exec_ && !stale_) [[likely]] {
+        r = driver_api().cuGraphLaunch(exec_, stream.handle());
+        break;
+      }
+    }
+    // The first launch, or one after a change of the definition: instantiate
+    // (the mutex is not held across the launch itself, so that the graph can
+    // be inspected meanwhile, from its host functions too).
     std::lock_guard<std::mutex> g(mutex_);
-    CUresult r = driver_api().cuGraphLaunch(exec_locked(), stream.handle());
-    if (r != CUDA_SUCCESS) [[unlikely]]
-      check(r, "cuGraphLaunch", &device());
+    ExecLatch latch(exec_latch_);
+    exec_locked();
   }
+  if (r != CUDA_SUCCESS) [[unlikely]]
+    check(r, "cuGraphLaunch", &device());
   note_launch(stream);
   // Launched into a capture: a child graph of the graph being recorded.
   capture_registry::note(stream.handle(), this);
@@ -136,6 +155,7 @@ void Graph::update(Graph& source) {
   std::unique_lock<std::mutex> s(source.mutex_, std::defer_lock);
   if (&source == this) g.lock();
   else std::lock(g, s);
+  ExecLatch latch(exec_latch_);
   CUgraphExec exec = exec_locked();
   CUgraphExecUpdateResultInfo info{};
   CUresult r = driver_api().cuGraphExecUpdate(exec, source.graph_, &info);
@@ -167,6 +187,7 @@ uint64_t Graph::node_count() const {
 // The definition
 
 void Graph::changed_locked() noexcept {
+  ExecLatch latch(exec_latch_);
   stale_ = true;
   topology_.reset();
 }
@@ -424,6 +445,7 @@ void Graph::set_node(uint64_t node, int32_t type, const char* type_name, const c
     fail(DC_ERROR_INVALID_ARGUMENT, "node %llu is of type %d (DC_GRAPH_NODE_*), not a %s node; change a node with "
          "the dc_graph_set_* call of its type", static_cast<unsigned long long>(node), static_cast<int>(is),
          type_name);
+  ExecLatch latch(exec_latch_);
   if (exec_ && !stale_) {
     CUresult r = on_exec(exec_, n);
     if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_NOT_SUPPORTED)

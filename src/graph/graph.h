@@ -3,9 +3,19 @@
 // executable form (CUgraphExec), instantiated on first need and kept.
 //
 // The driver does not synchronise a graph or an executable graph between
-// threads, so every use of either (instantiate, upload, launch, update, and
-// every change or inspection of the definition) holds the graph's mutex:
-// launches of one graph from several threads are serialised. A change to the
+// threads, and runs one launch of an executable graph at a time, so:
+//  - every use of the definition (instantiate, inspection, changes) holds
+//    the graph's mutex;
+//  - every use of the executable form holds the exec latch: one atomic flag,
+//    taken with one exchange and released with one store. A launch takes
+//    only the latch (no mutex, no system call on the way: the launch path is
+//    lock-free in that sense, launches of one graph from several threads are
+//    serialised by the latch as the driver needs); whatever creates,
+//    destroys or changes the executable form (instantiate, update, node
+//    updates) holds the mutex and then the latch. A launch that finds no
+//    executable form, or a stale one, falls back to the mutex.
+// Release: a launch has the graph pinned (core/handle_table.h), so the
+// object, and its executable form, outlive the launch. A change to the
 // definition marks the executable form stale; the next instantiate or launch
 // makes a new one (the old one is destroyed: the driver frees it when the
 // launches in flight have completed).
@@ -104,7 +114,23 @@ class Graph : public DeviceObject {
     std::vector<std::pair<uint64_t, uint64_t>> edges;  // ordered as dc_graph_edge_at says
   };
 
-  CUgraphExec exec_locked();  // mutex_ held: instantiates if needed (again if stale)
+  CUgraphExec exec_locked();  // mutex_ and the latch held: instantiates if needed (again if stale)
+
+  // The exec latch (see the top of this file).
+  class ExecLatch {
+   public:
+    explicit ExecLatch(std::atomic<bool>& flag) noexcept : flag_(flag) {
+      while (flag_.exchange(true, std::memory_order_acquire)) [[unlikely]]
+        wait();
+    }
+    ~ExecLatch() { flag_.store(false, std::memory_order_release); }
+    ExecLatch(const ExecLatch&) = delete;
+    ExecLatch& operator=(const ExecLatch&) = delete;
+
+   private:
+    void wait() noexcept;
+    std::atomic<bool>& flag_;
+  };
   void ensure_ids_locked();
   CUgraphNode node_locked(uint64_t id, const char* what);
   std::vector<std::pair<CUgraphNode, CUgraphNode>> driver_edges_locked();
@@ -115,8 +141,10 @@ class Graph : public DeviceObject {
   void note_launch(Stream& stream) noexcept;
 
   CUgraph graph_;
+  // Both written with mutex_ and the latch held; read with either.
   CUgraphExec exec_ = nullptr;
   bool stale_ = false;  // the definition changed since exec_ was made
+  std::atomic<bool> exec_latch_{false};
   mutable std::mutex mutex_;
   bool ids_known_ = false;
   std::map<uint64_t, CUgraphNode> nodes_;
