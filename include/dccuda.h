@@ -1022,7 +1022,8 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_graph_add_event_wait_node, dc_graph_add_child_graph_node,
  *   dc_graph_add_dependency, dc_graph_clone, dc_graph_remove_node,
  *   dc_graph_write_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
- *   dc_graph_set_fill_node, dc_graph_set_host_node.
+ *   dc_graph_set_fill_node, dc_graph_set_host_node,
+ *   dc_graph_add_conditional_node, dc_graph_conditional_body.
  *
  * Release functions cannot report a refusal: `fn` must not release the last
  * handle of a buffer, module, stream, event, graph or device (their driver
@@ -1948,6 +1949,50 @@ DC_API dc_status dc_graph_remove_node(dc_graph graph, uint64_t node);
  */
 DC_API dc_status dc_graph_write_dot(dc_graph graph, DC_IN const char* path,
                                     DC_FAMILY(dc_graph_dot_flags) uint32_t flags);
+
+/* dc_graph_add_conditional_node types: the values of cuda.h's CUgraphConditionalNodeType. */
+DC_CONSTANTS(dc_graph_conditional_type, enumeration, int32_t)
+#define DC_GRAPH_CONDITIONAL_IF      0  /**< body 0 runs once if the condition is not 0; a second body (else) if it is 0 */
+#define DC_GRAPH_CONDITIONAL_WHILE   1  /**< body 0 runs again and again while the condition is not 0 */
+#define DC_GRAPH_CONDITIONAL_SWITCH  2  /**< body n runs once, n being the condition; none if n >= num_bodies */
+
+/**
+ * Add a conditional node: which of its body graphs run, and how often, is
+ * decided on the device, without the host, by a condition that kernels set
+ * (include "dccuda_device_graph.h" in the kernel's source and call
+ * dc_graph_set_condition(condition, value); pass `*condition` to the kernel as
+ * an 8-byte DC_ARG_VALUE). At the start of each launch of the graph the
+ * condition is `default_value`. Fill each body with the dc_graph_add_* calls on
+ * the graph dc_graph_conditional_body gives (bodies may hold kernels, copies,
+ * fills, child graphs and conditional nodes; a kernel that sets the condition of
+ * a WHILE node from inside its body ends the loop). `num_bodies`: 1 for WHILE, 1
+ * or 2 (if/else) for IF, 1 to 1024 for SWITCH.
+ * Needs a CUDA 12.4 driver (IF with one body, WHILE) or 12.8 (if/else, SWITCH):
+ * older ones are DC_ERROR_NOT_SUPPORTED naming the version. Conditional nodes
+ * cannot be removed (dc_graph_remove_node refuses them), and a clone's copies of
+ * them cannot give their bodies.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (bad type or
+ * num_bodies, a bad dependency, NULL out), DC_ERROR_NOT_SUPPORTED (the driver is
+ * older), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_conditional_node(dc_graph graph, DC_FAMILY(dc_graph_conditional_type) int32_t type,
+                                               uint32_t num_bodies, uint32_t default_value,
+                                               DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                               uint32_t num_dependencies, DC_OUT uint64_t* condition,
+                                               DC_OUT uint64_t* node);
+
+/**
+ * Body `index` (0 .. num_bodies - 1) of conditional node `node` as a graph (a
+ * new handle; release it with dc_graph_release) to add nodes to. It belongs to
+ * `graph`, which it keeps alive; it cannot be launched, instantiated or updated
+ * by itself (DC_ERROR_INVALID_ARGUMENT): launch `graph`. What its nodes use,
+ * `graph` keeps.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of the
+ * graph, not a conditional node, NULL out), DC_ERROR_OUT_OF_RANGE (index),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_conditional_body(dc_graph graph, uint64_t node, uint32_t index,
+                                           DC_OUT DC_OWNED dc_graph* body);
 
 /* -------------------------------------------------------------------------
  * Changing nodes in place

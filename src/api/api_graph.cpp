@@ -445,3 +445,42 @@ DC_API dc_status dc_graph_set_host_node(dc_graph graph, uint64_t node, dc_host_f
 }
 
 }  // extern "C"
+
+extern "C" {
+
+DC_API dc_status dc_graph_add_conditional_node(dc_graph graph, int32_t type, uint32_t num_bodies,
+                                               uint32_t default_value, const uint64_t* dependencies,
+                                               uint32_t num_dependencies, uint64_t* condition, uint64_t* node) {
+  return guarded("dc_graph_add_conditional_node", [&] {
+    clear_out(condition);
+    clear_out(node);
+    forbid_after_fork();
+    Pinned<Graph> g = pin<Graph>(graph, "graph");
+    require_arg(condition, "condition");
+    require_arg(node, "node");
+    forbid_in_host_callback();
+    g->check_usable();
+    ContextScope bind(g->device());
+    uint64_t c = 0;
+    uint64_t n = g->add_conditional(type, num_bodies, default_value, dependencies, num_dependencies, &c);
+    *condition = c;
+    *node = n;
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_graph_conditional_body(dc_graph graph, uint64_t node, uint32_t index, dc_graph* body) {
+  return guarded("dc_graph_conditional_body", [&] {
+    clear_out(body);
+    forbid_after_fork();
+    Pinned<Graph> g = pin<Graph>(graph, "graph");
+    require_arg(body, "body");
+    forbid_in_host_callback();
+    g->check_usable();
+    Ref<Graph> b = g->conditional_body(node, index);
+    *body = issue_handle<dc_graph>(b.get());
+    return DC_SUCCESS;
+  });
+}
+
+}  // extern "C"

@@ -64,6 +64,11 @@ std::string node_position(CUgraph graph, CUgraphNode node) {
 }  // namespace
 
 Graph::~Graph() {
+  if (parent_) {
+    std::lock_guard<std::mutex> g(parent_->mutex_);
+    auto it = parent_->body_objects_.find(graph_);
+    if (it != parent_->body_objects_.end() && it->second == this) parent_->body_objects_.erase(it);
+  }
   Ref<Stream> last = Ref<Stream>::adopt(last_launch_.exchange(nullptr, std::memory_order_acq_rel));
   // Buffers the nodes use are freed after the graph's last launch.
   if (last)
@@ -75,7 +80,8 @@ Graph::~Graph() {
   if (!bind.ok()) return;
   const DriverApi& api = driver_api();
   if (exec_) release_quietly([&] { return api.cuGraphExecDestroy(exec_); });
-  if (graph_) release_quietly([&] { return api.cuGraphDestroy(graph_); });
+  // A conditional node's body belongs to the node.
+  if (graph_ && !parent_) release_quietly([&] { return api.cuGraphDestroy(graph_); });
 }
 
 Ref<Graph> Graph::create(Ref<Device> device) {
@@ -95,6 +101,9 @@ void Graph::note_launch(Stream& stream) noexcept {
 }
 
 CUgraphExec Graph::exec_locked() {
+  if (parent_) [[unlikely]]
+    fail(DC_ERROR_INVALID_ARGUMENT, "graph is the body of a conditional node: it runs inside that node; instantiate, "
+         "launch or update the graph that holds the node");
   if (stale_ && exec_) [[unlikely]] {
     // Launches in flight complete; the driver frees the old form after them.
     CUgraphExec old = std::exchange(exec_, nullptr);
@@ -298,7 +307,7 @@ uint64_t Graph::record_node_locked(CUgraphNode node, std::vector<Ref<Object>> ke
   uint64_t id = next_node_id();
   nodes_[id] = node;
   ids_[node] = id;
-  for (Ref<Object>& k : keep) keep_.push_back(std::move(k));
+  this->keep(std::move(keep));
   changed_locked();
   return id;
 }
@@ -323,7 +332,7 @@ uint64_t Graph::add_child(Graph& child, const uint64_t* deps, uint32_t count) {
   check(driver_api().cuGraphAddChildGraphNode(&node, graph_, on.empty() ? nullptr : on.data(), on.size(),
                                               child.graph_),
         "cuGraphAddChildGraphNode", &device());
-  return record_node_locked(node, child.keep_);
+  return record_node_locked(node, child.kept());
 }
 
 void Graph::add_dependency(uint64_t from, uint64_t to) {
@@ -404,7 +413,7 @@ Ref<Graph> Graph::clone() {
   const DriverApi& api = driver_api();
   CUgraph copy = nullptr;
   check(api.cuGraphClone(&copy, graph_), "cuGraphClone", &device());
-  Ref<Graph> out = Ref<Graph>::adopt(new Graph(Ref<Device>::share(&device()), copy, keep_));
+  Ref<Graph> out = Ref<Graph>::adopt(new Graph(Ref<Device>::share(&device()), copy, kept()));
   for (const auto& [id, node] : nodes_) {
     CUgraphNode mine = nullptr;
     check(api.cuGraphNodeFindInClone(&mine, node, copy), "cuGraphNodeFindInClone", &device());
@@ -419,6 +428,9 @@ Ref<Graph> Graph::clone() {
 void Graph::remove_node(uint64_t node) {
   std::lock_guard<std::mutex> g(mutex_);
   CUgraphNode n = node_locked(node, "node");
+  if (bodies_.count(node))
+    fail(DC_ERROR_INVALID_ARGUMENT, "node %llu is a conditional node: dccuda does not remove those (their body "
+         "graphs may still be in use); build the graph again without it", static_cast<unsigned long long>(node));
   check(driver_api().cuGraphDestroyNode(n), "cuGraphDestroyNode", &device());
   nodes_.erase(node);
   ids_.erase(n);
@@ -461,7 +473,22 @@ void Graph::set_node(uint64_t node, int32_t type, const char* type_name, const c
     stale_ = true;
     check(r, graph_entry, &device());
   }
-  for (Ref<Object>& k : keep) keep_.push_back(std::move(k));
+  this->keep(std::move(keep));
+}
+
+void Graph::keep(std::vector<Ref<Object>> more) {
+  if (parent_) {
+    parent_->keep(std::move(more));
+    return;
+  }
+  std::lock_guard<std::mutex> g(keep_mutex_);
+  for (Ref<Object>& k : more) keep_.push_back(std::move(k));
+}
+
+std::vector<Ref<Object>> Graph::kept() {
+  if (parent_) return parent_->kept();
+  std::lock_guard<std::mutex> g(keep_mutex_);
+  return keep_;
 }
 
 void Graph::set_owner(uint64_t node, Ref<Object> owner) {
@@ -474,6 +501,70 @@ Ref<Object> Graph::owner(uint64_t node) {
   node_locked(node, "node");
   auto it = owners_.find(node);
   return it == owners_.end() ? Ref<Object>() : it->second;
+}
+
+uint64_t Graph::add_conditional(int32_t type, uint32_t bodies, uint32_t default_value, const uint64_t* deps,
+                                uint32_t count, uint64_t* condition) {
+  const char* kinds[] = {"DC_GRAPH_CONDITIONAL_IF", "DC_GRAPH_CONDITIONAL_WHILE", "DC_GRAPH_CONDITIONAL_SWITCH"};
+  if (type < DC_GRAPH_CONDITIONAL_IF || type > DC_GRAPH_CONDITIONAL_SWITCH)
+    fail(DC_ERROR_INVALID_ARGUMENT, "type is %d; pass DC_GRAPH_CONDITIONAL_IF, _WHILE or _SWITCH", type);
+  uint32_t most = type == DC_GRAPH_CONDITIONAL_IF ? 2 : type == DC_GRAPH_CONDITIONAL_WHILE ? 1 : 1024;
+  if (bodies < 1 || bodies > most)
+    fail(DC_ERROR_INVALID_ARGUMENT, "num_bodies is %u; %s takes %s", bodies, kinds[type],
+         type == DC_GRAPH_CONDITIONAL_IF      ? "1 (if) or 2 (if/else)"
+         : type == DC_GRAPH_CONDITIONAL_WHILE ? "1"
+                                              : "1 to 1024");
+  // Conditional nodes came with CUDA 12.4's drivers (cuGraphAddNode with
+  // conditional parameters); if/else and switch with 12.8's.
+  int32_t need = (type == DC_GRAPH_CONDITIONAL_SWITCH || bodies == 2) ? 12080 : 12040;
+  int32_t have = driver_state().version;
+  const DriverApi& api = driver_api();
+  if (have < need || !present(api.cuGraphConditionalHandleCreate) || !present(api.cuGraphAddNode))
+    fail(DC_ERROR_NOT_SUPPORTED, "%s%s needs a CUDA %s driver or newer; this driver is CUDA %s: update the driver, "
+         "or decide on the host between launches of two graphs", kinds[type],
+         bodies == 2 ? " with an else body" : "", cuda_version_string(need).c_str(),
+         cuda_version_string(have).c_str());
+  std::lock_guard<std::mutex> g(mutex_);
+  ensure_ids_locked();
+  std::vector<CUgraphNode> on = dependencies_locked(deps, count);
+  CUgraphConditionalHandle handle = 0;
+  check(api.cuGraphConditionalHandleCreate(&handle, graph_, device().context(), default_value,
+                                           CU_GRAPH_COND_ASSIGN_DEFAULT),
+        "cuGraphConditionalHandleCreate", &device());
+  std::vector<CUgraph> out(bodies, nullptr);
+  CUgraphNodeParams p{};
+  p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+  p.conditional.handle = handle;
+  p.conditional.type = static_cast<CUgraphConditionalNodeType>(type);
+  p.conditional.size = bodies;
+  p.conditional.phGraph_out = out.data();
+  p.conditional.ctx = device().context();
+  CUgraphNode node = nullptr;
+  check(api.cuGraphAddNode(&node, graph_, on.empty() ? nullptr : on.data(), nullptr, on.size(), &p),
+        "cuGraphAddNode", &device());
+  uint64_t id = record_node_locked(node, {});
+  bodies_[id] = std::move(out);
+  *condition = handle;
+  return id;
+}
+
+Ref<Graph> Graph::conditional_body(uint64_t node, uint32_t index) {
+  std::lock_guard<std::mutex> g(mutex_);
+  node_locked(node, "node");
+  auto it = bodies_.find(node);
+  if (it == bodies_.end())
+    fail(DC_ERROR_INVALID_ARGUMENT, "node %llu is not a conditional node added with dc_graph_add_conditional_node",
+         static_cast<unsigned long long>(node));
+  if (index >= it->second.size())
+    fail(DC_ERROR_OUT_OF_RANGE, "index %u is past node %llu's %zu bodies; bodies count from 0", index,
+         static_cast<unsigned long long>(node), it->second.size());
+  CUgraph cu = it->second[index];
+  auto known = body_objects_.find(cu);
+  if (known != body_objects_.end() && known->second->try_retain()) return Ref<Graph>::adopt(known->second);
+  Ref<Graph> body = Ref<Graph>::adopt(new Graph(Ref<Device>::share(&device()), cu, {}));
+  body->parent_ = Ref<Graph>::share(this);
+  body_objects_[cu] = body.get();
+  return body;
 }
 
 uint64_t next_node_id() noexcept {

@@ -94,6 +94,15 @@ class Graph : public DeviceObject {
   void remove_node(uint64_t node);
   void write_dot(const char* path, uint32_t flags);
 
+  // A conditional node (CUDA 12.4+): `type` a DC_GRAPH_CONDITIONAL_*, its
+  // `bodies` body graphs made by the driver; *condition receives the handle
+  // kernels set (dccuda_device_graph.h).
+  uint64_t add_conditional(int32_t type, uint32_t bodies, uint32_t default_value, const uint64_t* deps,
+                           uint32_t count, uint64_t* condition);
+  // Body `index` of conditional node `node`, as a graph object that builds
+  // into the driver's body graph (it keeps this graph alive).
+  Ref<Graph> conditional_body(uint64_t node, uint32_t index);
+
   // Changes node `node` (which must be of `type`, named `type_name` in
   // messages) in the definition and, when instantiated and not stale, in the
   // executable form in place: the executable form first (a refusal changes
@@ -151,6 +160,18 @@ class Graph : public DeviceObject {
   std::unordered_map<CUgraphNode, uint64_t> ids_;
   std::optional<Topology> topology_;
   std::map<uint64_t, Ref<Object>> owners_;
+  std::map<uint64_t, std::vector<CUgraph>> bodies_;  // conditional node -> its body graphs
+  // The live body objects, not owned (each removes itself when it dies), so
+  // that one body has one object (one mutex, one set of ids).
+  std::map<CUgraph, Graph*> body_objects_;
+  // A conditional node's body: graph_ belongs to the driver's node in
+  // parent_'s graph (not destroyed here), and what its nodes use is kept by
+  // the outermost graph (keep()), so that a body never holds its parent's
+  // references and its parent never holds the body object.
+  Ref<Graph> parent_;
+  void keep(std::vector<Ref<Object>> more);
+  std::vector<Ref<Object>> kept();
+  std::mutex keep_mutex_;
   std::atomic<Stream*> last_launch_{nullptr};  // owns one reference
   // Destroyed after the driver's graph (members go after the destructor body).
   std::vector<Ref<Object>> keep_;

@@ -16,12 +16,70 @@ struct GraphExec {
   std::vector<std::shared_ptr<const Node>> nodes;
   std::map<const Node*, size_t> place;
   size_t edges = 0;
+  std::vector<CUgraphConditionalHandle> conditions;  // reset to their defaults at each launch
 };
 
-std::vector<std::shared_ptr<const Node>> copies(const std::vector<std::shared_ptr<const Node>>& nodes) {
-  std::vector<std::shared_ptr<const Node>> out;
-  for (const auto& n : nodes) out.push_back(std::make_shared<const Node>(*n));
+std::vector<std::shared_ptr<const Node>> copies(const std::vector<std::shared_ptr<const Node>>& nodes,
+                                                std::vector<CUgraphConditionalHandle>* handles = nullptr);
+
+// A conditional node as an executable graph runs it: over a snapshot of its
+// bodies taken now (as instantiation does), its condition read from the
+// table as the device would, an endless WHILE stopped as a hang.
+Node snapshot_conditional(const Node& n, Context* ctx, std::vector<CUgraphConditionalHandle>* handles) {
+  Node out = n;
+  std::vector<std::vector<std::shared_ptr<const Node>>> bodies;
+  for (Graph* b : n.bodies) {
+    std::vector<std::shared_ptr<const Node>> ordered;
+    topological(*b, &ordered);
+    bodies.push_back(copies(ordered, handles));
+  }
+  if (handles) handles->push_back(n.condition);
+  CUgraphConditionalHandle handle = n.condition;
+  CUgraphConditionalNodeType kind = n.conditional;
+  out.work = [bodies, handle, kind, ctx] {
+    auto value = [&] {
+      auto it = conditions().find(handle);
+      return it == conditions().end() ? 0u : it->second.value;
+    };
+    if (kind == CU_GRAPH_COND_TYPE_IF) {
+      if (value()) replay_nodes(bodies[0], ctx);
+      else if (bodies.size() == 2) replay_nodes(bodies[1], ctx);
+    } else if (kind == CU_GRAPH_COND_TYPE_SWITCH) {
+      unsigned v = value();
+      if (v < bodies.size()) replay_nodes(bodies[v], ctx);
+    } else {
+      for (long i = 0; value() && !ctx->broken; ++i) {
+        if (i == (1L << 20)) {  // a kernel that never clears the condition
+          ctx->broken = CUDA_ERROR_LAUNCH_TIMEOUT;
+          break;
+        }
+        replay_nodes(bodies[0], ctx);
+      }
+    }
+    return CUDA_SUCCESS;
+  };
   return out;
+}
+
+std::vector<std::shared_ptr<const Node>> copies(const std::vector<std::shared_ptr<const Node>>& nodes,
+                                                std::vector<CUgraphConditionalHandle>* handles) {
+  std::vector<std::shared_ptr<const Node>> out;
+  for (const auto& n : nodes) {
+    if (n->type == NodeType::Conditional) {
+      Context* ctx = n->bodies.empty() ? nullptr : n->bodies[0]->ctx;
+      out.push_back(std::make_shared<const Node>(snapshot_conditional(*n, ctx, handles)));
+    } else {
+      out.push_back(std::make_shared<const Node>(*n));
+    }
+  }
+  return out;
+}
+
+void reset_conditions(const std::vector<CUgraphConditionalHandle>& handles) {
+  for (CUgraphConditionalHandle h : handles) {
+    auto it = conditions().find(h);
+    if (it != conditions().end() && it->second.assign_default) it->second.value = it->second.default_value;
+  }
 }
 
 std::set<Graph*>& graphs() {
@@ -79,6 +137,28 @@ void replay(const std::vector<std::shared_ptr<const Node>>& nodes, Context* ctx,
 }
 
 }  // namespace
+
+std::map<CUgraphConditionalHandle, Condition>& conditions() {
+  static auto* m = new std::map<CUgraphConditionalHandle, Condition>;
+  return *m;
+}
+
+CUresult set_condition(CUgraphConditionalHandle handle, unsigned value) {
+  auto it = conditions().find(handle);
+  if (it == conditions().end()) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  it->second.value = value;
+  return CUDA_SUCCESS;
+}
+
+void destroy_graph(Graph* graph) {
+  if (!graphs().count(graph)) return;
+  for (Graph* b : graph->owned_bodies) destroy_graph(b);
+  for (auto it = conditions().begin(); it != conditions().end();)
+    it = it->second.graph == graph ? conditions().erase(it) : std::next(it);
+  graphs().erase(graph);
+  delete graph;
+  live_add("graphs", -1);
+}
 
 Graph* live_graph(CUgraph h) {
   Graph* g = reinterpret_cast<Graph*>(h);
@@ -150,6 +230,7 @@ CUgraphNodeType node_type_of(NodeType type) {
     case NodeType::ChildGraph: return CU_GRAPH_NODE_TYPE_GRAPH;
     case NodeType::EventWait: return CU_GRAPH_NODE_TYPE_WAIT_EVENT;
     case NodeType::EventRecord: return CU_GRAPH_NODE_TYPE_EVENT_RECORD;
+    case NodeType::Conditional: return CU_GRAPH_NODE_TYPE_CONDITIONAL;
     case NodeType::Empty: break;
   }
   return CU_GRAPH_NODE_TYPE_EMPTY;
@@ -288,9 +369,7 @@ CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph) {
   std::lock_guard<std::recursive_mutex> g(lock());
   Graph* graph = live_graph(hGraph);
   if (!graph) return CUDA_ERROR_INVALID_VALUE;
-  graphs().erase(graph);
-  delete graph;
-  live_add("graphs", -1);
+  destroy_graph(graph);
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuGraphDestroy, 10000)
@@ -313,7 +392,7 @@ CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* phGraphExec, CUgraph h
   auto* e = new GraphExec;
   e->ctx = graph->ctx;
   for (size_t i = 0; i < ordered.size(); ++i) e->place[ordered[i].get()] = i;
-  e->nodes = copies(ordered);
+  e->nodes = copies(ordered, &e->conditions);
   e->edges = graph->edges.size();
   execs().insert(e);
   live_add("graph_execs", 1);
@@ -359,6 +438,7 @@ CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) {
   if (e->ctx != s->ctx) return CUDA_ERROR_INVALID_VALUE;
   std::vector<std::shared_ptr<const Node>> nodes = e->nodes;
   Context* ctx = e->ctx;
+  reset_conditions(e->conditions);
   if (s->capture) {
     // Launching a graph into a capture makes a child-graph node.
     Node child;
@@ -410,7 +490,8 @@ CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgra
       return fail(CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, &next);
   }
   // Only now, as a real driver: a refused update leaves the executable graph unchanged.
-  e->nodes = copies(ordered);
+  e->conditions.clear();
+  e->nodes = copies(ordered, &e->conditions);
   resultInfo->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
   return CUDA_SUCCESS;
 }

@@ -44,7 +44,7 @@
 
 namespace fake {
 
-enum class NodeType { Kernel, Memcpy, Memset, Host, ChildGraph, Empty, EventWait, EventRecord };
+enum class NodeType { Kernel, Memcpy, Memset, Host, ChildGraph, Empty, EventWait, EventRecord, Conditional };
 
 // cuda.h's CUgraphNodeType of a node type.
 CUgraphNodeType node_type_of(NodeType type);
@@ -57,6 +57,11 @@ struct Node {
   void* host_data = nullptr;
   CUfunction function = nullptr;        // kernel nodes
   bool cooperative = false;             // kernel nodes
+  // Conditional nodes: the condition, the kind, and the body graphs (owned by
+  // the graph that holds the node; an executable graph runs a snapshot).
+  CUgraphConditionalHandle condition = 0;
+  CUgraphConditionalNodeType conditional = CU_GRAPH_COND_TYPE_IF;
+  std::vector<struct Graph*> bodies;
 };
 
 struct Graph {
@@ -64,7 +69,24 @@ struct Graph {
   std::vector<std::shared_ptr<const Node>> nodes;              // in the order added
   std::vector<std::pair<const Node*, const Node*>> edges;      // from -> to
   std::map<const Node*, const Node*> clone_of;                 // a clone: original node -> its copy
+  std::vector<Graph*> owned_bodies;                            // conditional nodes' bodies, destroyed with it
 };
+
+// Conditional nodes (fake_graph.cpp). A condition's value; its default,
+// applied at each launch of a graph holding its node when assign_default.
+struct Condition {
+  unsigned value = 0;
+  unsigned default_value = 0;
+  bool assign_default = false;
+  Graph* graph = nullptr;
+};
+// The conditions (handle -> state). Callers hold fake::lock().
+std::map<CUgraphConditionalHandle, Condition>& conditions();
+// cudaGraphSetConditional from an emulated kernel: CUDA_ERROR_ILLEGAL_ADDRESS
+// for a handle that is not live. Callers hold fake::lock().
+CUresult set_condition(CUgraphConditionalHandle handle, unsigned value);
+// Destroys a graph and, first, the bodies it owns. Callers hold fake::lock().
+void destroy_graph(Graph* graph);
 
 // The live graph `h` names, or nullptr; registers a new one (counted as
 // "graphs"). Callers hold fake::lock().

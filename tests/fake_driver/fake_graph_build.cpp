@@ -120,6 +120,7 @@ const char* type_name(NodeType t) {
     case NodeType::ChildGraph: return "graph";
     case NodeType::EventWait: return "event_wait";
     case NodeType::EventRecord: return "event_record";
+    case NodeType::Conditional: return "conditional";
     case NodeType::Empty: break;
   }
   return "empty";
@@ -296,6 +297,32 @@ CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType* type) {
 }
 FAKE_EXPORT(cuGraphNodeGetType, 10000)
 
+namespace fake {
+namespace {
+
+// A deep copy (conditional nodes' bodies too); registered.
+Graph* clone_graph(const Graph& original) {
+  auto* copy = new Graph;
+  copy->ctx = original.ctx;
+  for (const auto& n : original.nodes) {
+    Node node = *n;
+    if (node.type == NodeType::Conditional) {
+      for (Graph*& body : node.bodies) {
+        body = clone_graph(*body);
+        copy->owned_bodies.push_back(body);
+      }
+    }
+    copy->nodes.push_back(std::make_shared<const Node>(std::move(node)));
+    copy->clone_of[n.get()] = copy->nodes.back().get();
+  }
+  for (const auto& e : original.edges) copy->edges.emplace_back(copy->clone_of[e.first], copy->clone_of[e.second]);
+  register_graph(copy);
+  return copy;
+}
+
+}  // namespace
+}  // namespace fake
+
 CUresult CUDAAPI cuGraphClone(CUgraph* phGraphClone, CUgraph originalGraph) {
   FAKE_ENTER(cuGraphClone);
   if (!phGraphClone) return CUDA_ERROR_INVALID_VALUE;
@@ -303,15 +330,7 @@ CUresult CUDAAPI cuGraphClone(CUgraph* phGraphClone, CUgraph originalGraph) {
   std::lock_guard<std::recursive_mutex> g(lock());
   Graph* original = live_graph(originalGraph);
   if (!original) return CUDA_ERROR_INVALID_VALUE;
-  auto* copy = new Graph;
-  copy->ctx = original->ctx;
-  for (const auto& n : original->nodes) {
-    copy->nodes.push_back(std::make_shared<const Node>(*n));
-    copy->clone_of[n.get()] = copy->nodes.back().get();
-  }
-  for (const auto& e : original->edges) copy->edges.emplace_back(copy->clone_of[e.first], copy->clone_of[e.second]);
-  register_graph(copy);
-  *phGraphClone = reinterpret_cast<CUgraph>(copy);
+  *phGraphClone = reinterpret_cast<CUgraph>(clone_graph(*original));
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuGraphClone, 10000)
@@ -471,3 +490,73 @@ CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNod
   return exec_set_node(hGraphExec, hNode, std::move(node));
 }
 FAKE_EXPORT(cuGraphExecHostNodeSetParams, 10020)
+
+// ---------------------------------------------------------------------------
+// Conditional nodes
+
+CUresult CUDAAPI cuGraphConditionalHandleCreate(CUgraphConditionalHandle* pHandle_out, CUgraph hGraph, CUcontext ctx,
+                                                unsigned int defaultLaunchValue, unsigned int flags) {
+  FAKE_ENTER(cuGraphConditionalHandleCreate);
+  FAKE_REQUIRE_CONTEXT();
+  if (!pHandle_out || (flags & ~unsigned(CU_GRAPH_COND_ASSIGN_DEFAULT))) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Graph* graph = live_graph(hGraph);
+  if (!graph || reinterpret_cast<Context*>(ctx) != graph->ctx) return CUDA_ERROR_INVALID_VALUE;
+  static CUgraphConditionalHandle next = 0x1000;
+  Condition c;
+  c.value = defaultLaunchValue;
+  c.default_value = defaultLaunchValue;
+  c.assign_default = (flags & CU_GRAPH_COND_ASSIGN_DEFAULT) != 0;
+  c.graph = graph;
+  conditions()[next] = c;
+  *pHandle_out = next++;
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuGraphConditionalHandleCreate, 12030)
+
+// Only conditional nodes are modelled through cuGraphAddNode.
+CUresult CUDAAPI cuGraphAddNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
+                                const CUgraphEdgeData* dependencyData, size_t numDependencies,
+                                CUgraphNodeParams* nodeParams) {
+  FAKE_ENTER(cuGraphAddNode);
+  FAKE_REQUIRE_CONTEXT();
+  if (!nodeParams || dependencyData) return CUDA_ERROR_INVALID_VALUE;
+  if (nodeParams->type != CU_GRAPH_NODE_TYPE_CONDITIONAL) return CUDA_ERROR_NOT_SUPPORTED;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Graph* graph = live_graph(hGraph);
+  if (!graph) return CUDA_ERROR_INVALID_VALUE;
+  CUDA_CONDITIONAL_NODE_PARAMS& p = nodeParams->conditional;
+  auto c = conditions().find(p.handle);
+  if (c == conditions().end() || c->second.graph != graph || !p.phGraph_out ||
+      reinterpret_cast<Context*>(p.ctx) != graph->ctx)
+    return CUDA_ERROR_INVALID_VALUE;
+  bool size_ok = p.type == CU_GRAPH_COND_TYPE_IF       ? (p.size == 1 || p.size == 2)
+                 : p.type == CU_GRAPH_COND_TYPE_WHILE ? p.size == 1
+                 : p.type == CU_GRAPH_COND_TYPE_SWITCH ? p.size >= 1
+                                                       : false;
+  if (!size_ok) return CUDA_ERROR_INVALID_VALUE;
+  Node node;
+  node.type = NodeType::Conditional;
+  node.entry = "cuGraphAddNode";
+  node.condition = p.handle;
+  node.conditional = p.type;
+  std::vector<Graph*> bodies;
+  for (unsigned i = 0; i < p.size; ++i) {
+    auto* body = new Graph;
+    body->ctx = graph->ctx;
+    register_graph(body);
+    bodies.push_back(body);
+  }
+  node.bodies = bodies;
+  CUresult r = add(phGraphNode, hGraph, dependencies, numDependencies, std::move(node));
+  if (r != CUDA_SUCCESS) {
+    for (Graph* b : bodies) destroy_graph(b);
+    return r;
+  }
+  for (unsigned i = 0; i < p.size; ++i) {
+    graph->owned_bodies.push_back(bodies[i]);
+    p.phGraph_out[i] = reinterpret_cast<CUgraph>(bodies[i]);
+  }
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuGraphAddNode, 12030)

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "device_graph_header.h"
 #include "launch/launch_test.h"
 
 namespace {
@@ -516,6 +517,97 @@ TEST_F(GraphBuildTest, LaunchesStaySafeAgainstConcurrentChangesAndRelease) {
   for (auto& t : launchers) t.join();
   EXPECT_EQ(bad.load(), 0) << dc_last_error_message();
   sync();
+}
+
+const char* kConditionalSource = R"(
+#include "dccuda_device_graph.h"
+extern "C" __global__ void halve_until(float* x, float limit, dc_graph_condition more) {
+  x[0] *= 0.5f;
+  dc_graph_set_condition(more, x[0] > limit ? 1u : 0u);
+}
+)";
+
+// A WHILE node whose body halves x[0] until it is at most 1: the loop runs on
+// the device, a kernel clearing the condition, without the host.
+TEST_F(GraphBuildTest, AWhileNodeLoopsUntilAKernelClearsItsCondition) {
+  dc_compile_options o = DC_COMPILE_OPTIONS_INIT;
+  const char* names[] = {"dccuda_device_graph.h"};
+  const char* sources[] = {kDeviceGraphHeader};
+  o.num_headers = 1;
+  o.header_names = names;
+  o.header_sources = sources;
+  dc_module m = nullptr;
+  ASSERT_DC_OK(dc_module_compile_and_load(device_, kConditionalSource, "conditional.cu", &o, &m));
+  modules_.push_back(m);
+  dc_function halve = function(m, "halve_until");
+  ASSERT_NE(halve, nullptr);
+  dc_graph g = create();
+  uint64_t condition = 0, loop = 0;
+  dc_status s = dc_graph_add_conditional_node(g, DC_GRAPH_CONDITIONAL_WHILE, 1, 1, nullptr, 0, &condition, &loop);
+  if (s == DC_ERROR_NOT_SUPPORTED) GTEST_SKIP() << dc_last_error_message();
+  ASSERT_DC_OK(s);
+  EXPECT_EQ(type(g, loop), DC_GRAPH_NODE_CONDITIONAL);
+  dc_graph body = nullptr;
+  ASSERT_DC_OK(dc_graph_conditional_body(g, loop, 0, &body));
+  graphs_.push_back(body);
+  float start = 1024.0f, limit = 1.0f;
+  dc_buffer x = upload(std::vector<float>{start});
+  dc_launch_config c = DC_LAUNCH_CONFIG_INIT;
+  dc_arg args[] = {DC_ARG_BUFFER_OF(x), DC_ARG_VALUE_OF(&limit), DC_ARG_VALUE_OF(&condition)};
+  uint64_t step = 0;
+  ASSERT_DC_OK(dc_graph_add_kernel_node(body, halve, &c, args, 3, nullptr, 0, &step));
+  EXPECT_DC_ERROR(dc_graph_launch(body, stream_), DC_ERROR_INVALID_ARGUMENT, "the body of a conditional node");
+  EXPECT_DC_ERROR(dc_graph_conditional_body(g, loop, 1, &body), DC_ERROR_OUT_OF_RANGE, "index 1");
+  EXPECT_DC_ERROR(dc_graph_remove_node(g, loop), DC_ERROR_INVALID_ARGUMENT, "conditional node");
+  ASSERT_DC_OK(dc_graph_launch(g, stream_));
+  sync();
+  EXPECT_EQ(download<float>(x, 1)[0], 1.0f) << "1024 halved until at most 1";
+  // Each launch starts from the default value (1): the body runs at least once.
+  ASSERT_DC_OK(dc_buffer_write(x, 0, &start, 4));
+  ASSERT_DC_OK(dc_graph_launch(g, stream_));
+  ASSERT_DC_OK(dc_graph_launch(g, stream_));
+  sync();
+  EXPECT_EQ(download<float>(x, 1)[0], 0.5f);
+}
+
+// IF with an else body, and SWITCH, chosen by their default values.
+TEST_F(GraphBuildTest, IfElseAndSwitchNodesRunTheBodyTheirConditionNames) {
+  dc_buffer b = alloc(64);
+  dc_graph g = create();
+  uint64_t cond_if = 0, cond_switch = 0, node_if = 0, node_switch = 0;
+  dc_status s = dc_graph_add_conditional_node(g, DC_GRAPH_CONDITIONAL_IF, 2, 0, nullptr, 0, &cond_if, &node_if);
+  if (s == DC_ERROR_NOT_SUPPORTED) GTEST_SKIP() << dc_last_error_message();
+  ASSERT_DC_OK(s);
+  ASSERT_DC_OK(dc_graph_add_conditional_node(g, DC_GRAPH_CONDITIONAL_SWITCH, 3, 2, &node_if, 1, &cond_switch,
+                                             &node_switch));
+  EXPECT_NE(cond_if, cond_switch);
+  for (uint32_t i = 0; i < 2; ++i) {
+    dc_graph body = nullptr;
+    ASSERT_DC_OK(dc_graph_conditional_body(g, node_if, i, &body));
+    uint64_t n = 0;
+    ASSERT_DC_OK(dc_graph_add_fill_node(body, b, 0, 32, 1 + i, 1, nullptr, 0, &n));  // then: 1, else: 2
+    dc_graph_release(body);
+  }
+  for (uint32_t i = 0; i < 3; ++i) {
+    dc_graph body = nullptr;
+    ASSERT_DC_OK(dc_graph_conditional_body(g, node_switch, i, &body));
+    uint64_t n = 0;
+    ASSERT_DC_OK(dc_graph_add_fill_node(body, b, 32, 32, 10 + i, 1, nullptr, 0, &n));
+    dc_graph_release(body);
+  }
+  ASSERT_DC_OK(dc_graph_launch(g, stream_));
+  sync();
+  std::vector<uint8_t> got = download<uint8_t>(b, 64);
+  EXPECT_EQ(got[0], 2u) << "the condition is 0: the else body runs";
+  EXPECT_EQ(got[63], 12u) << "the condition is 2: body 2 runs";
+  uint64_t c = 1, n = 1;
+  EXPECT_DC_ERROR(dc_graph_add_conditional_node(g, DC_GRAPH_CONDITIONAL_WHILE, 2, 0, nullptr, 0, &c, &n),
+                  DC_ERROR_INVALID_ARGUMENT, "num_bodies is 2");
+  EXPECT_EQ(n, 0u);
+  EXPECT_DC_ERROR(dc_graph_add_conditional_node(g, 7, 1, 0, nullptr, 0, &c, &n), DC_ERROR_INVALID_ARGUMENT,
+                  "type is 7");
+  dc_graph none = nullptr;
+  EXPECT_DC_ERROR(dc_graph_conditional_body(g, 12345678, 0, &none), DC_ERROR_INVALID_ARGUMENT, "node is 12345678");
 }
 
 struct InsideHostNode {

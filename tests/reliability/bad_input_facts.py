@@ -500,6 +500,17 @@ FACTS = {
         valid={"graph": "fx.built", "node": "fx.built_host", "fn": "badinput::no_op", "user_data": "nullptr"},
         ints={"node": ("bad", ["0", U64_MAX, "fx.built_node"], ARG)},
     ),
+    "dc_graph_add_conditional_node": dict(
+        valid={"graph": "fx.built", "num_bodies": "1", "default_value": "0", "dependencies": "&fx.built_node",
+               "num_dependencies": "1"},
+        ints={"num_bodies": ("bad", ["0", "3", U32_MAX], ARG), "default_value": ("any", "any value is a condition"),
+              "num_dependencies": ANY_COUNT},
+        msg={"num_dependencies": ""},
+    ),
+    "dc_graph_conditional_body": dict(
+        valid={"graph": "fx.built", "node": "fx.built_conditional", "index": "0"},
+        ints={"node": ("bad", ["0", U64_MAX, "fx.built_node"], ARG), "index": ("bad", ["1", U32_MAX], RANGE)},
+    ),
     "dc_graph_write_dot": dict(
         valid={"path": "\"/dev/null\""},
         extra=[("an empty path", {"path": "\"\""}, ARG, "path is empty"),

@@ -127,6 +127,8 @@ std::string Fixture::open() {
   OPEN_STEP(dc_graph_add_kernel_node(built, function, &config, args, 4, nullptr, 0, &built_kernel));
   OPEN_STEP(dc_graph_add_copy_node(built, buffer2, 0, buffer, 0, 64, nullptr, 0, &built_copy));
   OPEN_STEP(dc_graph_add_host_node(built, no_op, nullptr, nullptr, 0, &built_host));
+  OPEN_STEP(dc_graph_add_conditional_node(built, DC_GRAPH_CONDITIONAL_IF, 1, 0, nullptr, 0, &built_condition,
+                                          &built_conditional));
   OPEN_STEP(dc_stream_synchronize(stream));
 
   // One released handle of every type.

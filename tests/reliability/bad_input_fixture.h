@@ -58,6 +58,8 @@ struct Fixture {
   uint64_t built_kernel = 0;           // a saxpy node of built
   uint64_t built_copy = 0;             // a copy node of built (buffer -> buffer2)
   uint64_t built_host = 0;             // a host node of built
+  uint64_t built_conditional = 0;      // an IF node of built (one body)
+  uint64_t built_condition = 0;
 
   // Released handles of every type (never reused: see the handle table).
   dc_device dead_device = nullptr;

@@ -154,6 +154,8 @@ std::vector<Case> refused_calls() {
       {"dc_graph_set_kernel_node", [](Objects& o) { return dc_graph_set_kernel_node(o.built, o.first, &o.config, nullptr, 0); }},
       {"dc_graph_set_copy_node", [](Objects& o) { return dc_graph_set_copy_node(o.built, o.first, o.other, 0, o.buffer, 0, 64); }},
       {"dc_graph_set_fill_node", [](Objects& o) { return dc_graph_set_fill_node(o.built, o.first, o.buffer, 0, 64, 3, 4); }},
+      {"dc_graph_add_conditional_node", [](Objects& o) { uint64_t c = 0, n = 0; return dc_graph_add_conditional_node(o.built, DC_GRAPH_CONDITIONAL_IF, 1, 0, nullptr, 0, &c, &n); }},
+      {"dc_graph_conditional_body", [](Objects& o) { dc_graph g = sentinel<dc_graph>(); dc_status s = dc_graph_conditional_body(o.built, o.first, 0, &g); return cleared(s, g); }},
       {"dc_graph_set_host_node", [](Objects& o) { return dc_graph_set_host_node(o.built, o.first, [](void*) {}, nullptr); }},
   };
 }

@@ -136,5 +136,9 @@ namespace Dccuda.Interop
         public const int DC_GRAPH_NODE_CONDITIONAL = 13;
 
         public const uint DC_GRAPH_DOT_VERBOSE = 1u;
+
+        public const int DC_GRAPH_CONDITIONAL_IF = 0;
+        public const int DC_GRAPH_CONDITIONAL_WHILE = 1;
+        public const int DC_GRAPH_CONDITIONAL_SWITCH = 2;
     }
 }

@@ -261,6 +261,26 @@ namespace Dccuda.Interop
 
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_conditional_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_conditional_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_conditional_node(IntPtr graph, int type, uint num_bodies, uint default_value, void* dependencies, uint num_dependencies, ulong* condition, ulong* node);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_conditional_body")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_conditional_body", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_conditional_body(IntPtr graph, ulong node, uint index, IntPtr* body);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
         [LibraryImport(Lib, EntryPoint = "dc_graph_set_kernel_node")]
         public static partial
 #else

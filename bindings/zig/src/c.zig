@@ -518,6 +518,13 @@ pub extern "dccuda" fn dc_graph_edge_at(graph: ?*Graph, index: u64, from: ?*u64,
 pub extern "dccuda" fn dc_graph_clone(graph: ?*Graph, clone: ?*?*Graph) dc_status;
 pub extern "dccuda" fn dc_graph_remove_node(graph: ?*Graph, node: u64) dc_status;
 pub extern "dccuda" fn dc_graph_write_dot(graph: ?*Graph, path: ?[*:0]const u8, flags: u32) dc_status;
+
+pub const DC_GRAPH_CONDITIONAL_IF: i32 = 0;
+pub const DC_GRAPH_CONDITIONAL_WHILE: i32 = 1;
+pub const DC_GRAPH_CONDITIONAL_SWITCH: i32 = 2;
+
+pub extern "dccuda" fn dc_graph_add_conditional_node(graph: ?*Graph, @"type": i32, num_bodies: u32, default_value: u32, dependencies: ?*const anyopaque, num_dependencies: u32, condition: ?*u64, node: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_conditional_body(graph: ?*Graph, node: u64, index: u32, body: ?*?*Graph) dc_status;
 pub extern "dccuda" fn dc_graph_set_kernel_node(graph: ?*Graph, node: u64, config: ?*const dc_launch_config, args: ?[*]const dc_arg, num_args: u32) dc_status;
 pub extern "dccuda" fn dc_graph_set_copy_node(graph: ?*Graph, node: u64, dst: ?*Buffer, dst_offset: u64, src: ?*Buffer, src_offset: u64, size: u64) dc_status;
 pub extern "dccuda" fn dc_graph_set_fill_node(graph: ?*Graph, node: u64, buffer: ?*Buffer, offset: u64, size: u64, value: u32, element_size: u32) dc_status;

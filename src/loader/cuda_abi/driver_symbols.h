@@ -40,4 +40,5 @@
 #define cuGraphAddDependencies       cuGraphAddDependencies_v2
 #define cuGraphGetEdges              cuGraphGetEdges_v2
 #define cuGraphKernelNodeSetParams   cuGraphKernelNodeSetParams_v2
+#define cuGraphAddNode               cuGraphAddNode_v2
 #define cuGraphExecKernelNodeSetParams cuGraphExecKernelNodeSetParams_v2

@@ -211,6 +211,12 @@ pub const DC_GRAPH_NODE_BATCH_MEM_OP: i32 = 12;
 pub const DC_GRAPH_NODE_CONDITIONAL: i32 = 13;
 /// every parameter of every node
 pub const DC_GRAPH_DOT_VERBOSE: u32 = 0x1;
+/// body 0 runs once if the condition is not 0; a second body (else) if it is 0
+pub const DC_GRAPH_CONDITIONAL_IF: i32 = 0;
+/// body 0 runs again and again while the condition is not 0
+pub const DC_GRAPH_CONDITIONAL_WHILE: i32 = 1;
+/// body n runs once, n being the condition; none if n >= num_bodies
+pub const DC_GRAPH_CONDITIONAL_SWITCH: i32 = 2;
 
 // ---------------------------------------------------------------------------
 // Handles: opaque, only ever behind a pointer; not Send or Sync by themselves.
@@ -1041,7 +1047,8 @@ extern "C" {
     /// dc_graph_add_event_wait_node, dc_graph_add_child_graph_node,
     /// dc_graph_add_dependency, dc_graph_clone, dc_graph_remove_node,
     /// dc_graph_write_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
-    /// dc_graph_set_fill_node, dc_graph_set_host_node.
+    /// dc_graph_set_fill_node, dc_graph_set_host_node,
+    /// dc_graph_add_conditional_node, dc_graph_conditional_body.
     ///
     /// Release functions cannot report a refusal: `fn` must not release the last
     /// handle of a buffer, module, stream, event, graph or device (their driver
@@ -1573,6 +1580,35 @@ extern "C" {
     /// DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_write_dot(graph: dc_graph, path: *const c_char, flags: u32) -> dc_status;
 
+    /// Add a conditional node: which of its body graphs run, and how often, is
+    /// decided on the device, without the host, by a condition that kernels set
+    /// (include "dccuda_device_graph.h" in the kernel's source and call
+    /// dc_graph_set_condition(condition, value); pass `*condition` to the kernel as
+    /// an 8-byte DC_ARG_VALUE). At the start of each launch of the graph the
+    /// condition is `default_value`. Fill each body with the dc_graph_add_* calls on
+    /// the graph dc_graph_conditional_body gives (bodies may hold kernels, copies,
+    /// fills, child graphs and conditional nodes; a kernel that sets the condition of
+    /// a WHILE node from inside its body ends the loop). `num_bodies`: 1 for WHILE, 1
+    /// or 2 (if/else) for IF, 1 to 1024 for SWITCH.
+    /// Needs a CUDA 12.4 driver (IF with one body, WHILE) or 12.8 (if/else, SWITCH):
+    /// older ones are DC_ERROR_NOT_SUPPORTED naming the version. Conditional nodes
+    /// cannot be removed (dc_graph_remove_node refuses them), and a clone's copies of
+    /// them cannot give their bodies.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (bad type or
+    /// num_bodies, a bad dependency, NULL out), DC_ERROR_NOT_SUPPORTED (the driver is
+    /// older), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_conditional_node(graph: dc_graph, type_: i32, num_bodies: u32, default_value: u32, dependencies: *const u64, num_dependencies: u32, condition: *mut u64, node: *mut u64) -> dc_status;
+
+    /// Body `index` (0 .. num_bodies - 1) of conditional node `node` as a graph (a
+    /// new handle; release it with dc_graph_release) to add nodes to. It belongs to
+    /// `graph`, which it keeps alive; it cannot be launched, instantiated or updated
+    /// by itself (DC_ERROR_INVALID_ARGUMENT): launch `graph`. What its nodes use,
+    /// `graph` keeps.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of the
+    /// graph, not a conditional node, NULL out), DC_ERROR_OUT_OF_RANGE (index),
+    /// DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_conditional_body(graph: dc_graph, node: u64, index: u32, body: *mut dc_graph) -> dc_status;
+
     /// Change kernel node `node`'s configuration and arguments (its function
     /// stays), checked as dc_graph_add_kernel_node checks them. Only kernel nodes
     /// added with dc_graph_add_kernel_node can be changed (dccuda knows their
@@ -1735,5 +1771,8 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_GRAPH_NODE_BATCH_MEM_OP);
         $m!(DC_GRAPH_NODE_CONDITIONAL);
         $m!(DC_GRAPH_DOT_VERBOSE);
+        $m!(DC_GRAPH_CONDITIONAL_IF);
+        $m!(DC_GRAPH_CONDITIONAL_WHILE);
+        $m!(DC_GRAPH_CONDITIONAL_SWITCH);
     };
 }
