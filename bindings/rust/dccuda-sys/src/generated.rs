@@ -1422,8 +1422,9 @@ extern "C" {
 
     /// Instantiate the graph now (else the first launch does). Idempotent; a failed
     /// instantiation is tried again by the next call that needs it.
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_OUT_OF_MEMORY, DC_ERROR_DRIVER,
-    /// DC_ERROR_CONTEXT_LOST.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (the body of a
+    /// conditional node: see dc_graph_conditional_body), DC_ERROR_OUT_OF_MEMORY,
+    /// DC_ERROR_DRIVER, DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_instantiate(graph: dc_graph) -> dc_status;
 
     /// Upload the instantiated graph to the device ahead of its first launch.
