@@ -107,7 +107,7 @@ CUgraphExec Graph::exec_locked() {
   if (stale_ && exec_) [[unlikely]] {
     // Launches in flight complete; the driver frees the old form after them.
     CUgraphExec old = std::exchange(exec_, nullptr);
-    check(driver_api().cuGraphExecDestroy(old), "cuGraphExecDestroy", &device());
+    release_quietly([&] { return driver_api().cuGraphExecDestroy(old); });
   }
   if (!exec_) [[unlikely]] {
     CUgraphExec e = nullptr;
@@ -440,9 +440,9 @@ void Graph::remove_node(uint64_t node) {
 void Graph::write_dot(const char* path, uint32_t flags) {
   std::lock_guard<std::mutex> g(mutex_);
   CUresult r = driver_api().cuGraphDebugDotPrint(graph_, path, flags);
-  if (r == CUDA_ERROR_OPERATING_SYSTEM || r == CUDA_ERROR_INVALID_VALUE)
-    fail_cuda(DC_ERROR_IO, r, "the driver could not write the DOT file \"%s\"; check that its folder exists and "
-              "is writable", path);
+  if (r == CUDA_ERROR_OPERATING_SYSTEM)
+    fail_cuda(DC_ERROR_IO, r, "cuGraphDebugDotPrint could not write the DOT file \"%s\"; check that its folder "
+              "exists and is writable", path);
   check(r, "cuGraphDebugDotPrint", &device());
 }
 

@@ -344,7 +344,7 @@ TEST_F(GraphBuildTest, CopiesAndFillsAreCheckedAsStreamCopiesAre) {
                   "child is graph itself");
   EXPECT_DC_ERROR(dc_graph_write_dot(g, "", 0), DC_ERROR_INVALID_ARGUMENT, "path is empty");
   EXPECT_DC_ERROR(dc_graph_write_dot(g, "x.dot", 4), DC_ERROR_INVALID_ARGUMENT, "unknown bits 0x4");
-  EXPECT_DC_ERROR(dc_graph_write_dot(g, "/nonexistent-folder/x.dot", 0), DC_ERROR_IO, "could not write");
+  EXPECT_DC_ERROR(dc_graph_write_dot(g, "/nonexistent-folder/x.dot", 0), DC_ERROR_IO, "could not write the DOT file");
   dc_graph none = reinterpret_cast<dc_graph>(uintptr_t{1});
   EXPECT_DC_ERROR(dc_graph_create(nullptr, &none), DC_ERROR_INVALID_HANDLE, "device is NULL");
   EXPECT_EQ(none, nullptr);
