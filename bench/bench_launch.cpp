@@ -22,6 +22,7 @@
 //   BM_FourArgsOneShot   dc_launch_kernel with two buffer arguments (checked, pinned)
 //   BM_RoundTrip         one launch + synchronisation, timed whole (bursts of 1)
 //   BM_GraphReplay/N     a graph of N empty kernels: dc_graph_launch vs cuGraphLaunch
+//   BM_GraphNodeUpdate   dc_graph_set_kernel_node vs instantiating the graph again (raw)
 //
 // Without a usable driver, device or NVRTC it prints why and exits 0.
 #include <benchmark/benchmark.h>
@@ -290,6 +291,42 @@ void BM_GraphReplay(benchmark::State& state) {
   dc_graph_release(graph);
 }
 
+// Changing one kernel node of an instantiated graph in place
+// (dc_graph_set_kernel_node: checks + cuGraphKernelNodeSetParams +
+// cuGraphExecKernelNodeSetParams) against what it spares: instantiating the
+// same one-kernel graph again (raw cuGraphInstantiateWithFlags +
+// cuGraphExecDestroy). A ratio far below 1 is the point.
+void BM_GraphNodeUpdate(benchmark::State& state) {
+  dc_launch_config c = one_warp();
+  dc_graph graph = nullptr;
+  uint64_t node = 0;
+  if (!dc_ok(state, dc_graph_create(g_env.device, &graph))) return;
+  if (!dc_ok(state, dc_graph_add_kernel_node(graph, g_env.empty, &c, nullptr, 0, nullptr, 0, &node)) ||
+      !dc_ok(state, dc_graph_instantiate(graph))) {
+    dc_graph_release(graph);
+    return;
+  }
+  bind();
+  const bench::RawDriver& raw = *g_env.raw;
+  CUgraph raw_graph = nullptr;
+  bool ok = raw_ok(state, raw.cuStreamBeginCapture(g_env.raw_stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                   "cuStreamBeginCapture") &&
+            raw_ok(state, raw.cuLaunchKernel(g_env.raw_empty, 1, 1, 1, 32, 1, 1, 0, g_env.raw_stream, nullptr, nullptr),
+                   "cuLaunchKernel");
+  if (raw_ok(state, raw.cuStreamEndCapture(g_env.raw_stream, &raw_graph), "cuStreamEndCapture") && ok) {
+    bursts(
+        state, 1, [&] { return dc_ok(state, dc_graph_set_kernel_node(graph, node, &c, nullptr, 0)); },
+        [&] {
+          CUgraphExec e = nullptr;
+          bool r = raw_ok(state, raw.cuGraphInstantiateWithFlags(&e, raw_graph, 0), "cuGraphInstantiateWithFlags");
+          if (e) raw.cuGraphExecDestroy(e);
+          return r;
+        });
+  }
+  if (raw_graph) raw.cuGraphDestroy(raw_graph);
+  dc_graph_release(graph);
+}
+
 void launch_bursts(benchmark::internal::Benchmark* b) {
   for (int64_t burst : {32, 128}) b->Arg(burst);
   b->UseManualTime()->Unit(benchmark::kMicrosecond);
@@ -308,6 +345,7 @@ BENCHMARK(BM_FourArgsEnqueue)->Apply(launch_bursts);
 BENCHMARK(BM_FourArgsOneShot)->Apply(launch_bursts);
 BENCHMARK(BM_RoundTrip)->Apply(round_trips);
 BENCHMARK(BM_GraphReplay)->Apply(graph_sizes);
+BENCHMARK(BM_GraphNodeUpdate)->Arg(16)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

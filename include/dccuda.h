@@ -1226,7 +1226,14 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_occupancy_available_dynamic_shared, dc_launch_config_1d,
  *   dc_launch_kernel, dc_launch_kernel_packed, dc_launch_create,
  *   dc_launch_set_config, dc_launch_enqueue, dc_graph_instantiate,
- *   dc_graph_upload, dc_graph_launch, dc_graph_update.
+ *   dc_graph_upload, dc_graph_launch, dc_graph_update, dc_graph_create,
+ *   dc_graph_add_kernel_node, dc_graph_add_copy_node, dc_graph_add_fill_node,
+ *   dc_graph_add_host_node, dc_graph_add_event_record_node,
+ *   dc_graph_add_event_wait_node, dc_graph_add_child_graph_node,
+ *   dc_graph_add_dependency, dc_graph_clone, dc_graph_remove_node,
+ *   dc_graph_write_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
+ *   dc_graph_set_fill_node, dc_graph_set_host_node,
+ *   dc_graph_add_conditional_node, dc_graph_conditional_body.
  *
  * Release functions cannot report a refusal: `fn` must not release the last
  * handle of a buffer, module, stream, event, graph or device (their driver
@@ -1899,18 +1906,22 @@ DC_API dc_status dc_stream_is_capturing(dc_stream stream, DC_OUT int32_t* captur
 
 /** Instantiate the graph now (else the first launch does). Idempotent; a failed
  *  instantiation is tried again by the next call that needs it.
- *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_OUT_OF_MEMORY, DC_ERROR_DRIVER,
- *  DC_ERROR_CONTEXT_LOST. */
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (the body of a
+ *  conditional node: see dc_graph_conditional_body), DC_ERROR_OUT_OF_MEMORY,
+ *  DC_ERROR_DRIVER, DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_graph_instantiate(dc_graph graph);
 
 /** Upload the instantiated graph to the device ahead of its first launch.
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_graph_upload(dc_graph graph, dc_stream stream);
 
-/** Launch the graph on `stream` (instantiating it first if needed). Launches of
- *  one graph from several threads are serialised (the driver does not allow them
- *  at once); the work of each launch is ordered after the previous launch of the
- *  graph. Host functions recorded in the graph run at every launch; they must not
+/** Launch the graph on `stream` (instantiating it first if needed, or again
+ *  after its nodes or edges changed). Launches of one graph from several threads
+ *  are serialised (the driver does not allow them at once) by one atomic flag,
+ *  without a lock or a system call, and are safe against a concurrent node
+ *  update, change, update from another graph or release of the handle (a launch
+ *  after the release is DC_ERROR_INVALID_HANDLE); the work of each launch is
+ *  ordered after the previous launch of the graph. Host functions recorded in the graph run at every launch; they must not
  *  call dccuda functions that enqueue work or synchronise (unlike those of
  *  dc_stream_add_callback, such calls are not detected there).
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (stream on another
@@ -1937,6 +1948,319 @@ DC_API dc_status dc_graph_node_count(dc_graph graph, DC_OUT uint64_t* count);
 /** Release a graph (and its instantiation). Launches already enqueued complete.
  *  NULL is ignored. */
 DC_API void dc_graph_release(DC_OWNED DC_NULLABLE dc_graph graph);
+
+/* -------------------------------------------------------------------------
+ * Graphs built node by node
+ *
+ * A graph is a set of nodes (kernel launches, copies, fills, host functions,
+ * event records and waits, child graphs) and of edges "from must complete
+ * before to starts". dc_graph_create makes an empty one; each dc_graph_add_*
+ * call adds a node after the nodes it names as dependencies; a captured
+ * graph (dc_stream_end_capture) is the same kind of object and can be
+ * inspected and extended the same way.
+ *
+ * Nodes are named by a 64-bit id, never 0, unique in the process: the id a
+ * dc_graph_add_* call returns, or one dc_graph_node_at gives for a node the
+ * graph already had. A clone's nodes have the ids of the original's nodes
+ * they copy (dc_graph_clone). An id that is not a node of the graph given (a
+ * node of another graph, a removed node, a made-up value) is refused with
+ * DC_ERROR_INVALID_ARGUMENT naming it.
+ *
+ * What a node uses is checked when it is added, as strictly as the
+ * stream-ordered call that does the same work (dc_launch_kernel,
+ * dc_buffer_copy_async, dc_buffer_fill_async), and kept alive by the graph:
+ * the function (and so its module), the buffers, events and host-function
+ * records, until the graph is released; releasing their handles meanwhile is
+ * allowed. The values of DC_ARG_VALUE arguments are copied when the node is
+ * added.
+ *
+ * Changing a graph's nodes or edges after it was instantiated takes effect
+ * at its next dc_graph_instantiate or dc_graph_launch, which instantiates it
+ * again (launches already enqueued run the old form).
+ *
+ * Thread-safety: any thread; calls on one graph are serialised by the graph.
+ * ------------------------------------------------------------------------- */
+
+/* dc_graph_node_type: the values of cuda.h's CUgraphNodeType. */
+DC_CONSTANTS(dc_graph_node_type, enumeration, int32_t)
+#define DC_GRAPH_NODE_KERNEL        0   /**< a kernel launch */
+#define DC_GRAPH_NODE_COPY          1   /**< a memory copy */
+#define DC_GRAPH_NODE_FILL          2   /**< a memory fill (memset) */
+#define DC_GRAPH_NODE_HOST          3   /**< a host function */
+#define DC_GRAPH_NODE_CHILD_GRAPH   4   /**< a child graph */
+#define DC_GRAPH_NODE_EMPTY         5   /**< a node that does nothing (orders others) */
+#define DC_GRAPH_NODE_EVENT_WAIT    6   /**< waits for an event */
+#define DC_GRAPH_NODE_EVENT_RECORD  7   /**< records an event */
+#define DC_GRAPH_NODE_SEMAPHORE_SIGNAL 8  /**< signals external semaphores (captured only) */
+#define DC_GRAPH_NODE_SEMAPHORE_WAIT 9  /**< waits on external semaphores (captured only) */
+#define DC_GRAPH_NODE_MEM_ALLOC     10  /**< allocates memory (captured only) */
+#define DC_GRAPH_NODE_MEM_FREE      11  /**< frees memory (captured only) */
+#define DC_GRAPH_NODE_BATCH_MEM_OP  12  /**< a batch of memory operations (captured only) */
+#define DC_GRAPH_NODE_CONDITIONAL   13  /**< a conditional node (if, while, switch) */
+
+/* dc_graph_write_dot flags */
+DC_CONSTANTS(dc_graph_dot_flags, flags, uint32_t)
+#define DC_GRAPH_DOT_VERBOSE  0x1u  /**< every parameter of every node */
+
+/**
+ * A new, empty graph on `device`; add nodes with the dc_graph_add_* calls, then
+ * launch it as a captured one (dc_graph_launch). Release it with dc_graph_release.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_create(dc_device device, DC_OUT DC_OWNED dc_graph* graph);
+
+/**
+ * Add a kernel launch of `function` (a function of the graph's device) with
+ * `config` and `args`, checked as dc_launch_kernel checks them: the
+ * configuration against the device and the kernel, each argument's kind and
+ * size against the kernel's parameters, each buffer usable, reachable from the
+ * device, its offset inside it. It runs after the `num_dependencies` nodes in
+ * `dependencies` (none: a root). `*node` receives the new node's id. The
+ * graph keeps the function and the buffers alive.
+ * Errors: DC_ERROR_INVALID_HANDLE (graph, function, a buffer argument),
+ * DC_ERROR_INVALID_ARGUMENT (a function of another device, a bad
+ * configuration or argument, a dependency that is not a node of the graph or
+ * is named twice, NULL out), DC_ERROR_OUT_OF_RANGE (a buffer offset),
+ * DC_ERROR_NOT_SUPPORTED (clusters on a device without them),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_kernel_node(dc_graph graph, dc_function function, DC_IN const dc_launch_config* config,
+                                          DC_IN DC_ARRAY(num_args) const dc_arg* args, uint32_t num_args,
+                                          DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                          uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
+ * Add a copy of `size` bytes from `src` at `src_offset` to `dst` at
+ * `dst_offset` (device, pinned, registered or managed buffers of the graph's
+ * device; the ranges must not overlap), after `dependencies`.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0,
+ * overlapping ranges, a buffer of another device, a bad dependency, NULL
+ * out), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_copy_node(dc_graph graph, dc_buffer dst, uint64_t dst_offset, dc_buffer src,
+                                        uint64_t src_offset, uint64_t size,
+                                        DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                        uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
+ * Add a fill of `size` bytes of `buffer` from `offset` with `value`, as
+ * dc_buffer_fill_async fills (element_size 1, 2 or 4; offset and size aligned
+ * to it; host memory must be mapped for the device), after `dependencies`.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (as
+ * dc_buffer_fill; size 0; a buffer of another device; a bad dependency; NULL
+ * out), DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED (host memory without a
+ * device mapping), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_fill_node(dc_graph graph, dc_buffer buffer, uint64_t offset, uint64_t size,
+                                        uint32_t value, uint32_t element_size,
+                                        DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                        uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
+ * Add a host function: `fn(user_data)` runs at every launch of the graph,
+ * after `dependencies`, on a thread of the driver (not the caller's). There,
+ * as in a function of dc_stream_add_callback, the calls that list names are
+ * refused with DC_ERROR_INVALID_STATE. `user_data` must stay valid while the
+ * graph (or a graph it was added to as a child, or a clone) may be launched.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL fn, a bad
+ * dependency, NULL out), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_host_node(dc_graph graph, dc_host_fn fn, DC_USER_DATA DC_NULLABLE void* user_data,
+                                        DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                        uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
+ * Add a record of `event` (an event of the graph's device), after
+ * `dependencies`: at each launch, the event completes when they have.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an event of
+ * another device, a bad dependency, NULL out), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_event_record_node(dc_graph graph, dc_event event,
+                                                DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                                uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
+ * Add a wait for `event` (an event of the graph's device): the nodes after it
+ * start once the event's last record (made before the graph's launch, on any
+ * stream) has completed.
+ * Errors: as dc_graph_add_event_record_node.
+ */
+DC_API dc_status dc_graph_add_event_wait_node(dc_graph graph, dc_event event,
+                                              DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                              uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
+ * Add `child` (a graph of the same device, not `graph` itself) as one node:
+ * a copy of it as it is now is embedded; later changes to `child` do not
+ * reach `graph`. What the child keeps alive, `graph` keeps too.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (child is graph,
+ * a graph of another device, a bad dependency, NULL out), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_child_graph_node(dc_graph graph, dc_graph child,
+                                               DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                               uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
+ * Add the edge `from` -> `to`: `to` starts after `from` completes. Refused if
+ * the edge exists, if from == to, or if it would close a cycle (the message
+ * names the path from `to` back to `from`).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a node that is
+ * not in the graph, an existing edge, a cycle), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_dependency(dc_graph graph, uint64_t from, uint64_t to);
+
+/**
+ * The id of node `index` (0 .. dc_graph_node_count - 1) in a topological order:
+ * every node comes after the nodes it depends on; nodes the order leaves free
+ * come in the order they were added (or captured).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+ * DC_ERROR_OUT_OF_RANGE (index), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_node_at(dc_graph graph, uint64_t index, DC_OUT uint64_t* node);
+
+/** The type of `node` (DC_GRAPH_NODE_*). Errors: DC_ERROR_INVALID_HANDLE,
+ *  DC_ERROR_INVALID_ARGUMENT (not a node of the graph, NULL out), DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_node_type(dc_graph graph, uint64_t node,
+                                    DC_OUT DC_FAMILY(dc_graph_node_type) int32_t* type);
+
+/** The number of edges in the graph. Errors: DC_ERROR_INVALID_HANDLE,
+ *  DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_edge_count(dc_graph graph, DC_OUT uint64_t* count);
+
+/** Edge `index` (0 .. dc_graph_edge_count - 1): `from` completes before `to`
+ *  starts. Edges come ordered by `to`'s place in dc_graph_node_at's order,
+ *  then by `from`'s. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+ *  (NULL out), DC_ERROR_OUT_OF_RANGE (index), DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_edge_at(dc_graph graph, uint64_t index, DC_OUT uint64_t* from, DC_OUT uint64_t* to);
+
+/**
+ * A copy of `graph`'s nodes and edges as a new graph (a new handle; release it
+ * with dc_graph_release): its nodes have the ids of the nodes they copy, so an
+ * id names the corresponding node in either graph. Not its instantiation.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_clone(dc_graph graph, DC_OUT DC_OWNED dc_graph* clone);
+
+/**
+ * Remove `node` and its edges from the graph (the nodes before and after it
+ * are no longer ordered through it). What it used stays alive until the graph
+ * is released (an instantiation made before may still run it).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of
+ * the graph), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_remove_node(dc_graph graph, uint64_t node);
+
+/**
+ * Write the graph in Graphviz DOT form to the file `path` (created or
+ * replaced), as the driver describes it (cuGraphDebugDotPrint): one DOT node
+ * per node with its type and parameters (all of them with
+ * DC_GRAPH_DOT_VERBOSE), one DOT edge per edge. The driver's names for nodes
+ * are not dccuda's ids.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL or empty
+ * path, unknown flags), DC_ERROR_IO (the file cannot be written),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_write_dot(dc_graph graph, DC_IN const char* path,
+                                    DC_FAMILY(dc_graph_dot_flags) uint32_t flags);
+
+/* dc_graph_add_conditional_node types: the values of cuda.h's CUgraphConditionalNodeType. */
+DC_CONSTANTS(dc_graph_conditional_type, enumeration, int32_t)
+#define DC_GRAPH_CONDITIONAL_IF      0  /**< body 0 runs once if the condition is not 0; a second body (else) if it is 0 */
+#define DC_GRAPH_CONDITIONAL_WHILE   1  /**< body 0 runs again and again while the condition is not 0 */
+#define DC_GRAPH_CONDITIONAL_SWITCH  2  /**< body n runs once, n being the condition; none if n >= num_bodies */
+
+/**
+ * Add a conditional node: which of its body graphs run, and how often, is
+ * decided on the device, without the host, by a condition that kernels set
+ * (include "dccuda_device_graph.h" in the kernel's source and call
+ * dc_graph_set_condition(condition, value); pass `*condition` to the kernel as
+ * an 8-byte DC_ARG_VALUE). At the start of each launch of the graph the
+ * condition is `default_value`. Fill each body with the dc_graph_add_* calls on
+ * the graph dc_graph_conditional_body gives (bodies may hold kernels, copies,
+ * fills, child graphs and conditional nodes; a kernel that sets the condition of
+ * a WHILE node from inside its body ends the loop). `num_bodies`: 1 for WHILE, 1
+ * or 2 (if/else) for IF, 1 to 1024 for SWITCH.
+ * Needs a CUDA 12.4 driver (IF with one body, WHILE) or 12.8 (if/else, SWITCH):
+ * older ones are DC_ERROR_NOT_SUPPORTED naming the version. Conditional nodes
+ * cannot be removed (dc_graph_remove_node refuses them), and a clone's copies of
+ * them cannot give their bodies.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (bad type or
+ * num_bodies, a bad dependency, NULL out), DC_ERROR_NOT_SUPPORTED (the driver is
+ * older), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_conditional_node(dc_graph graph, DC_FAMILY(dc_graph_conditional_type) int32_t type,
+                                               uint32_t num_bodies, uint32_t default_value,
+                                               DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                               uint32_t num_dependencies, DC_OUT uint64_t* condition,
+                                               DC_OUT uint64_t* node);
+
+/**
+ * Body `index` (0 .. num_bodies - 1) of conditional node `node` as a graph (a
+ * new handle; release it with dc_graph_release) to add nodes to. It belongs to
+ * `graph`, which it keeps alive; it cannot be launched, instantiated or updated
+ * by itself (DC_ERROR_INVALID_ARGUMENT): launch `graph`. What its nodes use,
+ * `graph` keeps.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of the
+ * graph, not a conditional node, NULL out), DC_ERROR_OUT_OF_RANGE (index),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_conditional_body(dc_graph graph, uint64_t node, uint32_t index,
+                                           DC_OUT DC_OWNED dc_graph* body);
+
+/* -------------------------------------------------------------------------
+ * Changing nodes in place
+ *
+ * The dc_graph_set_* calls change one node's parameters, checked as strictly
+ * as the dc_graph_add_* call of its type checks them, in the graph and, when
+ * the graph is instantiated, in its executable form in place (the driver's
+ * cuGraphExec*NodeSetParams): no new instantiation, far cheaper than one.
+ * Launches already enqueued run with the old parameters; the next launch
+ * with the new. The executable form is changed first: when the driver
+ * refuses the change there (a copy between other kinds of memory, another
+ * element size...), DC_ERROR_INVALID_ARGUMENT says so and nothing changed.
+ * The topology never changes here: to change it, add or remove nodes (the
+ * graph is then instantiated again at its next launch), or update a whole
+ * graph from another of the same topology (dc_graph_update).
+ * ------------------------------------------------------------------------- */
+
+/**
+ * Change kernel node `node`'s configuration and arguments (its function
+ * stays), checked as dc_graph_add_kernel_node checks them. Only kernel nodes
+ * added with dc_graph_add_kernel_node can be changed (dccuda knows their
+ * kernel's parameters); a captured kernel node is DC_ERROR_NOT_SUPPORTED.
+ * Errors: DC_ERROR_INVALID_HANDLE (graph, a buffer argument),
+ * DC_ERROR_INVALID_ARGUMENT (not a node of the graph, not a kernel node, a bad
+ * configuration or argument, a change the driver refuses), DC_ERROR_OUT_OF_RANGE,
+ * DC_ERROR_NOT_SUPPORTED (a captured kernel node; launch attributes),
+ * DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_set_kernel_node(dc_graph graph, uint64_t node, DC_IN const dc_launch_config* config,
+                                          DC_IN DC_ARRAY(num_args) const dc_arg* args, uint32_t num_args);
+
+/** Change copy node `node`'s buffers, offsets and size, checked as
+ *  dc_graph_add_copy_node checks them (see "Changing nodes in place").
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of
+ *  the graph, not a copy node, as dc_graph_add_copy_node, a change the driver
+ *  refuses), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_set_copy_node(dc_graph graph, uint64_t node, dc_buffer dst, uint64_t dst_offset,
+                                        dc_buffer src, uint64_t src_offset, uint64_t size);
+
+/** Change fill node `node`'s buffer, range and value, checked as
+ *  dc_graph_add_fill_node checks them (see "Changing nodes in place").
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of
+ *  the graph, not a fill node, as dc_graph_add_fill_node, a change the driver
+ *  refuses), DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_set_fill_node(dc_graph graph, uint64_t node, dc_buffer buffer, uint64_t offset,
+                                        uint64_t size, uint32_t value, uint32_t element_size);
+
+/** Change host node `node`'s function and user data (as dc_graph_add_host_node;
+ *  see "Changing nodes in place"). Errors: DC_ERROR_INVALID_HANDLE,
+ *  DC_ERROR_INVALID_ARGUMENT (not a node of the graph, not a host node, NULL
+ *  fn), DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_set_host_node(dc_graph graph, uint64_t node, dc_host_fn fn,
+                                        DC_USER_DATA DC_NULLABLE void* user_data);
 
 #ifdef __cplusplus
 } /* extern "C" */

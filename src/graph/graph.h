@@ -1,22 +1,56 @@
-// A captured graph (dc_graph): the CUgraph a capture recorded, and its
+// A graph (dc_graph): a CUgraph, captured (dc_stream_end_capture) or built
+// node by node (dc_graph_create and the dc_graph_add_* calls), and its
 // executable form (CUgraphExec), instantiated on first need and kept.
 //
 // The driver does not synchronise a graph or an executable graph between
-// threads, so every use of the executable form (instantiate, upload, launch,
-// update) holds the graph's mutex: launches of one graph from several
-// threads are serialised. The CUgraph itself never changes after the capture.
+// threads, and runs one launch of an executable graph at a time, so:
+//  - every use of the definition (instantiate, inspection, changes) holds
+//    the graph's mutex;
+//  - every use of the executable form holds the exec latch: one atomic flag,
+//    taken with one exchange and released with one store. A launch takes
+//    only the latch (no mutex, no system call on the way: the launch path is
+//    lock-free in that sense, launches of one graph from several threads are
+//    serialised by the latch as the driver needs); whatever creates,
+//    destroys or changes the executable form (instantiate, update, node
+//    updates) holds the mutex and then the latch. A launch that finds no
+//    executable form, or a stale one, falls back to the mutex.
+// Release: a launch has the graph pinned (core/handle_table.h), so the
+// object, and its executable form, outlive the launch. A change to the
+// definition marks the executable form stale; the next instantiate or launch
+// makes a new one (the old one is destroyed: the driver frees it when the
+// launches in flight have completed).
+//
+// Nodes are named by process-wide 64-bit ids (never 0). A captured graph's
+// nodes get theirs on the first inspection or change, in the driver's order.
+// A clone's nodes take the ids of the nodes they copy.
+//
+// What the nodes use (functions, buffers, events, host-function records,
+// what child graphs keep) is kept until the graph dies, also for removed
+// nodes (an executable form made before may still run them). Buffers among
+// them are told the stream of the graph's last launch when the graph dies,
+// so that their memory is freed after that launch (memory/buffer.h).
 #pragma once
 
 #include "loader/cuda_abi/driver_abi.h"
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "device/device.h"
 #include "stream/stream.h"
 
 namespace dc {
+
+// A new node id: process-wide, never 0, never reused.
+uint64_t next_node_id() noexcept;
 
 class Graph : public DeviceObject {
  public:
@@ -28,6 +62,9 @@ class Graph : public DeviceObject {
       : DeviceObject(kHandleType, std::move(device)), graph_(graph), keep_(std::move(keep)) {}
   ~Graph() override;
 
+  // An empty graph; the device's context must be bound.
+  static Ref<Graph> create(Ref<Device> device);
+
   // The device's context must be bound for each of these.
   void instantiate();
   void upload(Stream& stream);
@@ -36,12 +73,106 @@ class Graph : public DeviceObject {
   void update(Graph& source);
   uint64_t node_count() const;
 
+  // --- The definition (the device's context bound for each) ---
+
+  // Adds a node after `deps` (ids checked: in this graph, not repeated;
+  // named "dependencies[i]" in messages). `add` makes the driver's node
+  // (its CUresult checked as `entry`); `keep` is what the node uses.
+  using AddOnDriver =
+      std::function<CUresult(CUgraph graph, CUgraphNode* node, const CUgraphNode* deps, size_t count)>;
+  uint64_t add_node(const uint64_t* deps, uint32_t count, const char* entry, const AddOnDriver& add,
+                    std::vector<Ref<Object>> keep);
+  // Embeds a copy of `child` (another graph of the same device).
+  uint64_t add_child(Graph& child, const uint64_t* deps, uint32_t count);
+  // Refuses unknown nodes, from == to, an existing edge and a cycle.
+  void add_dependency(uint64_t from, uint64_t to);
+  uint64_t node_at(uint64_t index);
+  int32_t node_type(uint64_t node);
+  uint64_t edge_count();
+  std::pair<uint64_t, uint64_t> edge_at(uint64_t index);
+  Ref<Graph> clone();
+  void remove_node(uint64_t node);
+  void write_dot(const char* path, uint32_t flags);
+
+  // A conditional node (CUDA 12.4+): `type` a DC_GRAPH_CONDITIONAL_*, its
+  // `bodies` body graphs made by the driver; *condition receives the handle
+  // kernels set (dccuda_device_graph.h).
+  uint64_t add_conditional(int32_t type, uint32_t bodies, uint32_t default_value, const uint64_t* deps,
+                           uint32_t count, uint64_t* condition);
+  // Body `index` of conditional node `node`, as a graph object that builds
+  // into the driver's body graph (it keeps this graph alive).
+  Ref<Graph> conditional_body(uint64_t node, uint32_t index);
+
+  // Changes node `node` (which must be of `type`, named `type_name` in
+  // messages) in the definition and, when instantiated and not stale, in the
+  // executable form in place: the executable form first (a refusal changes
+  // nothing), then the definition. `keep` joins what the graph keeps.
+  using SetOnGraph = std::function<CUresult(CUgraphNode node)>;
+  using SetOnExec = std::function<CUresult(CUgraphExec exec, CUgraphNode node)>;
+  void set_node(uint64_t node, int32_t type, const char* type_name, const char* graph_entry,
+                const SetOnGraph& on_graph, const char* exec_entry, const SetOnExec& on_exec,
+                std::vector<Ref<Object>> keep);
+  // What made kernel node `node` through dc_graph_add_kernel_node (its
+  // function); empty for other nodes and captured ones.
+  void set_owner(uint64_t node, Ref<Object> owner);
+  Ref<Object> owner(uint64_t node);
+
  private:
-  CUgraphExec exec_locked();  // mutex_ held: instantiates if needed
+  struct Topology {
+    std::vector<uint64_t> order;                       // topological, ties by id
+    std::vector<std::pair<uint64_t, uint64_t>> edges;  // ordered as dc_graph_edge_at says
+  };
+
+  CUgraphExec exec_locked();  // mutex_ and the latch held: instantiates if needed (again if stale)
+
+  // The exec latch (see the top of this file).
+  class ExecLatch {
+   public:
+    explicit ExecLatch(std::atomic<bool>& flag) noexcept : flag_(flag) {
+      while (flag_.exchange(true, std::memory_order_acquire)) [[unlikely]]
+        wait();
+    }
+    ~ExecLatch() { flag_.store(false, std::memory_order_release); }
+    ExecLatch(const ExecLatch&) = delete;
+    ExecLatch& operator=(const ExecLatch&) = delete;
+
+   private:
+    void wait() noexcept;
+    std::atomic<bool>& flag_;
+  };
+  void ensure_ids_locked();
+  CUgraphNode node_locked(uint64_t id, const char* what);
+  std::vector<std::pair<CUgraphNode, CUgraphNode>> driver_edges_locked();
+  const Topology& topology_locked();
+  void changed_locked() noexcept;
+  std::vector<CUgraphNode> dependencies_locked(const uint64_t* deps, uint32_t count);
+  uint64_t record_node_locked(CUgraphNode node, std::vector<Ref<Object>> keep);
+  void note_launch(Stream& stream) noexcept;
 
   CUgraph graph_;
+  // Both written with mutex_ and the latch held; read with either.
   CUgraphExec exec_ = nullptr;
-  std::mutex mutex_;
+  bool stale_ = false;  // the definition changed since exec_ was made
+  std::atomic<bool> exec_latch_{false};
+  mutable std::mutex mutex_;
+  bool ids_known_ = false;
+  std::map<uint64_t, CUgraphNode> nodes_;
+  std::unordered_map<CUgraphNode, uint64_t> ids_;
+  std::optional<Topology> topology_;
+  std::map<uint64_t, Ref<Object>> owners_;
+  std::map<uint64_t, std::vector<CUgraph>> bodies_;  // conditional node -> its body graphs
+  // The live body objects, not owned (each removes itself when it dies), so
+  // that one body has one object (one mutex, one set of ids).
+  std::map<CUgraph, Graph*> body_objects_;
+  // A conditional node's body: graph_ belongs to the driver's node in
+  // parent_'s graph (not destroyed here), and what its nodes use is kept by
+  // the outermost graph (keep()), so that a body never holds its parent's
+  // references and its parent never holds the body object.
+  Ref<Graph> parent_;
+  void keep(std::vector<Ref<Object>> more);
+  std::vector<Ref<Object>> kept();
+  std::mutex keep_mutex_;
+  std::atomic<Stream*> last_launch_{nullptr};  // owns one reference
   // Destroyed after the driver's graph (members go after the destructor body).
   std::vector<Ref<Object>> keep_;
 };

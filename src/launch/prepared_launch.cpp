@@ -166,6 +166,34 @@ void Launch::fail_unbound() const {
        bound_.size());
 }
 
+void Launch::node_params(CUDA_KERNEL_NODE_PARAMS_v2* out) const {
+  if (unbound_) fail_unbound();
+  if (shape_.needs_ex())
+    fail(DC_ERROR_NOT_SUPPORTED, "config asks for %s, which a kernel node built here cannot carry yet; capture such "
+         "a launch into the graph instead (dc_stream_begin_capture)",
+         (shape_.flags & DC_LAUNCH_COOPERATIVE) ? "a cooperative launch"
+         : shape_.has_cluster()                 ? "clusters"
+         : shape_.priority                      ? "a priority"
+                                                : "programmatic serialisation");
+  *out = CUDA_KERNEL_NODE_PARAMS_v2{};
+  out->func = function_->cu_function();
+  out->gridDimX = shape_.grid[0];
+  out->gridDimY = shape_.grid[1];
+  out->gridDimZ = shape_.grid[2];
+  out->blockDimX = shape_.block[0];
+  out->blockDimY = shape_.block[1];
+  out->blockDimZ = shape_.block[2];
+  out->sharedMemBytes = shape_.shared;
+  out->kernelParams = pointers_.empty() ? nullptr : const_cast<void**>(pointers_.data());
+}
+
+std::vector<Ref<Object>> Launch::bound_buffers() const {
+  std::vector<Ref<Object>> out;
+  for (const Ref<Buffer>& b : buffers_)
+    if (b) out.push_back(Ref<Object>::share(b.get()));
+  return out;
+}
+
 void Launch::enqueue(Stream& s) {
   Function& f = *function_;
   if (&s.device() != &f.device()) [[unlikely]]

@@ -74,6 +74,14 @@ class Launch : public Object {
   // The hot path (see the top of this file).
   void enqueue(Stream& stream);
 
+  // For a graph's kernel node (launch/kernel_node.h): the driver's parameters,
+  // pointing into this launch's storage (valid while it lives unchanged).
+  // Fails as an enqueue does while an argument is unbound, and with
+  // DC_ERROR_NOT_SUPPORTED for a shape that needs launch attributes.
+  void node_params(CUDA_KERNEL_NODE_PARAMS_v2* out) const;
+  // The bound buffers, for the graph to keep.
+  std::vector<Ref<Object>> bound_buffers() const;
+
  private:
   explicit Launch(Ref<Function> function);
   LaunchShape checked_shape(const dc_launch_config* config) const;

@@ -47,6 +47,15 @@ void CUDA_CB trampoline(void* p) {
 
 }  // namespace
 
+void CUDA_CB HostFunction::run(void* self) {
+  const HostFunction* h = static_cast<const HostFunction*>(self);
+  bool& flag = detail::in_host_callback();
+  bool outer = flag;
+  flag = true;
+  h->fn_(h->user_data_);
+  flag = outer;
+}
+
 void enqueue_host_callback(Stream& stream, dc_host_fn fn, void* user_data) {
   const DriverApi& api = driver_api();
   // Asked with its error checked: a capture taken for none would put the

@@ -4,6 +4,9 @@
 // call is refused with DC_ERROR_INVALID_STATE instead.
 #pragma once
 
+#include "loader/cuda_abi/driver_abi.h"
+
+#include "core/object.h"
 #include "dccuda.h"
 #include "stream/stream.h"
 
@@ -28,5 +31,20 @@ inline void forbid_in_host_callback() {
 // Enqueues fn(user_data) on `stream` through cuLaunchHostFunc; the device's
 // context must be bound. The function runs on a driver thread.
 void enqueue_host_callback(Stream& stream, dc_host_fn fn, void* user_data);
+
+// A host function of a graph node (dc_graph_add_host_node): the driver calls
+// run(this) at every launch, which calls fn(user_data) with the same guard
+// as a stream's host function. Kept alive by the graph (never a handle: its
+// HandleType is only what Object needs).
+class HostFunction : public Object {
+ public:
+  HostFunction(dc_host_fn fn, void* user_data) noexcept
+      : Object(HandleType::Graph), fn_(fn), user_data_(user_data) {}
+  static void CUDA_CB run(void* self);
+
+ private:
+  dc_host_fn fn_;
+  void* user_data_;
+};
 
 }  // namespace dc

@@ -79,6 +79,9 @@ using member_type = std::remove_reference_t<T>;
 #define DC_CU_ARRAY_FIELD(type, field, count)
 #define DC_CU_NESTED_BEGIN(member)
 #define DC_CU_NESTED_FIELD(member, type, field)
+// The fields of an anonymous union are the record's own: checked as its fields.
+#define DC_CU_ANONYMOUS_UNION_BEGIN()
+#define DC_CU_ANONYMOUS_UNION_END()
 #define DC_CU_NESTED_END(member)
 #define DC_CU_STRUCT_END(name)
 #define DC_CU_CONSTANT(name, type, value)

@@ -2,7 +2,9 @@
 // drivers (a test double, never a GPU): the device-ordinal cuMemPrefetchAsync
 // and cuMemAdvise of CUDA 8.0, which a 12.0 driver has instead of the
 // location-based ones of 12.2, and cuEventElapsedTime of CUDA 2.0, which
-// drivers before 12.8 have instead of cuEventElapsedTime_v2. They are exported
+// drivers before 12.8 have instead of cuEventElapsedTime_v2, and the
+// edge calls of CUDA 10.0 (cuGraphAddDependencies, cuGraphGetEdges without
+// edge data), which drivers before 12.3 have instead of the _v2 ones. They are exported
 // under their plain names, as a real driver exports them: the macros of
 // driver_symbols.h (cuda.h's), which rename these names to their _v2
 // successors, are undone below.
@@ -11,6 +13,12 @@
 #undef cuMemPrefetchAsync
 #undef cuMemAdvise
 #undef cuEventElapsedTime
+#undef cuGraphAddDependencies
+#undef cuGraphGetEdges
+
+extern "C" CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph, const CUgraphNode*, const CUgraphNode*,
+                                                     const CUgraphEdgeData*, size_t);
+extern "C" CUresult CUDAAPI cuGraphGetEdges_v2(CUgraph, CUgraphNode*, CUgraphNode*, CUgraphEdgeData*, size_t*);
 
 namespace {
 
@@ -45,3 +53,16 @@ extern "C" CUresult CUDAAPI cuEventElapsedTime(float* pMilliseconds, CUevent hSt
   return fake::elapsed_time(pMilliseconds, hStart, hEnd);
 }
 FAKE_EXPORT(cuEventElapsedTime, 2000)
+
+extern "C" CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode* from, const CUgraphNode* to,
+                                                   size_t numDependencies) {
+  FAKE_ENTER(cuGraphAddDependencies_v10000);
+  return cuGraphAddDependencies_v2(hGraph, from, to, nullptr, numDependencies);
+}
+FAKE_EXPORT(cuGraphAddDependencies, 10000)
+
+extern "C" CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode* from, CUgraphNode* to, size_t* numEdges) {
+  FAKE_ENTER(cuGraphGetEdges_v10000);
+  return cuGraphGetEdges_v2(hGraph, from, to, nullptr, numEdges);
+}
+FAKE_EXPORT(cuGraphGetEdges, 10000)

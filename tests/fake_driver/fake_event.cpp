@@ -4,6 +4,7 @@
 // is in fake_compat.cpp and shares elapsed_time() below.
 #include <chrono>
 
+#include "fake_graph.h"
 #include "fake_memory.h"
 
 namespace fake {
@@ -62,6 +63,14 @@ bool event_context(CUevent h, Context** ctx) {
   if (!e) return false;
   *ctx = e->ctx;
   return true;
+}
+
+CUresult record_event_now(CUevent h) {
+  Event* e = live_event(h);
+  if (!e) return CUDA_ERROR_INVALID_HANDLE;
+  e->recorded = true;
+  e->time_ms = now_ms();
+  return CUDA_SUCCESS;
 }
 
 CUresult elapsed_time(float* ms, CUevent start, CUevent end) {

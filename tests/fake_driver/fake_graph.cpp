@@ -8,10 +8,79 @@
 namespace fake {
 namespace {
 
+// Its own copies of the nodes (a change to the graph does not reach it), in
+// topological order; `place` finds the copy of a node of the graph it was
+// instantiated from.
 struct GraphExec {
   Context* ctx = nullptr;
   std::vector<std::shared_ptr<const Node>> nodes;
+  std::map<const Node*, size_t> place;
+  size_t edges = 0;
+  std::vector<CUgraphConditionalHandle> conditions;  // reset to their defaults at each launch
 };
+
+std::vector<std::shared_ptr<const Node>> copies(const std::vector<std::shared_ptr<const Node>>& nodes,
+                                                std::vector<CUgraphConditionalHandle>* handles = nullptr);
+
+// A conditional node as an executable graph runs it: over a snapshot of its
+// bodies taken now (as instantiation does), its condition read from the
+// table as the device would, an endless WHILE stopped as a hang.
+Node snapshot_conditional(const Node& n, Context* ctx, std::vector<CUgraphConditionalHandle>* handles) {
+  Node out = n;
+  std::vector<std::vector<std::shared_ptr<const Node>>> bodies;
+  for (Graph* b : n.bodies) {
+    std::vector<std::shared_ptr<const Node>> ordered;
+    topological(*b, &ordered);
+    bodies.push_back(copies(ordered, handles));
+  }
+  if (handles) handles->push_back(n.condition);
+  CUgraphConditionalHandle handle = n.condition;
+  CUgraphConditionalNodeType kind = n.conditional;
+  out.work = [bodies, handle, kind, ctx] {
+    auto value = [&] {
+      auto it = conditions().find(handle);
+      return it == conditions().end() ? 0u : it->second.value;
+    };
+    if (kind == CU_GRAPH_COND_TYPE_IF) {
+      if (value()) replay_nodes(bodies[0], ctx);
+      else if (bodies.size() == 2) replay_nodes(bodies[1], ctx);
+    } else if (kind == CU_GRAPH_COND_TYPE_SWITCH) {
+      unsigned v = value();
+      if (v < bodies.size()) replay_nodes(bodies[v], ctx);
+    } else {
+      for (long i = 0; value() && !ctx->broken; ++i) {
+        if (i == (1L << 20)) {  // a kernel that never clears the condition
+          ctx->broken = CUDA_ERROR_LAUNCH_TIMEOUT;
+          break;
+        }
+        replay_nodes(bodies[0], ctx);
+      }
+    }
+    return CUDA_SUCCESS;
+  };
+  return out;
+}
+
+std::vector<std::shared_ptr<const Node>> copies(const std::vector<std::shared_ptr<const Node>>& nodes,
+                                                std::vector<CUgraphConditionalHandle>* handles) {
+  std::vector<std::shared_ptr<const Node>> out;
+  for (const auto& n : nodes) {
+    if (n->type == NodeType::Conditional) {
+      Context* ctx = n->bodies.empty() ? nullptr : n->bodies[0]->ctx;
+      out.push_back(std::make_shared<const Node>(snapshot_conditional(*n, ctx, handles)));
+    } else {
+      out.push_back(std::make_shared<const Node>(*n));
+    }
+  }
+  return out;
+}
+
+void reset_conditions(const std::vector<CUgraphConditionalHandle>& handles) {
+  for (CUgraphConditionalHandle h : handles) {
+    auto it = conditions().find(h);
+    if (it != conditions().end() && it->second.assign_default) it->second.value = it->second.default_value;
+  }
+}
 
 std::set<Graph*>& graphs() {
   static auto* s = new std::set<Graph*>;
@@ -23,10 +92,6 @@ std::set<GraphExec*>& execs() {
 }
 unsigned long long g_next_capture = 1;
 
-Graph* live_graph(CUgraph h) {
-  Graph* g = reinterpret_cast<Graph*>(h);
-  return graphs().count(g) ? g : nullptr;
-}
 GraphExec* live_exec(CUgraphExec h) {
   GraphExec* e = reinterpret_cast<GraphExec*>(h);
   return execs().count(e) ? e : nullptr;
@@ -73,10 +138,111 @@ void replay(const std::vector<std::shared_ptr<const Node>>& nodes, Context* ctx,
 
 }  // namespace
 
+std::map<CUgraphConditionalHandle, Condition>& conditions() {
+  static auto* m = new std::map<CUgraphConditionalHandle, Condition>;
+  return *m;
+}
+
+CUresult set_condition(CUgraphConditionalHandle handle, unsigned value) {
+  auto it = conditions().find(handle);
+  if (it == conditions().end()) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  it->second.value = value;
+  return CUDA_SUCCESS;
+}
+
+void destroy_graph(Graph* graph) {
+  if (!graphs().count(graph)) return;
+  for (Graph* b : graph->owned_bodies) destroy_graph(b);
+  for (auto it = conditions().begin(); it != conditions().end();)
+    it = it->second.graph == graph ? conditions().erase(it) : std::next(it);
+  graphs().erase(graph);
+  delete graph;
+  live_add("graphs", -1);
+}
+
+Graph* live_graph(CUgraph h) {
+  Graph* g = reinterpret_cast<Graph*>(h);
+  return graphs().count(g) ? g : nullptr;
+}
+
+void register_graph(Graph* graph) {
+  graphs().insert(graph);
+  live_add("graphs", 1);
+}
+
+Graph* graph_of(const Node* node) {
+  for (Graph* g : graphs())
+    if (has_node(*g, node)) return g;
+  return nullptr;
+}
+
+bool has_node(const Graph& graph, const Node* node) {
+  for (const auto& n : graph.nodes)
+    if (n.get() == node) return true;
+  return false;
+}
+
+bool topological(const Graph& graph, std::vector<std::shared_ptr<const Node>>* out) {
+  out->clear();
+  std::map<const Node*, size_t> waiting;
+  for (const auto& n : graph.nodes) waiting[n.get()] = 0;
+  for (const auto& e : graph.edges) ++waiting[e.second];
+  std::vector<bool> done(graph.nodes.size(), false);
+  // Each round takes the first ready node in the order added (graphs are small).
+  while (out->size() < graph.nodes.size()) {
+    size_t pick = graph.nodes.size();
+    for (size_t i = 0; i < graph.nodes.size(); ++i)
+      if (!done[i] && waiting[graph.nodes[i].get()] == 0) {
+        pick = i;
+        break;
+      }
+    if (pick == graph.nodes.size()) return false;
+    done[pick] = true;
+    out->push_back(graph.nodes[pick]);
+    for (const auto& e : graph.edges)
+      if (e.first == graph.nodes[pick].get()) --waiting[e.second];
+  }
+  return true;
+}
+
+CUresult exec_set_node(CUgraphExec hGraphExec, CUgraphNode hNode, Node replacement) {
+  GraphExec* e = live_exec(hGraphExec);
+  if (!e) return CUDA_ERROR_INVALID_VALUE;
+  auto it = e->place.find(reinterpret_cast<const Node*>(hNode));
+  if (it == e->place.end()) return CUDA_ERROR_INVALID_VALUE;
+  const Node& now = *e->nodes[it->second];
+  if (now.type != replacement.type) return CUDA_ERROR_INVALID_VALUE;
+  // As a real driver: a copy may not change its kind of memory, a kernel not its function's context.
+  if (now.type == NodeType::Memcpy && now.entry != replacement.entry) return CUDA_ERROR_INVALID_VALUE;
+  if (now.type == NodeType::Kernel && now.cooperative != replacement.cooperative) return CUDA_ERROR_INVALID_VALUE;
+  e->nodes[it->second] = std::make_shared<const Node>(std::move(replacement));
+  return CUDA_SUCCESS;
+}
+
+void replay_nodes(const std::vector<std::shared_ptr<const Node>>& nodes, Context* ctx) { replay(nodes, ctx, nullptr); }
+
+CUgraphNodeType node_type_of(NodeType type) {
+  switch (type) {
+    case NodeType::Kernel: return CU_GRAPH_NODE_TYPE_KERNEL;
+    case NodeType::Memcpy: return CU_GRAPH_NODE_TYPE_MEMCPY;
+    case NodeType::Memset: return CU_GRAPH_NODE_TYPE_MEMSET;
+    case NodeType::Host: return CU_GRAPH_NODE_TYPE_HOST;
+    case NodeType::ChildGraph: return CU_GRAPH_NODE_TYPE_GRAPH;
+    case NodeType::EventWait: return CU_GRAPH_NODE_TYPE_WAIT_EVENT;
+    case NodeType::EventRecord: return CU_GRAPH_NODE_TYPE_EVENT_RECORD;
+    case NodeType::Conditional: return CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    case NodeType::Empty: break;
+  }
+  return CU_GRAPH_NODE_TYPE_EMPTY;
+}
+
 CUresult capture_node(Stream* s, Node node) {
   Capture* c = s->capture;
   if (c->invalidated) return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  // One stream captured: each node runs after the one before.
+  const Node* last = c->graph->nodes.empty() ? nullptr : c->graph->nodes.back().get();
   c->graph->nodes.push_back(std::make_shared<const Node>(std::move(node)));
+  if (last) c->graph->edges.emplace_back(last, c->graph->nodes.back().get());
   return CUDA_SUCCESS;
 }
 
@@ -154,8 +320,7 @@ CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph* phGraph) {
     drop_capture(s);
     return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
   }
-  graphs().insert(c->graph);
-  live_add("graphs", 1);
+  register_graph(c->graph);
   *phGraph = reinterpret_cast<CUgraph>(c->graph);
   delete c;
   s->capture = nullptr;
@@ -204,9 +369,7 @@ CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph) {
   std::lock_guard<std::recursive_mutex> g(lock());
   Graph* graph = live_graph(hGraph);
   if (!graph) return CUDA_ERROR_INVALID_VALUE;
-  graphs().erase(graph);
-  delete graph;
-  live_add("graphs", -1);
+  destroy_graph(graph);
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuGraphDestroy, 10000)
@@ -224,9 +387,13 @@ CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* phGraphExec, CUgraph h
   Graph* graph = live_graph(hGraph);
   if (!graph) return CUDA_ERROR_INVALID_VALUE;
   if (graph->ctx != current_context()) return CUDA_ERROR_INVALID_CONTEXT;
+  std::vector<std::shared_ptr<const Node>> ordered;
+  if (!topological(*graph, &ordered)) return CUDA_ERROR_INVALID_VALUE;
   auto* e = new GraphExec;
   e->ctx = graph->ctx;
-  e->nodes = graph->nodes;
+  for (size_t i = 0; i < ordered.size(); ++i) e->place[ordered[i].get()] = i;
+  e->nodes = copies(ordered, &e->conditions);
+  e->edges = graph->edges.size();
   execs().insert(e);
   live_add("graph_execs", 1);
   *phGraphExec = reinterpret_cast<CUgraphExec>(e);
@@ -271,12 +438,13 @@ CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) {
   if (e->ctx != s->ctx) return CUDA_ERROR_INVALID_VALUE;
   std::vector<std::shared_ptr<const Node>> nodes = e->nodes;
   Context* ctx = e->ctx;
+  reset_conditions(e->conditions);
   if (s->capture) {
     // Launching a graph into a capture makes a child-graph node.
     Node child;
     child.type = NodeType::ChildGraph;
     child.entry = "cuGraphLaunch";
-    child.work = [nodes, ctx] {
+    child.work = [nodes, ctx] {  // nodes: the executable graph's, in order
       replay(nodes, ctx, nullptr);
       return CUDA_SUCCESS;
     };
@@ -306,11 +474,15 @@ CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgra
     return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
   };
   if (graph->ctx != e->ctx) return fail(CU_GRAPH_EXEC_UPDATE_ERROR, nullptr);
-  // The captured graphs are chains: the same number of nodes is the same topology.
-  if (graph->nodes.size() != e->nodes.size()) return fail(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, nullptr);
-  for (size_t i = 0; i < graph->nodes.size(); ++i) {
+  // The same numbers of nodes and edges, and the same type at each place of
+  // the topological order, stand for the same topology here.
+  std::vector<std::shared_ptr<const Node>> ordered;
+  if (!topological(*graph, &ordered)) return fail(CU_GRAPH_EXEC_UPDATE_ERROR, nullptr);
+  if (ordered.size() != e->nodes.size() || graph->edges.size() != e->edges)
+    return fail(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, nullptr);
+  for (size_t i = 0; i < ordered.size(); ++i) {
     const Node& now = *e->nodes[i];
-    const Node& next = *graph->nodes[i];
+    const Node& next = *ordered[i];
     if (now.type != next.type) return fail(CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED, &next);
     if (now.type == NodeType::Kernel && now.cooperative != next.cooperative)
       return fail(CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE, &next);
@@ -318,7 +490,8 @@ CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgra
       return fail(CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, &next);
   }
   // Only now, as a real driver: a refused update leaves the executable graph unchanged.
-  e->nodes = graph->nodes;
+  e->conditions.clear();
+  e->nodes = copies(ordered, &e->conditions);
   resultInfo->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
   return CUDA_SUCCESS;
 }

@@ -2,6 +2,8 @@
 // the registry and the CUDA source each one follows.
 #include "fake_kernels.h"
 
+#include "fake_graph.h"
+
 #include <cstring>
 #include <functional>
 #include <map>
@@ -151,6 +153,21 @@ CUresult fill_u32(const KernelRun& r) {
     uint64_t i = static_cast<uint64_t>(b.x) * r.block[0] + t.x;
     return i >= n || m.store(p + i * 4, value);
   });
+}
+
+// halve_until(float* x, float limit, unsigned long long condition): one
+// thread: x[0] *= 0.5f; cudaGraphSetConditional(condition, x[0] > limit).
+CUresult halve_until(const KernelRun& r) {
+  Args a(r);
+  uint64_t x = a.get<uint64_t>(0);
+  float limit = a.get<float>(1);
+  uint64_t condition = a.get<uint64_t>(2);
+  DeviceMemory m;
+  float v = 0;
+  if (!m.load(x, &v)) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  v *= 0.5f;
+  if (!m.store(x, v)) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  return set_condition(condition, v > limit ? 1u : 0u);
 }
 
 CUresult reduce_sum(const KernelRun& r) {
@@ -320,6 +337,7 @@ const std::map<std::string, Emulator>& registry() {
       {"vector_add", vector_add},
       {"fill_u32", fill_u32},
       {"reduce_sum", reduce_sum},
+      {"halve_until", halve_until},
       {"_Z5scaleIfEvPT_S0_i", scale<float>},
       {"_Z5scaleIdEvPT_S0_i", scale<double>},
       {"grid_sync_reverse", [](const KernelRun& r) { return grid_sync_reverse(r, true); }},

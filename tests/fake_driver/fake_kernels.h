@@ -52,6 +52,9 @@
 //       size of its context (cuCtxSetLimit refuses a change, as a GPU does)
 //   trap()
 //       asm("trap;"): breaks the context with CUDA_ERROR_LAUNCH_FAILED
+//   halve_until(float* x, float limit, unsigned long long condition)
+//       one thread: x[0] *= 0.5f; cudaGraphSetConditional(condition,
+//       x[0] > limit) (dccuda_device_graph.h's dc_graph_set_condition)
 //   empty(), and anything else: no-op
 #pragma once
 

@@ -92,17 +92,16 @@ CUresult gather(const KernelInfo& k, void** params, void** extra, std::vector<ui
   return CUDA_SUCCESS;
 }
 
-CUresult launch(const char* entry, CUfunction f, const Shape& shape, CUstream hStream, void** params, void** extra) {
-  std::lock_guard<std::recursive_mutex> g(lock());
+// The node a launch of `f` makes, checked as the driver checks a launch.
+CUresult make_node(const char* entry, CUfunction f, const Shape& shape, void** params, void** extra, Context* ctx,
+                   Node* out) {
   KernelInfo k;
   if (!kernel_info(f, &k)) return CUDA_ERROR_INVALID_HANDLE;
   // A function of another context: dccuda bound the wrong context.
-  if (k.context != current_context()) return CUDA_ERROR_INVALID_HANDLE;
+  if (k.context != ctx) return CUDA_ERROR_INVALID_HANDLE;
   if (CUresult r = check_shape(k, shape)) return r;
   KernelRun run;
   if (CUresult r = gather(k, params, extra, &run.args)) return r;
-  Stream* s = nullptr;
-  if (CUresult r = stream_for_work(hStream, &s)) return r;
   run.name = k.name;
   run.module = k.module;
   run.params = k.params;
@@ -113,8 +112,7 @@ CUresult launch(const char* entry, CUfunction f, const Shape& shape, CUstream hS
   }
   run.shared = shape.shared;
   run.cooperative = shape.cooperative;
-  Context* ctx = s->ctx;
-  Node node;
+  Node& node = *out;
   node.type = NodeType::Kernel;
   node.entry = entry;
   node.function = f;
@@ -128,11 +126,36 @@ CUresult launch(const char* entry, CUfunction f, const Shape& shape, CUstream hS
     if (r != CUDA_SUCCESS && !ctx->broken) ctx->broken = r;
     return CUDA_SUCCESS;
   };
+  return CUDA_SUCCESS;
+}
+
+CUresult launch(const char* entry, CUfunction f, const Shape& shape, CUstream hStream, void** params, void** extra) {
+  std::lock_guard<std::recursive_mutex> g(lock());
+  KernelInfo k;
+  if (!kernel_info(f, &k)) return CUDA_ERROR_INVALID_HANDLE;
+  if (k.context != current_context()) return CUDA_ERROR_INVALID_HANDLE;
+  if (CUresult r = check_shape(k, shape)) return r;
+  Stream* s = nullptr;
+  {
+    std::vector<uint8_t> unused;
+    if (CUresult r = gather(k, params, extra, &unused)) return r;
+  }
+  if (CUresult r = stream_for_work(hStream, &s)) return r;
+  Node node;
+  if (CUresult r = make_node(entry, f, shape, params, extra, s->ctx, &node)) return r;
   if (s->capture) return capture_node(s, std::move(node));
   return enqueue(s, entry, node.work);
 }
 
 }  // namespace
+
+CUresult make_kernel_node(const char* entry, CUfunction f, const unsigned grid[3], const unsigned block[3],
+                          unsigned shared, void** params, void** extra, Context* ctx, Node* out) {
+  Shape s{{grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}};
+  s.shared = shared;
+  return make_node(entry, f, s, params, extra, ctx, out);
+}
+
 }  // namespace fake
 
 using namespace fake;

@@ -50,6 +50,11 @@ I32_MIN = "INT32_MIN"
 I32_MAX = "INT32_MAX"
 
 
+# A count of the caller's array (dependencies): dccuda reads that many ids from it, so no
+# other value can be tried without reading past the fixture's array.
+# (No values: "any" would try UINT32_MAX as a valid count.)
+ANY_COUNT = ("bad", [], ARG)
+
 # Copies: "a size of 0 is a valid copy"; past the end is DC_ERROR_OUT_OF_RANGE.
 COPY_SIZE = ("size", OK, RANGE)
 COPY_OFFSET = ("offset", ["badinput::kBytes", U64_MAX, "U64_MAX_ALIGNED"], RANGE)
@@ -473,4 +478,122 @@ FACTS = {
     "dc_graph_update": dict(valid={"source": "fx.graph2"}),
     "dc_graph_node_count": dict(),
     "dc_graph_release": dict(),
+
+    # -- graphs built node by node (fx.built grows with each valid call) ----------------------
+    "dc_graph_create": dict(),
+    "dc_graph_add_kernel_node": dict(
+        valid={"graph": "fx.built", "config": "&fx.config", "args": "fx.args", "num_args": "4", "dependencies": "&fx.built_node", "num_dependencies": "1"},
+        ints={"num_args": ("bad", ["3", "5"], ARG), "num_dependencies": ANY_COUNT},
+        msg={"num_args": "", "num_dependencies": ""},
+        extra=[("a released buffer argument", {"args": "fx.args_dead_buffer"}, HANDLE, "buffer"),
+               ("a dependency of another graph", {"dependencies": "&fx.foreign_node"}, ARG, "dependencies[0]")],
+    ),
+    "dc_graph_add_copy_node": dict(
+        valid={"graph": "fx.built", "dst": "fx.buffer2", "src": "fx.buffer", "dst_offset": "0", "src_offset": "0",
+               "size": "64", "dependencies": "&fx.built_node", "num_dependencies": "1"},
+        ints={"dst_offset": COPY_OFFSET, "src_offset": COPY_OFFSET, "size": ("size", ARG, RANGE),
+              "num_dependencies": ANY_COUNT},
+        msg={"num_dependencies": "", "size": ""},
+        extra=[("a dependency of another graph", {"dependencies": "&fx.foreign_node"}, ARG, "dependencies[0]")],
+    ),
+    "dc_graph_add_fill_node": dict(
+        valid={"graph": "fx.built", "offset": "0", "size": "64", "value": "7", "element_size": "4", "dependencies": "&fx.built_node", "num_dependencies": "1"},
+        ints={"offset": ("offset", ["badinput::kBytes + 4", "U64_MAX_ALIGNED"], RANGE),
+              "size": ("size", ARG, [ARG, RANGE]), "value": ("any", "every value fits 4-byte elements"),
+              "element_size": ("bad", ["0", "3", "8"], ARG), "num_dependencies": ANY_COUNT},
+        msg={"num_dependencies": "", "size": "", "offset": ""},
+    ),
+    "dc_graph_add_host_node": dict(
+        valid={"graph": "fx.built", "fn": "badinput::no_op", "user_data": "nullptr", "dependencies": "&fx.built_node", "num_dependencies": "1"},
+        ints={"num_dependencies": ANY_COUNT},
+        msg={"num_dependencies": ""},
+    ),
+    "dc_graph_add_event_record_node": dict(
+        valid={"graph": "fx.built", "dependencies": "&fx.built_node", "num_dependencies": "1"},
+        ints={"num_dependencies": ANY_COUNT},
+        msg={"num_dependencies": ""},
+    ),
+    "dc_graph_add_event_wait_node": dict(
+        valid={"graph": "fx.built", "dependencies": "&fx.built_node", "num_dependencies": "1"},
+        ints={"num_dependencies": ANY_COUNT},
+        msg={"num_dependencies": ""},
+    ),
+    "dc_graph_add_child_graph_node": dict(
+        valid={"graph": "fx.built", "child": "fx.graph", "dependencies": "&fx.built_node", "num_dependencies": "1"},
+        ints={"num_dependencies": ANY_COUNT},
+        msg={"num_dependencies": ""},
+        extra=[("the graph itself as its child", {"child": "fx.built"}, ARG, "child is graph itself")],
+    ),
+    "dc_graph_add_dependency": dict(
+        valid={"graph": "fx.built", "from": "fx.built_node", "to": "fx.built_node2"},
+        baseline=None, why="the edge stays: a second valid call would add it twice",
+        ints={"from": ("bad", ["0", U64_MAX], ARG), "to": ("bad", ["0", U64_MAX], ARG)},
+        extra=[("a node of another graph", {"to": "fx.foreign_node"}, ARG, "to is"),
+               ("an edge from a node to itself", {"to": "fx.built_node"}, ARG, "itself")],
+    ),
+    "dc_graph_node_at": dict(
+        ints={"index": ("bad", ["1", U64_MAX], RANGE)},
+        valid={"index": "0"},
+    ),
+    "dc_graph_node_type": dict(
+        valid={"graph": "fx.built", "node": "fx.built_node"},
+        ints={"node": ("bad", ["0", U64_MAX, "fx.foreign_node"], ARG)},
+    ),
+    "dc_graph_edge_count": dict(),
+    "dc_graph_edge_at": dict(
+        valid={"graph": "fx.graph", "index": "0"},
+        baseline=RANGE,  # the captured graph has one node and no edge
+        ints={"index": ("bad", [U64_MAX], RANGE)},
+    ),
+    "dc_graph_clone": dict(),
+    "dc_graph_remove_node": dict(
+        valid={"graph": "fx.built", "node": "fx.foreign_node"},
+        baseline=ARG,  # removing a real node would change what the other cases use
+        ints={"node": ("bad", ["0", U64_MAX], ARG)},
+    ),
+    "dc_graph_set_kernel_node": dict(
+        valid={"graph": "fx.built", "node": "fx.built_kernel", "config": "&fx.config", "args": "fx.args",
+               "num_args": "4"},
+        ints={"node": ("bad", ["0", U64_MAX, "fx.foreign_node"], ARG), "num_args": ("bad", ["3", "5"], ARG)},
+        msg={"num_args": ""},
+        extra=[("a fill node", {"node": "fx.built_node"}, NOT_SUPPORTED, "not a kernel node"),
+               ("a released buffer argument", {"args": "fx.args_dead_buffer"}, HANDLE, "buffer")],
+    ),
+    "dc_graph_set_copy_node": dict(
+        valid={"graph": "fx.built", "node": "fx.built_copy", "dst": "fx.buffer2", "src": "fx.buffer",
+               "dst_offset": "0", "src_offset": "0", "size": "64"},
+        ints={"node": ("bad", ["0", U64_MAX, "fx.built_node"], ARG), "dst_offset": COPY_OFFSET,
+              "src_offset": COPY_OFFSET, "size": ("size", ARG, RANGE)},
+        msg={"size": ""},
+    ),
+    "dc_graph_set_fill_node": dict(
+        valid={"graph": "fx.built", "node": "fx.built_node", "offset": "0", "size": "64", "value": "0",
+               "element_size": "4"},
+        ints={"node": ("bad", ["0", U64_MAX, "fx.built_copy"], ARG),
+              "offset": ("offset", ["badinput::kBytes + 4", "U64_MAX_ALIGNED"], RANGE),
+              "size": ("size", ARG, [ARG, RANGE]), "value": ("any", "every value fits 4-byte elements"),
+              "element_size": ("bad", ["0", "3", "8"], ARG)},
+        msg={"size": "", "offset": ""},
+    ),
+    "dc_graph_set_host_node": dict(
+        valid={"graph": "fx.built", "node": "fx.built_host", "fn": "badinput::no_op", "user_data": "nullptr"},
+        ints={"node": ("bad", ["0", U64_MAX, "fx.built_node"], ARG)},
+    ),
+    "dc_graph_add_conditional_node": dict(
+        valid={"graph": "fx.built", "num_bodies": "1", "default_value": "0", "dependencies": "&fx.built_node",
+               "num_dependencies": "1"},
+        ints={"num_bodies": ("bad", ["0", "3", U32_MAX], ARG), "default_value": ("any", "any value is a condition"),
+              "num_dependencies": ANY_COUNT},
+        msg={"num_dependencies": ""},
+    ),
+    "dc_graph_conditional_body": dict(
+        valid={"graph": "fx.built", "node": "fx.built_conditional", "index": "0"},
+        ints={"node": ("bad", ["0", U64_MAX, "fx.built_node"], ARG), "index": ("bad", ["1", U32_MAX], RANGE)},
+    ),
+    "dc_graph_write_dot": dict(
+        valid={"path": "\"/dev/null\""},
+        extra=[("an empty path", {"path": "\"\""}, ARG, "path is empty"),
+               ("a folder that does not exist", {"path": "\"/nonexistent-dccuda-folder/g.dot\""},
+                "DC_ERROR_IO", "could not write")],
+    ),
 }

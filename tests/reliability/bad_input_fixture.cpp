@@ -13,6 +13,7 @@ namespace badinput {
 
 void noop_host_fn(void*) {}
 uint64_t no_shared_memory(int32_t, void*) { return 0; }
+void no_op(void*) {}
 
 namespace {
 
@@ -120,6 +121,15 @@ std::string Fixture::open() {
     OPEN_STEP(dc_launch_kernel(function, &config, args, 4, capture_stream));
     OPEN_STEP(dc_stream_end_capture(capture_stream, g));
   }
+  OPEN_STEP(dc_graph_create(device, &built));
+  OPEN_STEP(dc_graph_add_fill_node(built, buffer, 0, kBytes, 0, 4, nullptr, 0, &built_node));
+  OPEN_STEP(dc_graph_add_fill_node(built, buffer2, 0, kBytes, 0, 4, nullptr, 0, &built_node2));
+  OPEN_STEP(dc_graph_node_at(graph, 0, &foreign_node));
+  OPEN_STEP(dc_graph_add_kernel_node(built, function, &config, args, 4, nullptr, 0, &built_kernel));
+  OPEN_STEP(dc_graph_add_copy_node(built, buffer2, 0, buffer, 0, 64, nullptr, 0, &built_copy));
+  OPEN_STEP(dc_graph_add_host_node(built, no_op, nullptr, nullptr, 0, &built_host));
+  OPEN_STEP(dc_graph_add_conditional_node(built, DC_GRAPH_CONDITIONAL_IF, 1, 0, nullptr, 0, &built_condition,
+                                          &built_conditional));
   OPEN_STEP(dc_stream_synchronize(stream));
 
   // One released handle of every type.
@@ -149,6 +159,7 @@ std::string Fixture::open() {
 
 void Fixture::close() {
   if (stream) dc_stream_synchronize(stream);
+  dc_graph_release(built);
   dc_graph_release(graph2);
   dc_graph_release(graph);
   dc_launch_release(launch);

@@ -51,6 +51,15 @@ struct Fixture {
   dc_launch launch = nullptr;          // saxpy, arguments bound
   dc_graph graph = nullptr;            // a captured saxpy launch
   dc_graph graph2 = nullptr;           // the same topology
+  dc_graph built = nullptr;            // dc_graph_create: grows with the cases' nodes
+  uint64_t built_node = 0;             // a fill node of built
+  uint64_t built_node2 = 0;            // another, independent of built_node
+  uint64_t foreign_node = 0;           // graph's node (not built's)
+  uint64_t built_kernel = 0;           // a saxpy node of built
+  uint64_t built_copy = 0;             // a copy node of built (buffer -> buffer2)
+  uint64_t built_host = 0;             // a host node of built
+  uint64_t built_conditional = 0;      // an IF node of built (one body)
+  uint64_t built_condition = 0;
 
   // Released handles of every type (never reused: see the handle table).
   dc_device dead_device = nullptr;
@@ -100,5 +109,7 @@ struct Fixture {
 // A host function and an occupancy callback that do nothing.
 void noop_host_fn(void* user_data);
 uint64_t no_shared_memory(int32_t block_size, void* user_data);
+// A host function that does nothing (dc_graph_add_host_node).
+void no_op(void* user_data);
 
 }  // namespace badinput

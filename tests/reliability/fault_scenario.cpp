@@ -334,6 +334,42 @@ Outcome run_scenario(World& w) {
   for (int i = 0; i < kN; ++i) right = right && out[i] == 10.0f * xs[i] + 1.0f;
   CHECK_DATA("graph results", right);
 
+  // -- graphs built node by node, changed in place, conditional --------------------------------------
+  dc_graph built = nullptr, child = nullptr, copy = nullptr;
+  STEP("dc_graph_create", dc_graph_create(w.d0, &built));
+  keep(w.graphs, built);
+  STEP("dc_graph_create child", dc_graph_create(w.d0, &child));
+  keep(w.graphs, child);
+  uint64_t k = 0, c = 0, f = 0, h = 0, rec = 0, wait = 0, ch = 0, fill2 = 0;
+  STEP("dc_graph_add_fill_node child", dc_graph_add_fill_node(child, x, 0, 64, 0, 4, nullptr, 0, &fill2));
+  STEP("dc_graph_add_kernel_node", dc_graph_add_kernel_node(built, empty, &config, nullptr, 0, nullptr, 0, &k));
+  STEP("dc_graph_add_fill_node", dc_graph_add_fill_node(built, y, 0, 64, 0, 4, &k, 1, &f));
+  STEP("dc_graph_add_copy_node", dc_graph_add_copy_node(built, y, 64, x, 64, 64, &f, 1, &c));
+  STEP("dc_graph_add_host_node", dc_graph_add_host_node(built, [](void*) {}, nullptr, &c, 1, &h));
+  STEP("dc_graph_add_event_record_node", dc_graph_add_event_record_node(built, mark, &c, 1, &rec));
+  STEP("dc_graph_add_event_wait_node", dc_graph_add_event_wait_node(built, mark, nullptr, 0, &wait));
+  STEP("dc_graph_add_child_graph_node", dc_graph_add_child_graph_node(built, child, nullptr, 0, &ch));
+  STEP("dc_graph_add_dependency", dc_graph_add_dependency(built, wait, k));
+  uint64_t first = 0, edges = 0;
+  int32_t type = 0;
+  STEP("dc_graph_node_at", dc_graph_node_at(built, 0, &first));
+  STEP("dc_graph_node_type", dc_graph_node_type(built, k, &type));
+  STEP("dc_graph_edge_count", dc_graph_edge_count(built, &edges));
+  STEP("dc_graph_clone", dc_graph_clone(built, &copy));
+  keep(w.graphs, copy);
+  STEP("dc_graph_remove_node", dc_graph_remove_node(copy, ch));
+  STEP("dc_graph_write_dot", dc_graph_write_dot(built, "/dev/null", 0));
+  STEP("dc_graph_launch built", dc_graph_launch(built, s));
+  STEP("dc_graph_set_kernel_node", dc_graph_set_kernel_node(built, k, &config, nullptr, 0));
+  STEP("dc_graph_set_fill_node", dc_graph_set_fill_node(built, f, y, 0, 64, 1, 4));
+  STEP("dc_graph_set_copy_node", dc_graph_set_copy_node(built, c, y, 64, x, 64, 32));
+  STEP("dc_graph_set_host_node", dc_graph_set_host_node(built, h, [](void*) {}, nullptr));
+  STEP("dc_graph_launch built, changed", dc_graph_launch(built, s));
+  uint64_t cond = 0, loop = 0;
+  dc_status conditional = dc_graph_add_conditional_node(built, DC_GRAPH_CONDITIONAL_IF, 1, 0, nullptr, 0, &cond, &loop);
+  if (conditional != DC_ERROR_NOT_SUPPORTED) STEP("dc_graph_add_conditional_node", conditional);
+  STEP("dc_stream_synchronize after built graphs", dc_stream_synchronize(s));
+
   // -- the end of work -----------------------------------------------------------------------------------
   STEP("dc_device_synchronize", dc_device_synchronize(w.d0));
   STEP("dc_device_trim_memory", dc_device_trim_memory(w.d0, 0));

@@ -34,6 +34,9 @@ struct Objects {
   dc_program program = nullptr;
   dc_launch launch = nullptr;
   dc_graph graph = nullptr;
+  dc_graph built = nullptr;  // made with dc_graph_create: two fill nodes, first and second
+  uint64_t first = 0;
+  uint64_t second = 0;
   std::vector<uint8_t> host = std::vector<uint8_t>(4096, 1);
   dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
 };
@@ -151,6 +154,24 @@ std::vector<Case> refused_calls() {
       {"dc_graph_upload", [](Objects& o) { return dc_graph_upload(o.graph, o.stream); }},
       {"dc_graph_launch", [](Objects& o) { return dc_graph_launch(o.graph, o.stream); }},
       {"dc_graph_update", [](Objects& o) { return dc_graph_update(o.graph, o.graph); }},
+      {"dc_graph_create", [](Objects& o) { dc_graph g = sentinel<dc_graph>(); dc_status s = dc_graph_create(o.device, &g); return cleared(s, g); }},
+      {"dc_graph_add_kernel_node", [](Objects& o) { uint64_t n = 0; return dc_graph_add_kernel_node(o.graph, o.function, &o.config, nullptr, 0, nullptr, 0, &n); }},
+      {"dc_graph_add_copy_node", [](Objects& o) { uint64_t n = 0; return dc_graph_add_copy_node(o.graph, o.other, 0, o.buffer, 0, 64, nullptr, 0, &n); }},
+      {"dc_graph_add_fill_node", [](Objects& o) { uint64_t n = 0; return dc_graph_add_fill_node(o.graph, o.buffer, 0, 64, 7, 4, nullptr, 0, &n); }},
+      {"dc_graph_add_host_node", [](Objects& o) { uint64_t n = 0; return dc_graph_add_host_node(o.graph, [](void*) {}, nullptr, nullptr, 0, &n); }},
+      {"dc_graph_add_event_record_node", [](Objects& o) { uint64_t n = 0; return dc_graph_add_event_record_node(o.graph, o.start, nullptr, 0, &n); }},
+      {"dc_graph_add_event_wait_node", [](Objects& o) { uint64_t n = 0; return dc_graph_add_event_wait_node(o.graph, o.start, nullptr, 0, &n); }},
+      {"dc_graph_add_child_graph_node", [](Objects& o) { uint64_t n = 0; return dc_graph_add_child_graph_node(o.graph, o.built, nullptr, 0, &n); }},
+      {"dc_graph_add_dependency", [](Objects& o) { return dc_graph_add_dependency(o.built, o.first, o.second); }},
+      {"dc_graph_clone", [](Objects& o) { dc_graph g = sentinel<dc_graph>(); dc_status s = dc_graph_clone(o.graph, &g); return cleared(s, g); }},
+      {"dc_graph_remove_node", [](Objects& o) { return dc_graph_remove_node(o.built, o.first); }},
+      {"dc_graph_write_dot", [](Objects& o) { return dc_graph_write_dot(o.graph, "/dev/null", 0); }},
+      {"dc_graph_set_kernel_node", [](Objects& o) { return dc_graph_set_kernel_node(o.built, o.first, &o.config, nullptr, 0); }},
+      {"dc_graph_set_copy_node", [](Objects& o) { return dc_graph_set_copy_node(o.built, o.first, o.other, 0, o.buffer, 0, 64); }},
+      {"dc_graph_set_fill_node", [](Objects& o) { return dc_graph_set_fill_node(o.built, o.first, o.buffer, 0, 64, 3, 4); }},
+      {"dc_graph_add_conditional_node", [](Objects& o) { uint64_t c = 0, n = 0; return dc_graph_add_conditional_node(o.built, DC_GRAPH_CONDITIONAL_IF, 1, 0, nullptr, 0, &c, &n); }},
+      {"dc_graph_conditional_body", [](Objects& o) { dc_graph g = sentinel<dc_graph>(); dc_status s = dc_graph_conditional_body(o.built, o.first, 0, &g); return cleared(s, g); }},
+      {"dc_graph_set_host_node", [](Objects& o) { return dc_graph_set_host_node(o.built, o.first, [](void*) {}, nullptr); }},
   };
 }
 
@@ -191,6 +212,9 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   ASSERT_DC_OK(dc_stream_begin_capture(o.stream, DC_CAPTURE_THREAD_LOCAL));
   ASSERT_DC_OK(dc_launch_enqueue(o.launch, o.stream));
   ASSERT_DC_OK(dc_stream_end_capture(o.stream, &o.graph));
+  ASSERT_DC_OK(dc_graph_create(o.device, &o.built));
+  ASSERT_DC_OK(dc_graph_add_fill_node(o.built, o.buffer, 0, 64, 1, 4, nullptr, 0, &o.first));
+  ASSERT_DC_OK(dc_graph_add_fill_node(o.built, o.buffer, 0, 64, 2, 4, nullptr, 0, &o.second));
   ASSERT_DC_OK(dc_stream_synchronize(o.stream));
 
   CallbackRun run;
@@ -213,6 +237,7 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   EXPECT_DC_OK(dc_device_synchronize(device_));
 
   dc_graph_release(o.graph);
+  dc_graph_release(o.built);
   dc_launch_release(o.launch);
   dc_function_release(o.function);
   dc_module_release(o.module);

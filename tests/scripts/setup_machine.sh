@@ -12,6 +12,7 @@ packages=(
   mono-mcs mono-runtime swig abigail-tools
   ccache qemu-user libc6-arm64-cross
   python3-matplotlib
+  graphviz  # dot: test_graph_build checks that dc_graph_write_dot's file parses (dot -Tsvg)
   passwd  # useradd/userdel: test_trust_boundaries makes two users (Priority: required, so normally there)
   # The Windows build (tests/scripts/run_windows.sh): MinGW-w64 with the posix thread model
   # (std::thread, std::mutex), and Wine to run it (wine64 alone: /usr/lib/wine/wine64, no X).

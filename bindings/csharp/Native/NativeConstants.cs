@@ -125,5 +125,26 @@ namespace Dccuda.Interop
         public const int DC_CAPTURE_GLOBAL = 0;
         public const int DC_CAPTURE_THREAD_LOCAL = 1;
         public const int DC_CAPTURE_RELAXED = 2;
+
+        public const int DC_GRAPH_NODE_KERNEL = 0;
+        public const int DC_GRAPH_NODE_COPY = 1;
+        public const int DC_GRAPH_NODE_FILL = 2;
+        public const int DC_GRAPH_NODE_HOST = 3;
+        public const int DC_GRAPH_NODE_CHILD_GRAPH = 4;
+        public const int DC_GRAPH_NODE_EMPTY = 5;
+        public const int DC_GRAPH_NODE_EVENT_WAIT = 6;
+        public const int DC_GRAPH_NODE_EVENT_RECORD = 7;
+        public const int DC_GRAPH_NODE_SEMAPHORE_SIGNAL = 8;
+        public const int DC_GRAPH_NODE_SEMAPHORE_WAIT = 9;
+        public const int DC_GRAPH_NODE_MEM_ALLOC = 10;
+        public const int DC_GRAPH_NODE_MEM_FREE = 11;
+        public const int DC_GRAPH_NODE_BATCH_MEM_OP = 12;
+        public const int DC_GRAPH_NODE_CONDITIONAL = 13;
+
+        public const uint DC_GRAPH_DOT_VERBOSE = 1u;
+
+        public const int DC_GRAPH_CONDITIONAL_IF = 0;
+        public const int DC_GRAPH_CONDITIONAL_WHILE = 1;
+        public const int DC_GRAPH_CONDITIONAL_SWITCH = 2;
     }
 }

@@ -98,5 +98,225 @@ namespace Dccuda.Interop
         public static extern
 #endif
             void dc_graph_release(IntPtr graph);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_create")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_create", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_create(IntPtr device, IntPtr* graph);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_kernel_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_kernel_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_kernel_node(IntPtr graph, IntPtr function, DcLaunchConfig* config, DcArg* args, uint num_args, void* dependencies, uint num_dependencies, ulong* node);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_copy_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_copy_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_copy_node(IntPtr graph, IntPtr dst, ulong dst_offset, IntPtr src, ulong src_offset, ulong size, void* dependencies, uint num_dependencies, ulong* node);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_fill_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_fill_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_fill_node(IntPtr graph, IntPtr buffer, ulong offset, ulong size, uint value, uint element_size, void* dependencies, uint num_dependencies, ulong* node);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_host_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_host_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_host_node(IntPtr graph, IntPtr fn, IntPtr user_data, void* dependencies, uint num_dependencies, ulong* node);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_event_record_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_event_record_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_event_record_node(IntPtr graph, IntPtr @event, void* dependencies, uint num_dependencies, ulong* node);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_event_wait_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_event_wait_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_event_wait_node(IntPtr graph, IntPtr @event, void* dependencies, uint num_dependencies, ulong* node);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_child_graph_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_child_graph_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_child_graph_node(IntPtr graph, IntPtr child, void* dependencies, uint num_dependencies, ulong* node);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_dependency")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_dependency", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_dependency(IntPtr graph, ulong from, ulong to);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_node_at")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_node_at", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_node_at(IntPtr graph, ulong index, ulong* node);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_node_type")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_node_type", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_node_type(IntPtr graph, ulong node, int* type);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_edge_count")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_edge_count", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_edge_count(IntPtr graph, ulong* count);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_edge_at")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_edge_at", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_edge_at(IntPtr graph, ulong index, ulong* from, ulong* to);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_clone")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_clone", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_clone(IntPtr graph, IntPtr* clone);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_remove_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_remove_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_remove_node(IntPtr graph, ulong node);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_write_dot")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_write_dot", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_write_dot(IntPtr graph, byte* path, uint flags);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_conditional_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_conditional_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_conditional_node(IntPtr graph, int type, uint num_bodies, uint default_value, void* dependencies, uint num_dependencies, ulong* condition, ulong* node);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_conditional_body")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_conditional_body", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_conditional_body(IntPtr graph, ulong node, uint index, IntPtr* body);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_set_kernel_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_set_kernel_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_set_kernel_node(IntPtr graph, ulong node, DcLaunchConfig* config, DcArg* args, uint num_args);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_set_copy_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_set_copy_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_set_copy_node(IntPtr graph, ulong node, IntPtr dst, ulong dst_offset, IntPtr src, ulong src_offset, ulong size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_set_fill_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_set_fill_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_set_fill_node(IntPtr graph, ulong node, IntPtr buffer, ulong offset, ulong size, uint value, uint element_size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_set_host_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_set_host_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_set_host_node(IntPtr graph, ulong node, IntPtr fn, IntPtr user_data);
     }
 }

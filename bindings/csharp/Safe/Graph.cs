@@ -7,7 +7,7 @@ using Dccuda.Interop;
 namespace Dccuda
 {
     /// <summary>A graph (dc_graph) of work captured from a stream, replayed with one launch. It keeps what its nodes use (buffers, callbacks, child graphs) until it is disposed and its last launch has run.</summary>
-    public sealed unsafe class Graph : IDisposable
+    public sealed unsafe partial class Graph : IDisposable
     {
         internal Graph(DcGraphHandle handle)
         {

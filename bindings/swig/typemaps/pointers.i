@@ -20,3 +20,21 @@
 %typemap(cstype) void **, const void ** "out global::System.IntPtr"
 %typemap(csin) void **, const void ** "out $csinput"
 %typemap(in) void **, const void ** %{ $1 = ($1_ltype)$input; %}
+
+/* The one input array of integers: a graph node's dependencies (node ids), a C#
+   ulong[] pinned for the call (null with num_dependencies 0). */
+%typemap(ctype) const uint64_t *dependencies "const uint64_t *"
+%typemap(imtype, inattributes="[global::System.Runtime.InteropServices.In]") const uint64_t *dependencies "ulong[]"
+%typemap(cstype) const uint64_t *dependencies "ulong[]"
+%typemap(csin) const uint64_t *dependencies "$csinput"
+%typemap(in) const uint64_t *dependencies %{ $1 = ($1_ltype)$input; %}
+/* SWIG would cast the array to its own uint64_t (unsigned long long), which C refuses
+   where uint64_t is unsigned long: these calls pass it as the header's type. */
+%feature("action") dc_graph_add_kernel_node %{ result = dc_graph_add_kernel_node(arg1, arg2, arg3, arg4, arg5, (const uint64_t *)arg6, arg7, arg8); %}
+%feature("action") dc_graph_add_copy_node %{ result = dc_graph_add_copy_node(arg1, arg2, arg3, arg4, arg5, arg6, (const uint64_t *)arg7, arg8, arg9); %}
+%feature("action") dc_graph_add_fill_node %{ result = dc_graph_add_fill_node(arg1, arg2, arg3, arg4, arg5, arg6, (const uint64_t *)arg7, arg8, arg9); %}
+%feature("action") dc_graph_add_host_node %{ result = dc_graph_add_host_node(arg1, arg2, arg3, (const uint64_t *)arg4, arg5, arg6); %}
+%feature("action") dc_graph_add_event_record_node %{ result = dc_graph_add_event_record_node(arg1, arg2, (const uint64_t *)arg3, arg4, arg5); %}
+%feature("action") dc_graph_add_event_wait_node %{ result = dc_graph_add_event_wait_node(arg1, arg2, (const uint64_t *)arg3, arg4, arg5); %}
+%feature("action") dc_graph_add_child_graph_node %{ result = dc_graph_add_child_graph_node(arg1, arg2, (const uint64_t *)arg3, arg4, arg5); %}
+%feature("action") dc_graph_add_conditional_node %{ result = dc_graph_add_conditional_node(arg1, arg2, arg3, arg4, (const uint64_t *)arg5, arg6, arg7, arg8); %}

@@ -508,6 +508,51 @@ pub extern "dccuda" fn dc_graph_update(graph: ?*Graph, source: ?*Graph) dc_statu
 pub extern "dccuda" fn dc_graph_node_count(graph: ?*Graph, count: ?*u64) dc_status;
 pub extern "dccuda" fn dc_graph_release(graph: ?*Graph) void;
 
+pub const DC_GRAPH_NODE_KERNEL: i32 = 0;
+pub const DC_GRAPH_NODE_COPY: i32 = 1;
+pub const DC_GRAPH_NODE_FILL: i32 = 2;
+pub const DC_GRAPH_NODE_HOST: i32 = 3;
+pub const DC_GRAPH_NODE_CHILD_GRAPH: i32 = 4;
+pub const DC_GRAPH_NODE_EMPTY: i32 = 5;
+pub const DC_GRAPH_NODE_EVENT_WAIT: i32 = 6;
+pub const DC_GRAPH_NODE_EVENT_RECORD: i32 = 7;
+pub const DC_GRAPH_NODE_SEMAPHORE_SIGNAL: i32 = 8;
+pub const DC_GRAPH_NODE_SEMAPHORE_WAIT: i32 = 9;
+pub const DC_GRAPH_NODE_MEM_ALLOC: i32 = 10;
+pub const DC_GRAPH_NODE_MEM_FREE: i32 = 11;
+pub const DC_GRAPH_NODE_BATCH_MEM_OP: i32 = 12;
+pub const DC_GRAPH_NODE_CONDITIONAL: i32 = 13;
+
+pub const DC_GRAPH_DOT_VERBOSE: u32 = 0x1;
+
+pub extern "dccuda" fn dc_graph_create(device: ?*Device, graph: ?*?*Graph) dc_status;
+pub extern "dccuda" fn dc_graph_add_kernel_node(graph: ?*Graph, function: ?*Function, config: ?*const dc_launch_config, args: ?[*]const dc_arg, num_args: u32, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_add_copy_node(graph: ?*Graph, dst: ?*Buffer, dst_offset: u64, src: ?*Buffer, src_offset: u64, size: u64, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_add_fill_node(graph: ?*Graph, buffer: ?*Buffer, offset: u64, size: u64, value: u32, element_size: u32, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_add_host_node(graph: ?*Graph, @"fn": ?dc_host_fn, user_data: ?*anyopaque, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_add_event_record_node(graph: ?*Graph, event: ?*Event, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_add_event_wait_node(graph: ?*Graph, event: ?*Event, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_add_child_graph_node(graph: ?*Graph, child: ?*Graph, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_add_dependency(graph: ?*Graph, from: u64, to: u64) dc_status;
+pub extern "dccuda" fn dc_graph_node_at(graph: ?*Graph, index: u64, node: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_node_type(graph: ?*Graph, node: u64, @"type": ?*i32) dc_status;
+pub extern "dccuda" fn dc_graph_edge_count(graph: ?*Graph, count: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_edge_at(graph: ?*Graph, index: u64, from: ?*u64, to: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_clone(graph: ?*Graph, clone: ?*?*Graph) dc_status;
+pub extern "dccuda" fn dc_graph_remove_node(graph: ?*Graph, node: u64) dc_status;
+pub extern "dccuda" fn dc_graph_write_dot(graph: ?*Graph, path: ?[*:0]const u8, flags: u32) dc_status;
+
+pub const DC_GRAPH_CONDITIONAL_IF: i32 = 0;
+pub const DC_GRAPH_CONDITIONAL_WHILE: i32 = 1;
+pub const DC_GRAPH_CONDITIONAL_SWITCH: i32 = 2;
+
+pub extern "dccuda" fn dc_graph_add_conditional_node(graph: ?*Graph, @"type": i32, num_bodies: u32, default_value: u32, dependencies: ?*const anyopaque, num_dependencies: u32, condition: ?*u64, node: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_conditional_body(graph: ?*Graph, node: u64, index: u32, body: ?*?*Graph) dc_status;
+pub extern "dccuda" fn dc_graph_set_kernel_node(graph: ?*Graph, node: u64, config: ?*const dc_launch_config, args: ?[*]const dc_arg, num_args: u32) dc_status;
+pub extern "dccuda" fn dc_graph_set_copy_node(graph: ?*Graph, node: u64, dst: ?*Buffer, dst_offset: u64, src: ?*Buffer, src_offset: u64, size: u64) dc_status;
+pub extern "dccuda" fn dc_graph_set_fill_node(graph: ?*Graph, node: u64, buffer: ?*Buffer, offset: u64, size: u64, value: u32, element_size: u32) dc_status;
+pub extern "dccuda" fn dc_graph_set_host_node(graph: ?*Graph, node: u64, @"fn": ?dc_host_fn, user_data: ?*anyopaque) dc_status;
+
 /// The structs of the header, in header order: layout.zig prints these and the
 /// tests check that each `struct_size` default is the struct's own size.
 pub const structs = .{

@@ -23,6 +23,8 @@
 #define DC_CU_ARRAY_FIELD(type, field, count) type field[count];
 #define DC_CU_NESTED_BEGIN(member) struct {
 #define DC_CU_NESTED_FIELD(member, type, field) type field;
+#define DC_CU_ANONYMOUS_UNION_BEGIN() union {
+#define DC_CU_ANONYMOUS_UNION_END() };
 #define DC_CU_NESTED_END(member) \
   }                              \
   member;

@@ -39,3 +39,9 @@
 #define cuModuleGetGlobal            cuModuleGetGlobal_v2
 #define cuStreamBeginCapture         cuStreamBeginCapture_v2
 #define cuGraphExecUpdate            cuGraphExecUpdate_v2
+#define cuGraphAddKernelNode         cuGraphAddKernelNode_v2
+#define cuGraphAddDependencies       cuGraphAddDependencies_v2
+#define cuGraphGetEdges              cuGraphGetEdges_v2
+#define cuGraphKernelNodeSetParams   cuGraphKernelNodeSetParams_v2
+#define cuGraphAddNode               cuGraphAddNode_v2
+#define cuGraphExecKernelNodeSetParams cuGraphExecKernelNodeSetParams_v2

@@ -192,6 +192,42 @@ pub const DC_ARG_BUFFER: u32 = 2;
 pub const DC_CAPTURE_GLOBAL: i32 = 0;
 pub const DC_CAPTURE_THREAD_LOCAL: i32 = 1;
 pub const DC_CAPTURE_RELAXED: i32 = 2;
+/// a kernel launch
+pub const DC_GRAPH_NODE_KERNEL: i32 = 0;
+/// a memory copy
+pub const DC_GRAPH_NODE_COPY: i32 = 1;
+/// a memory fill (memset)
+pub const DC_GRAPH_NODE_FILL: i32 = 2;
+/// a host function
+pub const DC_GRAPH_NODE_HOST: i32 = 3;
+/// a child graph
+pub const DC_GRAPH_NODE_CHILD_GRAPH: i32 = 4;
+/// a node that does nothing (orders others)
+pub const DC_GRAPH_NODE_EMPTY: i32 = 5;
+/// waits for an event
+pub const DC_GRAPH_NODE_EVENT_WAIT: i32 = 6;
+/// records an event
+pub const DC_GRAPH_NODE_EVENT_RECORD: i32 = 7;
+/// signals external semaphores (captured only)
+pub const DC_GRAPH_NODE_SEMAPHORE_SIGNAL: i32 = 8;
+/// waits on external semaphores (captured only)
+pub const DC_GRAPH_NODE_SEMAPHORE_WAIT: i32 = 9;
+/// allocates memory (captured only)
+pub const DC_GRAPH_NODE_MEM_ALLOC: i32 = 10;
+/// frees memory (captured only)
+pub const DC_GRAPH_NODE_MEM_FREE: i32 = 11;
+/// a batch of memory operations (captured only)
+pub const DC_GRAPH_NODE_BATCH_MEM_OP: i32 = 12;
+/// a conditional node (if, while, switch)
+pub const DC_GRAPH_NODE_CONDITIONAL: i32 = 13;
+/// every parameter of every node
+pub const DC_GRAPH_DOT_VERBOSE: u32 = 0x1;
+/// body 0 runs once if the condition is not 0; a second body (else) if it is 0
+pub const DC_GRAPH_CONDITIONAL_IF: i32 = 0;
+/// body 0 runs again and again while the condition is not 0
+pub const DC_GRAPH_CONDITIONAL_WHILE: i32 = 1;
+/// body n runs once, n being the condition; none if n >= num_bodies
+pub const DC_GRAPH_CONDITIONAL_SWITCH: i32 = 2;
 
 // ---------------------------------------------------------------------------
 // Handles: opaque, only ever behind a pointer; not Send or Sync by themselves.
@@ -1152,7 +1188,14 @@ extern "C" {
     /// dc_occupancy_available_dynamic_shared, dc_launch_config_1d,
     /// dc_launch_kernel, dc_launch_kernel_packed, dc_launch_create,
     /// dc_launch_set_config, dc_launch_enqueue, dc_graph_instantiate,
-    /// dc_graph_upload, dc_graph_launch, dc_graph_update.
+    /// dc_graph_upload, dc_graph_launch, dc_graph_update, dc_graph_create,
+    /// dc_graph_add_kernel_node, dc_graph_add_copy_node, dc_graph_add_fill_node,
+    /// dc_graph_add_host_node, dc_graph_add_event_record_node,
+    /// dc_graph_add_event_wait_node, dc_graph_add_child_graph_node,
+    /// dc_graph_add_dependency, dc_graph_clone, dc_graph_remove_node,
+    /// dc_graph_write_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
+    /// dc_graph_set_fill_node, dc_graph_set_host_node,
+    /// dc_graph_add_conditional_node, dc_graph_conditional_body.
     ///
     /// Release functions cannot report a refusal: `fn` must not release the last
     /// handle of a buffer, module, stream, event, graph or device (their driver
@@ -1526,18 +1569,22 @@ extern "C" {
 
     /// Instantiate the graph now (else the first launch does). Idempotent; a failed
     /// instantiation is tried again by the next call that needs it.
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_OUT_OF_MEMORY, DC_ERROR_DRIVER,
-    /// DC_ERROR_CONTEXT_LOST.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (the body of a
+    /// conditional node: see dc_graph_conditional_body), DC_ERROR_OUT_OF_MEMORY,
+    /// DC_ERROR_DRIVER, DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_instantiate(graph: dc_graph) -> dc_status;
 
     /// Upload the instantiated graph to the device ahead of its first launch.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_upload(graph: dc_graph, stream: dc_stream) -> dc_status;
 
-    /// Launch the graph on `stream` (instantiating it first if needed). Launches of
-    /// one graph from several threads are serialised (the driver does not allow them
-    /// at once); the work of each launch is ordered after the previous launch of the
-    /// graph. Host functions recorded in the graph run at every launch; they must not
+    /// Launch the graph on `stream` (instantiating it first if needed, or again
+    /// after its nodes or edges changed). Launches of one graph from several threads
+    /// are serialised (the driver does not allow them at once) by one atomic flag,
+    /// without a lock or a system call, and are safe against a concurrent node
+    /// update, change, update from another graph or release of the handle (a launch
+    /// after the release is DC_ERROR_INVALID_HANDLE); the work of each launch is
+    /// ordered after the previous launch of the graph. Host functions recorded in the graph run at every launch; they must not
     /// call dccuda functions that enqueue work or synchronise (unlike those of
     /// dc_stream_add_callback, such calls are not detected there).
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (stream on another
@@ -1562,6 +1609,184 @@ extern "C" {
     /// Release a graph (and its instantiation). Launches already enqueued complete.
     /// NULL is ignored.
     pub fn dc_graph_release(graph: dc_graph);
+
+    /// A new, empty graph on `device`; add nodes with the dc_graph_add_* calls, then
+    /// launch it as a captured one (dc_graph_launch). Release it with dc_graph_release.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+    /// DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_create(device: dc_device, graph: *mut dc_graph) -> dc_status;
+
+    /// Add a kernel launch of `function` (a function of the graph's device) with
+    /// `config` and `args`, checked as dc_launch_kernel checks them: the
+    /// configuration against the device and the kernel, each argument's kind and
+    /// size against the kernel's parameters, each buffer usable, reachable from the
+    /// device, its offset inside it. It runs after the `num_dependencies` nodes in
+    /// `dependencies` (none: a root). `*node` receives the new node's id. The
+    /// graph keeps the function and the buffers alive.
+    /// Errors: DC_ERROR_INVALID_HANDLE (graph, function, a buffer argument),
+    /// DC_ERROR_INVALID_ARGUMENT (a function of another device, a bad
+    /// configuration or argument, a dependency that is not a node of the graph or
+    /// is named twice, NULL out), DC_ERROR_OUT_OF_RANGE (a buffer offset),
+    /// DC_ERROR_NOT_SUPPORTED (clusters on a device without them),
+    /// DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_kernel_node(graph: dc_graph, function: dc_function, config: *const dc_launch_config, args: *const dc_arg, num_args: u32, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
+    /// Add a copy of `size` bytes from `src` at `src_offset` to `dst` at
+    /// `dst_offset` (device, pinned, registered or managed buffers of the graph's
+    /// device; the ranges must not overlap), after `dependencies`.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0,
+    /// overlapping ranges, a buffer of another device, a bad dependency, NULL
+    /// out), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_copy_node(graph: dc_graph, dst: dc_buffer, dst_offset: u64, src: dc_buffer, src_offset: u64, size: u64, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
+    /// Add a fill of `size` bytes of `buffer` from `offset` with `value`, as
+    /// dc_buffer_fill_async fills (element_size 1, 2 or 4; offset and size aligned
+    /// to it; host memory must be mapped for the device), after `dependencies`.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (as
+    /// dc_buffer_fill; size 0; a buffer of another device; a bad dependency; NULL
+    /// out), DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED (host memory without a
+    /// device mapping), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_fill_node(graph: dc_graph, buffer: dc_buffer, offset: u64, size: u64, value: u32, element_size: u32, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
+    /// Add a host function: `fn(user_data)` runs at every launch of the graph,
+    /// after `dependencies`, on a thread of the driver (not the caller's). There,
+    /// as in a function of dc_stream_add_callback, the calls that list names are
+    /// refused with DC_ERROR_INVALID_STATE. `user_data` must stay valid while the
+    /// graph (or a graph it was added to as a child, or a clone) may be launched.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL fn, a bad
+    /// dependency, NULL out), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_host_node(graph: dc_graph, fn_: dc_host_fn, user_data: *mut c_void, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
+    /// Add a record of `event` (an event of the graph's device), after
+    /// `dependencies`: at each launch, the event completes when they have.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an event of
+    /// another device, a bad dependency, NULL out), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_event_record_node(graph: dc_graph, event: dc_event, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
+    /// Add a wait for `event` (an event of the graph's device): the nodes after it
+    /// start once the event's last record (made before the graph's launch, on any
+    /// stream) has completed.
+    /// Errors: as dc_graph_add_event_record_node.
+    pub fn dc_graph_add_event_wait_node(graph: dc_graph, event: dc_event, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
+    /// Add `child` (a graph of the same device, not `graph` itself) as one node:
+    /// a copy of it as it is now is embedded; later changes to `child` do not
+    /// reach `graph`. What the child keeps alive, `graph` keeps too.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (child is graph,
+    /// a graph of another device, a bad dependency, NULL out), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_child_graph_node(graph: dc_graph, child: dc_graph, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
+    /// Add the edge `from` -> `to`: `to` starts after `from` completes. Refused if
+    /// the edge exists, if from == to, or if it would close a cycle (the message
+    /// names the path from `to` back to `from`).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a node that is
+    /// not in the graph, an existing edge, a cycle), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_dependency(graph: dc_graph, from: u64, to: u64) -> dc_status;
+
+    /// The id of node `index` (0 .. dc_graph_node_count - 1) in a topological order:
+    /// every node comes after the nodes it depends on; nodes the order leaves free
+    /// come in the order they were added (or captured).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+    /// DC_ERROR_OUT_OF_RANGE (index), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_node_at(graph: dc_graph, index: u64, node: *mut u64) -> dc_status;
+
+    /// The type of `node` (DC_GRAPH_NODE_*). Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (not a node of the graph, NULL out), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_node_type(graph: dc_graph, node: u64, type_: *mut i32) -> dc_status;
+
+    /// The number of edges in the graph. Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_edge_count(graph: dc_graph, count: *mut u64) -> dc_status;
+
+    /// Edge `index` (0 .. dc_graph_edge_count - 1): `from` completes before `to`
+    /// starts. Edges come ordered by `to`'s place in dc_graph_node_at's order,
+    /// then by `from`'s. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+    /// (NULL out), DC_ERROR_OUT_OF_RANGE (index), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_edge_at(graph: dc_graph, index: u64, from: *mut u64, to: *mut u64) -> dc_status;
+
+    /// A copy of `graph`'s nodes and edges as a new graph (a new handle; release it
+    /// with dc_graph_release): its nodes have the ids of the nodes they copy, so an
+    /// id names the corresponding node in either graph. Not its instantiation.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+    /// DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_clone(graph: dc_graph, clone: *mut dc_graph) -> dc_status;
+
+    /// Remove `node` and its edges from the graph (the nodes before and after it
+    /// are no longer ordered through it). What it used stays alive until the graph
+    /// is released (an instantiation made before may still run it).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of
+    /// the graph), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_remove_node(graph: dc_graph, node: u64) -> dc_status;
+
+    /// Write the graph in Graphviz DOT form to the file `path` (created or
+    /// replaced), as the driver describes it (cuGraphDebugDotPrint): one DOT node
+    /// per node with its type and parameters (all of them with
+    /// DC_GRAPH_DOT_VERBOSE), one DOT edge per edge. The driver's names for nodes
+    /// are not dccuda's ids.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL or empty
+    /// path, unknown flags), DC_ERROR_IO (the file cannot be written),
+    /// DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_write_dot(graph: dc_graph, path: *const c_char, flags: u32) -> dc_status;
+
+    /// Add a conditional node: which of its body graphs run, and how often, is
+    /// decided on the device, without the host, by a condition that kernels set
+    /// (include "dccuda_device_graph.h" in the kernel's source and call
+    /// dc_graph_set_condition(condition, value); pass `*condition` to the kernel as
+    /// an 8-byte DC_ARG_VALUE). At the start of each launch of the graph the
+    /// condition is `default_value`. Fill each body with the dc_graph_add_* calls on
+    /// the graph dc_graph_conditional_body gives (bodies may hold kernels, copies,
+    /// fills, child graphs and conditional nodes; a kernel that sets the condition of
+    /// a WHILE node from inside its body ends the loop). `num_bodies`: 1 for WHILE, 1
+    /// or 2 (if/else) for IF, 1 to 1024 for SWITCH.
+    /// Needs a CUDA 12.4 driver (IF with one body, WHILE) or 12.8 (if/else, SWITCH):
+    /// older ones are DC_ERROR_NOT_SUPPORTED naming the version. Conditional nodes
+    /// cannot be removed (dc_graph_remove_node refuses them), and a clone's copies of
+    /// them cannot give their bodies.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (bad type or
+    /// num_bodies, a bad dependency, NULL out), DC_ERROR_NOT_SUPPORTED (the driver is
+    /// older), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_conditional_node(graph: dc_graph, type_: i32, num_bodies: u32, default_value: u32, dependencies: *const u64, num_dependencies: u32, condition: *mut u64, node: *mut u64) -> dc_status;
+
+    /// Body `index` (0 .. num_bodies - 1) of conditional node `node` as a graph (a
+    /// new handle; release it with dc_graph_release) to add nodes to. It belongs to
+    /// `graph`, which it keeps alive; it cannot be launched, instantiated or updated
+    /// by itself (DC_ERROR_INVALID_ARGUMENT): launch `graph`. What its nodes use,
+    /// `graph` keeps.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of the
+    /// graph, not a conditional node, NULL out), DC_ERROR_OUT_OF_RANGE (index),
+    /// DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_conditional_body(graph: dc_graph, node: u64, index: u32, body: *mut dc_graph) -> dc_status;
+
+    /// Change kernel node `node`'s configuration and arguments (its function
+    /// stays), checked as dc_graph_add_kernel_node checks them. Only kernel nodes
+    /// added with dc_graph_add_kernel_node can be changed (dccuda knows their
+    /// kernel's parameters); a captured kernel node is DC_ERROR_NOT_SUPPORTED.
+    /// Errors: DC_ERROR_INVALID_HANDLE (graph, a buffer argument),
+    /// DC_ERROR_INVALID_ARGUMENT (not a node of the graph, not a kernel node, a bad
+    /// configuration or argument, a change the driver refuses), DC_ERROR_OUT_OF_RANGE,
+    /// DC_ERROR_NOT_SUPPORTED (a captured kernel node; launch attributes),
+    /// DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_set_kernel_node(graph: dc_graph, node: u64, config: *const dc_launch_config, args: *const dc_arg, num_args: u32) -> dc_status;
+
+    /// Change copy node `node`'s buffers, offsets and size, checked as
+    /// dc_graph_add_copy_node checks them (see "Changing nodes in place").
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of
+    /// the graph, not a copy node, as dc_graph_add_copy_node, a change the driver
+    /// refuses), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_set_copy_node(graph: dc_graph, node: u64, dst: dc_buffer, dst_offset: u64, src: dc_buffer, src_offset: u64, size: u64) -> dc_status;
+
+    /// Change fill node `node`'s buffer, range and value, checked as
+    /// dc_graph_add_fill_node checks them (see "Changing nodes in place").
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of
+    /// the graph, not a fill node, as dc_graph_add_fill_node, a change the driver
+    /// refuses), DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_set_fill_node(graph: dc_graph, node: u64, buffer: dc_buffer, offset: u64, size: u64, value: u32, element_size: u32) -> dc_status;
+
+    /// Change host node `node`'s function and user data (as dc_graph_add_host_node;
+    /// see "Changing nodes in place"). Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (not a node of the graph, not a host node, NULL
+    /// fn), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_set_host_node(graph: dc_graph, node: u64, fn_: dc_host_fn, user_data: *mut c_void) -> dc_status;
 }
 
 /// Every public struct with its fields, in declaration order: what the layout report
@@ -1684,5 +1909,23 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_CAPTURE_GLOBAL);
         $m!(DC_CAPTURE_THREAD_LOCAL);
         $m!(DC_CAPTURE_RELAXED);
+        $m!(DC_GRAPH_NODE_KERNEL);
+        $m!(DC_GRAPH_NODE_COPY);
+        $m!(DC_GRAPH_NODE_FILL);
+        $m!(DC_GRAPH_NODE_HOST);
+        $m!(DC_GRAPH_NODE_CHILD_GRAPH);
+        $m!(DC_GRAPH_NODE_EMPTY);
+        $m!(DC_GRAPH_NODE_EVENT_WAIT);
+        $m!(DC_GRAPH_NODE_EVENT_RECORD);
+        $m!(DC_GRAPH_NODE_SEMAPHORE_SIGNAL);
+        $m!(DC_GRAPH_NODE_SEMAPHORE_WAIT);
+        $m!(DC_GRAPH_NODE_MEM_ALLOC);
+        $m!(DC_GRAPH_NODE_MEM_FREE);
+        $m!(DC_GRAPH_NODE_BATCH_MEM_OP);
+        $m!(DC_GRAPH_NODE_CONDITIONAL);
+        $m!(DC_GRAPH_DOT_VERBOSE);
+        $m!(DC_GRAPH_CONDITIONAL_IF);
+        $m!(DC_GRAPH_CONDITIONAL_WHILE);
+        $m!(DC_GRAPH_CONDITIONAL_SWITCH);
     };
 }

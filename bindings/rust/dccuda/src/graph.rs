@@ -3,8 +3,14 @@
 use std::ops::Deref;
 use std::sync::Arc;
 
+use crate::buffer::DeviceBuffer;
 use crate::callback;
+use crate::device::Device;
 use crate::error::{check, Error, Result};
+use crate::event::Event;
+use crate::launch::{KernelArg, LaunchConfig};
+use crate::module::Function;
+use crate::pod::Pod;
 use crate::stream::Stream;
 use crate::sys;
 
@@ -194,5 +200,243 @@ impl Graph {
         let mut n = 0;
         check(unsafe { sys::dc_graph_node_count(self.raw, &mut n) })?;
         Ok(n)
+    }
+}
+
+/// A node of a graph: the id the library gave it (never 0; a clone's nodes keep the ids of
+/// the nodes they copy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Node(pub u64);
+
+/// The kinds of conditional node ([`Graph::conditional`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Conditional {
+    /// Body 0 runs once if the condition is not 0; with two bodies, body 1 runs if it is 0.
+    If,
+    /// Body 0 runs again and again while the condition is not 0.
+    While,
+    /// Body n runs once, n being the condition.
+    Switch,
+}
+
+fn ids(after: &[Node]) -> Result<(Vec<u64>, u32)> {
+    let n = u32::try_from(after.len())
+        .map_err(|_| Error::local(crate::Status::INVALID_ARGUMENT, "too many dependencies".to_string()))?;
+    Ok((after.iter().map(|n| n.0).collect(), n))
+}
+
+fn byte_len<T: Pod>(b: &DeviceBuffer<T>) -> u64 {
+    (b.len() as u64) * std::mem::size_of::<T>() as u64
+}
+
+/// Building, inspecting and changing a graph node by node. Every `after` lists the nodes a
+/// new node runs after (none: a root). Arguments are checked by the library as the
+/// stream-ordered calls check them; the graph keeps functions, buffers and events alive.
+impl Graph {
+    /// A new, empty graph on `device`.
+    pub fn new(device: &Device) -> Result<Graph> {
+        let mut raw = std::ptr::null_mut();
+        check(unsafe { sys::dc_graph_create(device.as_raw(), &mut raw) })?;
+        Ok(Graph { raw, callbacks: Vec::new() })
+    }
+
+    /// Adds a launch of `function` with `args` (values copied now).
+    pub fn kernel(&mut self, function: &Function, config: &LaunchConfig, args: &[KernelArg<'_>], after: &[Node]) -> Result<Node> {
+        let raw_args: Vec<sys::dc_arg> = args.iter().map(|a| *a.as_raw()).collect();
+        let (deps, n) = ids(after)?;
+        let mut node = 0;
+        check(unsafe {
+            sys::dc_graph_add_kernel_node(
+                self.raw,
+                function.as_raw(),
+                config.as_raw(),
+                raw_args.as_ptr(),
+                raw_args.len() as u32,
+                deps.as_ptr(),
+                n,
+                &mut node,
+            )
+        })?;
+        Ok(Node(node))
+    }
+
+    /// Adds a copy of all of `src` into `dst` (the same length).
+    pub fn copy<T: Pod>(&mut self, dst: &DeviceBuffer<T>, src: &DeviceBuffer<T>, after: &[Node]) -> Result<Node> {
+        let (deps, n) = ids(after)?;
+        let mut node = 0;
+        check(unsafe {
+            sys::dc_graph_add_copy_node(self.raw, dst.as_raw(), 0, src.as_raw(), 0, byte_len(src), deps.as_ptr(), n, &mut node)
+        })?;
+        Ok(Node(node))
+    }
+
+    /// Adds a fill of all of `buffer` with `value` (elements of 4 bytes).
+    pub fn fill_u32<T: Pod>(&mut self, buffer: &DeviceBuffer<T>, value: u32, after: &[Node]) -> Result<Node> {
+        let (deps, n) = ids(after)?;
+        let mut node = 0;
+        check(unsafe {
+            sys::dc_graph_add_fill_node(self.raw, buffer.as_raw(), 0, byte_len(buffer), value, 4, deps.as_ptr(), n, &mut node)
+        })?;
+        Ok(Node(node))
+    }
+
+    /// Adds a host node calling `f` at every launch (on a driver thread). The graph keeps `f`.
+    pub fn host<F: Fn() + Send + Sync + 'static>(&mut self, f: F, after: &[Node]) -> Result<Node> {
+        let key = callback::add_repeat(Arc::new(f));
+        let (deps, n) = ids(after)?;
+        let mut node = 0;
+        let status = unsafe {
+            sys::dc_graph_add_host_node(self.raw, Some(callback::trampoline), key as *mut std::ffi::c_void, deps.as_ptr(), n, &mut node)
+        };
+        if status != sys::DC_SUCCESS {
+            let e = Error::last(status);
+            callback::release(key);
+            return Err(e);
+        }
+        self.callbacks.push(key);
+        Ok(Node(node))
+    }
+
+    /// Adds a record of `event`.
+    pub fn event_record(&mut self, event: &Event, after: &[Node]) -> Result<Node> {
+        let (deps, n) = ids(after)?;
+        let mut node = 0;
+        check(unsafe { sys::dc_graph_add_event_record_node(self.raw, event.as_raw(), deps.as_ptr(), n, &mut node) })?;
+        Ok(Node(node))
+    }
+
+    /// Adds a wait for `event`.
+    pub fn event_wait(&mut self, event: &Event, after: &[Node]) -> Result<Node> {
+        let (deps, n) = ids(after)?;
+        let mut node = 0;
+        check(unsafe { sys::dc_graph_add_event_wait_node(self.raw, event.as_raw(), deps.as_ptr(), n, &mut node) })?;
+        Ok(Node(node))
+    }
+
+    /// Embeds a copy of `child` as one node (its host closures are kept by this graph too).
+    pub fn child(&mut self, child: &Graph, after: &[Node]) -> Result<Node> {
+        let (deps, n) = ids(after)?;
+        let mut node = 0;
+        check(unsafe { sys::dc_graph_add_child_graph_node(self.raw, child.raw, deps.as_ptr(), n, &mut node) })?;
+        for &key in &child.callbacks {
+            callback::retain(key);
+            self.callbacks.push(key);
+        }
+        Ok(Node(node))
+    }
+
+    /// Adds the edge `from` -> `to` (refused if it would close a cycle).
+    pub fn depend(&mut self, from: Node, to: Node) -> Result<()> {
+        check(unsafe { sys::dc_graph_add_dependency(self.raw, from.0, to.0) })
+    }
+
+    /// The nodes in a topological order.
+    pub fn nodes(&self) -> Result<Vec<Node>> {
+        let count = self.node_count()?;
+        let mut out = Vec::with_capacity(count as usize);
+        for i in 0..count {
+            let mut node = 0;
+            check(unsafe { sys::dc_graph_node_at(self.raw, i, &mut node) })?;
+            out.push(Node(node));
+        }
+        Ok(out)
+    }
+
+    /// A node's type (a `DC_GRAPH_NODE_*` value).
+    pub fn node_type(&self, node: Node) -> Result<i32> {
+        let mut t = 0;
+        check(unsafe { sys::dc_graph_node_type(self.raw, node.0, &mut t) })?;
+        Ok(t)
+    }
+
+    /// The edges (from, to).
+    pub fn edges(&self) -> Result<Vec<(Node, Node)>> {
+        let mut count = 0;
+        check(unsafe { sys::dc_graph_edge_count(self.raw, &mut count) })?;
+        let mut out = Vec::with_capacity(count as usize);
+        for i in 0..count {
+            let (mut from, mut to) = (0, 0);
+            check(unsafe { sys::dc_graph_edge_at(self.raw, i, &mut from, &mut to) })?;
+            out.push((Node(from), Node(to)));
+        }
+        Ok(out)
+    }
+
+    /// A copy of the nodes and edges as a new graph (the same node ids).
+    pub fn try_clone(&self) -> Result<Graph> {
+        let mut raw = std::ptr::null_mut();
+        check(unsafe { sys::dc_graph_clone(self.raw, &mut raw) })?;
+        for &key in &self.callbacks {
+            callback::retain(key);
+        }
+        Ok(Graph { raw, callbacks: self.callbacks.clone() })
+    }
+
+    /// Removes a node and its edges.
+    pub fn remove(&mut self, node: Node) -> Result<()> {
+        check(unsafe { sys::dc_graph_remove_node(self.raw, node.0) })
+    }
+
+    /// Writes the graph as Graphviz DOT to `path`.
+    pub fn write_dot(&self, path: &std::path::Path, verbose: bool) -> Result<()> {
+        let c = std::ffi::CString::new(path.to_string_lossy().as_bytes())
+            .map_err(|_| Error::local(crate::Status::INVALID_ARGUMENT, "path holds a NUL byte".to_string()))?;
+        check(unsafe { sys::dc_graph_write_dot(self.raw, c.as_ptr(), if verbose { sys::DC_GRAPH_DOT_VERBOSE } else { 0 }) })
+    }
+
+    /// Changes a kernel node's configuration and arguments in place (no new instantiation).
+    pub fn set_kernel(&mut self, node: Node, config: &LaunchConfig, args: &[KernelArg<'_>]) -> Result<()> {
+        let raw_args: Vec<sys::dc_arg> = args.iter().map(|a| *a.as_raw()).collect();
+        check(unsafe {
+            sys::dc_graph_set_kernel_node(self.raw, node.0, config.as_raw(), raw_args.as_ptr(), raw_args.len() as u32)
+        })
+    }
+
+    /// Changes a copy node to copy all of `src` into `dst`, in place.
+    pub fn set_copy<T: Pod>(&mut self, node: Node, dst: &DeviceBuffer<T>, src: &DeviceBuffer<T>) -> Result<()> {
+        check(unsafe { sys::dc_graph_set_copy_node(self.raw, node.0, dst.as_raw(), 0, src.as_raw(), 0, byte_len(src)) })
+    }
+
+    /// Changes a fill node to fill all of `buffer` with `value` (4-byte elements), in place.
+    pub fn set_fill_u32<T: Pod>(&mut self, node: Node, buffer: &DeviceBuffer<T>, value: u32) -> Result<()> {
+        check(unsafe { sys::dc_graph_set_fill_node(self.raw, node.0, buffer.as_raw(), 0, byte_len(buffer), value, 4) })
+    }
+
+    /// Changes a host node's function, in place.
+    pub fn set_host<F: Fn() + Send + Sync + 'static>(&mut self, node: Node, f: F) -> Result<()> {
+        let key = callback::add_repeat(Arc::new(f));
+        let status =
+            unsafe { sys::dc_graph_set_host_node(self.raw, node.0, Some(callback::trampoline), key as *mut std::ffi::c_void) };
+        if status != sys::DC_SUCCESS {
+            let e = Error::last(status);
+            callback::release(key);
+            return Err(e);
+        }
+        // The old closure may still be running in a launch: it stays until the graph goes.
+        self.callbacks.push(key);
+        Ok(())
+    }
+
+    /// Adds a conditional node (CUDA 12.4+ drivers) with `bodies` body graphs; returns the
+    /// node and the condition handle kernels set (`dc_graph_set_condition`, passed as a u64).
+    pub fn conditional(&mut self, kind: Conditional, bodies: u32, default_value: u32, after: &[Node]) -> Result<(Node, u64)> {
+        let t = match kind {
+            Conditional::If => sys::DC_GRAPH_CONDITIONAL_IF,
+            Conditional::While => sys::DC_GRAPH_CONDITIONAL_WHILE,
+            Conditional::Switch => sys::DC_GRAPH_CONDITIONAL_SWITCH,
+        };
+        let (deps, n) = ids(after)?;
+        let (mut condition, mut node) = (0, 0);
+        check(unsafe {
+            sys::dc_graph_add_conditional_node(self.raw, t, bodies, default_value, deps.as_ptr(), n, &mut condition, &mut node)
+        })?;
+        Ok((Node(node), condition))
+    }
+
+    /// Body `index` of a conditional node, to add nodes to (it keeps this graph alive).
+    pub fn conditional_body(&self, node: Node, index: u32) -> Result<Graph> {
+        let mut raw = std::ptr::null_mut();
+        check(unsafe { sys::dc_graph_conditional_body(self.raw, node.0, index, &mut raw) })?;
+        Ok(Graph { raw, callbacks: Vec::new() })
     }
 }

@@ -69,7 +69,7 @@ pub use compile::{cache_clear, cache_directory, cache_directory_path, CacheSourc
 pub use device::{Device, DeviceInfo};
 pub use error::{cuda_error_name, Error, Result, Status};
 pub use event::Event;
-pub use graph::{Capture, CaptureMode, Graph};
+pub use graph::{Capture, CaptureMode, Conditional, Graph, Node};
 pub use launch::{Dim3, IntoKernelArg, KernelArg, Launch, LaunchBuilder, LaunchConfig};
 pub use module::{Function, FunctionInfo, Module, ModuleOptions};
 pub use pod::Pod;

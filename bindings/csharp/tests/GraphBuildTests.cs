@@ -1,0 +1,70 @@
+// Graphs built node by node through the binding (Graph.Create, AddKernel, AddCopy, AddFill,
+// AddHost, inspection, SetKernel in place, Clone) and refused input (a cycle, an unknown
+// node). Results are checked against a CPU reference (on the fake driver the kernel is
+// emulated by name; on a GPU it runs).
+using System;
+using Dccuda.Interop;
+using Xunit;
+
+namespace Dccuda.Tests
+{
+    public sealed class GraphBuildTests
+    {
+        [Fact]
+        public void ABuiltGraphRunsItsNodesAndChangesInPlace()
+        {
+            TestEnv.RequireNvrtc();
+            using (Device device = TestEnv.OpenDevice())
+            using (DcModule module = device.CompileAndLoad(Kernels.Source, null, "kernels.cu"))
+            using (Function saxpy = module.GetFunction("saxpy"))
+            using (DcStream stream = device.CreateStream())
+            {
+                const int n = 1500;
+                var input = new float[n];
+                for (int i = 0; i < n; i++)
+                    input[i] = i * 0.5f;
+                using (DeviceBuffer<float> src = device.Allocate<float>(n))
+                using (DeviceBuffer<float> x = device.Allocate<float>(n))
+                using (DeviceBuffer<float> y = device.Allocate<float>(n))
+                using (Graph g = Graph.Create(device))
+                {
+                    src.CopyFrom(input);
+                    int calls = 0;
+                    GraphNode copy = g.AddCopy(x, 0, src, 0, n * 4);
+                    GraphNode fill = g.AddFill(y, 0, n * 4, BitConverter.ToUInt32(BitConverter.GetBytes(1.0f), 0), 4);
+                    LaunchConfig c = LaunchConfig.Cover(n, 256);
+                    GraphNode k = g.AddKernel(saxpy, c, new KernelArgs().Value(2f).Buffer(x).Buffer(y).Value(n), copy, fill);
+                    GraphNode host = g.AddHost(() => System.Threading.Interlocked.Increment(ref calls), k);
+
+                    GraphNode[] order = g.Nodes();
+                    Expect.Equal(4, order.Length, "four nodes");
+                    Expect.True(Array.IndexOf(order, k) > Array.IndexOf(order, copy), "the kernel after the copy");
+                    Expect.True(Array.IndexOf(order, host) > Array.IndexOf(order, k), "the host node after the kernel");
+                    Expect.Equal(3, g.Edges().Length, "three edges");
+                    Expect.Equal((int)NativeConstants.DC_GRAPH_NODE_KERNEL, g.NodeType(k), "a kernel node");
+
+                    g.Launch(stream);
+                    stream.Synchronize();
+                    float[] got = y.ToArray();
+                    for (int i = 0; i < n; i++)
+                        if (got[i] != 2f * input[i] + 1f)
+                            throw new ExpectationException("y[" + i + "] is " + got[i] + ", expected " + (2f * input[i] + 1f));
+                    Expect.Equal(1, calls, "the host node ran once");
+
+                    g.SetKernel(k, c, new KernelArgs().Value(3f).Buffer(x).Buffer(y).Value(n));
+                    g.Launch(stream);
+                    stream.Synchronize();
+                    got = y.ToArray();
+                    Expect.True(got[n - 1] == 3f * input[n - 1] + 1f, "the kernel node changed in place");
+
+                    using (Graph clone = g.Clone())
+                        Expect.Equal(g.Nodes().Length, clone.Nodes().Length, "the clone has the same nodes");
+                    Expect.Throws(DcStatus.InvalidArgument, () => g.AddDependency(host, copy), "a cycle",
+                                  "would close a cycle");
+                    Expect.Throws(DcStatus.InvalidArgument, () => g.NodeType(new GraphNode(0)), "node 0",
+                                  "dc_graph_node_type");
+                }
+            }
+        }
+    }
+}
