@@ -17,7 +17,7 @@ void require_graph_device(const Graph& graph, const DeviceObject& object, const 
 }
 
 // The driver's parameters of a copy, checked as at add time.
-CUDA_MEMCPY3D_v2 copy_params(Graph& graph, Buffer& dst, uint64_t dst_offset, Buffer& src, uint64_t src_offset,
+CUDA_MEMCPY3D copy_params(Graph& graph, Buffer& dst, uint64_t dst_offset, Buffer& src, uint64_t src_offset,
                              uint64_t size) {
   dst.check_usable();
   src.check_usable();
@@ -34,7 +34,7 @@ CUDA_MEMCPY3D_v2 copy_params(Graph& graph, Buffer& dst, uint64_t dst_offset, Buf
          " with size %" PRIu64 " address the same memory; copy through a temporary buffer",
          dst_offset, src_offset, size);
   // Unified addressing: the driver tells device, host and managed memory apart.
-  CUDA_MEMCPY3D_v2 p{};
+  CUDA_MEMCPY3D p{};
   p.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
   p.srcDevice = from;
   p.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
@@ -49,7 +49,7 @@ CUDA_MEMCPY3D_v2 copy_params(Graph& graph, Buffer& dst, uint64_t dst_offset, Buf
 
 uint64_t add_copy_node(Graph& graph, Buffer& dst, uint64_t dst_offset, Buffer& src, uint64_t src_offset,
                        uint64_t size, const uint64_t* deps, uint32_t num_deps) {
-  CUDA_MEMCPY3D_v2 p = copy_params(graph, dst, dst_offset, src, src_offset, size);
+  CUDA_MEMCPY3D p = copy_params(graph, dst, dst_offset, src, src_offset, size);
   CUcontext ctx = graph.device().context();
   return graph.add_node(
       deps, num_deps, "cuGraphAddMemcpyNode",
@@ -61,7 +61,7 @@ uint64_t add_copy_node(Graph& graph, Buffer& dst, uint64_t dst_offset, Buffer& s
 
 void set_copy_node(Graph& graph, uint64_t node, Buffer& dst, uint64_t dst_offset, Buffer& src, uint64_t src_offset,
                    uint64_t size) {
-  CUDA_MEMCPY3D_v2 p = copy_params(graph, dst, dst_offset, src, src_offset, size);
+  CUDA_MEMCPY3D p = copy_params(graph, dst, dst_offset, src, src_offset, size);
   CUcontext ctx = graph.device().context();
   const DriverApi& api = driver_api();
   graph.set_node(

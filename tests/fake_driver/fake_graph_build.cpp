@@ -42,7 +42,7 @@ CUresult require_graph_context(CUgraph hGraph) {
   return CUDA_SUCCESS;
 }
 
-CUresult make_memcpy(const CUDA_MEMCPY3D_v2* p, Node* out) {
+CUresult make_memcpy(const CUDA_MEMCPY3D* p, Node* out) {
   // The fake models 1-D copies between unified or device addresses.
   auto address = [](CUmemorytype type, CUdeviceptr device, const void* host, CUdeviceptr* out) {
     if (type == CU_MEMORYTYPE_DEVICE || type == CU_MEMORYTYPE_UNIFIED) *out = device;
@@ -157,7 +157,7 @@ CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode* phGraphNode, CUgraph hGraph, 
 FAKE_EXPORT(cuGraphAddKernelNode, 12000)
 
 CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
-                                      size_t numDependencies, const CUDA_MEMCPY3D_v2* p, CUcontext ctx) {
+                                      size_t numDependencies, const CUDA_MEMCPY3D* p, CUcontext ctx) {
   FAKE_ENTER(cuGraphAddMemcpyNode);
   FAKE_REQUIRE_CONTEXT();
   if (!p) return CUDA_ERROR_INVALID_VALUE;
@@ -417,7 +417,7 @@ CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL
 }
 FAKE_EXPORT(cuGraphKernelNodeSetParams, 12000)
 
-CUresult CUDAAPI cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D_v2* p) {
+CUresult CUDAAPI cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D* p) {
   FAKE_ENTER(cuGraphMemcpyNodeSetParams);
   if (!p) return CUDA_ERROR_INVALID_VALUE;
   std::lock_guard<std::recursive_mutex> g(lock());
@@ -457,7 +457,7 @@ CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphN
 }
 FAKE_EXPORT(cuGraphExecKernelNodeSetParams, 12000)
 
-CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D_v2* p,
+CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D* p,
                                                 CUcontext ctx) {
   FAKE_ENTER(cuGraphExecMemcpyNodeSetParams);
   FAKE_REQUIRE_CONTEXT();

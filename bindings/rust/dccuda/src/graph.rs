@@ -234,6 +234,10 @@ fn byte_len<T: Pod>(b: &DeviceBuffer<T>) -> u64 {
 /// stream-ordered calls check them; the graph keeps functions, buffers and events alive.
 impl Graph {
     /// A new, empty graph on `device`.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_create`](crate::sys::dc_graph_create) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn new(device: &Device) -> Result<Graph> {
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_graph_create(device.as_raw(), &mut raw) })?;
@@ -241,7 +245,19 @@ impl Graph {
     }
 
     /// Adds a launch of `function` with `args` (values copied now).
-    pub fn kernel(&mut self, function: &Function, config: &LaunchConfig, args: &[KernelArg<'_>], after: &[Node]) -> Result<Node> {
+    ///
+    /// # Safety
+    /// The node launches the kernel at every launch of the graph, with these arguments: the
+    /// caller guarantees for every launch what [`LaunchBuilder::launch`](crate::LaunchBuilder::launch)
+    /// asks for one (argument types, addresses inside memory the kernel may use, no other
+    /// access to memory it writes until the graph's launch has finished). The graph keeps the
+    /// buffers passed as arguments alive; the memory a kernel reaches through other pointers
+    /// is the caller's to keep.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_add_kernel_node`](crate::sys::dc_graph_add_kernel_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
+    pub unsafe fn kernel(&mut self, function: &Function, config: &LaunchConfig, args: &[KernelArg<'_>], after: &[Node]) -> Result<Node> {
         let raw_args: Vec<sys::dc_arg> = args.iter().map(|a| *a.as_raw()).collect();
         let (deps, n) = ids(after)?;
         let mut node = 0;
@@ -261,6 +277,10 @@ impl Graph {
     }
 
     /// Adds a copy of all of `src` into `dst` (the same length).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_add_copy_node`](crate::sys::dc_graph_add_copy_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn copy<T: Pod>(&mut self, dst: &DeviceBuffer<T>, src: &DeviceBuffer<T>, after: &[Node]) -> Result<Node> {
         let (deps, n) = ids(after)?;
         let mut node = 0;
@@ -271,6 +291,10 @@ impl Graph {
     }
 
     /// Adds a fill of all of `buffer` with `value` (elements of 4 bytes).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_add_fill_node`](crate::sys::dc_graph_add_fill_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn fill_u32<T: Pod>(&mut self, buffer: &DeviceBuffer<T>, value: u32, after: &[Node]) -> Result<Node> {
         let (deps, n) = ids(after)?;
         let mut node = 0;
@@ -281,6 +305,10 @@ impl Graph {
     }
 
     /// Adds a host node calling `f` at every launch (on a driver thread). The graph keeps `f`.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_add_host_node`](crate::sys::dc_graph_add_host_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn host<F: Fn() + Send + Sync + 'static>(&mut self, f: F, after: &[Node]) -> Result<Node> {
         let key = callback::add_repeat(Arc::new(f));
         let (deps, n) = ids(after)?;
@@ -298,6 +326,10 @@ impl Graph {
     }
 
     /// Adds a record of `event`.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_add_event_record_node`](crate::sys::dc_graph_add_event_record_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn event_record(&mut self, event: &Event, after: &[Node]) -> Result<Node> {
         let (deps, n) = ids(after)?;
         let mut node = 0;
@@ -306,6 +338,10 @@ impl Graph {
     }
 
     /// Adds a wait for `event`.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_add_event_wait_node`](crate::sys::dc_graph_add_event_wait_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn event_wait(&mut self, event: &Event, after: &[Node]) -> Result<Node> {
         let (deps, n) = ids(after)?;
         let mut node = 0;
@@ -314,6 +350,10 @@ impl Graph {
     }
 
     /// Embeds a copy of `child` as one node (its host closures are kept by this graph too).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_add_child_graph_node`](crate::sys::dc_graph_add_child_graph_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn child(&mut self, child: &Graph, after: &[Node]) -> Result<Node> {
         let (deps, n) = ids(after)?;
         let mut node = 0;
@@ -326,11 +366,19 @@ impl Graph {
     }
 
     /// Adds the edge `from` -> `to` (refused if it would close a cycle).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_add_dependency`](crate::sys::dc_graph_add_dependency) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn depend(&mut self, from: Node, to: Node) -> Result<()> {
         check(unsafe { sys::dc_graph_add_dependency(self.raw, from.0, to.0) })
     }
 
     /// The nodes in a topological order.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_node_at`](crate::sys::dc_graph_node_at) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn nodes(&self) -> Result<Vec<Node>> {
         let count = self.node_count()?;
         let mut out = Vec::with_capacity(count as usize);
@@ -343,6 +391,10 @@ impl Graph {
     }
 
     /// A node's type (a `DC_GRAPH_NODE_*` value).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_node_type`](crate::sys::dc_graph_node_type) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn node_type(&self, node: Node) -> Result<i32> {
         let mut t = 0;
         check(unsafe { sys::dc_graph_node_type(self.raw, node.0, &mut t) })?;
@@ -350,6 +402,10 @@ impl Graph {
     }
 
     /// The edges (from, to).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_edge_count`](crate::sys::dc_graph_edge_count) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn edges(&self) -> Result<Vec<(Node, Node)>> {
         let mut count = 0;
         check(unsafe { sys::dc_graph_edge_count(self.raw, &mut count) })?;
@@ -363,6 +419,10 @@ impl Graph {
     }
 
     /// A copy of the nodes and edges as a new graph (the same node ids).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_clone`](crate::sys::dc_graph_clone) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn try_clone(&self) -> Result<Graph> {
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_graph_clone(self.raw, &mut raw) })?;
@@ -373,11 +433,19 @@ impl Graph {
     }
 
     /// Removes a node and its edges.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_remove_node`](crate::sys::dc_graph_remove_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn remove(&mut self, node: Node) -> Result<()> {
         check(unsafe { sys::dc_graph_remove_node(self.raw, node.0) })
     }
 
     /// Writes the graph as Graphviz DOT to `path`.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_write_dot`](crate::sys::dc_graph_write_dot) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn write_dot(&self, path: &std::path::Path, verbose: bool) -> Result<()> {
         let c = std::ffi::CString::new(path.to_string_lossy().as_bytes())
             .map_err(|_| Error::local(crate::Status::INVALID_ARGUMENT, "path holds a NUL byte".to_string()))?;
@@ -385,7 +453,19 @@ impl Graph {
     }
 
     /// Changes a kernel node's configuration and arguments in place (no new instantiation).
-    pub fn set_kernel(&mut self, node: Node, config: &LaunchConfig, args: &[KernelArg<'_>]) -> Result<()> {
+    ///
+    /// # Safety
+    /// The node launches the kernel at every launch of the graph, with these arguments: the
+    /// caller guarantees for every launch what [`LaunchBuilder::launch`](crate::LaunchBuilder::launch)
+    /// asks for one (argument types, addresses inside memory the kernel may use, no other
+    /// access to memory it writes until the graph's launch has finished). The graph keeps the
+    /// buffers passed as arguments alive; the memory a kernel reaches through other pointers
+    /// is the caller's to keep.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_set_kernel_node`](crate::sys::dc_graph_set_kernel_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
+    pub unsafe fn set_kernel(&mut self, node: Node, config: &LaunchConfig, args: &[KernelArg<'_>]) -> Result<()> {
         let raw_args: Vec<sys::dc_arg> = args.iter().map(|a| *a.as_raw()).collect();
         check(unsafe {
             sys::dc_graph_set_kernel_node(self.raw, node.0, config.as_raw(), raw_args.as_ptr(), raw_args.len() as u32)
@@ -393,16 +473,28 @@ impl Graph {
     }
 
     /// Changes a copy node to copy all of `src` into `dst`, in place.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_set_copy_node`](crate::sys::dc_graph_set_copy_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn set_copy<T: Pod>(&mut self, node: Node, dst: &DeviceBuffer<T>, src: &DeviceBuffer<T>) -> Result<()> {
         check(unsafe { sys::dc_graph_set_copy_node(self.raw, node.0, dst.as_raw(), 0, src.as_raw(), 0, byte_len(src)) })
     }
 
     /// Changes a fill node to fill all of `buffer` with `value` (4-byte elements), in place.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_set_fill_node`](crate::sys::dc_graph_set_fill_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn set_fill_u32<T: Pod>(&mut self, node: Node, buffer: &DeviceBuffer<T>, value: u32) -> Result<()> {
         check(unsafe { sys::dc_graph_set_fill_node(self.raw, node.0, buffer.as_raw(), 0, byte_len(buffer), value, 4) })
     }
 
     /// Changes a host node's function, in place.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_set_host_node`](crate::sys::dc_graph_set_host_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn set_host<F: Fn() + Send + Sync + 'static>(&mut self, node: Node, f: F) -> Result<()> {
         let key = callback::add_repeat(Arc::new(f));
         let status =
@@ -419,6 +511,10 @@ impl Graph {
 
     /// Adds a conditional node (CUDA 12.4+ drivers) with `bodies` body graphs; returns the
     /// node and the condition handle kernels set (`dc_graph_set_condition`, passed as a u64).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_add_conditional_node`](crate::sys::dc_graph_add_conditional_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn conditional(&mut self, kind: Conditional, bodies: u32, default_value: u32, after: &[Node]) -> Result<(Node, u64)> {
         let t = match kind {
             Conditional::If => sys::DC_GRAPH_CONDITIONAL_IF,
@@ -434,6 +530,10 @@ impl Graph {
     }
 
     /// Body `index` of a conditional node, to add nodes to (it keeps this graph alive).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_conditional_body`](crate::sys::dc_graph_conditional_body) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn conditional_body(&self, node: Node, index: u32) -> Result<Graph> {
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_graph_conditional_body(self.raw, node.0, index, &mut raw) })?;

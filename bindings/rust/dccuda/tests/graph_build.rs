@@ -34,7 +34,8 @@ fn a_built_graph_runs_its_nodes_in_order_and_changes_in_place() {
     let count = n as i32;
     let config = LaunchConfig::linear(n as u32, 256);
     let args = [KernelArg::value(&a), KernelArg::buffer(&x), KernelArg::buffer(&y), KernelArg::value(&count)];
-    let k = g.kernel(&saxpy, &config, &args, &[copy, fill]).unwrap();
+    // SAFETY: saxpy(a, x, y, n) gets the two buffers of n floats it indexes below n.
+    let k = unsafe { g.kernel(&saxpy, &config, &args, &[copy, fill]) }.unwrap();
     let c = calls.clone();
     let host = g.host(move || { c.fetch_add(1, Ordering::SeqCst); }, &[k]).unwrap();
 
@@ -54,7 +55,8 @@ fn a_built_graph_runs_its_nodes_in_order_and_changes_in_place() {
     // A new factor for the kernel, in place.
     let a2 = 3.0f32;
     let args2 = [KernelArg::value(&a2), KernelArg::buffer(&x), KernelArg::buffer(&y), KernelArg::value(&count)];
-    g.set_kernel(k, &config, &args2).unwrap();
+    // SAFETY: as above, with buffers of the same length.
+    unsafe { g.set_kernel(k, &config, &args2) }.unwrap();
     g.launch(&stream).unwrap();
     stream.synchronize().unwrap();
     let want: Vec<f32> = input.iter().map(|v| 3.0 * v + 1.0).collect();
