@@ -30,6 +30,8 @@ struct Fixture {
   std::string open();
   // Releases everything (in reverse order).
   void close();
+  // Puts one 8-byte message into queue_from_kernel, as a kernel would.
+  void refill_queue();
 
   bool two_devices = false;  // fx.peer is another device (else a second handle to device 0)
 
@@ -51,6 +53,11 @@ struct Fixture {
   dc_launch launch = nullptr;          // saxpy, arguments bound
   dc_graph graph = nullptr;            // a captured saxpy launch
   dc_graph graph2 = nullptr;           // the same topology
+  dc_queue queue = nullptr;            // DC_QUEUE_TO_DEVICE, 64-byte slots, room for every case's message
+  dc_queue queue_to_host = nullptr;    // DC_QUEUE_TO_HOST, 64-byte slots, empty
+  dc_queue queue_from_kernel = nullptr;// DC_QUEUE_TO_HOST, 64-byte slots, never empty (refill_queue)
+  dc_control control = nullptr;        // idle
+  dc_control control_stopped = nullptr;// its kernel has stopped (written as a kernel would)
 
   // Released handles of every type (never reused: see the handle table).
   dc_device dead_device = nullptr;
@@ -62,6 +69,8 @@ struct Fixture {
   dc_function dead_function = nullptr;
   dc_launch dead_launch = nullptr;
   dc_graph dead_graph = nullptr;
+  dc_queue dead_queue = nullptr;
+  dc_control dead_control = nullptr;
 
   // Values for the other arguments.
   std::vector<uint8_t> host_memory = std::vector<uint8_t>(kBytes, 0);

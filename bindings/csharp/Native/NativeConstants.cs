@@ -29,6 +29,7 @@ namespace Dccuda.Interop
         public const int DC_ERROR_INVALID_IMAGE = -15;
         public const int DC_ERROR_INVALID_STATE = -16;
         public const int DC_ERROR_IO = -17;
+        public const int DC_ERROR_TIMEOUT = -18;
 
         public const uint DC_INIT_NO_NVRTC = 1u;
         public const uint DC_INIT_NO_DISK_CACHE = 2u;
@@ -43,6 +44,8 @@ namespace Dccuda.Interop
         public const int DC_HANDLE_FUNCTION = 7;
         public const int DC_HANDLE_LAUNCH = 8;
         public const int DC_HANDLE_GRAPH = 9;
+        public const int DC_HANDLE_QUEUE = 10;
+        public const int DC_HANDLE_CONTROL = 11;
 
         public const int DC_PEER_ATTRIBUTE_PERFORMANCE_RANK = 1;
         public const int DC_PEER_ATTRIBUTE_ACCESS_SUPPORTED = 2;
@@ -119,5 +122,16 @@ namespace Dccuda.Interop
         public const int DC_CAPTURE_GLOBAL = 0;
         public const int DC_CAPTURE_THREAD_LOCAL = 1;
         public const int DC_CAPTURE_RELAXED = 2;
+
+        public const int DC_QUEUE_TO_DEVICE = 1;
+        public const int DC_QUEUE_TO_HOST = 2;
+
+        public const int DC_WAIT_SPIN = 1;
+        public const int DC_WAIT_SPIN_YIELD = 2;
+        public const int DC_WAIT_BLOCK = 3;
+
+        public const int DC_CONTROL_IDLE = 0;
+        public const int DC_CONTROL_RUNNING = 1;
+        public const int DC_CONTROL_STOPPED = 2;
     }
 }

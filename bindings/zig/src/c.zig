@@ -18,6 +18,8 @@ pub const Module = @import("module.zig").Module;
 pub const Function = @import("function.zig").Function;
 pub const Launch = @import("launch.zig").Launch;
 pub const Graph = @import("graph.zig").Graph;
+pub const Queue = opaque {};
+pub const Control = opaque {};
 
 // ---------------------------------------------------------------------------
 // Version
@@ -54,6 +56,7 @@ pub const dc_status = enum(i32) {
     invalid_image = -15,
     invalid_state = -16,
     io = -17,
+    timeout = -18,
     _,
 };
 
@@ -76,6 +79,7 @@ pub const DC_ERROR_NOT_FOUND: i32 = -14;
 pub const DC_ERROR_INVALID_IMAGE: i32 = -15;
 pub const DC_ERROR_INVALID_STATE: i32 = -16;
 pub const DC_ERROR_IO: i32 = -17;
+pub const DC_ERROR_TIMEOUT: i32 = -18;
 
 pub extern "dccuda" fn dc_status_name(status: dc_status) [*:0]const u8;
 pub extern "dccuda" fn dc_last_error_message() [*:0]const u8;
@@ -117,6 +121,8 @@ pub const DC_HANDLE_MODULE: i32 = 6;
 pub const DC_HANDLE_FUNCTION: i32 = 7;
 pub const DC_HANDLE_LAUNCH: i32 = 8;
 pub const DC_HANDLE_GRAPH: i32 = 9;
+pub const DC_HANDLE_QUEUE: i32 = 10;
+pub const DC_HANDLE_CONTROL: i32 = 11;
 
 pub extern "dccuda" fn dc_handle_count(handle_type: i32, count: ?*u64) dc_status;
 
@@ -485,6 +491,67 @@ pub extern "dccuda" fn dc_graph_update(graph: ?*Graph, source: ?*Graph) dc_statu
 pub extern "dccuda" fn dc_graph_node_count(graph: ?*Graph, count: ?*u64) dc_status;
 pub extern "dccuda" fn dc_graph_release(graph: ?*Graph) void;
 
+// ---------------------------------------------------------------------------
+// Queues: message queues and resident kernels
+
+pub const DC_QUEUE_TO_DEVICE: i32 = 1;
+pub const DC_QUEUE_TO_HOST: i32 = 2;
+
+pub const DC_WAIT_SPIN: i32 = 1;
+pub const DC_WAIT_SPIN_YIELD: i32 = 2;
+pub const DC_WAIT_BLOCK: i32 = 3;
+
+pub extern "dccuda" fn dc_queue_create(device: ?*Device, direction: i32, slot_size: u32, capacity: u32, queue: ?*?*Queue) dc_status;
+pub extern "dccuda" fn dc_queue_release(queue: ?*Queue) void;
+pub extern "dccuda" fn dc_queue_buffer(queue: ?*Queue, buffer: ?*?*Buffer) dc_status;
+pub extern "dccuda" fn dc_queue_try_enqueue(queue: ?*Queue, message: ?*const anyopaque, size: u32) dc_status;
+pub extern "dccuda" fn dc_queue_enqueue(queue: ?*Queue, message: ?*const anyopaque, size: u32, wait: i32, timeout_us: u64) dc_status;
+pub extern "dccuda" fn dc_queue_enqueue_batch(queue: ?*Queue, messages: ?*const anyopaque, size: u64, message_size: u32, enqueued: ?*u32) dc_status;
+pub extern "dccuda" fn dc_queue_try_dequeue(queue: ?*Queue, message: ?*anyopaque, max_size: u32, size: ?*u32) dc_status;
+pub extern "dccuda" fn dc_queue_dequeue(queue: ?*Queue, message: ?*anyopaque, max_size: u32, size: ?*u32, wait: i32, timeout_us: u64) dc_status;
+pub extern "dccuda" fn dc_queue_dequeue_batch(queue: ?*Queue, messages: ?*anyopaque, size: u64, stride: u32, count: ?*u32) dc_status;
+
+/// The defaults are DC_QUEUE_STATS_INIT.
+pub const dc_queue_stats = extern struct {
+    struct_size: u32 = @sizeOf(dc_queue_stats),
+    direction: i32 = 0,
+    slot_size: u32 = 0,
+    capacity: u32 = 0,
+    length: u64 = 0,
+    enqueued: u64 = 0,
+    dequeued: u64 = 0,
+    full_waits: u64 = 0,
+    empty_waits: u64 = 0,
+    drops: u64 = 0,
+};
+
+pub extern "dccuda" fn dc_queue_counters(queue: ?*Queue, stats: ?*dc_queue_stats) dc_status;
+
+pub const DC_CONTROL_IDLE: i32 = 0;
+pub const DC_CONTROL_RUNNING: i32 = 1;
+pub const DC_CONTROL_STOPPED: i32 = 2;
+
+pub extern "dccuda" fn dc_control_create(device: ?*Device, control: ?*?*Control) dc_status;
+pub extern "dccuda" fn dc_control_release(control: ?*Control) void;
+pub extern "dccuda" fn dc_control_buffer(control: ?*Control, buffer: ?*?*Buffer) dc_status;
+pub extern "dccuda" fn dc_control_request_stop(control: ?*Control) dc_status;
+pub extern "dccuda" fn dc_control_wait_stopped(control: ?*Control, wait: i32, timeout_us: u64) dc_status;
+
+/// The defaults are DC_CONTROL_INFO_INIT.
+pub const dc_control_info = extern struct {
+    struct_size: u32 = @sizeOf(dc_control_info),
+    state: i32 = 0,
+    stop_requested: u32 = 0,
+    last_error: u32 = 0,
+    heartbeat: u64 = 0,
+    errors: u64 = 0,
+    idle_us: u64 = 0,
+};
+
+pub extern "dccuda" fn dc_control_status(control: ?*Control, info: ?*dc_control_info) dc_status;
+pub extern "dccuda" fn dc_control_check_progress(control: ?*Control, stall_us: u64) dc_status;
+pub extern "dccuda" fn dc_control_reset(control: ?*Control) dc_status;
+
 /// The structs of the header, in header order: layout.zig prints these and the
 /// tests check that each `struct_size` default is the struct's own size.
 pub const structs = .{
@@ -495,4 +562,6 @@ pub const structs = .{
     .{ "dc_function_info", dc_function_info },
     .{ "dc_launch_config", dc_launch_config },
     .{ "dc_arg", dc_arg },
+    .{ "dc_queue_stats", dc_queue_stats },
+    .{ "dc_control_info", dc_control_info },
 };

@@ -60,6 +60,10 @@ pub const DC_ERROR_INVALID_IMAGE: dc_status = -15;
 pub const DC_ERROR_INVALID_STATE: dc_status = -16;
 /// A file could not be read or written.
 pub const DC_ERROR_IO: dc_status = -17;
+/// A wait with a time limit ran out (a queue that stayed full or empty, a
+/// resident kernel that did not stop). Nothing was changed; the call may be
+/// repeated.
+pub const DC_ERROR_TIMEOUT: dc_status = -18;
 /// dc_init_options.flags: do not load NVRTC (compile calls report
 /// DC_ERROR_NO_COMPILER).
 pub const DC_INIT_NO_NVRTC: u32 = 0x1;
@@ -76,6 +80,8 @@ pub const DC_HANDLE_MODULE: i32 = 6;
 pub const DC_HANDLE_FUNCTION: i32 = 7;
 pub const DC_HANDLE_LAUNCH: i32 = 8;
 pub const DC_HANDLE_GRAPH: i32 = 9;
+pub const DC_HANDLE_QUEUE: i32 = 10;
+pub const DC_HANDLE_CONTROL: i32 = 11;
 /// P2P attribute for a device pair: peer access
 pub const DC_PEER_ATTRIBUTE_PERFORMANCE_RANK: i32 = 1;
 pub const DC_PEER_ATTRIBUTE_ACCESS_SUPPORTED: i32 = 2;
@@ -181,6 +187,23 @@ pub const DC_ARG_BUFFER: u32 = 2;
 pub const DC_CAPTURE_GLOBAL: i32 = 0;
 pub const DC_CAPTURE_THREAD_LOCAL: i32 = 1;
 pub const DC_CAPTURE_RELAXED: i32 = 2;
+/// the host enqueues, a kernel dequeues
+pub const DC_QUEUE_TO_DEVICE: i32 = 1;
+/// a kernel enqueues, the host dequeues
+pub const DC_QUEUE_TO_HOST: i32 = 2;
+/// Poll without pause: the lowest latency, one CPU core busy while waiting.
+pub const DC_WAIT_SPIN: i32 = 1;
+/// Poll about 4000 times, then yield the CPU between polls.
+pub const DC_WAIT_SPIN_YIELD: i32 = 2;
+/// Poll a little, then sleep between polls, from 1 us doubling up to 200 us:
+/// little CPU, latency up to the last sleep.
+pub const DC_WAIT_BLOCK: i32 = 3;
+/// not started since the block was made or reset
+pub const DC_CONTROL_IDLE: i32 = 0;
+/// the kernel called dc_control_enter
+pub const DC_CONTROL_RUNNING: i32 = 1;
+/// the kernel called dc_control_exit
+pub const DC_CONTROL_STOPPED: i32 = 2;
 
 // ---------------------------------------------------------------------------
 // Handles: opaque, only ever behind a pointer; not Send or Sync by themselves.
@@ -248,6 +271,20 @@ pub struct dc_graph_s {
 }
 /// The `dc_graph` handle (NULL = no handle).
 pub type dc_graph = *mut dc_graph_s;
+#[repr(C)]
+pub struct dc_queue_s {
+    _private: [u8; 0],
+    _not_send_sync_or_unpin: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+/// The `dc_queue` handle (NULL = no handle).
+pub type dc_queue = *mut dc_queue_s;
+#[repr(C)]
+pub struct dc_control_s {
+    _private: [u8; 0],
+    _not_send_sync_or_unpin: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+/// The `dc_control` handle (NULL = no handle).
+pub type dc_control = *mut dc_control_s;
 
 // ---------------------------------------------------------------------------
 // Callbacks
@@ -585,6 +622,88 @@ pub struct dc_arg {
     pub buffer: dc_buffer,
     /// DC_ARG_BUFFER: byte offset into the buffer
     pub offset: u64,
+}
+
+/// A queue's shape and counters (dc_queue_counters). The counters count the
+/// host side's calls since the queue was created.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_queue_stats {
+    /// sizeof(dc_queue_stats)
+    pub struct_size: u32,
+    /// DC_QUEUE_*
+    pub direction: i32,
+    /// bytes per slot
+    pub slot_size: u32,
+    /// slots
+    pub capacity: u32,
+    /// messages in the queue when asked
+    pub length: u64,
+    /// messages enqueued (by the host or, TO_HOST, by the kernel)
+    pub enqueued: u64,
+    /// messages dequeued (by the kernel or, TO_HOST, by the host)
+    pub dequeued: u64,
+    /// host enqueue calls that found the queue full and waited
+    pub full_waits: u64,
+    /// host dequeue calls that found the queue empty and waited
+    pub empty_waits: u64,
+    /// host messages not enqueued: full on a try, or a timeout
+    pub drops: u64,
+}
+
+impl Default for dc_queue_stats {
+    /// `DC_QUEUE_STATS_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_queue_stats>() as u32,
+            direction: 0,
+            slot_size: 0,
+            capacity: 0,
+            length: 0,
+            enqueued: 0,
+            dequeued: 0,
+            full_waits: 0,
+            empty_waits: 0,
+            drops: 0,
+        }
+    }
+}
+
+/// What a control block says (dc_control_status).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_control_info {
+    /// sizeof(dc_control_info)
+    pub struct_size: u32,
+    /// DC_CONTROL_*
+    pub state: i32,
+    /// 1 once dc_control_request_stop was called (until reset)
+    pub stop_requested: u32,
+    /// the code of the kernel's last dc_control_report_error, 0 if none
+    pub last_error: u32,
+    /// the kernel's dc_control_beat count
+    pub heartbeat: u64,
+    /// how many errors the kernel reported
+    pub errors: u64,
+    /// Microseconds since the host last saw the heartbeat change (or, before
+    /// the first change, since the block was made or reset). The host sees
+    /// changes only when it asks (this call, dc_control_check_progress).
+    pub idle_us: u64,
+}
+
+impl Default for dc_control_info {
+    /// `DC_CONTROL_INFO_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_control_info>() as u32,
+            state: 0,
+            stop_requested: 0,
+            last_error: 0,
+            heartbeat: 0,
+            errors: 0,
+            idle_us: 0,
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -1005,7 +1124,9 @@ extern "C" {
     /// dc_occupancy_available_dynamic_shared, dc_launch_config_1d,
     /// dc_launch_kernel, dc_launch_kernel_packed, dc_launch_create,
     /// dc_launch_set_config, dc_launch_enqueue, dc_graph_instantiate,
-    /// dc_graph_upload, dc_graph_launch, dc_graph_update.
+    /// dc_graph_upload, dc_graph_launch, dc_graph_update, dc_queue_create,
+    /// dc_queue_enqueue, dc_queue_dequeue, dc_control_create,
+    /// dc_control_wait_stopped.
     ///
     /// Release functions cannot report a refusal: `fn` must not release the last
     /// handle of a buffer, module, stream, event, graph or device (their driver
@@ -1415,6 +1536,155 @@ extern "C" {
     /// Release a graph (and its instantiation). Launches already enqueued complete.
     /// NULL is ignored.
     pub fn dc_graph_release(graph: dc_graph);
+
+    /// Create a queue of `capacity` slots of `slot_size` bytes on `device`, in
+    /// page-locked host memory mapped into the device (cuMemHostAlloc, DEVICEMAP).
+    /// slot_size is a power of two from 8 to 65536; capacity a power of two from 2
+    /// to 16777216; slot_size * capacity at most 1 GiB. A message is 0 to
+    /// slot_size bytes. The queue starts empty, its counters at zero.
+    /// Thread-safety: host calls on one queue may come from any threads; they are
+    /// serialised by the queue (a lock), so several host threads may enqueue into
+    /// one DC_QUEUE_TO_DEVICE queue. On the device side one thread at a time may
+    /// use the queue (see dccuda_device.h).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (direction not
+    /// DC_QUEUE_*, slot_size or capacity not a power of two or out of range, NULL
+    /// out), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_NOT_SUPPORTED (the device cannot map
+    /// host memory), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_queue_create(device: dc_device, direction: i32, slot_size: u32, capacity: u32, queue: *mut dc_queue) -> dc_status;
+
+    /// Release a queue. The ring's memory lives on while a handle from
+    /// dc_queue_buffer() lives (a kernel launched with that buffer keeps it alive
+    /// as any buffer argument is kept). NULL is ignored.
+    pub fn dc_queue_release(queue: dc_queue);
+
+    /// A new handle to the buffer holding the queue's ring, to pass to a kernel as
+    /// a DC_ARG_BUFFER argument (the kernel's parameter is a dc_queue_ring*);
+    /// release it with dc_buffer_release(). Writing to the buffer with dc_buffer_*
+    /// calls corrupts the queue.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out).
+    pub fn dc_queue_buffer(queue: dc_queue, buffer: *mut dc_buffer) -> dc_status;
+
+    /// Enqueue one message of `size` bytes (0 to the slot size) if a slot is free.
+    /// DC_SUCCESS: the message is in the queue, visible to the kernel. DC_NOT_READY:
+    /// the queue was full; nothing was enqueued (counted as a drop). The call never
+    /// waits. Only for a DC_QUEUE_TO_DEVICE queue.
+    /// Errors: DC_NOT_READY (full: the answer, not a failure), DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL message with size > 0, a DC_QUEUE_TO_HOST
+    /// queue), DC_ERROR_OUT_OF_RANGE (size larger than the slot size).
+    pub fn dc_queue_try_enqueue(queue: dc_queue, message: *const c_void, size: u32) -> dc_status;
+
+    /// Enqueue one message, waiting up to `timeout_us` microseconds (UINT64_MAX: no
+    /// limit) for a free slot, as `wait` says (DC_WAIT_*). DC_ERROR_TIMEOUT: the
+    /// queue stayed full; nothing was enqueued (counted as a drop). Refused inside a
+    /// host function (a kernel on the same stream could never drain the queue).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL message with
+    /// size > 0, a DC_QUEUE_TO_HOST queue, wait not DC_WAIT_*), DC_ERROR_OUT_OF_RANGE
+    /// (size larger than the slot size), DC_ERROR_TIMEOUT.
+    pub fn dc_queue_enqueue(queue: dc_queue, message: *const c_void, size: u32, wait: i32, timeout_us: u64) -> dc_status;
+
+    /// Enqueue as many whole messages of `message_size` bytes from `messages`
+    /// (`size` bytes: size / message_size messages, back to back) as there are
+    /// free slots, in order, made visible to the kernel together (one counter
+    /// update: cheaper than one call per message). *enqueued gets how many;
+    /// DC_NOT_READY when the queue was full (none enqueued). Never waits. Only for
+    /// a DC_QUEUE_TO_DEVICE queue.
+    /// Errors: DC_NOT_READY (full: the answer, not a failure), DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL pointer, message_size 0, size not a multiple
+    /// of message_size, a DC_QUEUE_TO_HOST queue), DC_ERROR_OUT_OF_RANGE
+    /// (message_size larger than the slot size).
+    pub fn dc_queue_enqueue_batch(queue: dc_queue, messages: *const c_void, size: u64, message_size: u32, enqueued: *mut u32) -> dc_status;
+
+    /// Dequeue the oldest message into `message` (`max_size` bytes available) if
+    /// there is one; *size gets its length. DC_NOT_READY: the queue was empty
+    /// (*size 0). Never waits. Only for a DC_QUEUE_TO_HOST queue.
+    /// Errors: DC_NOT_READY (empty: the answer, not a failure), DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL pointer, a DC_QUEUE_TO_DEVICE queue),
+    /// DC_ERROR_OUT_OF_RANGE (the message is longer than
+    /// max_size: it stays in the queue and the error message gives its length; a
+    /// buffer of the slot size always fits).
+    pub fn dc_queue_try_dequeue(queue: dc_queue, message: *mut c_void, max_size: u32, size: *mut u32) -> dc_status;
+
+    /// Dequeue the oldest message, waiting up to `timeout_us` microseconds
+    /// (UINT64_MAX: no limit) for one, as `wait` says (DC_WAIT_*).
+    /// DC_ERROR_TIMEOUT: the queue stayed empty. Refused inside a host function.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL pointer, a
+    /// DC_QUEUE_TO_DEVICE queue, wait not DC_WAIT_*), DC_ERROR_OUT_OF_RANGE (the
+    /// message is longer than max_size: it stays queued), DC_ERROR_TIMEOUT.
+    pub fn dc_queue_dequeue(queue: dc_queue, message: *mut c_void, max_size: u32, size: *mut u32, wait: i32, timeout_us: u64) -> dc_status;
+
+    /// Dequeue up to size / stride messages that are already in the queue into
+    /// `messages`, message i at messages + i * stride (the bytes after a shorter
+    /// message are left as they were); one counter update for all. stride must be
+    /// at least the slot size. *count gets how many; DC_NOT_READY when the queue
+    /// was empty. Never waits. Only for a DC_QUEUE_TO_HOST queue.
+    /// Errors: DC_NOT_READY (empty: the answer, not a failure), DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL pointer, stride smaller than the slot size,
+    /// size smaller than stride, a DC_QUEUE_TO_DEVICE queue).
+    pub fn dc_queue_dequeue_batch(queue: dc_queue, messages: *mut c_void, size: u64, stride: u32, count: *mut u32) -> dc_status;
+
+    /// Fill `stats` (the caller sets struct_size) with the queue's shape and
+    /// counters. enqueued and dequeued are read from the ring's counters, so they
+    /// include the kernel's side. Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size).
+    pub fn dc_queue_counters(queue: dc_queue, stats: *mut dc_queue_stats) -> dc_status;
+
+    /// Create a control block for a resident kernel on `device`, in page-locked
+    /// host memory mapped into the device; state DC_CONTROL_IDLE. Pass
+    /// dc_control_buffer()'s buffer to the kernel (its parameter is a
+    /// dc_control_block*). One kernel at a time uses a control block; reset it
+    /// (dc_control_reset) before launching the next.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+    /// DC_ERROR_OUT_OF_MEMORY, DC_ERROR_NOT_SUPPORTED (the device cannot map host
+    /// memory), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_control_create(device: dc_device, control: *mut dc_control) -> dc_status;
+
+    /// Release a control block (its memory lives on while a handle from
+    /// dc_control_buffer() lives). NULL is ignored.
+    pub fn dc_control_release(control: dc_control);
+
+    /// A new handle to the buffer holding the control block, for a DC_ARG_BUFFER
+    /// argument; release it with dc_buffer_release().
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out).
+    pub fn dc_control_buffer(control: dc_control, buffer: *mut dc_buffer) -> dc_status;
+
+    /// Ask the kernel to stop: sets the stop request the kernel polls with
+    /// dc_control_stop_requested(). Returns at once; wait with
+    /// dc_control_wait_stopped(). A kernel launched but not yet started
+    /// (DC_CONTROL_IDLE) stops when it first polls. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (the kernel has
+    /// already stopped: nothing to ask).
+    pub fn dc_control_request_stop(control: dc_control) -> dc_status;
+
+    /// Wait up to `timeout_us` microseconds (UINT64_MAX: no limit) for the kernel
+    /// to report DC_CONTROL_STOPPED, as `wait` says (DC_WAIT_*). The kernel's
+    /// threads may still be finishing its last instructions: synchronise its
+    /// stream before reusing what it wrote. DC_ERROR_TIMEOUT: it did not stop in
+    /// time (the message gives its state and heartbeat). Refused inside a host
+    /// function. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (wait not
+    /// DC_WAIT_*), DC_ERROR_TIMEOUT.
+    pub fn dc_control_wait_stopped(control: dc_control, wait: i32, timeout_us: u64) -> dc_status;
+
+    /// Fill `info` (the caller sets struct_size) with the control block's state.
+    /// Any thread. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL
+    /// info, bad struct_size).
+    pub fn dc_control_status(control: dc_control, info: *mut dc_control_info) -> dc_status;
+
+    /// The watchdog: DC_SUCCESS if the kernel is running and its heartbeat changed
+    /// within the last `stall_us` microseconds (as far as the host has seen: call
+    /// this more often than stall_us); DC_ERROR_TIMEOUT if it is running and has not
+    /// beaten for longer (the message names the heartbeat and how long). A kernel
+    /// that beats once per message handled and waits for messages between them
+    /// should beat while it waits too. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (stall_us 0),
+    /// DC_ERROR_INVALID_STATE (the kernel is not running: idle or stopped),
+    /// DC_ERROR_TIMEOUT.
+    pub fn dc_control_check_progress(control: dc_control, stall_us: u64) -> dc_status;
+
+    /// Make the block ready for the next launch: state DC_CONTROL_IDLE, stop
+    /// request, heartbeat and errors cleared. Refused while a kernel runs.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (DC_CONTROL_RUNNING:
+    /// stop the kernel first).
+    pub fn dc_control_reset(control: dc_control) -> dc_status;
 }
 
 /// Every public struct with its fields, in declaration order: what the layout report
@@ -1430,6 +1700,8 @@ macro_rules! __dccuda_for_each_struct {
         $m!(dc_function_info { struct_size, num_registers, max_threads_per_block, static_shared_bytes, max_dynamic_shared_bytes, local_bytes, const_bytes, ptx_version, binary_version, num_params, params_bytes });
         $m!(dc_launch_config { struct_size, grid, block, shared_memory_bytes, flags, cluster, priority });
         $m!(dc_arg { kind, size, value, buffer, offset });
+        $m!(dc_queue_stats { struct_size, direction, slot_size, capacity, length, enqueued, dequeued, full_waits, empty_waits, drops });
+        $m!(dc_control_info { struct_size, state, stop_requested, last_error, heartbeat, errors, idle_us });
     };
 }
 
@@ -1462,6 +1734,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_ERROR_INVALID_IMAGE);
         $m!(DC_ERROR_INVALID_STATE);
         $m!(DC_ERROR_IO);
+        $m!(DC_ERROR_TIMEOUT);
         $m!(DC_INIT_NO_NVRTC);
         $m!(DC_INIT_NO_DISK_CACHE);
         $m!(DC_INIT_NO_MEMORY_CACHE);
@@ -1474,6 +1747,8 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_HANDLE_FUNCTION);
         $m!(DC_HANDLE_LAUNCH);
         $m!(DC_HANDLE_GRAPH);
+        $m!(DC_HANDLE_QUEUE);
+        $m!(DC_HANDLE_CONTROL);
         $m!(DC_PEER_ATTRIBUTE_PERFORMANCE_RANK);
         $m!(DC_PEER_ATTRIBUTE_ACCESS_SUPPORTED);
         $m!(DC_PEER_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED);
@@ -1532,5 +1807,13 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_CAPTURE_GLOBAL);
         $m!(DC_CAPTURE_THREAD_LOCAL);
         $m!(DC_CAPTURE_RELAXED);
+        $m!(DC_QUEUE_TO_DEVICE);
+        $m!(DC_QUEUE_TO_HOST);
+        $m!(DC_WAIT_SPIN);
+        $m!(DC_WAIT_SPIN_YIELD);
+        $m!(DC_WAIT_BLOCK);
+        $m!(DC_CONTROL_IDLE);
+        $m!(DC_CONTROL_RUNNING);
+        $m!(DC_CONTROL_STOPPED);
     };
 }
