@@ -565,8 +565,11 @@ DC_API dc_status dc_device_memory_info(dc_device device, DC_OUT uint64_t* free_b
  * the capture goes on. Wait for single streams meanwhile. (A capture begun by
  * another library on a wrapped stream is not known to dccuda.)
  * Thread-safety: any thread.
+ * Refused too while a kernel launched with DC_LAUNCH_PERSISTENT runs on the
+ * device (it ends only when told to, so the wait would never return): the
+ * message names the kernel.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (a capture in
- * progress), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ * progress, a persistent kernel running), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
  */
 DC_API dc_status dc_device_synchronize(dc_device device);
 
@@ -599,8 +602,10 @@ DC_API dc_status dc_device_reset(dc_device device);
  * finished (dc_device_synchronize), so that memory freed in stream order is
  * counted as free; while a stream of the device captures a graph it does not
  * wait (that would invalidate the capture) and trims only what is free
- * already. Nothing to do (DC_SUCCESS) on devices without pools.
- * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST.
+ * already. Nothing to do (DC_SUCCESS) on devices without pools. Refused while
+ * a kernel launched with DC_LAUNCH_PERSISTENT runs on the device.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (a persistent kernel
+ * running), DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_device_trim_memory(dc_device device, uint64_t keep_bytes);
 
@@ -1425,6 +1430,20 @@ DC_CONSTANTS(dc_launch_flags, flags, uint32_t)
 /** Let the next kernel on the stream start early (programmatic dependent launch,
  *  CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION; compute capability 9.0+). */
 #define DC_LAUNCH_PROGRAMMATIC_SERIALIZATION  0x2u
+/** A persistent (resident) kernel: one that runs until it is told to stop
+ *  (through a dc_control block, see "Queues"). dccuda then never waits for it:
+ *  while it runs, dc_device_synchronize and dc_device_trim_memory refuse with
+ *  DC_ERROR_INVALID_STATE naming it, an allocation that ran out of memory does
+ *  not wait for the device before its retry, and releasing a pinned,
+ *  registered, managed or non-pool buffer last used on its stream does not
+ *  wait for the stream: the memory is freed once the kernel has ended (seen at
+ *  a later dccuda call on the device). The kernel's code is loaded before the
+ *  launch (no lazy load, which may synchronise the context, while it runs).
+ *  Only for dc_launch_kernel and dc_launch_kernel_packed, on a stream made with
+ *  dc_stream_create or wrapped (not a default stream, which would serialise
+ *  other work behind the kernel), never while the stream captures a graph.
+ *  dc_stream_synchronize on its stream still waits for it: stop it first. */
+#define DC_LAUNCH_PERSISTENT                  0x4u
 
 /**
  * How a kernel is launched. grid counts BLOCKS, not clusters, in every
@@ -1511,8 +1530,9 @@ DC_API dc_status dc_launch_config_1d(dc_function function, uint64_t n, uint32_t 
  * (refused by the driver: more threads per block than the kernel can run,
  * cooperative grid too large, cluster too large), DC_ERROR_NOT_SUPPORTED
  * (clusters, cooperative launch or programmatic serialisation on a device or
- * driver without them), DC_ERROR_INVALID_STATE (called from a host function),
- * DC_ERROR_CONTEXT_LOST.
+ * driver without them), DC_ERROR_INVALID_STATE (called from a host function;
+ * DC_LAUNCH_PERSISTENT on a capturing stream), DC_ERROR_CONTEXT_LOST.
+ * DC_LAUNCH_PERSISTENT on a default stream is DC_ERROR_INVALID_ARGUMENT.
  */
 DC_API dc_status dc_launch_kernel(dc_function function, DC_IN const dc_launch_config* config,
                                   DC_IN DC_ARRAY(num_args) const dc_arg* args, uint32_t num_args,

@@ -2,6 +2,11 @@
 // the registry and the CUDA source each one follows.
 #include "fake_kernels.h"
 
+#include <chrono>
+#include <thread>
+
+#include "echo_kernel.cuh"
+
 #include <cstring>
 #include <functional>
 #include <map>
@@ -327,5 +332,27 @@ CUresult emulate_kernel(const KernelRun& run) {
 }
 
 bool kernel_is_emulated(const std::string& name) { return registry().count(name) != 0; }
+
+bool kernel_is_resident(const std::string& name) { return name == "spin_until" || name == "dc_echo"; }
+
+std::function<void()> resident_body(const KernelRun& run) {
+  Args a(run);
+  if (run.name == "spin_until") {
+    uint64_t flag = a.get<uint64_t>(0);
+    if (!device_range_ok(flag, 4)) return {};
+    auto* p = reinterpret_cast<const unsigned*>(static_cast<uintptr_t>(flag));
+    return [p] {
+      while (__atomic_load_n(p, __ATOMIC_ACQUIRE) == 0) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    };
+  }
+  uint64_t in = a.get<uint64_t>(0), out = a.get<uint64_t>(1), control = a.get<uint64_t>(2);
+  if (!device_range_ok(in, sizeof(dc_queue_ring)) || !device_range_ok(out, sizeof(dc_queue_ring)) ||
+      !device_range_ok(control, sizeof(dc_control_block)))
+    return {};
+  auto* i = reinterpret_cast<dc_queue_ring*>(static_cast<uintptr_t>(in));
+  auto* o = reinterpret_cast<dc_queue_ring*>(static_cast<uintptr_t>(out));
+  auto* c = reinterpret_cast<dc_control_block*>(static_cast<uintptr_t>(control));
+  return [i, o, c] { dc_echo_run(i, o, c); };
+}
 
 }  // namespace fake

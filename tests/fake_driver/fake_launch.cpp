@@ -17,6 +17,8 @@
 // work: emulated if it is in the registry (fake_kernels.h), else a no-op. A
 // fault of an emulated kernel breaks the context; the next call reports it.
 #include <cstring>
+#include <memory>
+#include <thread>
 
 #include "fake_graph.h"
 #include "fake_kernels.h"
@@ -128,6 +130,25 @@ CUresult launch(const char* entry, CUfunction f, const Shape& shape, CUstream hS
     if (r != CUDA_SUCCESS && !ctx->broken) ctx->broken = r;
     return CUDA_SUCCESS;
   };
+  if (kernel_is_resident(run.name)) {
+    // A resident kernel runs on a thread of its own until told to end; it is
+    // never part of a graph.
+    if (s->capture) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    std::function<void()> body = resident_body(run);
+    return enqueue(s, entry, [s, ctx, body] {
+      if (!body) {
+        if (!ctx->broken) ctx->broken = CUDA_ERROR_ILLEGAL_ADDRESS;
+        return CUDA_SUCCESS;
+      }
+      auto resident = std::make_shared<ResidentRun>();
+      s->resident = resident;
+      std::thread([resident, body] {
+        body();
+        resident->finish();
+      }).detach();
+      return CUDA_SUCCESS;
+    });
+  }
   if (s->capture) return capture_node(s, std::move(node));
   return enqueue(s, entry, node.work);
 }

@@ -1,8 +1,10 @@
 // A resident kernel, the echo actor (echo_kernel.cuh), served through two
 // queues and a control block: sequence numbers checked on both sides, stop
-// and restart many times, a stop on a kernel that already stopped. On a GPU
-// it is a real kernel compiled with NVRTC and launched once per start on a
-// non-blocking stream; on the fake driver a host thread runs the same code.
+// and restart many times, a stop on a kernel that already stopped. It is
+// compiled with NVRTC and launched once per start with DC_LAUNCH_PERSISTENT
+// on a non-blocking stream: a real kernel on a GPU, a thread of the fake
+// driver running the same code on the fake; without NVRTC a host thread of
+// the test runs it.
 // Every wait has a time limit: a kernel that does not answer or does not stop
 // fails the test instead of hanging it.
 #include <cstdlib>
@@ -34,7 +36,10 @@ class EchoActor {
 
   // "" or what failed.
   std::string start() {
-    if (!dctest::real_driver()) {
+    // Without NVRTC (only on the fake driver: the GPU tests skip) a host
+    // thread runs the actor; otherwise the compiled kernel is launched with
+    // DC_LAUNCH_PERSISTENT (the fake runs it on a thread of its own).
+    if (!dctest::nvrtc_unavailable().empty()) {
       dc_queue_ring* in = QueueTest::ring(in_);
       dc_queue_ring* out = QueueTest::ring(out_);
       dc_control_block* c = QueueTest::block(control_);
@@ -52,6 +57,7 @@ class EchoActor {
         return dc_last_error_message();
     }
     dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
+    config.flags = DC_LAUNCH_PERSISTENT;
     dc_arg args[3] = {DC_ARG_BUFFER_OF(buffers_[0]), DC_ARG_BUFFER_OF(buffers_[1]), DC_ARG_BUFFER_OF(buffers_[2])};
     if (dc_launch_kernel(function_, &config, args, 3, stream_) != DC_SUCCESS) return dc_last_error_message();
     return "";

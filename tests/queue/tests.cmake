@@ -19,6 +19,7 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
 
 dc_test(test_queue SOURCES ${DCTEST_QUEUE}/test_queue.cpp ${DCTEST_QUEUE}/test_control.cpp LABELS threads memcheck)
 dc_test(test_resident SOURCES ${DCTEST_QUEUE}/test_resident.cpp LABELS threads memcheck)
-foreach(_t test_queue test_resident)
+dc_test(test_persistent SOURCES ${DCTEST_QUEUE}/test_persistent.cpp LABELS threads memcheck)
+foreach(_t test_queue test_resident test_persistent)
   target_include_directories(${_t} PRIVATE ${DCTEST_QUEUE} ${CMAKE_CURRENT_BINARY_DIR}/queue)
 endforeach()

@@ -115,6 +115,7 @@ namespace Dccuda.Interop
 
         public const uint DC_LAUNCH_COOPERATIVE = 1u;
         public const uint DC_LAUNCH_PROGRAMMATIC_SERIALIZATION = 2u;
+        public const uint DC_LAUNCH_PERSISTENT = 4u;
 
         public const uint DC_ARG_VALUE = 1u;
         public const uint DC_ARG_BUFFER = 2u;

@@ -410,6 +410,7 @@ pub extern "dccuda" fn dc_function_native(function: ?*Function, cu_function: ?*?
 
 pub const DC_LAUNCH_COOPERATIVE: u32 = 0x1;
 pub const DC_LAUNCH_PROGRAMMATIC_SERIALIZATION: u32 = 0x2;
+pub const DC_LAUNCH_PERSISTENT: u32 = 0x4;
 
 /// The defaults are DC_LAUNCH_CONFIG_INIT.
 pub const dc_launch_config = extern struct {

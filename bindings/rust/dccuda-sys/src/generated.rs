@@ -180,6 +180,20 @@ pub const DC_LAUNCH_COOPERATIVE: u32 = 0x1;
 /// Let the next kernel on the stream start early (programmatic dependent launch,
 /// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION; compute capability 9.0+).
 pub const DC_LAUNCH_PROGRAMMATIC_SERIALIZATION: u32 = 0x2;
+/// A persistent (resident) kernel: one that runs until it is told to stop
+/// (through a dc_control block, see "Queues"). dccuda then never waits for it:
+/// while it runs, dc_device_synchronize and dc_device_trim_memory refuse with
+/// DC_ERROR_INVALID_STATE naming it, an allocation that ran out of memory does
+/// not wait for the device before its retry, and releasing a pinned,
+/// registered, managed or non-pool buffer last used on its stream does not
+/// wait for the stream: the memory is freed once the kernel has ended (seen at
+/// a later dccuda call on the device). The kernel's code is loaded before the
+/// launch (no lazy load, which may synchronise the context, while it runs).
+/// Only for dc_launch_kernel and dc_launch_kernel_packed, on a stream made with
+/// dc_stream_create or wrapped (not a default stream, which would serialise
+/// other work behind the kernel), never while the stream captures a graph.
+/// dc_stream_synchronize on its stream still waits for it: stop it first.
+pub const DC_LAUNCH_PERSISTENT: u32 = 0x4;
 /// `value` points to `size` bytes, copied at launch (or bind) time
 pub const DC_ARG_VALUE: u32 = 1;
 /// the device address of `buffer` + `offset` (an 8-byte pointer parameter)
@@ -840,8 +854,11 @@ extern "C" {
     /// the capture goes on. Wait for single streams meanwhile. (A capture begun by
     /// another library on a wrapped stream is not known to dccuda.)
     /// Thread-safety: any thread.
+    /// Refused too while a kernel launched with DC_LAUNCH_PERSISTENT runs on the
+    /// device (it ends only when told to, so the wait would never return): the
+    /// message names the kernel.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (a capture in
-    /// progress), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    /// progress, a persistent kernel running), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
     pub fn dc_device_synchronize(device: dc_device) -> dc_status;
 
     /// Try to recover a device after DC_ERROR_CONTEXT_LOST without restarting the
@@ -870,8 +887,10 @@ extern "C" {
     /// finished (dc_device_synchronize), so that memory freed in stream order is
     /// counted as free; while a stream of the device captures a graph it does not
     /// wait (that would invalidate the capture) and trims only what is free
-    /// already. Nothing to do (DC_SUCCESS) on devices without pools.
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST.
+    /// already. Nothing to do (DC_SUCCESS) on devices without pools. Refused while
+    /// a kernel launched with DC_LAUNCH_PERSISTENT runs on the device.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (a persistent kernel
+    /// running), DC_ERROR_CONTEXT_LOST.
     pub fn dc_device_trim_memory(device: dc_device, keep_bytes: u64) -> dc_status;
 
     /// The raw CUdevice ordinal and primary CUcontext, for interoperating with other
@@ -1364,8 +1383,9 @@ extern "C" {
     /// (refused by the driver: more threads per block than the kernel can run,
     /// cooperative grid too large, cluster too large), DC_ERROR_NOT_SUPPORTED
     /// (clusters, cooperative launch or programmatic serialisation on a device or
-    /// driver without them), DC_ERROR_INVALID_STATE (called from a host function),
-    /// DC_ERROR_CONTEXT_LOST.
+    /// driver without them), DC_ERROR_INVALID_STATE (called from a host function;
+    /// DC_LAUNCH_PERSISTENT on a capturing stream), DC_ERROR_CONTEXT_LOST.
+    /// DC_LAUNCH_PERSISTENT on a default stream is DC_ERROR_INVALID_ARGUMENT.
     pub fn dc_launch_kernel(function: dc_function, config: *const dc_launch_config, args: *const dc_arg, num_args: u32, stream: dc_stream) -> dc_status;
 
     /// Launch with every parameter packed in one block `params` of `size` bytes, laid
@@ -1802,6 +1822,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_CACHE_PREFER_EQUAL);
         $m!(DC_LAUNCH_COOPERATIVE);
         $m!(DC_LAUNCH_PROGRAMMATIC_SERIALIZATION);
+        $m!(DC_LAUNCH_PERSISTENT);
         $m!(DC_ARG_VALUE);
         $m!(DC_ARG_BUFFER);
         $m!(DC_CAPTURE_GLOBAL);
