@@ -305,6 +305,19 @@ CUresult write_out_of_bounds(const KernelRun& r) {
 
 using Emulator = std::function<CUresult(const KernelRun&)>;
 
+// bench_queue's launch + synchronize side: the echo actor's answer, once.
+CUresult echo_once(const KernelRun& r) {
+  Args a(r);
+  uint64_t in = a.get<uint64_t>(0), out = a.get<uint64_t>(1);
+  uint32_t n = a.get<uint32_t>(2);
+  DeviceMemory m;
+  for (uint32_t i = 0; i < n; ++i) {
+    uint8_t v;
+    if (!m.load(in + i, &v) || !m.store(out + i, uint8_t(i < 8 ? v : v + 1))) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  }
+  return CUDA_SUCCESS;
+}
+
 const std::map<std::string, Emulator>& registry() {
   static const auto* r = new std::map<std::string, Emulator>{
       {"saxpy", saxpy},
@@ -320,6 +333,7 @@ const std::map<std::string, Emulator>& registry() {
       {"mixed", mixed},
       {"write_out_of_bounds", write_out_of_bounds},
       {"trap", [](const KernelRun&) { return CUDA_ERROR_LAUNCH_FAILED; }},
+      {"echo_once", echo_once},
   };
   return *r;
 }

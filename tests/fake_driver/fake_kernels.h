@@ -47,6 +47,8 @@
 //       allocation, CUDA_ERROR_ILLEGAL_ADDRESS (on a GPU too, for a far index)
 //   trap()
 //       asm("trap;"): breaks the context with CUDA_ERROR_LAUNCH_FAILED
+//   echo_once(const unsigned char* in, unsigned char* out, unsigned n)
+//       thread 0 copies n bytes, adding 1 to each byte after the 8th (bench_queue)
 //   empty(), and anything else: no-op
 //
 // Resident kernels: each runs on a thread of its own until the memory it
