@@ -1031,7 +1031,8 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_launch_set_config, dc_launch_enqueue, dc_graph_instantiate,
  *   dc_graph_upload, dc_graph_launch, dc_graph_update, dc_queue_create,
  *   dc_queue_enqueue, dc_queue_dequeue, dc_control_create,
- *   dc_control_wait_stopped.
+ *   dc_control_wait_stopped, dc_stream_wait_value32, dc_stream_wait_value64,
+ *   dc_stream_write_value32, dc_stream_write_value64, dc_stream_batch_mem_ops.
  *
  * Release functions cannot report a refusal: `fn` must not release the last
  * handle of a buffer, module, stream, event, graph or device (their driver
@@ -1050,6 +1051,99 @@ DC_API dc_status dc_stream_native(dc_stream stream, DC_OUT DC_NATIVE DC_LIFETIME
 
 /** A new handle to the stream's device. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
 DC_API dc_status dc_stream_device(dc_stream stream, DC_OUT DC_OWNED dc_device* device);
+
+/* Stream memory operations: a stream waits for a value in memory, or writes
+ * one, in stream order, without the host (cuStreamWaitValue32/64,
+ * cuStreamWriteValue32/64, cuStreamBatchMemOp). The memory is a buffer's:
+ * device memory, managed memory, or pinned / registered host memory mapped
+ * into the device (DC_ALLOC_DEVICE_MAPPED), so that the host or a resident
+ * kernel can release a stream by writing a flag. The value lies at `offset`,
+ * which must be a multiple of its size (4 or 8 bytes) and inside the buffer.
+ * Recorded into a graph when the stream captures. */
+
+/* How a wait compares the value in memory with `value`. */
+DC_CONSTANTS(dc_wait_compare, enumeration, int32_t)
+/** Until (int32_t)(*p - value) >= 0 (int64_t for 64 bits): greater or equal, wrapping. */
+#define DC_COMPARE_GEQ  1
+/** Until *p == value. */
+#define DC_COMPARE_EQ   2
+/** Until (*p & value) != 0. */
+#define DC_COMPARE_AND  3
+/** Until ~(*p | value) != 0. */
+#define DC_COMPARE_NOR  4
+
+/* Flags of the stream memory operations. */
+DC_CONSTANTS(dc_value_flags, flags, uint32_t)
+/** A wait: flush the device's outstanding remote writes after it (CU_STREAM_WAIT_VALUE_FLUSH;
+ *  the device must support it, else DC_ERROR_NOT_SUPPORTED from the driver). */
+#define DC_VALUE_FLUSH              0x1u
+/** A write: no memory barrier before it (earlier writes may land after it). */
+#define DC_VALUE_NO_MEMORY_BARRIER  0x2u
+
+/**
+ * Make later work on `stream` wait until the 32-bit value at `offset` in
+ * `buffer` compares with `value` as `compare` says (DC_COMPARE_*). Returns at
+ * once; the stream waits. Flags: DC_VALUE_FLUSH.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (compare not
+ * DC_COMPARE_*, unknown flags, offset not a multiple of 4, a buffer of another
+ * device that the stream's device cannot reach), DC_ERROR_OUT_OF_RANGE (offset
+ * + 4 past the buffer), DC_ERROR_NOT_SUPPORTED (host memory without a device
+ * mapping; the driver refuses the operation), DC_ERROR_INVALID_STATE (called
+ * from a host function), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_stream_wait_value32(dc_stream stream, dc_buffer buffer, uint64_t offset, uint32_t value,
+                                        DC_FAMILY(dc_wait_compare) int32_t compare,
+                                        DC_FAMILY(dc_value_flags) uint32_t flags);
+
+/** As dc_stream_wait_value32, for the 64-bit value at `offset` (a multiple of 8).
+ *  Errors: as dc_stream_wait_value32. */
+DC_API dc_status dc_stream_wait_value64(dc_stream stream, dc_buffer buffer, uint64_t offset, uint64_t value,
+                                        DC_FAMILY(dc_wait_compare) int32_t compare,
+                                        DC_FAMILY(dc_value_flags) uint32_t flags);
+
+/**
+ * Write the 32-bit `value` at `offset` in `buffer` in stream order (after
+ * earlier work on `stream`, with a memory barrier before it unless
+ * DC_VALUE_NO_MEMORY_BARRIER). Flags: DC_VALUE_NO_MEMORY_BARRIER.
+ * Errors: as dc_stream_wait_value32 (no compare).
+ */
+DC_API dc_status dc_stream_write_value32(dc_stream stream, dc_buffer buffer, uint64_t offset, uint32_t value,
+                                         DC_FAMILY(dc_value_flags) uint32_t flags);
+
+/** As dc_stream_write_value32, for a 64-bit value at `offset` (a multiple of 8).
+ *  Errors: as dc_stream_wait_value32. */
+DC_API dc_status dc_stream_write_value64(dc_stream stream, dc_buffer buffer, uint64_t offset, uint64_t value,
+                                         DC_FAMILY(dc_value_flags) uint32_t flags);
+
+/* dc_stream_mem_op.kind */
+DC_CONSTANTS(dc_mem_op_kind, enumeration, uint32_t)
+#define DC_MEM_OP_WAIT32   1
+#define DC_MEM_OP_WAIT64   2
+#define DC_MEM_OP_WRITE32  3
+#define DC_MEM_OP_WRITE64  4
+
+/** One operation of dc_stream_batch_mem_ops: as the single calls take it. */
+typedef struct dc_stream_mem_op {
+  DC_FAMILY(dc_mem_op_kind) uint32_t kind;      /**< DC_MEM_OP_* */
+  DC_FAMILY(dc_wait_compare) int32_t compare;   /**< waits: DC_COMPARE_*; writes: 0 */
+  DC_FAMILY(dc_value_flags) uint32_t flags;     /**< as the single call takes */
+  uint32_t reserved;                            /**< 0 */
+  dc_buffer buffer;
+  uint64_t offset;
+  uint64_t value;                               /**< 32-bit kinds: the low 32 bits (the rest must be 0) */
+} dc_stream_mem_op;
+
+/**
+ * Enqueue `count` (1 to 256) memory operations on `stream` in one driver call
+ * (cuStreamBatchMemOp), in order. Every operation is checked first (as the
+ * single calls check theirs); on any error nothing is enqueued and the message
+ * names the operation's index.
+ * Errors: as dc_stream_wait_value32, DC_ERROR_INVALID_ARGUMENT (NULL ops, count
+ * 0 or above 256, kind not DC_MEM_OP_*, reserved not 0, a 32-bit value above
+ * 2^32 - 1).
+ */
+DC_API dc_status dc_stream_batch_mem_ops(dc_stream stream, DC_IN DC_ARRAY(count) const dc_stream_mem_op* ops,
+                                         uint32_t count);
 
 DC_CONSTANTS(dc_event_flags, flags, uint32_t)
 /** dc_event_create flags. */

@@ -89,6 +89,8 @@ bool capture_work(Stream* s, const char* entry, const std::function<CUresult()>&
   Node n;
   if (e.rfind("cuMemcpy", 0) == 0) n.type = NodeType::Memcpy;
   else if (e.rfind("cuMemset", 0) == 0) n.type = NodeType::Memset;
+  else if (e.rfind("cuStreamWaitValue", 0) == 0 || e.rfind("cuStreamWriteValue", 0) == 0 || e == "cuStreamBatchMemOp")
+    n.type = NodeType::MemOp;  // a batch memory operation node
   else return false;
   n.entry = e;
   n.work = work;

@@ -31,7 +31,7 @@
 
 namespace fake {
 
-enum class NodeType { Kernel, Memcpy, Memset, Host, ChildGraph };
+enum class NodeType { Kernel, Memcpy, Memset, Host, ChildGraph, MemOp };
 
 struct Node {
   NodeType type = NodeType::Kernel;

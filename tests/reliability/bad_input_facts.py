@@ -457,4 +457,31 @@ FACTS = {
         ints={"stall_us": ("bad", ["0"], ARG)},
     ),
     "dc_control_reset": dict(),
+
+    # -- stream memory operations ------------------------------------------------------
+    "dc_stream_wait_value32": dict(
+        # fx.zeros holds 0: GEQ 0 and GEQ UINT32_MAX (0 - 0xFFFFFFFF = 1) are satisfied at once.
+        valid={"buffer": "fx.zeros", "offset": "0", "value": "0", "compare": "DC_COMPARE_GEQ"},
+        ints={"offset": ("bad", ["2", "64", U64_MAX], [ARG, RANGE]),
+              "value": ("any", "every value is valid (0 and the maximum are satisfied by fx.zeros)")},
+    ),
+    "dc_stream_wait_value64": dict(
+        valid={"buffer": "fx.zeros", "offset": "0", "value": "0", "compare": "DC_COMPARE_GEQ"},
+        ints={"offset": ("bad", ["4", "64", U64_MAX], [ARG, RANGE]),
+              "value": ("any", "every value is valid (0 and the maximum are satisfied by fx.zeros)")},
+    ),
+    "dc_stream_write_value32": dict(
+        valid={"offset": "0", "value": "1"},
+        ints={"offset": ("bad", ["2", "badinput::kBytes", U64_MAX], [ARG, RANGE]),
+              "value": ("any", "every value is valid")},
+    ),
+    "dc_stream_write_value64": dict(
+        valid={"offset": "0", "value": "1"},
+        ints={"offset": ("bad", ["4", "badinput::kBytes", U64_MAX], [ARG, RANGE]),
+              "value": ("any", "every value is valid")},
+    ),
+    "dc_stream_batch_mem_ops": dict(
+        valid={"ops": "fx.mem_ops", "count": "1"},
+        ints={"count": ("bad", ["0", "257", U32_MAX], ARG)},
+    ),
 }

@@ -133,6 +133,13 @@ std::string Fixture::open() {
   OPEN_STEP(dc_launch_create(function, &config, &dead_launch));
   OPEN_STEP(dc_stream_begin_capture(capture_stream, DC_CAPTURE_THREAD_LOCAL));
   OPEN_STEP(dc_stream_end_capture(capture_stream, &dead_graph));
+  mem_ops[0] = {DC_MEM_OP_WRITE32, 0, 0, 0, buffer, 0, 1};
+  OPEN_STEP(dc_buffer_alloc_pinned(device, 64, DC_ALLOC_DEVICE_MAPPED, &zeros));
+  {
+    void* p = nullptr;
+    OPEN_STEP(dc_buffer_host_pointer(zeros, &p));
+    std::memset(p, 0, 64);
+  }
   OPEN_STEP(dc_queue_create(device, DC_QUEUE_TO_DEVICE, 64, 1u << 16, &queue));
   OPEN_STEP(dc_queue_create(device, DC_QUEUE_TO_HOST, 64, 16, &queue_to_host));
   OPEN_STEP(dc_control_create(device, &control));
@@ -180,6 +187,7 @@ void Fixture::refill_queue() {
 void Fixture::close() {
   if (stream) dc_stream_synchronize(stream);
   dc_control_release(control_stopped);
+  dc_buffer_release(zeros);
   dc_queue_release(queue_from_kernel);
   dc_control_release(control);
   dc_queue_release(queue_to_host);

@@ -87,6 +87,9 @@ struct Fixture {
   float alpha = 2.0f;
   int32_t n = kElements;
   dc_arg args[4] = {};                  // saxpy's arguments
+  dc_stream_mem_op mem_ops[1] = {};     // a 32-bit write to buffer's first word
+  dc_buffer zeros = nullptr;            // pinned, device-mapped, 64 bytes of 0 that nothing writes
+                                        // (stream waits GEQ 0, and GEQ UINT*_MAX, are satisfied at once)
   dc_arg args_bad_kind[4] = {};         // args[0].kind is 7
   dc_arg args_bad_size[4] = {};         // args[3] (int n) passed as 8 bytes
   dc_arg args_bad_offset[4] = {};       // args[2].offset is the buffer's size

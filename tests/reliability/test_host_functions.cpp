@@ -146,6 +146,11 @@ std::vector<Case> refused_calls() {
       {"dc_queue_dequeue", [](Objects& o) { uint64_t m = 0; uint32_t n = 0; return dc_queue_dequeue(o.to_host, &m, 8, &n, DC_WAIT_BLOCK, 1000); }},
       {"dc_control_create", [](Objects& o) { dc_control c = sentinel<dc_control>(); dc_status s = dc_control_create(o.device, &c); return cleared(s, c); }},
       {"dc_control_wait_stopped", [](Objects& o) { return dc_control_wait_stopped(o.control, DC_WAIT_BLOCK, 1000); }},
+      {"dc_stream_wait_value32", [](Objects& o) { return dc_stream_wait_value32(o.stream, o.buffer, 0, 0, DC_COMPARE_GEQ, 0); }},
+      {"dc_stream_wait_value64", [](Objects& o) { return dc_stream_wait_value64(o.stream, o.buffer, 0, 0, DC_COMPARE_GEQ, 0); }},
+      {"dc_stream_write_value32", [](Objects& o) { return dc_stream_write_value32(o.stream, o.buffer, 0, 1, 0); }},
+      {"dc_stream_write_value64", [](Objects& o) { return dc_stream_write_value64(o.stream, o.buffer, 0, 1, 0); }},
+      {"dc_stream_batch_mem_ops", [](Objects& o) { dc_stream_mem_op op = {DC_MEM_OP_WRITE32, 0, 0, 0, o.buffer, 0, 1}; return dc_stream_batch_mem_ops(o.stream, &op, 1); }},
   };
 }
 

@@ -84,6 +84,19 @@ namespace Dccuda.Interop
         public const int DC_STREAM_LEGACY = 1;
         public const int DC_STREAM_PER_THREAD = 2;
 
+        public const int DC_COMPARE_GEQ = 1;
+        public const int DC_COMPARE_EQ = 2;
+        public const int DC_COMPARE_AND = 3;
+        public const int DC_COMPARE_NOR = 4;
+
+        public const uint DC_VALUE_FLUSH = 1u;
+        public const uint DC_VALUE_NO_MEMORY_BARRIER = 2u;
+
+        public const uint DC_MEM_OP_WAIT32 = 1u;
+        public const uint DC_MEM_OP_WAIT64 = 2u;
+        public const uint DC_MEM_OP_WRITE32 = 3u;
+        public const uint DC_MEM_OP_WRITE64 = 4u;
+
         public const uint DC_EVENT_DISABLE_TIMING = 1u;
         public const uint DC_EVENT_BLOCKING_SYNC = 2u;
 

@@ -89,6 +89,25 @@ namespace Dccuda.Interop
         }
     }
 
+    /// <summary>dc_stream_mem_op.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct DcStreamMemOp
+    {
+        /// <summary>DC_MEM_OP_*</summary>
+        public uint Kind;
+        /// <summary>waits: DC_COMPARE_*; writes: 0</summary>
+        public int Compare;
+        /// <summary>as the single call takes</summary>
+        public uint Flags;
+        /// <summary>0</summary>
+        public uint Reserved;
+        /// <summary>dc_buffer</summary>
+        public IntPtr Buffer;
+        public ulong Offset;
+        /// <summary>32-bit kinds: the low 32 bits (the rest must be 0)</summary>
+        public ulong Value;
+    }
+
     /// <summary>dc_compile_options.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct DcCompileOptions

@@ -283,6 +283,37 @@ pub extern "dccuda" fn dc_stream_add_callback(stream: ?*Stream, @"fn": ?dc_host_
 pub extern "dccuda" fn dc_stream_native(stream: ?*Stream, cu_stream: ?*?*anyopaque) dc_status;
 pub extern "dccuda" fn dc_stream_device(stream: ?*Stream, device: ?*?*Device) dc_status;
 
+pub const DC_COMPARE_GEQ: i32 = 1;
+pub const DC_COMPARE_EQ: i32 = 2;
+pub const DC_COMPARE_AND: i32 = 3;
+pub const DC_COMPARE_NOR: i32 = 4;
+
+pub const DC_VALUE_FLUSH: u32 = 0x1;
+pub const DC_VALUE_NO_MEMORY_BARRIER: u32 = 0x2;
+
+pub extern "dccuda" fn dc_stream_wait_value32(stream: ?*Stream, buffer: ?*Buffer, offset: u64, value: u32, compare: i32, flags: u32) dc_status;
+pub extern "dccuda" fn dc_stream_wait_value64(stream: ?*Stream, buffer: ?*Buffer, offset: u64, value: u64, compare: i32, flags: u32) dc_status;
+pub extern "dccuda" fn dc_stream_write_value32(stream: ?*Stream, buffer: ?*Buffer, offset: u64, value: u32, flags: u32) dc_status;
+pub extern "dccuda" fn dc_stream_write_value64(stream: ?*Stream, buffer: ?*Buffer, offset: u64, value: u64, flags: u32) dc_status;
+
+pub const DC_MEM_OP_WAIT32: u32 = 1;
+pub const DC_MEM_OP_WAIT64: u32 = 2;
+pub const DC_MEM_OP_WRITE32: u32 = 3;
+pub const DC_MEM_OP_WRITE64: u32 = 4;
+
+/// dc_stream_mem_op (fields default to zero).
+pub const dc_stream_mem_op = extern struct {
+    kind: u32 = 0,
+    compare: i32 = 0,
+    flags: u32 = 0,
+    reserved: u32 = 0,
+    buffer: ?*Buffer = null,
+    offset: u64 = 0,
+    value: u64 = 0,
+};
+
+pub extern "dccuda" fn dc_stream_batch_mem_ops(stream: ?*Stream, ops: ?[*]const dc_stream_mem_op, count: u32) dc_status;
+
 pub const DC_EVENT_DISABLE_TIMING: u32 = 0x1;
 pub const DC_EVENT_BLOCKING_SYNC: u32 = 0x2;
 
@@ -558,6 +589,7 @@ pub extern "dccuda" fn dc_control_reset(control: ?*Control) dc_status;
 pub const structs = .{
     .{ "dc_init_options", dc_init_options },
     .{ "dc_device_info", dc_device_info },
+    .{ "dc_stream_mem_op", dc_stream_mem_op },
     .{ "dc_compile_options", dc_compile_options },
     .{ "dc_module_options", dc_module_options },
     .{ "dc_function_info", dc_function_info },

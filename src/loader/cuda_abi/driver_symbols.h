@@ -36,3 +36,8 @@
 #define cuModuleGetGlobal            cuModuleGetGlobal_v2
 #define cuStreamBeginCapture         cuStreamBeginCapture_v2
 #define cuGraphExecUpdate            cuGraphExecUpdate_v2
+#define cuStreamWaitValue32          cuStreamWaitValue32_v2
+#define cuStreamWaitValue64          cuStreamWaitValue64_v2
+#define cuStreamWriteValue32         cuStreamWriteValue32_v2
+#define cuStreamWriteValue64         cuStreamWriteValue64_v2
+#define cuStreamBatchMemOp           cuStreamBatchMemOp_v2

@@ -136,6 +136,23 @@ pub const DC_STREAM_BLOCKING: u32 = 0x1;
 pub const DC_STREAM_LEGACY: i32 = 1;
 /// CU_STREAM_PER_THREAD: the calling thread's default stream
 pub const DC_STREAM_PER_THREAD: i32 = 2;
+/// Until (int32_t)(*p - value) >= 0 (int64_t for 64 bits): greater or equal, wrapping.
+pub const DC_COMPARE_GEQ: i32 = 1;
+/// Until *p == value.
+pub const DC_COMPARE_EQ: i32 = 2;
+/// Until (*p & value) != 0.
+pub const DC_COMPARE_AND: i32 = 3;
+/// Until ~(*p | value) != 0.
+pub const DC_COMPARE_NOR: i32 = 4;
+/// A wait: flush the device's outstanding remote writes after it (CU_STREAM_WAIT_VALUE_FLUSH;
+/// the device must support it, else DC_ERROR_NOT_SUPPORTED from the driver).
+pub const DC_VALUE_FLUSH: u32 = 0x1;
+/// A write: no memory barrier before it (earlier writes may land after it).
+pub const DC_VALUE_NO_MEMORY_BARRIER: u32 = 0x2;
+pub const DC_MEM_OP_WAIT32: u32 = 1;
+pub const DC_MEM_OP_WAIT64: u32 = 2;
+pub const DC_MEM_OP_WRITE32: u32 = 3;
+pub const DC_MEM_OP_WRITE64: u32 = 4;
 /// cheaper; dc_event_elapsed_ms is refused
 pub const DC_EVENT_DISABLE_TIMING: u32 = 0x1;
 /// dc_event_synchronize sleeps instead of spinning
@@ -437,6 +454,24 @@ impl Default for dc_device_info {
             tcc_driver: 0,
         }
     }
+}
+
+/// One operation of dc_stream_batch_mem_ops: as the single calls take it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_stream_mem_op {
+    /// DC_MEM_OP_*
+    pub kind: u32,
+    /// waits: DC_COMPARE_*; writes: 0
+    pub compare: i32,
+    /// as the single call takes
+    pub flags: u32,
+    /// 0
+    pub reserved: u32,
+    pub buffer: dc_buffer,
+    pub offset: u64,
+    /// 32-bit kinds: the low 32 bits (the rest must be 0)
+    pub value: u64,
 }
 
 #[repr(C)]
@@ -1145,7 +1180,8 @@ extern "C" {
     /// dc_launch_set_config, dc_launch_enqueue, dc_graph_instantiate,
     /// dc_graph_upload, dc_graph_launch, dc_graph_update, dc_queue_create,
     /// dc_queue_enqueue, dc_queue_dequeue, dc_control_create,
-    /// dc_control_wait_stopped.
+    /// dc_control_wait_stopped, dc_stream_wait_value32, dc_stream_wait_value64,
+    /// dc_stream_write_value32, dc_stream_write_value64, dc_stream_batch_mem_ops.
     ///
     /// Release functions cannot report a refusal: `fn` must not release the last
     /// handle of a buffer, module, stream, event, graph or device (their driver
@@ -1162,6 +1198,40 @@ extern "C" {
 
     /// A new handle to the stream's device. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
     pub fn dc_stream_device(stream: dc_stream, device: *mut dc_device) -> dc_status;
+
+    /// Make later work on `stream` wait until the 32-bit value at `offset` in
+    /// `buffer` compares with `value` as `compare` says (DC_COMPARE_*). Returns at
+    /// once; the stream waits. Flags: DC_VALUE_FLUSH.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (compare not
+    /// DC_COMPARE_*, unknown flags, offset not a multiple of 4, a buffer of another
+    /// device that the stream's device cannot reach), DC_ERROR_OUT_OF_RANGE (offset
+    /// + 4 past the buffer), DC_ERROR_NOT_SUPPORTED (host memory without a device
+    /// mapping; the driver refuses the operation), DC_ERROR_INVALID_STATE (called
+    /// from a host function), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_stream_wait_value32(stream: dc_stream, buffer: dc_buffer, offset: u64, value: u32, compare: i32, flags: u32) -> dc_status;
+
+    /// As dc_stream_wait_value32, for the 64-bit value at `offset` (a multiple of 8).
+    /// Errors: as dc_stream_wait_value32.
+    pub fn dc_stream_wait_value64(stream: dc_stream, buffer: dc_buffer, offset: u64, value: u64, compare: i32, flags: u32) -> dc_status;
+
+    /// Write the 32-bit `value` at `offset` in `buffer` in stream order (after
+    /// earlier work on `stream`, with a memory barrier before it unless
+    /// DC_VALUE_NO_MEMORY_BARRIER). Flags: DC_VALUE_NO_MEMORY_BARRIER.
+    /// Errors: as dc_stream_wait_value32 (no compare).
+    pub fn dc_stream_write_value32(stream: dc_stream, buffer: dc_buffer, offset: u64, value: u32, flags: u32) -> dc_status;
+
+    /// As dc_stream_write_value32, for a 64-bit value at `offset` (a multiple of 8).
+    /// Errors: as dc_stream_wait_value32.
+    pub fn dc_stream_write_value64(stream: dc_stream, buffer: dc_buffer, offset: u64, value: u64, flags: u32) -> dc_status;
+
+    /// Enqueue `count` (1 to 256) memory operations on `stream` in one driver call
+    /// (cuStreamBatchMemOp), in order. Every operation is checked first (as the
+    /// single calls check theirs); on any error nothing is enqueued and the message
+    /// names the operation's index.
+    /// Errors: as dc_stream_wait_value32, DC_ERROR_INVALID_ARGUMENT (NULL ops, count
+    /// 0 or above 256, kind not DC_MEM_OP_*, reserved not 0, a 32-bit value above
+    /// 2^32 - 1).
+    pub fn dc_stream_batch_mem_ops(stream: dc_stream, ops: *const dc_stream_mem_op, count: u32) -> dc_status;
 
     /// Create an event on `device`. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
     /// DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
@@ -1715,6 +1785,7 @@ macro_rules! __dccuda_for_each_struct {
     ($m:ident) => {
         $m!(dc_init_options { struct_size, flags, driver_library, nvrtc_library, cache_dir, cache_max_bytes });
         $m!(dc_device_info { struct_size, ordinal, name, uuid, pci_domain_id, pci_bus_id, pci_device_id, compute_capability_major, compute_capability_minor, multiprocessor_count, total_memory, free_memory, clock_rate_khz, memory_clock_rate_khz, memory_bus_width_bits, warp_size, max_threads_per_block, max_threads_per_multiprocessor, max_block_dim, max_grid_dim, max_shared_memory_per_block, max_shared_memory_per_block_optin, max_shared_memory_per_multiprocessor, max_registers_per_block, l2_cache_size, async_engine_count, unified_addressing, managed_memory, concurrent_managed_access, pageable_memory_access, cooperative_launch, cluster_launch, memory_pools_supported, host_native_atomics, ecc_enabled, kernel_exec_timeout, integrated, tcc_driver });
+        $m!(dc_stream_mem_op { kind, compare, flags, reserved, buffer, offset, value });
         $m!(dc_compile_options { struct_size, output, arch, flags, max_registers, num_options, num_defines, num_include_paths, num_headers, num_name_expressions, std, options, defines, include_paths, header_names, header_sources, name_expressions });
         $m!(dc_module_options { struct_size, flags, optimization_level, max_registers, log_size, reserved });
         $m!(dc_function_info { struct_size, num_registers, max_threads_per_block, static_shared_bytes, max_dynamic_shared_bytes, local_bytes, const_bytes, ptx_version, binary_version, num_params, params_bytes });
@@ -1798,6 +1869,16 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_STREAM_BLOCKING);
         $m!(DC_STREAM_LEGACY);
         $m!(DC_STREAM_PER_THREAD);
+        $m!(DC_COMPARE_GEQ);
+        $m!(DC_COMPARE_EQ);
+        $m!(DC_COMPARE_AND);
+        $m!(DC_COMPARE_NOR);
+        $m!(DC_VALUE_FLUSH);
+        $m!(DC_VALUE_NO_MEMORY_BARRIER);
+        $m!(DC_MEM_OP_WAIT32);
+        $m!(DC_MEM_OP_WAIT64);
+        $m!(DC_MEM_OP_WRITE32);
+        $m!(DC_MEM_OP_WRITE64);
         $m!(DC_EVENT_DISABLE_TIMING);
         $m!(DC_EVENT_BLOCKING_SYNC);
         $m!(DC_OUTPUT_CUBIN);
