@@ -71,6 +71,12 @@ if [ -x "$bundle/bin/dccuda-multi-gpu" ]; then
   echo "multi-gpu (C)            $( [ ${PIPESTATUS[0]} -eq 0 ] && echo PASS || echo FAIL )" >> "$summary"
 fi
 
+if [ -x "$bundle/bin/dccuda-echo-actor" ]; then
+  echo "== echo actor sample (C): a resident kernel behind two queues"
+  timeout 300 "$bundle/bin/dccuda-echo-actor" 100000 2>&1 | tee "$out/echo-actor.txt"
+  echo "echo-actor (C)           $( [ ${PIPESTATUS[0]} -eq 0 ] && echo PASS || echo FAIL )" >> "$summary"
+fi
+
 for sample in "$bundle"/extra/*/*saxpy*; do
   [ -x "$sample" ] || continue
   name=$(basename "$sample")

@@ -14,3 +14,9 @@ dc_test(test_stream_values SOURCES ${DCTEST_QUEUE}/test_stream_values.cpp LABELS
 foreach(_t test_queue test_resident test_persistent test_stream_values)
   target_include_directories(${_t} PRIVATE ${DCTEST_QUEUE} ${CMAKE_CURRENT_BINARY_DIR}/queue)
 endforeach()
+
+# The C sample (src/tools/echo_actor.c): on the fake driver the actor runs on
+# a thread of the fake; without NVRTC it says so and skips.
+add_test(NAME echo_actor_sample_fake COMMAND env ${DCTEST_FAKE_ENV} $<TARGET_FILE:dccuda-echo-actor> 300)
+set_tests_properties(echo_actor_sample_fake PROPERTIES TIMEOUT 120 PASS_REGULAR_EXPRESSION "dccuda-echo-actor: OK"
+  SKIP_REGULAR_EXPRESSION "NVRTC is not available")
