@@ -52,6 +52,7 @@ mod graph;
 mod launch;
 mod module;
 mod pod;
+mod queue;
 mod stream;
 
 pub use buffer::{BufferKind, CopyPath, DeviceBuffer, Location, RegisteredBuffer};
@@ -63,6 +64,7 @@ pub use graph::{Capture, CaptureMode, Graph};
 pub use launch::{Dim3, IntoKernelArg, KernelArg, Launch, LaunchBuilder, LaunchConfig};
 pub use module::{Function, FunctionInfo, Module, ModuleOptions};
 pub use pod::Pod;
+pub use queue::{Control, ControlState, Direction, Queue, QueueHandle, Wait};
 pub use stream::{DefaultStream, Stream};
 
 use error::{check, owned_string};
