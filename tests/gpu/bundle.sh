@@ -54,6 +54,17 @@ if [ -d "$build/bench" ]; then
   find "$build/bench" -maxdepth 1 -name 'libbenchmark.so*' -exec cp -L {} "$out/bench/" \;
   cp "$root/bench/peers.py" "$out/bench/"
 fi
+# The commit the bundle is built from, for the records of a run (the benchmark
+# plots name it); a tree with uncommitted changes says so.
+{
+  if commit=$(git -C "$root" rev-parse HEAD 2>/dev/null); then
+    git -C "$root" diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
+  else
+    commit="unknown (not a git checkout)"
+  fi
+  echo "commit: $commit"
+  echo "bundled: $(date -u +"%Y-%m-%d %H:%M UTC")"
+} > "$out/bundle.txt"
 # Optional extras other build steps place in build-gpu/extra (binding samples...).
 if [ -d "$build/extra" ]; then cp -a "$build/extra" "$out/"; fi
 # Host binaries only (one at a time: strip stops at a CUDA ELF it cannot read).

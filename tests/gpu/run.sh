@@ -5,7 +5,11 @@
 # $OUT (or ./gpu-out); a summary table is printed last.
 #   tests/gpu/run.sh [bundle-dir | bundle.tar.xz] [--skip-tests] [--sanitize] [--bench]
 # (--skip-tests leaves out the samples and test binaries, for a run of only
-# the sanitizer or the benchmarks.)
+# the sanitizer or the benchmarks.) --bench runs every benchmark program,
+# then bench_launch and bench_memory's allocation again as passes 2 and 3
+# (DCCUDA_BENCH_PASSES=N for N passes), then bench/peers.py. Beside the logs:
+# gpu.txt (device, driver), host.txt (CPU model, cores, memory, date) and the
+# bundle's bundle.txt (commit), which bench/plot/make_plots.py reads.
 set -uo pipefail
 bundle=.carry/gpu
 sanitize=0; bench=0; tests=1
@@ -47,6 +51,17 @@ trap 'echo "== stopped by a signal"; exit 143' TERM INT
 
 echo "== machine"; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 date -u +"%Y-%m-%d %H:%M UTC" | tee -a "$out/gpu.txt"
+# The host, for the benchmark plots (bench/plot): CPU model, logical CPUs
+# this process may use, memory, kernel, date.
+{
+  echo "cpu: $(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)"
+  echo "cores: $(nproc)"
+  echo "memory: $(awk '/^MemTotal:/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)"
+  echo "kernel: $(uname -r)"
+  echo "date: $(date -u +"%Y-%m-%d %H:%M UTC")"
+} | tee "$out/host.txt"
+# The commit the bundle was built from (tests/gpu/bundle.sh).
+if [ -f "$bundle/bundle.txt" ]; then cp "$bundle/bundle.txt" "$out/"; cat "$out/bundle.txt"; fi
 
 echo "== library"
 echo "lib/libdccuda.so.1: $(head -1 "$bundle/lib/BUILD-INFO.txt" 2>/dev/null || echo "built on the bundling machine")" |
@@ -208,12 +223,26 @@ fi
 
 if [ $bench -eq 1 ]; then
   echo "== benchmarks"
+  # bench_copy_sweep has fixed repetitions (its own comment gives them); the
+  # others run each benchmark for at least 0.2 s. Each line of the summary
+  # gives the program's exit status and seconds.
+  run_bench() {  # name, output stem, arguments...
+    local name="$1" stem="$2" start=$SECONDS
+    shift 2
+    "$bundle/bench/$name" --benchmark_min_time=0.2 --benchmark_out="$out/$stem.json" --benchmark_out_format=json "$@" \
+      > "$out/$stem.txt" 2>&1
+    echo "bench $stem rc=$? ($((SECONDS - start)) s)" | tee -a "$summary"
+  }
   for b in "$bundle"/bench/bench_*; do
-    name=$(basename "$b")
     [ -x "$b" ] || continue
-    "$b" --benchmark_min_time=0.2 --benchmark_out="$out/$name.json" --benchmark_out_format=json \
-      > "$out/$name.txt" 2>&1
-    echo "bench $name rc=$?" | tee -a "$summary"
+    run_bench "$(basename "$b")" "$(basename "$b")"
+  done
+  # More passes of the launch benchmarks and of allocation, for the spread
+  # between passes the plots show (bench_launch-pass2.json, ...).
+  passes="${DCCUDA_BENCH_PASSES:-3}"
+  for ((pass = 2; pass <= passes; pass++)); do
+    [ -x "$bundle/bench/bench_launch" ] && run_bench bench_launch "bench_launch-pass$pass"
+    [ -x "$bundle/bench/bench_memory" ] && run_bench bench_memory "bench_memory-pass$pass" --benchmark_filter=AllocFree
   done
   # A second pass of the queue round trips: their tails vary from run to run.
   if [ -x "$bundle/bench/bench_queue" ]; then
@@ -228,8 +257,8 @@ if [ $bench -eq 1 ]; then
     echo "bench $name rc=$?" | tee -a "$summary"
   done
   if command -v python3 >/dev/null; then
+    start=$SECONDS
     python3 "$bundle/bench/peers.py" "$out/peers.json" > "$out/peers.txt" 2>&1
-    echo "bench peers.py rc=$?" | tee -a "$summary"
+    echo "bench peers.py rc=$? ($((SECONDS - start)) s)" | tee -a "$summary"
   fi
 fi
-

@@ -11,6 +11,7 @@ packages=(
   valgrind libclang-rt-14-dev
   mono-mcs mono-runtime swig abigail-tools
   ccache qemu-user libc6-arm64-cross
+  python3-matplotlib
   passwd  # useradd/userdel: test_trust_boundaries makes two users (Priority: required, so normally there)
 )
 # Tools that may come from outside Debian (rustup, NodeSource): only installed
