@@ -243,12 +243,9 @@ if [ $bench -eq 1 ]; then
   for ((pass = 2; pass <= passes; pass++)); do
     [ -x "$bundle/bench/bench_launch" ] && run_bench bench_launch "bench_launch-pass$pass"
     [ -x "$bundle/bench/bench_memory" ] && run_bench bench_memory "bench_memory-pass$pass" --benchmark_filter=AllocFree
+    # The queue round trips again: their tails vary from run to run.
+    [ -x "$bundle/bench/bench_queue" ] && run_bench bench_queue "bench_queue-pass$pass"
   done
-  # A second pass of the queue round trips: their tails vary from run to run.
-  if [ -x "$bundle/bench/bench_queue" ]; then
-    "$bundle/bench/bench_queue" --out "$out/bench_queue-pass2.json" > "$out/bench_queue-pass2.txt" 2>&1
-    echo "bench bench_queue pass 2 rc=$?" | tee -a "$summary"
-  fi
   for b in "$bundle"/extra/*/*bench*; do
     [[ "$b" == *.sh ]] && continue
     [ -x "$b" ] || continue
