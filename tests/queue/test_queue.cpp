@@ -271,7 +271,7 @@ TEST_F(QueueTest, BatchesMoveWhatFits) {
 // sequence number, checked on arrival.
 TEST_F(QueueTest, ManyMessagesAcrossThreadsArriveInOrder) {
   constexpr int kProducers = 3;
-  constexpr uint64_t kEach = 20000;
+  constexpr uint64_t kEach = 5000;
   dc_queue to_device = queue(DC_QUEUE_TO_DEVICE, 16, 64);
   dc_queue_ring* r = ring(to_device);
   std::atomic<bool> failed{false};
@@ -314,7 +314,7 @@ TEST_F(QueueTest, ManyMessagesAcrossThreadsArriveInOrder) {
   // The kernel's side produces, the host consumes with a timed dequeue.
   dc_queue to_host = queue(DC_QUEUE_TO_HOST, 64, 16);
   dc_queue_ring* h = ring(to_host);
-  constexpr uint64_t kCount = 50000;
+  constexpr uint64_t kCount = 10000;
   std::thread kernel([&] {
     auto begin = std::chrono::steady_clock::now();
     for (uint64_t i = 0; i < kCount && elapsed_us(begin) < kTimeoutUs;) {
