@@ -26,7 +26,7 @@
  *   library and stay valid until the next dc_ call on the same thread.
  *
  * Handles. dc_device, dc_buffer, dc_stream, dc_event, dc_program, dc_module,
- *   dc_function, dc_launch and dc_graph are opaque handles. Each handle a call
+ *   dc_function, dc_launch, dc_graph, dc_queue and dc_control are opaque handles. Each handle a call
  *   gives you is owned by you and released exactly once with its *_release
  *   function. A handle that was released, never existed, or is of another type
  *   is answered with DC_ERROR_INVALID_HANDLE: never a crash. Handle values are
@@ -230,6 +230,10 @@ DC_CONSTANTS(dc_status, enumeration, int32_t)
 #define DC_ERROR_INVALID_STATE     (-16)
 /** A file could not be read or written. */
 #define DC_ERROR_IO                (-17)
+/** A wait with a time limit ran out (a queue that stayed full or empty, a
+ *  resident kernel that did not stop). Nothing was changed; the call may be
+ *  repeated. */
+#define DC_ERROR_TIMEOUT           (-18)
 
 /**
  * The name of a status ("DC_ERROR_OUT_OF_RANGE"), or "DC_STATUS_UNKNOWN" for a
@@ -436,6 +440,8 @@ DC_CONSTANTS(dc_handle_type, enumeration, int32_t)
 #define DC_HANDLE_FUNCTION  7
 #define DC_HANDLE_LAUNCH    8
 #define DC_HANDLE_GRAPH     9
+#define DC_HANDLE_QUEUE    10
+#define DC_HANDLE_CONTROL  11
 
 /**
  * How many handles of a type (DC_HANDLE_*) are live in this process: a leak
@@ -457,6 +463,8 @@ typedef struct dc_module_s*   dc_module;
 typedef struct dc_function_s* dc_function;
 typedef struct dc_launch_s*   dc_launch;
 typedef struct dc_graph_s*    dc_graph;
+typedef struct dc_queue_s*    dc_queue;
+typedef struct dc_control_s*  dc_control;
 
 /* =========================================================================
  * Devices
@@ -613,8 +621,11 @@ DC_API dc_status dc_device_memory_info(dc_device device, DC_OUT uint64_t* free_b
  * the capture goes on. Wait for single streams meanwhile. (A capture begun by
  * another library on a wrapped stream is not known to dccuda.)
  * Thread-safety: any thread.
+ * Refused too while a kernel launched with DC_LAUNCH_PERSISTENT runs on the
+ * device (it ends only when told to, so the wait would never return): the
+ * message names the kernel.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (a capture in
- * progress), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ * progress, a persistent kernel running), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
  */
 DC_API dc_status dc_device_synchronize(dc_device device);
 
@@ -647,8 +658,10 @@ DC_API dc_status dc_device_reset(dc_device device);
  * finished (dc_device_synchronize), so that memory freed in stream order is
  * counted as free; while a stream of the device captures a graph it does not
  * wait (that would invalidate the capture) and trims only what is free
- * already. Nothing to do (DC_SUCCESS) on devices without pools.
- * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST.
+ * already. Nothing to do (DC_SUCCESS) on devices without pools. Refused while
+ * a kernel launched with DC_LAUNCH_PERSISTENT runs on the device.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (a persistent kernel
+ * running), DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_device_trim_memory(dc_device device, uint64_t keep_bytes);
 
@@ -1233,7 +1246,10 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_graph_add_dependency, dc_graph_clone, dc_graph_remove_node,
  *   dc_graph_write_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
  *   dc_graph_set_fill_node, dc_graph_set_host_node,
- *   dc_graph_add_conditional_node, dc_graph_conditional_body.
+ *   dc_graph_add_conditional_node, dc_graph_conditional_body, dc_queue_create,
+ *   dc_queue_enqueue, dc_queue_dequeue, dc_control_create,
+ *   dc_control_wait_stopped, dc_stream_wait_value32, dc_stream_wait_value64,
+ *   dc_stream_write_value32, dc_stream_write_value64, dc_stream_batch_mem_ops.
  *
  * Release functions cannot report a refusal: `fn` must not release the last
  * handle of a buffer, module, stream, event, graph or device (their driver
@@ -1252,6 +1268,99 @@ DC_API dc_status dc_stream_native(dc_stream stream, DC_OUT DC_NATIVE DC_LIFETIME
 
 /** A new handle to the stream's device. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
 DC_API dc_status dc_stream_device(dc_stream stream, DC_OUT DC_OWNED dc_device* device);
+
+/* Stream memory operations: a stream waits for a value in memory, or writes
+ * one, in stream order, without the host (cuStreamWaitValue32/64,
+ * cuStreamWriteValue32/64, cuStreamBatchMemOp). The memory is a buffer's:
+ * device memory, managed memory, or pinned / registered host memory mapped
+ * into the device (DC_ALLOC_DEVICE_MAPPED), so that the host or a resident
+ * kernel can release a stream by writing a flag. The value lies at `offset`,
+ * which must be a multiple of its size (4 or 8 bytes) and inside the buffer.
+ * Recorded into a graph when the stream captures. */
+
+/* How a wait compares the value in memory with `value`. */
+DC_CONSTANTS(dc_wait_compare, enumeration, int32_t)
+/** Until (int32_t)(*p - value) >= 0 (int64_t for 64 bits): greater or equal, wrapping. */
+#define DC_COMPARE_GEQ  1
+/** Until *p == value. */
+#define DC_COMPARE_EQ   2
+/** Until (*p & value) != 0. */
+#define DC_COMPARE_AND  3
+/** Until ~(*p | value) != 0. */
+#define DC_COMPARE_NOR  4
+
+/* Flags of the stream memory operations. */
+DC_CONSTANTS(dc_value_flags, flags, uint32_t)
+/** A wait: flush the device's outstanding remote writes after it (CU_STREAM_WAIT_VALUE_FLUSH;
+ *  the device must support it, else DC_ERROR_NOT_SUPPORTED from the driver). */
+#define DC_VALUE_FLUSH              0x1u
+/** A write: no memory barrier before it (earlier writes may land after it). */
+#define DC_VALUE_NO_MEMORY_BARRIER  0x2u
+
+/**
+ * Make later work on `stream` wait until the 32-bit value at `offset` in
+ * `buffer` compares with `value` as `compare` says (DC_COMPARE_*). Returns at
+ * once; the stream waits. Flags: DC_VALUE_FLUSH.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (compare not
+ * DC_COMPARE_*, unknown flags, offset not a multiple of 4, a buffer of another
+ * device that the stream's device cannot reach), DC_ERROR_OUT_OF_RANGE (offset
+ * + 4 past the buffer), DC_ERROR_NOT_SUPPORTED (host memory without a device
+ * mapping; the driver refuses the operation), DC_ERROR_INVALID_STATE (called
+ * from a host function), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_stream_wait_value32(dc_stream stream, dc_buffer buffer, uint64_t offset, uint32_t value,
+                                        DC_FAMILY(dc_wait_compare) int32_t compare,
+                                        DC_FAMILY(dc_value_flags) uint32_t flags);
+
+/** As dc_stream_wait_value32, for the 64-bit value at `offset` (a multiple of 8).
+ *  Errors: as dc_stream_wait_value32. */
+DC_API dc_status dc_stream_wait_value64(dc_stream stream, dc_buffer buffer, uint64_t offset, uint64_t value,
+                                        DC_FAMILY(dc_wait_compare) int32_t compare,
+                                        DC_FAMILY(dc_value_flags) uint32_t flags);
+
+/**
+ * Write the 32-bit `value` at `offset` in `buffer` in stream order (after
+ * earlier work on `stream`, with a memory barrier before it unless
+ * DC_VALUE_NO_MEMORY_BARRIER). Flags: DC_VALUE_NO_MEMORY_BARRIER.
+ * Errors: as dc_stream_wait_value32 (no compare).
+ */
+DC_API dc_status dc_stream_write_value32(dc_stream stream, dc_buffer buffer, uint64_t offset, uint32_t value,
+                                         DC_FAMILY(dc_value_flags) uint32_t flags);
+
+/** As dc_stream_write_value32, for a 64-bit value at `offset` (a multiple of 8).
+ *  Errors: as dc_stream_wait_value32. */
+DC_API dc_status dc_stream_write_value64(dc_stream stream, dc_buffer buffer, uint64_t offset, uint64_t value,
+                                         DC_FAMILY(dc_value_flags) uint32_t flags);
+
+/* dc_stream_mem_op.kind */
+DC_CONSTANTS(dc_mem_op_kind, enumeration, uint32_t)
+#define DC_MEM_OP_WAIT32   1
+#define DC_MEM_OP_WAIT64   2
+#define DC_MEM_OP_WRITE32  3
+#define DC_MEM_OP_WRITE64  4
+
+/** One operation of dc_stream_batch_mem_ops: as the single calls take it. */
+typedef struct dc_stream_mem_op {
+  DC_FAMILY(dc_mem_op_kind) uint32_t kind;      /**< DC_MEM_OP_* */
+  DC_FAMILY(dc_wait_compare) int32_t compare;   /**< waits: DC_COMPARE_*; writes: 0 */
+  DC_FAMILY(dc_value_flags) uint32_t flags;     /**< as the single call takes */
+  uint32_t reserved;                            /**< 0 */
+  dc_buffer buffer;
+  uint64_t offset;
+  uint64_t value;                               /**< 32-bit kinds: the low 32 bits (the rest must be 0) */
+} dc_stream_mem_op;
+
+/**
+ * Enqueue `count` (1 to 256) memory operations on `stream` in one driver call
+ * (cuStreamBatchMemOp), in order. Every operation is checked first (as the
+ * single calls check theirs); on any error nothing is enqueued and the message
+ * names the operation's index.
+ * Errors: as dc_stream_wait_value32, DC_ERROR_INVALID_ARGUMENT (NULL ops, count
+ * 0 or above 256, kind not DC_MEM_OP_*, reserved not 0, a 32-bit value above
+ * 2^32 - 1).
+ */
+DC_API dc_status dc_stream_batch_mem_ops(dc_stream stream, DC_IN DC_ARRAY(count) const dc_stream_mem_op* ops,
+                                         uint32_t count);
 
 DC_CONSTANTS(dc_event_flags, flags, uint32_t)
 /** dc_event_create flags. */
@@ -1632,6 +1741,20 @@ DC_CONSTANTS(dc_launch_flags, flags, uint32_t)
 /** Let the next kernel on the stream start early (programmatic dependent launch,
  *  CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION; compute capability 9.0+). */
 #define DC_LAUNCH_PROGRAMMATIC_SERIALIZATION  0x2u
+/** A persistent (resident) kernel: one that runs until it is told to stop
+ *  (through a dc_control block, see "Queues"). dccuda then never waits for it:
+ *  while it runs, dc_device_synchronize and dc_device_trim_memory refuse with
+ *  DC_ERROR_INVALID_STATE naming it, an allocation that ran out of memory does
+ *  not wait for the device before its retry, and releasing a pinned,
+ *  registered, managed or non-pool buffer last used on its stream does not
+ *  wait for the stream: the memory is freed once the kernel has ended (seen at
+ *  a later dccuda call on the device). The kernel's code is loaded before the
+ *  launch (no lazy load, which may synchronise the context, while it runs).
+ *  Only for dc_launch_kernel and dc_launch_kernel_packed, on a stream made with
+ *  dc_stream_create or wrapped (not a default stream, which would serialise
+ *  other work behind the kernel), never while the stream captures a graph.
+ *  dc_stream_synchronize on its stream still waits for it: stop it first. */
+#define DC_LAUNCH_PERSISTENT                  0x4u
 
 /**
  * How a kernel is launched. grid counts BLOCKS, not clusters, in every
@@ -1722,8 +1845,9 @@ DC_API dc_status dc_launch_config_1d(dc_function function, uint64_t n, uint32_t 
  * (refused by the driver: more threads per block than the kernel can run,
  * cooperative grid too large, cluster too large), DC_ERROR_NOT_SUPPORTED
  * (clusters, cooperative launch or programmatic serialisation on a device or
- * driver without them), DC_ERROR_INVALID_STATE (called from a host function),
- * DC_ERROR_CONTEXT_LOST.
+ * driver without them), DC_ERROR_INVALID_STATE (called from a host function;
+ * DC_LAUNCH_PERSISTENT on a capturing stream), DC_ERROR_CONTEXT_LOST.
+ * DC_LAUNCH_PERSISTENT on a default stream is DC_ERROR_INVALID_ARGUMENT.
  */
 DC_API dc_status dc_launch_kernel(dc_function function, DC_IN const dc_launch_config* config,
                                   DC_IN DC_ARRAY(num_args) const dc_arg* args, uint32_t num_args,
@@ -2261,6 +2385,282 @@ DC_API dc_status dc_graph_set_fill_node(dc_graph graph, uint64_t node, dc_buffer
  *  fn), DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_graph_set_host_node(dc_graph graph, uint64_t node, dc_host_fn fn,
                                         DC_USER_DATA DC_NULLABLE void* user_data);
+
+/* =========================================================================
+ * Queues: message queues and resident kernels
+ * =========================================================================
+ *
+ * A resident (persistent) kernel is launched once and stays on the GPU,
+ * taking messages from the host and answering through queues, until it is
+ * told to stop. dc_queue is a single-producer / single-consumer ring of
+ * fixed-size slots in page-locked host memory mapped into the device's
+ * address space: the host side uses the dc_queue_* calls below, the kernel
+ * the matching functions of include/dccuda_device.h (plain CUDA C++ for
+ * NVRTC and nvcc). A queue has a direction: the host enqueues and a kernel
+ * dequeues (DC_QUEUE_TO_DEVICE), or a kernel enqueues and the host dequeues
+ * (DC_QUEUE_TO_HOST). A kernel finds the ring at the device address of
+ * dc_queue_buffer()'s buffer (pass it as a DC_ARG_BUFFER argument).
+ *
+ * Only ordered loads and stores are used between the two sides (each counter
+ * has one writer; system-scope fences order the slots against the counters):
+ * no host-native atomics are needed, so queues work on every PCIe host.
+ *
+ * dc_control is the control block of a resident kernel (running, stop
+ * requested, stopped, errors, heartbeat), also in mapped host memory: the
+ * kernel reports through dccuda_device.h's dc_control_* functions, the host
+ * asks it to stop, waits with a time limit, and watches its heartbeat.
+ *
+ * Launch a resident kernel on a stream created with dc_stream_create (never a
+ * default stream, which would serialise other work behind it), and stop it
+ * through its control block before synchronising that stream: a stream or
+ * device synchronisation waits for the kernel to end.
+ */
+
+/* dc_queue_create's direction. */
+DC_CONSTANTS(dc_queue_direction, enumeration, int32_t)
+#define DC_QUEUE_TO_DEVICE  1  /**< the host enqueues, a kernel dequeues */
+#define DC_QUEUE_TO_HOST    2  /**< a kernel enqueues, the host dequeues */
+
+/* How a host call waits (dc_queue_enqueue, dc_queue_dequeue,
+ * dc_control_wait_stopped). The GPU cannot wake a host thread cheaply, so
+ * every strategy polls the memory the device writes; they differ in what the
+ * thread does between polls. */
+DC_CONSTANTS(dc_wait_strategy, enumeration, int32_t)
+/** Poll without pause: the lowest latency, one CPU core busy while waiting. */
+#define DC_WAIT_SPIN        1
+/** Poll about 4000 times, then yield the CPU between polls. */
+#define DC_WAIT_SPIN_YIELD  2
+/** Poll a little, then sleep between polls, from 1 us doubling up to 200 us:
+ *  little CPU, latency up to the last sleep. */
+#define DC_WAIT_BLOCK       3
+
+/**
+ * Create a queue of `capacity` slots of `slot_size` bytes on `device`, in
+ * page-locked host memory mapped into the device (cuMemHostAlloc, DEVICEMAP).
+ * slot_size is a power of two from 8 to 65536; capacity a power of two from 2
+ * to 16777216; slot_size * capacity at most 1 GiB. A message is 0 to
+ * slot_size bytes. The queue starts empty, its counters at zero.
+ * Thread-safety: host calls on one queue may come from any threads; they are
+ * serialised by the queue (a lock), so several host threads may enqueue into
+ * one DC_QUEUE_TO_DEVICE queue. On the device side one thread at a time may
+ * use the queue (see dccuda_device.h).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (direction not
+ * DC_QUEUE_*, slot_size or capacity not a power of two or out of range, NULL
+ * out), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_NOT_SUPPORTED (the device cannot map
+ * host memory), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_queue_create(dc_device device, DC_FAMILY(dc_queue_direction) int32_t direction,
+                                 uint32_t slot_size, uint32_t capacity, DC_OUT DC_OWNED dc_queue* queue);
+
+/**
+ * Release a queue. The ring's memory lives on while a handle from
+ * dc_queue_buffer() lives (a kernel launched with that buffer keeps it alive
+ * as any buffer argument is kept). NULL is ignored.
+ */
+DC_API void dc_queue_release(DC_OWNED DC_NULLABLE dc_queue queue);
+
+/**
+ * A new handle to the buffer holding the queue's ring, to pass to a kernel as
+ * a DC_ARG_BUFFER argument (the kernel's parameter is a dc_queue_ring*);
+ * release it with dc_buffer_release(). Writing to the buffer with dc_buffer_*
+ * calls corrupts the queue.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out).
+ */
+DC_API dc_status dc_queue_buffer(dc_queue queue, DC_OUT DC_OWNED dc_buffer* buffer);
+
+/**
+ * Enqueue one message of `size` bytes (0 to the slot size) if a slot is free.
+ * DC_SUCCESS: the message is in the queue, visible to the kernel. DC_NOT_READY:
+ * the queue was full; nothing was enqueued (counted as a drop). The call never
+ * waits. Only for a DC_QUEUE_TO_DEVICE queue.
+ * Errors: DC_NOT_READY (full: the answer, not a failure), DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_INVALID_ARGUMENT (NULL message with size > 0, a DC_QUEUE_TO_HOST
+ * queue), DC_ERROR_OUT_OF_RANGE (size larger than the slot size).
+ */
+DC_API dc_status dc_queue_try_enqueue(dc_queue queue, DC_IN DC_ARRAY(size) const void* message, uint32_t size);
+
+/**
+ * Enqueue one message, waiting up to `timeout_us` microseconds (UINT64_MAX: no
+ * limit) for a free slot, as `wait` says (DC_WAIT_*). DC_ERROR_TIMEOUT: the
+ * queue stayed full; nothing was enqueued (counted as a drop). Refused inside a
+ * host function (a kernel on the same stream could never drain the queue).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL message with
+ * size > 0, a DC_QUEUE_TO_HOST queue, wait not DC_WAIT_*), DC_ERROR_OUT_OF_RANGE
+ * (size larger than the slot size), DC_ERROR_TIMEOUT.
+ */
+DC_API dc_status dc_queue_enqueue(dc_queue queue, DC_IN DC_ARRAY(size) const void* message, uint32_t size,
+                                  DC_FAMILY(dc_wait_strategy) int32_t wait, uint64_t timeout_us);
+
+/**
+ * Enqueue as many whole messages of `message_size` bytes from `messages`
+ * (`size` bytes: size / message_size messages, back to back) as there are
+ * free slots, in order, made visible to the kernel together (one counter
+ * update: cheaper than one call per message). *enqueued gets how many;
+ * DC_NOT_READY when the queue was full (none enqueued). Never waits. Only for
+ * a DC_QUEUE_TO_DEVICE queue.
+ * Errors: DC_NOT_READY (full: the answer, not a failure), DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_INVALID_ARGUMENT (NULL pointer, message_size 0, size not a multiple
+ * of message_size, a DC_QUEUE_TO_HOST queue), DC_ERROR_OUT_OF_RANGE
+ * (message_size larger than the slot size).
+ */
+DC_API dc_status dc_queue_enqueue_batch(dc_queue queue, DC_IN DC_ARRAY(size) const void* messages, uint64_t size,
+                                        uint32_t message_size, DC_OUT uint32_t* enqueued);
+
+/**
+ * Dequeue the oldest message into `message` (`max_size` bytes available) if
+ * there is one; *size gets its length. DC_NOT_READY: the queue was empty
+ * (*size 0). Never waits. Only for a DC_QUEUE_TO_HOST queue.
+ * Errors: DC_NOT_READY (empty: the answer, not a failure), DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_INVALID_ARGUMENT (NULL pointer, a DC_QUEUE_TO_DEVICE queue),
+ * DC_ERROR_OUT_OF_RANGE (the message is longer than
+ * max_size: it stays in the queue and the error message gives its length; a
+ * buffer of the slot size always fits).
+ */
+DC_API dc_status dc_queue_try_dequeue(dc_queue queue, DC_OUT DC_ARRAY(max_size) void* message, uint32_t max_size,
+                                      DC_OUT uint32_t* size);
+
+/**
+ * Dequeue the oldest message, waiting up to `timeout_us` microseconds
+ * (UINT64_MAX: no limit) for one, as `wait` says (DC_WAIT_*).
+ * DC_ERROR_TIMEOUT: the queue stayed empty. Refused inside a host function.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL pointer, a
+ * DC_QUEUE_TO_DEVICE queue, wait not DC_WAIT_*), DC_ERROR_OUT_OF_RANGE (the
+ * message is longer than max_size: it stays queued), DC_ERROR_TIMEOUT.
+ */
+DC_API dc_status dc_queue_dequeue(dc_queue queue, DC_OUT DC_ARRAY(max_size) void* message, uint32_t max_size,
+                                  DC_OUT uint32_t* size, DC_FAMILY(dc_wait_strategy) int32_t wait,
+                                  uint64_t timeout_us);
+
+/**
+ * Dequeue up to size / stride messages that are already in the queue into
+ * `messages`, message i at messages + i * stride (the bytes after a shorter
+ * message are left as they were); one counter update for all. stride must be
+ * at least the slot size. *count gets how many; DC_NOT_READY when the queue
+ * was empty. Never waits. Only for a DC_QUEUE_TO_HOST queue.
+ * Errors: DC_NOT_READY (empty: the answer, not a failure), DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_INVALID_ARGUMENT (NULL pointer, stride smaller than the slot size,
+ * size smaller than stride, a DC_QUEUE_TO_DEVICE queue).
+ */
+DC_API dc_status dc_queue_dequeue_batch(dc_queue queue, DC_OUT DC_ARRAY(size) void* messages, uint64_t size,
+                                        uint32_t stride, DC_OUT uint32_t* count);
+
+/** A queue's shape and counters (dc_queue_counters). The counters count the
+ *  host side's calls since the queue was created. */
+typedef struct dc_queue_stats {
+  uint32_t struct_size;       /**< sizeof(dc_queue_stats) */
+  DC_FAMILY(dc_queue_direction) int32_t direction;  /**< DC_QUEUE_* */
+  uint32_t slot_size;         /**< bytes per slot */
+  uint32_t capacity;          /**< slots */
+  uint64_t length;            /**< messages in the queue when asked */
+  uint64_t enqueued;          /**< messages enqueued (by the host or, TO_HOST, by the kernel) */
+  uint64_t dequeued;          /**< messages dequeued (by the kernel or, TO_HOST, by the host) */
+  uint64_t full_waits;        /**< host enqueue calls that found the queue full and waited */
+  uint64_t empty_waits;       /**< host dequeue calls that found the queue empty and waited */
+  uint64_t drops;             /**< host messages not enqueued: full on a try, or a timeout */
+} dc_queue_stats;
+
+#define DC_QUEUE_STATS_INIT { (uint32_t)sizeof(dc_queue_stats), 0, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u }
+
+/**
+ * Fill `stats` (the caller sets struct_size) with the queue's shape and
+ * counters. enqueued and dequeued are read from the ring's counters, so they
+ * include the kernel's side. Errors: DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size).
+ */
+DC_API dc_status dc_queue_counters(dc_queue queue, DC_INOUT dc_queue_stats* stats);
+
+/* A resident kernel's state, as its control block holds it. */
+DC_CONSTANTS(dc_control_state, enumeration, int32_t)
+#define DC_CONTROL_IDLE     0  /**< not started since the block was made or reset */
+#define DC_CONTROL_RUNNING  1  /**< the kernel called dc_control_enter */
+#define DC_CONTROL_STOPPED  2  /**< the kernel called dc_control_exit */
+
+/**
+ * Create a control block for a resident kernel on `device`, in page-locked
+ * host memory mapped into the device; state DC_CONTROL_IDLE. Pass
+ * dc_control_buffer()'s buffer to the kernel (its parameter is a
+ * dc_control_block*). One kernel at a time uses a control block; reset it
+ * (dc_control_reset) before launching the next.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+ * DC_ERROR_OUT_OF_MEMORY, DC_ERROR_NOT_SUPPORTED (the device cannot map host
+ * memory), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_control_create(dc_device device, DC_OUT DC_OWNED dc_control* control);
+
+/** Release a control block (its memory lives on while a handle from
+ *  dc_control_buffer() lives). NULL is ignored. */
+DC_API void dc_control_release(DC_OWNED DC_NULLABLE dc_control control);
+
+/** A new handle to the buffer holding the control block, for a DC_ARG_BUFFER
+ *  argument; release it with dc_buffer_release().
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out). */
+DC_API dc_status dc_control_buffer(dc_control control, DC_OUT DC_OWNED dc_buffer* buffer);
+
+/**
+ * Ask the kernel to stop: sets the stop request the kernel polls with
+ * dc_control_stop_requested(). Returns at once; wait with
+ * dc_control_wait_stopped(). A kernel launched but not yet started
+ * (DC_CONTROL_IDLE) stops when it first polls. Any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (the kernel has
+ * already stopped: nothing to ask).
+ */
+DC_API dc_status dc_control_request_stop(dc_control control);
+
+/**
+ * Wait up to `timeout_us` microseconds (UINT64_MAX: no limit) for the kernel
+ * to report DC_CONTROL_STOPPED, as `wait` says (DC_WAIT_*). The kernel's
+ * threads may still be finishing its last instructions: synchronise its
+ * stream before reusing what it wrote. DC_ERROR_TIMEOUT: it did not stop in
+ * time (the message gives its state and heartbeat). Refused inside a host
+ * function. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (wait not
+ * DC_WAIT_*), DC_ERROR_TIMEOUT.
+ */
+DC_API dc_status dc_control_wait_stopped(dc_control control, DC_FAMILY(dc_wait_strategy) int32_t wait,
+                                         uint64_t timeout_us);
+
+/** What a control block says (dc_control_status). */
+typedef struct dc_control_info {
+  uint32_t struct_size;       /**< sizeof(dc_control_info) */
+  DC_FAMILY(dc_control_state) int32_t state;  /**< DC_CONTROL_* */
+  uint32_t stop_requested;    /**< 1 once dc_control_request_stop was called (until reset) */
+  uint32_t last_error;        /**< the code of the kernel's last dc_control_report_error, 0 if none */
+  uint64_t heartbeat;         /**< the kernel's dc_control_beat count */
+  uint64_t errors;            /**< how many errors the kernel reported */
+  /** Microseconds since the host last saw the heartbeat change (or, before
+   *  the first change, since the block was made or reset). The host sees
+   *  changes only when it asks (this call, dc_control_check_progress). */
+  uint64_t idle_us;
+} dc_control_info;
+
+#define DC_CONTROL_INFO_INIT { (uint32_t)sizeof(dc_control_info), 0, 0u, 0u, 0u, 0u, 0u }
+
+/**
+ * Fill `info` (the caller sets struct_size) with the control block's state.
+ * Any thread. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL
+ * info, bad struct_size).
+ */
+DC_API dc_status dc_control_status(dc_control control, DC_INOUT dc_control_info* info);
+
+/**
+ * The watchdog: DC_SUCCESS if the kernel is running and its heartbeat changed
+ * within the last `stall_us` microseconds (as far as the host has seen: call
+ * this more often than stall_us); DC_ERROR_TIMEOUT if it is running and has not
+ * beaten for longer (the message names the heartbeat and how long). A kernel
+ * that beats once per message handled and waits for messages between them
+ * should beat while it waits too. Any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (stall_us 0),
+ * DC_ERROR_INVALID_STATE (the kernel is not running: idle or stopped),
+ * DC_ERROR_TIMEOUT.
+ */
+DC_API dc_status dc_control_check_progress(dc_control control, uint64_t stall_us);
+
+/**
+ * Make the block ready for the next launch: state DC_CONTROL_IDLE, stop
+ * request, heartbeat and errors cleared. Refused while a kernel runs.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (DC_CONTROL_RUNNING:
+ * stop the kernel first).
+ */
+DC_API dc_status dc_control_reset(dc_control control);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,4 +1,6 @@
 // Entry points: devices.
+#include <string>
+
 #include "dccuda.h"
 
 #include "core/args.h"
@@ -147,7 +149,13 @@ DC_API dc_status dc_device_synchronize(dc_device device) {
     d->check_usable();
     ContextScope bind(*d);
     int captures = 0;
-    CUresult r = wait_for_device(*d, &captures);
+    std::string resident;
+    CUresult r = wait_for_device(*d, &captures, &resident);
+    if (r == CUDA_ERROR_NOT_READY && !resident.empty())
+      fail(DC_ERROR_INVALID_STATE, "device %d runs the persistent kernel %s (DC_LAUNCH_PERSISTENT), which ends only "
+           "when told to: waiting for the whole device would never return; stop the kernel (dc_control_request_stop, "
+           "dc_control_wait_stopped) first, or wait for the streams you use with dc_stream_synchronize",
+           d->ordinal(), resident.c_str());
     // Refused before the driver was asked: the captures go on.
     if (captures != 0)
       fail(DC_ERROR_INVALID_STATE, "device %d has %d stream(s) capturing a graph (dc_stream_begin_capture, perhaps on "

@@ -10,6 +10,7 @@
 #include "stream/event.h"
 #include "stream/host_callback.h"
 #include "stream/stream.h"
+#include "memory/stream_values.h"
 
 using namespace dc;
 
@@ -156,6 +157,62 @@ DC_API dc_status dc_stream_device(dc_stream stream, dc_device* device) {
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     require_arg(device, "device");
     *device = issue_handle<dc_device>(&s->device());
+    return DC_SUCCESS;
+  });
+}
+
+}  // extern "C"
+
+// Stream memory operations (memory/stream_values.h).
+namespace {
+
+dc_status enqueue_mem_op(const char* call, dc_stream stream, const dc_stream_mem_op& op) {
+  return guarded(call, [&] {
+    forbid_after_fork();
+    Pinned<Stream> s = pin<Stream>(stream, "stream");
+    forbid_in_host_callback();
+    enqueue_mem_ops(*s, &op, 1, false);
+    return DC_SUCCESS;
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+DC_API dc_status dc_stream_wait_value32(dc_stream stream, dc_buffer buffer, uint64_t offset, uint32_t value,
+                                        int32_t compare, uint32_t flags) {
+  return enqueue_mem_op("dc_stream_wait_value32", stream,
+                        dc_stream_mem_op{DC_MEM_OP_WAIT32, compare, flags, 0, buffer, offset, value});
+}
+
+DC_API dc_status dc_stream_wait_value64(dc_stream stream, dc_buffer buffer, uint64_t offset, uint64_t value,
+                                        int32_t compare, uint32_t flags) {
+  return enqueue_mem_op("dc_stream_wait_value64", stream,
+                        dc_stream_mem_op{DC_MEM_OP_WAIT64, compare, flags, 0, buffer, offset, value});
+}
+
+DC_API dc_status dc_stream_write_value32(dc_stream stream, dc_buffer buffer, uint64_t offset, uint32_t value,
+                                         uint32_t flags) {
+  return enqueue_mem_op("dc_stream_write_value32", stream,
+                        dc_stream_mem_op{DC_MEM_OP_WRITE32, 0, flags, 0, buffer, offset, value});
+}
+
+DC_API dc_status dc_stream_write_value64(dc_stream stream, dc_buffer buffer, uint64_t offset, uint64_t value,
+                                         uint32_t flags) {
+  return enqueue_mem_op("dc_stream_write_value64", stream,
+                        dc_stream_mem_op{DC_MEM_OP_WRITE64, 0, flags, 0, buffer, offset, value});
+}
+
+DC_API dc_status dc_stream_batch_mem_ops(dc_stream stream, const dc_stream_mem_op* ops, uint32_t count) {
+  return guarded("dc_stream_batch_mem_ops", [&] {
+    forbid_after_fork();
+    Pinned<Stream> s = pin<Stream>(stream, "stream");
+    require_arg(ops, "ops");
+    if (count == 0 || count > kMaxMemOps)
+      fail(DC_ERROR_INVALID_ARGUMENT, "count is %u; pass 1 to %u operations", count, kMaxMemOps);
+    forbid_in_host_callback();
+    enqueue_mem_ops(*s, ops, count, true);
     return DC_SUCCESS;
   });
 }

@@ -86,6 +86,8 @@ const char* handle_type_name(HandleType type) noexcept {
     case HandleType::Function: return "dc_function";
     case HandleType::Launch: return "dc_launch";
     case HandleType::Graph: return "dc_graph";
+    case HandleType::Queue: return "dc_queue";
+    case HandleType::Control: return "dc_control";
   }
   return "handle";
 }

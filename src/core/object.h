@@ -20,8 +20,10 @@ enum class HandleType : uint8_t {
   Function = 7,
   Launch = 8,
   Graph = 9,
+  Queue = 10,
+  Control = 11,
 };
-constexpr int kHandleTypeCount = 10;  // index 0 unused
+constexpr int kHandleTypeCount = 12;  // index 0 unused
 
 const char* handle_type_name(HandleType type) noexcept;
 

@@ -11,6 +11,7 @@
 
 #include "core/handle_table.h"
 #include "core/object.h"
+#include "device/residency.h"
 
 namespace dc {
 
@@ -94,6 +95,8 @@ class Device : public Object {
   // begins, so that no capture begins in the middle of such a wait (which
   // would invalidate it): see stream/device_wait.h.
   std::shared_mutex& capture_gate() const noexcept { return capture_gate_; }
+  // Persistent kernels running on the device (device/residency.h).
+  Residency& residency() const noexcept { return residency_; }
 
  private:
   explicit Device(int32_t ordinal);
@@ -109,6 +112,7 @@ class Device : public Object {
   std::atomic<MemoryState*> memory_state_{nullptr};
   std::atomic<void (*)(Device&) noexcept> memory_teardown_{nullptr};
   mutable std::shared_mutex capture_gate_;
+  mutable Residency residency_;
 };
 
 // Something that lives on a device: it keeps the device alive and knows the

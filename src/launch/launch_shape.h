@@ -12,7 +12,7 @@
 
 namespace dc {
 
-constexpr uint32_t kLaunchFlags = DC_LAUNCH_COOPERATIVE | DC_LAUNCH_PROGRAMMATIC_SERIALIZATION;
+constexpr uint32_t kLaunchFlags = DC_LAUNCH_COOPERATIVE | DC_LAUNCH_PROGRAMMATIC_SERIALIZATION | DC_LAUNCH_PERSISTENT;
 
 struct LaunchShape {
   uint32_t grid[3] = {1, 1, 1};
@@ -26,7 +26,8 @@ struct LaunchShape {
   uint64_t blocks() const noexcept { return uint64_t(grid[0]) * grid[1] * grid[2]; }
   bool has_cluster() const noexcept { return cluster[0] != 0; }
   // Whether plain cuLaunchKernel cannot express it.
-  bool needs_ex() const noexcept { return flags != 0 || has_cluster() || priority != 0; }
+  // DC_LAUNCH_PERSISTENT is dccuda's own: it needs no launch attribute.
+  bool needs_ex() const noexcept { return (flags & ~DC_LAUNCH_PERSISTENT) != 0 || has_cluster() || priority != 0; }
 };
 
 // Reads `config` (struct_size checked; NULL refused) and checks it against the

@@ -4,6 +4,8 @@
 #include <new>
 
 #include "core/error.h"
+#include "device/cuda_check.h"
+#include "loader/driver.h"
 #include "launch/launch_args.h"
 #include "launch/launch_driver.h"
 #include "launch/launch_shape.h"
@@ -48,10 +50,42 @@ class CallPins {
   uint32_t count_ = 0;
 };
 
+// Before a persistent launch: a stream that does not serialise other work
+// behind the kernel, no capture, and the kernel's code loaded now (a lazy load
+// while the kernel runs may synchronise the context, which would never return).
+void prepare_persistent(Function& f, Stream& s) {
+  if (s.kind() == Stream::Kind::Legacy || s.kind() == Stream::Kind::PerThread)
+    fail(DC_ERROR_INVALID_ARGUMENT, "%s: DC_LAUNCH_PERSISTENT on a default stream would hold back all other work "
+         "for as long as the kernel runs; launch it on a stream made with dc_stream_create", f.name().c_str());
+  if (s.capturing())
+    fail(DC_ERROR_INVALID_STATE, "%s: DC_LAUNCH_PERSISTENT on a stream that captures a graph; a persistent kernel "
+         "is launched once, directly", f.name().c_str());
+  int regs = 0;
+  check(driver_api().cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f.cu_function()), "cuFuncGetAttribute",
+        &f.device());
+}
+
+// After a persistent launch: an event right after the kernel tells when it has
+// ended, without ever waiting (device/residency.h).
+void register_persistent(Function& f, Stream& s) {
+  const DriverApi& api = driver_api();
+  CUevent done = nullptr;
+  check(api.cuEventCreate(&done, CU_EVENT_DISABLE_TIMING), "cuEventCreate", &f.device());
+  CUresult r = api.cuEventRecord(done, s.handle());
+  if (r != CUDA_SUCCESS) {
+    api.cuEventDestroy(done);
+    check(r, "cuEventRecord", &f.device());
+  }
+  f.device().residency().add(f.name(), s.handle(), done);
+}
+
 void launch_now(Function& f, const LaunchShape& shape, Stream& s, void** params, void** extra) {
   f.check_usable();
   s.check_usable();
   ContextScope bind(f.device());
+  const bool persistent = shape.flags & DC_LAUNCH_PERSISTENT;
+  if (persistent) [[unlikely]]
+    prepare_persistent(f, s);
   if (shape.needs_ex()) [[unlikely]] {
     LaunchAttributes attributes;
     make_launch_attributes(shape, &attributes);
@@ -60,6 +94,8 @@ void launch_now(Function& f, const LaunchShape& shape, Stream& s, void** params,
     launch_on_driver(f, shape, nullptr, s.handle(), params, extra);
   }
   capture_registry::note(s.handle(), &f);
+  if (persistent) [[unlikely]]
+    register_persistent(f, s);
 }
 
 }  // namespace

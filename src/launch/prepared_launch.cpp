@@ -50,6 +50,9 @@ Ref<Launch> Launch::create(Ref<Function> function, const dc_launch_config* confi
 
 LaunchShape Launch::checked_shape(const dc_launch_config* config) const {
   LaunchShape s = read_launch_config(config, *function_, "config");
+  if (s.flags & DC_LAUNCH_PERSISTENT)
+    fail(DC_ERROR_INVALID_ARGUMENT, "config->flags has DC_LAUNCH_PERSISTENT: a persistent kernel is launched once; "
+         "launch it with dc_launch_kernel or dc_launch_kernel_packed");
   // Checked once here, rather than explained after a refused enqueue.
   check_kernel_resources(*function_, s);
   return s;

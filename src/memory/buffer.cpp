@@ -268,6 +268,26 @@ Buffer::~Buffer() {
   free_memory(last.get());
 }
 
+// A persistent kernel (DC_LAUNCH_PERSISTENT) still runs on `last`: waiting
+// for that stream would never return, so the free is handed to the device's
+// residency, which runs it once the kernel has ended (device/residency.h).
+bool Buffer::defer_behind_resident(Stream* last) noexcept {
+  if (!last || &last->device() != &device()) return false;
+  Device& d = device();
+  uint32_t generation = d.generation();
+  Memory memory = memory_;
+  CUdeviceptr address = address_;
+  void* host = host_;
+  return d.residency().defer(last->handle(), [&d, generation, memory, address, host] {
+    // After dc_device_reset the memory died with the old context.
+    if (d.generation() != generation) return;
+    const DriverApi& api = driver_api();
+    if (memory == Memory::Pinned) release_quietly([&] { return api.cuMemFreeHost(host); });
+    else if (memory == Memory::Registered) release_quietly([&] { return api.cuMemHostUnregister(host); });
+    else release_quietly([&] { return api.cuMemFree(address); });
+  });
+}
+
 void Buffer::free_memory(Stream* last) noexcept {
   const DriverApi& api = driver_api();
   QuietContextScope bind(device());
@@ -295,14 +315,17 @@ void Buffer::free_memory(Stream* last) noexcept {
     }
     case Memory::Driver:
     case Memory::Managed:
+      if (defer_behind_resident(last)) return;
       wait_quietly(last);
       release_quietly([&] { return api.cuMemFree(address_); });
       return;
     case Memory::Pinned:
+      if (defer_behind_resident(last)) return;
       wait_quietly(last);
       release_quietly([&] { return api.cuMemFreeHost(host_); });
       return;
     case Memory::Registered:
+      if (defer_behind_resident(last)) return;
       wait_quietly(last);
       release_quietly([&] { return api.cuMemHostUnregister(host_); });
       return;

@@ -97,6 +97,7 @@ class Buffer : public DeviceObject {
   Buffer(Ref<Device> device, int32_t kind, Memory memory, uint64_t size, uint32_t flags) noexcept
       : DeviceObject(HandleType::Buffer, std::move(device)), kind_(kind), memory_(memory), flags_(flags), size_(size) {}
   void note_use_slow(Stream* stream) noexcept;
+  bool defer_behind_resident(Stream* last) noexcept;
   void free_memory(Stream* last) noexcept;
 
   int32_t kind_;

@@ -1,5 +1,7 @@
 #include "memory/memory_state.h"
 
+#include <string>
+
 #include <limits>
 
 #include "core/error.h"
@@ -107,7 +109,11 @@ void trim_memory(Device& device, uint64_t keep_bytes) {
   // wait for them, except while a stream of the device captures a graph
   // (stream/device_wait.h); then only the memory already free is trimmed.
   int captures = 0;
-  CUresult r = wait_for_device(device, &captures);
+  std::string resident;
+  CUresult r = wait_for_device(device, &captures, &resident);
+  if (r == CUDA_ERROR_NOT_READY && !resident.empty())
+    fail(DC_ERROR_INVALID_STATE, "device %d runs the persistent kernel %s (DC_LAUNCH_PERSISTENT): trimming waits for "
+         "the device's frees, which would never return; stop the kernel first", device.ordinal(), resident.c_str());
   if (captures == 0) check(r, "cuCtxSynchronize", &device);
   check(api.cuMemPoolTrimTo(s->pool, static_cast<size_t>(keep_bytes)), "cuMemPoolTrimTo", &device);
 }

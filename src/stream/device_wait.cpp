@@ -7,7 +7,9 @@
 
 namespace dc {
 
-CUresult wait_for_device(const Device& device, int* captures) noexcept {
+CUresult wait_for_device(const Device& device, int* captures, std::string* resident) noexcept {
+  if (captures) *captures = 0;
+  if (device.residency().running(resident)) return CUDA_ERROR_NOT_READY;
   std::shared_lock<std::shared_mutex> gate(device.capture_gate());
   int n = capture_registry::active_on(device);
   if (captures) *captures = n;

@@ -11,13 +11,18 @@
 
 #include "loader/cuda_abi/driver_abi.h"
 
+#include <string>
+
 #include "device/device.h"
 
 namespace dc {
 
 // cuCtxSynchronize on the device's context, which must be current. With a
 // capture in progress on the device: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
-// without waiting, and their number in *captures (if given; else 0).
-CUresult wait_for_device(const Device& device, int* captures = nullptr) noexcept;
+// without waiting, and their number in *captures (if given; else 0). With a
+// persistent kernel running on the device (device/residency.h): never waits
+// (it would wait for ever), CUDA_ERROR_NOT_READY and the kernel's name in
+// *resident (if given).
+CUresult wait_for_device(const Device& device, int* captures = nullptr, std::string* resident = nullptr) noexcept;
 
 }  // namespace dc

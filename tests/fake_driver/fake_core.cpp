@@ -554,9 +554,14 @@ CUresult CUDAAPI cuCtxSynchronize(void) {
   FAKE_REQUIRE_CONTEXT();
   // As on a GPU: synchronising a context while one of its streams captures
   // is refused, and it invalidates the capture (whichever thread began it).
-  std::lock_guard<std::recursive_mutex> g(fake::lock());
+  std::unique_lock<std::recursive_mutex> g(fake::lock());
   if (fake::invalidate_captures_of(fake::current_context())) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   fake::run_all_held_work();
+  // Resident kernels: wait until they end, as a GPU does (for ever, if
+  // nothing tells them to).
+  auto running = fake::running_residents(fake::current_context());
+  g.unlock();
+  for (auto& run : running) run->wait();
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuCtxSynchronize, 2000)

@@ -8,6 +8,9 @@ file(GLOB DCFAKE_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.cpp)
 add_library(dcfake_cuda SHARED ${DCFAKE_SOURCES})
 # dccuda's own CUDA declarations (src/loader/cuda_abi), as the library uses.
 target_include_directories(dcfake_cuda PRIVATE ${PROJECT_SOURCE_DIR}/src)
+# The resident kernels run the kernel side of include/dccuda_device.h (the echo
+# actor of tests/queue), compiled for the host.
+target_include_directories(dcfake_cuda PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/tests/queue)
 target_compile_options(dcfake_cuda PRIVATE -Wall -Wextra $<$<BOOL:${DCCUDA_WERROR}>:-Werror>)
 target_link_libraries(dcfake_cuda PRIVATE Threads::Threads)
 set_target_properties(dcfake_cuda PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)

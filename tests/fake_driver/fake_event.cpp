@@ -17,6 +17,9 @@ struct Event {
   // The recording stream's asynchronous error at the record: reported once
   // by this event's synchronisation or query.
   CUresult error = CUDA_SUCCESS;
+  // A resident kernel running on the stream at the record: the event
+  // completes when it ends.
+  std::shared_ptr<ResidentRun> after;
 };
 
 namespace {
@@ -131,6 +134,7 @@ CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream) {
   Stream* s = nullptr;
   if (CUresult r = stream_for_work(hStream, &s)) return r;
   if (e->ctx != s->ctx) return CUDA_ERROR_INVALID_HANDLE;
+  e->after = running_resident(s);
   // By value: on a held stream (dcfake_hold_stream) the record runs later.
   return enqueue(s, "cuEventRecord", [e, s] {
     e->recorded = true;
@@ -144,10 +148,17 @@ FAKE_EXPORT(cuEventRecord, 2000)
 CUresult CUDAAPI cuEventSynchronize(CUevent hEvent) {
   FAKE_ENTER(cuEventSynchronize);
   FAKE_REQUIRE_CONTEXT();
-  std::lock_guard<std::recursive_mutex> g(lock());
+  std::unique_lock<std::recursive_mutex> g(lock());
   Event* e = live_event(hEvent);
   if (!e) return CUDA_ERROR_INVALID_HANDLE;
   run_all_held_work();  // the event completes when its stream gets there
+  if (std::shared_ptr<ResidentRun> run = e->after) {
+    g.unlock();
+    run->wait();
+    g.lock();
+    e = live_event(hEvent);
+    if (!e) return CUDA_ERROR_INVALID_HANDLE;
+  }
   return take_error(e);
 }
 FAKE_EXPORT(cuEventSynchronize, 2000)
@@ -159,6 +170,7 @@ CUresult CUDAAPI cuEventQuery(CUevent hEvent) {
   Event* e = live_event(hEvent);
   if (!e) return CUDA_ERROR_INVALID_HANDLE;
   run_all_held_work();  // the event completes when its stream gets there
+  if (e->after && !e->after->finished()) return CUDA_ERROR_NOT_READY;
   return take_error(e);
 }
 FAKE_EXPORT(cuEventQuery, 2000)

@@ -231,6 +231,7 @@ CUgraphNodeType node_type_of(NodeType type) {
     case NodeType::EventWait: return CU_GRAPH_NODE_TYPE_WAIT_EVENT;
     case NodeType::EventRecord: return CU_GRAPH_NODE_TYPE_EVENT_RECORD;
     case NodeType::Conditional: return CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    case NodeType::MemOp: return CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
     case NodeType::Empty: break;
   }
   return CU_GRAPH_NODE_TYPE_EMPTY;
@@ -255,6 +256,8 @@ bool capture_work(Stream* s, const char* entry, const std::function<CUresult()>&
   Node n;
   if (e.rfind("cuMemcpy", 0) == 0) n.type = NodeType::Memcpy;
   else if (e.rfind("cuMemset", 0) == 0) n.type = NodeType::Memset;
+  else if (e.rfind("cuStreamWaitValue", 0) == 0 || e.rfind("cuStreamWriteValue", 0) == 0 || e == "cuStreamBatchMemOp")
+    n.type = NodeType::MemOp;  // a batch memory operation node
   else return false;
   n.entry = e;
   n.work = work;

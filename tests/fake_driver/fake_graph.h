@@ -44,7 +44,7 @@
 
 namespace fake {
 
-enum class NodeType { Kernel, Memcpy, Memset, Host, ChildGraph, Empty, EventWait, EventRecord, Conditional };
+enum class NodeType { Kernel, Memcpy, Memset, Host, ChildGraph, Empty, EventWait, EventRecord, Conditional, MemOp };
 
 // cuda.h's CUgraphNodeType of a node type.
 CUgraphNodeType node_type_of(NodeType type);

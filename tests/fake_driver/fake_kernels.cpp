@@ -3,6 +3,10 @@
 #include "fake_kernels.h"
 
 #include "fake_graph.h"
+#include <chrono>
+#include <thread>
+
+#include "echo_kernel.cuh"
 
 #include <cstring>
 #include <functional>
@@ -331,6 +335,19 @@ CUresult heap_probe(const KernelRun& r) {
 
 using Emulator = std::function<CUresult(const KernelRun&)>;
 
+// bench_queue's launch + synchronize side: the echo actor's answer, once.
+CUresult echo_once(const KernelRun& r) {
+  Args a(r);
+  uint64_t in = a.get<uint64_t>(0), out = a.get<uint64_t>(1);
+  uint32_t n = a.get<uint32_t>(2);
+  DeviceMemory m;
+  for (uint32_t i = 0; i < n; ++i) {
+    uint8_t v;
+    if (!m.load(in + i, &v) || !m.store(out + i, uint8_t(i < 8 ? v : v + 1))) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  }
+  return CUDA_SUCCESS;
+}
+
 const std::map<std::string, Emulator>& registry() {
   static const auto* r = new std::map<std::string, Emulator>{
       {"saxpy", saxpy},
@@ -348,6 +365,7 @@ const std::map<std::string, Emulator>& registry() {
       {"write_out_of_bounds", write_out_of_bounds},
       {"heap_probe", heap_probe},
       {"trap", [](const KernelRun&) { return CUDA_ERROR_LAUNCH_FAILED; }},
+      {"echo_once", echo_once},
   };
   return *r;
 }
@@ -360,5 +378,27 @@ CUresult emulate_kernel(const KernelRun& run) {
 }
 
 bool kernel_is_emulated(const std::string& name) { return registry().count(name) != 0; }
+
+bool kernel_is_resident(const std::string& name) { return name == "spin_until" || name == "dc_echo"; }
+
+std::function<void()> resident_body(const KernelRun& run) {
+  Args a(run);
+  if (run.name == "spin_until") {
+    uint64_t flag = a.get<uint64_t>(0);
+    if (!device_range_ok(flag, 4)) return {};
+    auto* p = reinterpret_cast<const unsigned*>(static_cast<uintptr_t>(flag));
+    return [p] {
+      while (__atomic_load_n(p, __ATOMIC_ACQUIRE) == 0) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    };
+  }
+  uint64_t in = a.get<uint64_t>(0), out = a.get<uint64_t>(1), control = a.get<uint64_t>(2);
+  if (!device_range_ok(in, sizeof(dc_queue_ring)) || !device_range_ok(out, sizeof(dc_queue_ring)) ||
+      !device_range_ok(control, sizeof(dc_control_block)))
+    return {};
+  auto* i = reinterpret_cast<dc_queue_ring*>(static_cast<uintptr_t>(in));
+  auto* o = reinterpret_cast<dc_queue_ring*>(static_cast<uintptr_t>(out));
+  auto* c = reinterpret_cast<dc_control_block*>(static_cast<uintptr_t>(control));
+  return [i, o, c] { dc_echo_run(i, o, c); };
+}
 
 }  // namespace fake

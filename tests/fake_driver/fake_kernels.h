@@ -55,12 +55,24 @@
 //   halve_until(float* x, float limit, unsigned long long condition)
 //       one thread: x[0] *= 0.5f; cudaGraphSetConditional(condition,
 //       x[0] > limit) (dccuda_device_graph.h's dc_graph_set_condition)
+//   echo_once(const unsigned char* in, unsigned char* out, unsigned n)
+//       thread 0 copies n bytes, adding 1 to each byte after the 8th (bench_queue)
 //   empty(), and anything else: no-op
+//
+// Resident kernels: each runs on a thread of its own until the memory it
+// polls tells it to end, as a persistent kernel on a GPU (fake_memory.h:
+// ResidentRun; synchronisations wait for it, queries answer not ready):
+//   spin_until(const unsigned* flag)
+//       thread 0 of block 0 polls *flag until it is nonzero
+//   dc_echo(dc_queue_ring* in, dc_queue_ring* out, dc_control_block* control)
+//       the echo actor of tests/queue/echo_kernel.cuh (the same code,
+//       compiled for the host), until its control block asks it to stop
 #pragma once
 
 #include "loader/cuda_abi/driver_abi.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -87,5 +99,11 @@ CUresult emulate_kernel(const KernelRun& run);
 
 // Whether `name` is in the registry.
 bool kernel_is_emulated(const std::string& name);
+
+// Whether `name` is a resident kernel (above); its body, to run on a thread
+// of its own, with the arguments read from `run` (empty when the memory they
+// name is not live: the launch then faults).
+bool kernel_is_resident(const std::string& name);
+std::function<void()> resident_body(const KernelRun& run);
 
 }  // namespace fake

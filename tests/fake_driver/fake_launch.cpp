@@ -17,6 +17,8 @@
 // work: emulated if it is in the registry (fake_kernels.h), else a no-op. A
 // fault of an emulated kernel breaks the context; the next call reports it.
 #include <cstring>
+#include <memory>
+#include <thread>
 
 #include "fake_graph.h"
 #include "fake_kernels.h"
@@ -92,6 +94,22 @@ CUresult gather(const KernelInfo& k, void** params, void** extra, std::vector<ui
   return CUDA_SUCCESS;
 }
 
+// What one launch of the kernel `k` runs: its arguments gathered, its shape.
+CUresult kernel_run(const KernelInfo& k, const Shape& shape, void** params, void** extra, KernelRun* run) {
+  if (CUresult r = gather(k, params, extra, &run->args)) return r;
+  run->name = k.name;
+  run->module = k.module;
+  run->params = k.params;
+  for (int i = 0; i < 3; ++i) {
+    run->grid[i] = shape.grid[i];
+    run->block[i] = shape.block[i];
+    run->cluster[i] = shape.cluster[i] ? shape.cluster[i] : 1;
+  }
+  run->shared = shape.shared;
+  run->cooperative = shape.cooperative;
+  return CUDA_SUCCESS;
+}
+
 // The node a launch of `f` makes, checked as the driver checks a launch.
 CUresult make_node(const char* entry, CUfunction f, const Shape& shape, void** params, void** extra, Context* ctx,
                    Node* out) {
@@ -101,17 +119,7 @@ CUresult make_node(const char* entry, CUfunction f, const Shape& shape, void** p
   if (k.context != ctx) return CUDA_ERROR_INVALID_HANDLE;
   if (CUresult r = check_shape(k, shape)) return r;
   KernelRun run;
-  if (CUresult r = gather(k, params, extra, &run.args)) return r;
-  run.name = k.name;
-  run.module = k.module;
-  run.params = k.params;
-  for (int i = 0; i < 3; ++i) {
-    run.grid[i] = shape.grid[i];
-    run.block[i] = shape.block[i];
-    run.cluster[i] = shape.cluster[i] ? shape.cluster[i] : 1;
-  }
-  run.shared = shape.shared;
-  run.cooperative = shape.cooperative;
+  if (CUresult r = kernel_run(k, shape, params, extra, &run)) return r;
   Node& node = *out;
   node.type = NodeType::Kernel;
   node.entry = entry;
@@ -135,14 +143,32 @@ CUresult launch(const char* entry, CUfunction f, const Shape& shape, CUstream hS
   if (!kernel_info(f, &k)) return CUDA_ERROR_INVALID_HANDLE;
   if (k.context != current_context()) return CUDA_ERROR_INVALID_HANDLE;
   if (CUresult r = check_shape(k, shape)) return r;
+  KernelRun run;
+  if (CUresult r = kernel_run(k, shape, params, extra, &run)) return r;
   Stream* s = nullptr;
-  {
-    std::vector<uint8_t> unused;
-    if (CUresult r = gather(k, params, extra, &unused)) return r;
-  }
   if (CUresult r = stream_for_work(hStream, &s)) return r;
+  Context* ctx = s->ctx;
+  if (kernel_is_resident(run.name)) {
+    // A resident kernel runs on a thread of its own until told to end; it is
+    // never part of a graph.
+    if (s->capture) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    std::function<void()> body = resident_body(run);
+    return enqueue(s, entry, [s, ctx, body] {
+      if (!body) {
+        if (!ctx->broken) ctx->broken = CUDA_ERROR_ILLEGAL_ADDRESS;
+        return CUDA_SUCCESS;
+      }
+      auto resident = std::make_shared<ResidentRun>();
+      s->resident = resident;
+      std::thread([resident, body] {
+        body();
+        resident->finish();
+      }).detach();
+      return CUDA_SUCCESS;
+    });
+  }
   Node node;
-  if (CUresult r = make_node(entry, f, shape, params, extra, s->ctx, &node)) return r;
+  if (CUresult r = make_node(entry, f, shape, params, extra, ctx, &node)) return r;
   if (s->capture) return capture_node(s, std::move(node));
   return enqueue(s, entry, node.work);
 }

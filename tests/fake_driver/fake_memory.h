@@ -13,6 +13,11 @@
 // reports a failed copy.
 #pragma once
 
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <vector>
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -55,6 +60,31 @@ Allocation* allocation_containing(uintptr_t p);
 // under unified addressing on a real GPU).
 bool device_range_ok(CUdeviceptr p, size_t n);
 
+// A resident kernel running on its own thread (fake_kernels.h: spin_until,
+// dc_echo): it ends only when the memory it polls tells it to, as a
+// persistent kernel on a GPU does. Work that waits for it (a stream, event or
+// context synchronisation) blocks until it ends, as on a GPU; queries answer
+// CUDA_ERROR_NOT_READY meanwhile. Work enqueued behind it on its stream runs
+// at once (the fake does not order it after the kernel).
+struct ResidentRun {
+  std::mutex mutex;
+  std::condition_variable ended;
+  bool done = false;
+  bool finished() {
+    std::lock_guard<std::mutex> g(mutex);
+    return done;
+  }
+  void finish() {
+    std::lock_guard<std::mutex> g(mutex);
+    done = true;
+    ended.notify_all();
+  }
+  void wait() {
+    std::unique_lock<std::mutex> g(mutex);
+    ended.wait(g, [this] { return done; });
+  }
+};
+
 struct Stream {
   Context* ctx = nullptr;
   unsigned flags = 0;
@@ -75,7 +105,15 @@ struct Stream {
   // stream, of an event, of the context, a stream waiting on an event).
   bool held = false;
   std::vector<std::pair<std::string, std::function<CUresult()>>> held_work;
+  // The last resident kernel launched on the stream (nullptr if none).
+  std::shared_ptr<ResidentRun> resident;
 };
+
+// The resident kernel a synchronisation of `stream` must wait for (nullptr if
+// none is running). Callers hold fake::lock(); they wait after releasing it.
+std::shared_ptr<ResidentRun> running_resident(Stream* stream);
+// Every resident kernel running in `ctx`. Callers hold fake::lock().
+std::vector<std::shared_ptr<ResidentRun>> running_residents(Context* ctx);
 
 // The stream a CUstream names, for work enqueued in the current context:
 // 0, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD are the current context's

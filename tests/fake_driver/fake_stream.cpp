@@ -118,6 +118,21 @@ CUresult stream_for_work(CUstream h, Stream** out) {
   return CUDA_SUCCESS;
 }
 
+std::shared_ptr<ResidentRun> running_resident(Stream* stream) {
+  if (!stream || !stream->resident || stream->resident->finished()) return nullptr;
+  return stream->resident;
+}
+
+std::vector<std::shared_ptr<ResidentRun>> running_residents(Context* ctx) {
+  std::vector<std::shared_ptr<ResidentRun>> out;
+  for (auto& [s, unused] : streams()) {
+    (void)unused;
+    if (s->ctx == ctx)
+      if (auto r = running_resident(s)) out.push_back(r);
+  }
+  return out;
+}
+
 // The work a held stream keeps for later: what owns everything it uses
 // (captured by value), so that it can run after the call returned.
 static bool can_wait(const char* entry) {
@@ -232,7 +247,7 @@ FAKE_EXPORT(cuStreamDestroy, 4000)
 CUresult CUDAAPI cuStreamSynchronize(CUstream hStream) {
   FAKE_ENTER(cuStreamSynchronize);
   FAKE_REQUIRE_CONTEXT();
-  std::lock_guard<std::recursive_mutex> g(lock());
+  std::unique_lock<std::recursive_mutex> g(lock());
   Stream* s = nullptr;
   if (CUresult r = any_stream(hStream, &s)) return r;
   // Not allowed while the stream captures: the capture is invalidated.
@@ -241,6 +256,14 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream hStream) {
     return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   }
   run_held_work(s);
+  // A resident kernel on the stream: wait until it ends, as a GPU does (for
+  // ever, if nothing tells it to).
+  if (std::shared_ptr<ResidentRun> run = running_resident(s)) {
+    g.unlock();
+    run->wait();
+    g.lock();
+    if (CUresult r = any_stream(hStream, &s)) return r;
+  }
   return take_pending(s);
 }
 FAKE_EXPORT(cuStreamSynchronize, 2000)
@@ -257,6 +280,7 @@ CUresult CUDAAPI cuStreamQuery(CUstream hStream) {
     return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   }
   run_held_work(s);
+  if (running_resident(s)) return CUDA_ERROR_NOT_READY;
   return take_pending(s);
 }
 FAKE_EXPORT(cuStreamQuery, 2000)

@@ -41,7 +41,7 @@ ln -s libdccuda.so.1 "$out/lib/libdccuda.so"
 cp "$release/BUILD-INFO.txt" "$out/lib/"
 cp "$build/tests/libdcfake_cuda.so" "$out/lib/"
 cp "$portable/dccuda-info" "$out/bin/"
-for exe in dccuda-saxpy dccuda-multi-gpu; do
+for exe in dccuda-saxpy dccuda-multi-gpu dccuda-echo-actor; do
   [ -x "$build/$exe" ] && cp "$build/$exe" "$out/bin/"
 done
 find "$build/tests" -maxdepth 1 -type f -name 'test_*' -perm -u+x -exec cp {} "$out/tests/" \;

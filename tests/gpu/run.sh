@@ -86,6 +86,12 @@ if [ -x "$bundle/bin/dccuda-multi-gpu" ]; then
   echo "multi-gpu (C)            $( [ ${PIPESTATUS[0]} -eq 0 ] && echo PASS || echo FAIL )" >> "$summary"
 fi
 
+if [ -x "$bundle/bin/dccuda-echo-actor" ]; then
+  echo "== echo actor sample (C): a resident kernel behind two queues"
+  timeout 300 "$bundle/bin/dccuda-echo-actor" 100000 2>&1 | tee "$out/echo-actor.txt"
+  echo "echo-actor (C)           $( [ ${PIPESTATUS[0]} -eq 0 ] && echo PASS || echo FAIL )" >> "$summary"
+fi
+
 for sample in "$bundle"/extra/*/*saxpy* "$bundle"/extra/zig/dccuda-zig-consumer; do
   [ -x "$sample" ] || continue
   name=$(basename "$sample")
@@ -237,6 +243,8 @@ if [ $bench -eq 1 ]; then
   for ((pass = 2; pass <= passes; pass++)); do
     [ -x "$bundle/bench/bench_launch" ] && run_bench bench_launch "bench_launch-pass$pass"
     [ -x "$bundle/bench/bench_memory" ] && run_bench bench_memory "bench_memory-pass$pass" --benchmark_filter=AllocFree
+    # The queue round trips again: their tails vary from run to run.
+    [ -x "$bundle/bench/bench_queue" ] && run_bench bench_queue "bench_queue-pass$pass"
   done
   for b in "$bundle"/extra/*/*bench*; do
     [[ "$b" == *.sh ]] && continue

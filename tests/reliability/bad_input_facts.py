@@ -596,4 +596,93 @@ FACTS = {
                ("a folder that does not exist", {"path": "\"/nonexistent-dccuda-folder/g.dot\""},
                 "DC_ERROR_IO", "could not write")],
     ),
+    # -- message queues and resident kernels ---------------------------------------------
+    "dc_queue_create": dict(
+        valid={"direction": "DC_QUEUE_TO_DEVICE", "slot_size": "64", "capacity": "16"},
+        ints={"slot_size": ("bad", ["0", "4", "48", "131072", U32_MAX], ARG),
+              "capacity": ("bad", ["0", "1", "3", "1u << 25", U32_MAX], ARG)},
+    ),
+    "dc_queue_release": dict(),
+    "dc_queue_buffer": dict(),
+    "dc_queue_try_enqueue": dict(
+        valid={"message": "fx.host", "size": "8"},
+        ints={"size": ("bad", ["65", U32_MAX], RANGE)},
+    ),
+    "dc_queue_enqueue": dict(
+        valid={"message": "fx.host", "size": "8", "wait": "DC_WAIT_SPIN", "timeout_us": "0"},
+        ints={"size": ("bad", ["65", U32_MAX], RANGE),
+              "timeout_us": ("any", "every limit is valid (UINT64_MAX: none; the queue has room)")},
+    ),
+    "dc_queue_enqueue_batch": dict(
+        valid={"messages": "fx.host", "size": "64", "message_size": "8"},
+        ints={"size": ("bad", ["12", U64_MAX], ARG),  # not a multiple of message_size
+              "message_size": ("bad", ["0", "3"], ARG)},
+        extra=[("message larger than a slot", {"size": "128", "message_size": "128"}, RANGE, "slot size 64")],
+    ),
+    "dc_queue_try_dequeue": dict(
+        valid={"queue": "fx.queue_to_host", "message": "fx.host", "max_size": "64"},
+        baseline="DC_NOT_READY",
+        ints={"max_size": ("any", "any room is valid: a longer message is refused when one comes")},
+        extra=[("a DC_QUEUE_TO_DEVICE queue", {"queue": "fx.queue"}, ARG, "DC_QUEUE_TO_DEVICE")],
+    ),
+    "dc_queue_dequeue": dict(
+        valid={"queue": "fx.queue_from_kernel", "message": "fx.host", "max_size": "64", "wait": "DC_WAIT_SPIN",
+               "timeout_us": "0"},
+        ints={"max_size": ("bad", ["0", "7"], RANGE),  # the fixture's messages are 8 bytes
+              "timeout_us": ("any", "every limit is valid (the queue always has a message)")},
+        after="fx.refill_queue();",
+        extra=[("an empty queue", {"queue": "fx.queue_to_host"}, "DC_ERROR_TIMEOUT", "stayed empty for 0 us")],
+    ),
+    "dc_queue_dequeue_batch": dict(
+        valid={"queue": "fx.queue_to_host", "messages": "fx.host", "size": "badinput::kBytes", "stride": "64"},
+        baseline="DC_NOT_READY",
+        ints={"size": ("bad", ["0", "63"], ARG), "stride": ("bad", ["0", "8"], ARG)},
+    ),
+    "dc_queue_counters": dict(),
+    "dc_control_create": dict(),
+    "dc_control_release": dict(),
+    "dc_control_buffer": dict(),
+    "dc_control_request_stop": dict(
+        after="dc_control_reset(fx.control);",
+        extra=[("a kernel that already stopped", {"control": "fx.control_stopped"}, STATE, "already stopped")],
+    ),
+    "dc_control_wait_stopped": dict(
+        valid={"control": "fx.control_stopped", "wait": "DC_WAIT_SPIN", "timeout_us": "0"},
+        ints={"timeout_us": ("any", "every limit is valid (the kernel has stopped)")},
+        extra=[("a kernel that never started", {"control": "fx.control"}, "DC_ERROR_TIMEOUT", "DC_CONTROL_IDLE")],
+    ),
+    "dc_control_status": dict(),
+    "dc_control_check_progress": dict(
+        valid={"stall_us": "1000"},
+        baseline=STATE,  # the fixture's block is idle
+        ints={"stall_us": ("bad", ["0"], ARG)},
+    ),
+    "dc_control_reset": dict(),
+
+    # -- stream memory operations ------------------------------------------------------
+    "dc_stream_wait_value32": dict(
+        # fx.zeros holds 0: GEQ 0 and GEQ UINT32_MAX (0 - 0xFFFFFFFF = 1) are satisfied at once.
+        valid={"buffer": "fx.zeros", "offset": "0", "value": "0", "compare": "DC_COMPARE_GEQ"},
+        ints={"offset": ("bad", ["2", "64", U64_MAX], [ARG, RANGE]),
+              "value": ("any", "every value is valid (0 and the maximum are satisfied by fx.zeros)")},
+    ),
+    "dc_stream_wait_value64": dict(
+        valid={"buffer": "fx.zeros", "offset": "0", "value": "0", "compare": "DC_COMPARE_GEQ"},
+        ints={"offset": ("bad", ["4", "64", U64_MAX], [ARG, RANGE]),
+              "value": ("any", "every value is valid (0 and the maximum are satisfied by fx.zeros)")},
+    ),
+    "dc_stream_write_value32": dict(
+        valid={"offset": "0", "value": "1"},
+        ints={"offset": ("bad", ["2", "badinput::kBytes", U64_MAX], [ARG, RANGE]),
+              "value": ("any", "every value is valid")},
+    ),
+    "dc_stream_write_value64": dict(
+        valid={"offset": "0", "value": "1"},
+        ints={"offset": ("bad", ["4", "badinput::kBytes", U64_MAX], [ARG, RANGE]),
+              "value": ("any", "every value is valid")},
+    ),
+    "dc_stream_batch_mem_ops": dict(
+        valid={"ops": "fx.mem_ops", "count": "1"},
+        ints={"count": ("bad", ["0", "257", U32_MAX], ARG)},
+    ),
 }

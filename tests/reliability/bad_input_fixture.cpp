@@ -8,6 +8,7 @@
 
 #include "compile/kernel_sources.h"
 #include "support/host_memory.h"
+#include "dccuda_device.h"
 
 namespace badinput {
 
@@ -143,6 +144,32 @@ std::string Fixture::open() {
   OPEN_STEP(dc_launch_create(function, &config, &dead_launch));
   OPEN_STEP(dc_stream_begin_capture(capture_stream, DC_CAPTURE_THREAD_LOCAL));
   OPEN_STEP(dc_stream_end_capture(capture_stream, &dead_graph));
+  mem_ops[0] = {DC_MEM_OP_WRITE32, 0, 0, 0, buffer, 0, 1};
+  OPEN_STEP(dc_buffer_alloc_pinned(device, 64, DC_ALLOC_DEVICE_MAPPED, &zeros));
+  {
+    void* p = nullptr;
+    OPEN_STEP(dc_buffer_host_pointer(zeros, &p));
+    std::memset(p, 0, 64);
+  }
+  OPEN_STEP(dc_queue_create(device, DC_QUEUE_TO_DEVICE, 64, 1u << 16, &queue));
+  OPEN_STEP(dc_queue_create(device, DC_QUEUE_TO_HOST, 64, 16, &queue_to_host));
+  OPEN_STEP(dc_control_create(device, &control));
+  OPEN_STEP(dc_queue_create(device, DC_QUEUE_TO_HOST, 64, 16, &queue_from_kernel));
+  for (int i = 0; i < 8; ++i) refill_queue();
+  OPEN_STEP(dc_control_create(device, &control_stopped));
+  {
+    dc_buffer b = nullptr;
+    void* p = nullptr;
+    OPEN_STEP(dc_control_buffer(control_stopped, &b));
+    OPEN_STEP(dc_buffer_host_pointer(b, &p));
+    dc_control_enter(static_cast<dc_control_block*>(p));
+    dc_control_exit(static_cast<dc_control_block*>(p));
+    dc_buffer_release(b);
+  }
+  OPEN_STEP(dc_queue_create(device, DC_QUEUE_TO_DEVICE, 64, 16, &dead_queue));
+  OPEN_STEP(dc_control_create(device, &dead_control));
+  dc_queue_release(dead_queue);
+  dc_control_release(dead_control);
   dc_device_release(dead_device);
   dc_buffer_release(dead_buffer);
   dc_stream_release(dead_stream);
@@ -157,9 +184,26 @@ std::string Fixture::open() {
   return "";
 }
 
+void Fixture::refill_queue() {
+  dc_buffer b = nullptr;
+  void* p = nullptr;
+  if (dc_queue_buffer(queue_from_kernel, &b) != DC_SUCCESS) return;
+  if (dc_buffer_host_pointer(b, &p) == DC_SUCCESS) {
+    uint64_t message = 42;
+    dc_ring_try_enqueue(static_cast<dc_queue_ring*>(p), &message, 8);
+  }
+  dc_buffer_release(b);
+}
+
 void Fixture::close() {
   if (stream) dc_stream_synchronize(stream);
   dc_graph_release(built);
+  dc_control_release(control_stopped);
+  dc_buffer_release(zeros);
+  dc_queue_release(queue_from_kernel);
+  dc_control_release(control);
+  dc_queue_release(queue_to_host);
+  dc_queue_release(queue);
   dc_graph_release(graph2);
   dc_graph_release(graph);
   dc_launch_release(launch);

@@ -30,6 +30,8 @@ struct Fixture {
   std::string open();
   // Releases everything (in reverse order).
   void close();
+  // Puts one 8-byte message into queue_from_kernel, as a kernel would.
+  void refill_queue();
 
   bool two_devices = false;  // fx.peer is another device (else a second handle to device 0)
 
@@ -60,6 +62,11 @@ struct Fixture {
   uint64_t built_host = 0;             // a host node of built
   uint64_t built_conditional = 0;      // an IF node of built (one body)
   uint64_t built_condition = 0;
+  dc_queue queue = nullptr;            // DC_QUEUE_TO_DEVICE, 64-byte slots, room for every case's message
+  dc_queue queue_to_host = nullptr;    // DC_QUEUE_TO_HOST, 64-byte slots, empty
+  dc_queue queue_from_kernel = nullptr;// DC_QUEUE_TO_HOST, 64-byte slots, never empty (refill_queue)
+  dc_control control = nullptr;        // idle
+  dc_control control_stopped = nullptr;// its kernel has stopped (written as a kernel would)
 
   // Released handles of every type (never reused: see the handle table).
   dc_device dead_device = nullptr;
@@ -71,6 +78,8 @@ struct Fixture {
   dc_function dead_function = nullptr;
   dc_launch dead_launch = nullptr;
   dc_graph dead_graph = nullptr;
+  dc_queue dead_queue = nullptr;
+  dc_control dead_control = nullptr;
 
   // Values for the other arguments.
   std::vector<uint8_t> host_memory = std::vector<uint8_t>(kBytes, 0);
@@ -87,6 +96,9 @@ struct Fixture {
   float alpha = 2.0f;
   int32_t n = kElements;
   dc_arg args[4] = {};                  // saxpy's arguments
+  dc_stream_mem_op mem_ops[1] = {};     // a 32-bit write to buffer's first word
+  dc_buffer zeros = nullptr;            // pinned, device-mapped, 64 bytes of 0 that nothing writes
+                                        // (stream waits GEQ 0, and GEQ UINT*_MAX, are satisfied at once)
   dc_arg args_bad_kind[4] = {};         // args[0].kind is 7
   dc_arg args_bad_size[4] = {};         // args[3] (int n) passed as 8 bytes
   dc_arg args_bad_offset[4] = {};       // args[2].offset is the buffer's size

@@ -184,6 +184,17 @@ Outcome run_scenario(World& w) {
   STEP("dc_buffer_fill_async D8", dc_buffer_fill_async(managed, 0, kSmall, 0x11, 1, s));
   STEP("dc_buffer_fill_async D16", dc_buffer_fill_async(nopool, 0, kSmall, 0x2222, 2, s));
   STEP("dc_buffer_fill_async D32 pinned", dc_buffer_fill_async(pinned, 0, 64, 0x33333333, 4, s));
+  // Stream memory operations, writing what the fill wrote (so later checks are unchanged) and
+  // waiting for values already there (a wait that could not be satisfied would hold the stream).
+  STEP("dc_stream_write_value32", dc_stream_write_value32(s, pinned, 0, 0x33333333u, 0));
+  STEP("dc_stream_write_value64", dc_stream_write_value64(s, pinned, 8, 0x3333333333333333ull, 0));
+  STEP("dc_stream_wait_value32", dc_stream_wait_value32(s, pinned, 0, 0x33333333u, DC_COMPARE_EQ, 0));
+  STEP("dc_stream_wait_value64", dc_stream_wait_value64(s, pinned, 8, 0x3333333333333333ull, DC_COMPARE_EQ, 0));
+  {
+    dc_stream_mem_op ops[2] = {{DC_MEM_OP_WRITE32, 0, 0, 0, pinned, 16, 0x33333333u},
+                               {DC_MEM_OP_WAIT32, DC_COMPARE_EQ, 0, 0, pinned, 16, 0x33333333u}};
+    STEP("dc_stream_batch_mem_ops", dc_stream_batch_mem_ops(s, ops, 2));
+  }
   STEP("dc_buffer_prefetch", dc_buffer_prefetch(managed, 0, kSmall, 0, s));
   STEP("dc_buffer_advise", dc_buffer_advise(managed, 0, kSmall, DC_ADVISE_SET_READ_MOSTLY, 0));
   std::fill(back.begin(), back.end(), 0);

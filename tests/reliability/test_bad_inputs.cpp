@@ -296,7 +296,7 @@ TEST(BadInputCoverage, EveryExportedFunctionHasAnEntry) {
 }
 
 TEST(BadInputCoverage, StatusNameOfAnyValue) {
-  for (int32_t v : {INT32_MIN, -1000, -18, 2, 17, 1000, INT32_MAX})
+  for (int32_t v : {INT32_MIN, -1000, -19, 2, 17, 1000, INT32_MAX})
     EXPECT_STREQ(dc_status_name(v), "DC_STATUS_UNKNOWN") << v;
 }
 

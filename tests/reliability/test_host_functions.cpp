@@ -37,6 +37,9 @@ struct Objects {
   dc_graph built = nullptr;  // made with dc_graph_create: two fill nodes, first and second
   uint64_t first = 0;
   uint64_t second = 0;
+  dc_queue to_device = nullptr;  // full: an enqueue would wait
+  dc_queue to_host = nullptr;    // empty: a dequeue would wait
+  dc_control control = nullptr;  // idle: a wait for its stop would wait
   std::vector<uint8_t> host = std::vector<uint8_t>(4096, 1);
   dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
 };
@@ -53,6 +56,8 @@ void release_any(dc_module h) { dc_module_release(h); }
 void release_any(dc_function h) { dc_function_release(h); }
 void release_any(dc_launch h) { dc_launch_release(h); }
 void release_any(dc_graph h) { dc_graph_release(h); }
+void release_any(dc_queue h) { dc_queue_release(h); }
+void release_any(dc_control h) { dc_control_release(h); }
 
 // Out-pointers start as a made-up handle: a refused call must clear them.
 template <class Handle>
@@ -172,6 +177,16 @@ std::vector<Case> refused_calls() {
       {"dc_graph_add_conditional_node", [](Objects& o) { uint64_t c = 0, n = 0; return dc_graph_add_conditional_node(o.built, DC_GRAPH_CONDITIONAL_IF, 1, 0, nullptr, 0, &c, &n); }},
       {"dc_graph_conditional_body", [](Objects& o) { dc_graph g = sentinel<dc_graph>(); dc_status s = dc_graph_conditional_body(o.built, o.first, 0, &g); return cleared(s, g); }},
       {"dc_graph_set_host_node", [](Objects& o) { return dc_graph_set_host_node(o.built, o.first, [](void*) {}, nullptr); }},
+      {"dc_queue_create", [](Objects& o) { dc_queue q = sentinel<dc_queue>(); dc_status s = dc_queue_create(o.device, DC_QUEUE_TO_DEVICE, 8, 2, &q); return cleared(s, q); }},
+      {"dc_queue_enqueue", [](Objects& o) { uint64_t m = 0; return dc_queue_enqueue(o.to_device, &m, 8, DC_WAIT_BLOCK, 1000); }},
+      {"dc_queue_dequeue", [](Objects& o) { uint64_t m = 0; uint32_t n = 0; return dc_queue_dequeue(o.to_host, &m, 8, &n, DC_WAIT_BLOCK, 1000); }},
+      {"dc_control_create", [](Objects& o) { dc_control c = sentinel<dc_control>(); dc_status s = dc_control_create(o.device, &c); return cleared(s, c); }},
+      {"dc_control_wait_stopped", [](Objects& o) { return dc_control_wait_stopped(o.control, DC_WAIT_BLOCK, 1000); }},
+      {"dc_stream_wait_value32", [](Objects& o) { return dc_stream_wait_value32(o.stream, o.buffer, 0, 0, DC_COMPARE_GEQ, 0); }},
+      {"dc_stream_wait_value64", [](Objects& o) { return dc_stream_wait_value64(o.stream, o.buffer, 0, 0, DC_COMPARE_GEQ, 0); }},
+      {"dc_stream_write_value32", [](Objects& o) { return dc_stream_write_value32(o.stream, o.buffer, 0, 1, 0); }},
+      {"dc_stream_write_value64", [](Objects& o) { return dc_stream_write_value64(o.stream, o.buffer, 0, 1, 0); }},
+      {"dc_stream_batch_mem_ops", [](Objects& o) { dc_stream_mem_op op = {DC_MEM_OP_WRITE32, 0, 0, 0, o.buffer, 0, 1}; return dc_stream_batch_mem_ops(o.stream, &op, 1); }},
   };
 }
 
@@ -216,6 +231,12 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   ASSERT_DC_OK(dc_graph_add_fill_node(o.built, o.buffer, 0, 64, 1, 4, nullptr, 0, &o.first));
   ASSERT_DC_OK(dc_graph_add_fill_node(o.built, o.buffer, 0, 64, 2, 4, nullptr, 0, &o.second));
   ASSERT_DC_OK(dc_stream_synchronize(o.stream));
+  ASSERT_DC_OK(dc_queue_create(device_, DC_QUEUE_TO_DEVICE, 8, 2, &o.to_device));
+  uint64_t message = 0;
+  ASSERT_DC_OK(dc_queue_try_enqueue(o.to_device, &message, 8));
+  ASSERT_DC_OK(dc_queue_try_enqueue(o.to_device, &message, 8));
+  ASSERT_DC_OK(dc_queue_create(device_, DC_QUEUE_TO_HOST, 8, 2, &o.to_host));
+  ASSERT_DC_OK(dc_control_create(device_, &o.control));
 
   CallbackRun run;
   run.objects = &o;
@@ -236,6 +257,9 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   EXPECT_DC_OK(dc_launch_enqueue(o.launch, o.stream));
   EXPECT_DC_OK(dc_device_synchronize(device_));
 
+  dc_queue_release(o.to_device);
+  dc_queue_release(o.to_host);
+  dc_control_release(o.control);
   dc_graph_release(o.graph);
   dc_graph_release(o.built);
   dc_launch_release(o.launch);

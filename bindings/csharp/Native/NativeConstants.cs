@@ -29,6 +29,7 @@ namespace Dccuda.Interop
         public const int DC_ERROR_INVALID_IMAGE = -15;
         public const int DC_ERROR_INVALID_STATE = -16;
         public const int DC_ERROR_IO = -17;
+        public const int DC_ERROR_TIMEOUT = -18;
 
         public const uint DC_INIT_NO_NVRTC = 1u;
         public const uint DC_INIT_NO_DISK_CACHE = 2u;
@@ -43,6 +44,8 @@ namespace Dccuda.Interop
         public const int DC_HANDLE_FUNCTION = 7;
         public const int DC_HANDLE_LAUNCH = 8;
         public const int DC_HANDLE_GRAPH = 9;
+        public const int DC_HANDLE_QUEUE = 10;
+        public const int DC_HANDLE_CONTROL = 11;
 
         public const int DC_LIMIT_STACK_SIZE = 0;
         public const int DC_LIMIT_PRINTF_FIFO_SIZE = 1;
@@ -87,6 +90,19 @@ namespace Dccuda.Interop
         public const int DC_STREAM_LEGACY = 1;
         public const int DC_STREAM_PER_THREAD = 2;
 
+        public const int DC_COMPARE_GEQ = 1;
+        public const int DC_COMPARE_EQ = 2;
+        public const int DC_COMPARE_AND = 3;
+        public const int DC_COMPARE_NOR = 4;
+
+        public const uint DC_VALUE_FLUSH = 1u;
+        public const uint DC_VALUE_NO_MEMORY_BARRIER = 2u;
+
+        public const uint DC_MEM_OP_WAIT32 = 1u;
+        public const uint DC_MEM_OP_WAIT64 = 2u;
+        public const uint DC_MEM_OP_WRITE32 = 3u;
+        public const uint DC_MEM_OP_WRITE64 = 4u;
+
         public const uint DC_EVENT_DISABLE_TIMING = 1u;
         public const uint DC_EVENT_BLOCKING_SYNC = 2u;
 
@@ -118,6 +134,7 @@ namespace Dccuda.Interop
 
         public const uint DC_LAUNCH_COOPERATIVE = 1u;
         public const uint DC_LAUNCH_PROGRAMMATIC_SERIALIZATION = 2u;
+        public const uint DC_LAUNCH_PERSISTENT = 4u;
 
         public const uint DC_ARG_VALUE = 1u;
         public const uint DC_ARG_BUFFER = 2u;
@@ -146,5 +163,16 @@ namespace Dccuda.Interop
         public const int DC_GRAPH_CONDITIONAL_IF = 0;
         public const int DC_GRAPH_CONDITIONAL_WHILE = 1;
         public const int DC_GRAPH_CONDITIONAL_SWITCH = 2;
+
+        public const int DC_QUEUE_TO_DEVICE = 1;
+        public const int DC_QUEUE_TO_HOST = 2;
+
+        public const int DC_WAIT_SPIN = 1;
+        public const int DC_WAIT_SPIN_YIELD = 2;
+        public const int DC_WAIT_BLOCK = 3;
+
+        public const int DC_CONTROL_IDLE = 0;
+        public const int DC_CONTROL_RUNNING = 1;
+        public const int DC_CONTROL_STOPPED = 2;
     }
 }

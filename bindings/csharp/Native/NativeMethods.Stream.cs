@@ -121,6 +121,56 @@ namespace Dccuda.Interop
 
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_stream_wait_value32")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_stream_wait_value32", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_stream_wait_value32(IntPtr stream, IntPtr buffer, ulong offset, uint value, int compare, uint flags);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_stream_wait_value64")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_stream_wait_value64", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_stream_wait_value64(IntPtr stream, IntPtr buffer, ulong offset, ulong value, int compare, uint flags);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_stream_write_value32")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_stream_write_value32", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_stream_write_value32(IntPtr stream, IntPtr buffer, ulong offset, uint value, uint flags);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_stream_write_value64")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_stream_write_value64", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_stream_write_value64(IntPtr stream, IntPtr buffer, ulong offset, ulong value, uint flags);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_stream_batch_mem_ops")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_stream_batch_mem_ops", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_stream_batch_mem_ops(IntPtr stream, DcStreamMemOp* ops, uint count);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
         [LibraryImport(Lib, EntryPoint = "dc_event_create")]
         public static partial
 #else

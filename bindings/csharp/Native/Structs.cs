@@ -89,6 +89,25 @@ namespace Dccuda.Interop
         }
     }
 
+    /// <summary>dc_stream_mem_op.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct DcStreamMemOp
+    {
+        /// <summary>DC_MEM_OP_*</summary>
+        public uint Kind;
+        /// <summary>waits: DC_COMPARE_*; writes: 0</summary>
+        public int Compare;
+        /// <summary>as the single call takes</summary>
+        public uint Flags;
+        /// <summary>0</summary>
+        public uint Reserved;
+        /// <summary>dc_buffer</summary>
+        public IntPtr Buffer;
+        public ulong Offset;
+        /// <summary>32-bit kinds: the low 32 bits (the rest must be 0)</summary>
+        public ulong Value;
+    }
+
     /// <summary>dc_compile_options.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct DcCompileOptions
@@ -230,5 +249,63 @@ namespace Dccuda.Interop
         public IntPtr Buffer;
         /// <summary>DC_ARG_BUFFER: byte offset into the buffer</summary>
         public ulong Offset;
+    }
+
+    /// <summary>dc_queue_stats.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct DcQueueStats
+    {
+        /// <summary>sizeof(dc_queue_stats)</summary>
+        public uint StructSize;
+        /// <summary>DC_QUEUE_*</summary>
+        public int Direction;
+        /// <summary>bytes per slot</summary>
+        public uint SlotSize;
+        /// <summary>slots</summary>
+        public uint Capacity;
+        /// <summary>messages in the queue when asked</summary>
+        public ulong Length;
+        /// <summary>messages enqueued (by the host or, TO_HOST, by the kernel)</summary>
+        public ulong Enqueued;
+        /// <summary>messages dequeued (by the kernel or, TO_HOST, by the host)</summary>
+        public ulong Dequeued;
+        /// <summary>host enqueue calls that found the queue full and waited</summary>
+        public ulong FullWaits;
+        /// <summary>host dequeue calls that found the queue empty and waited</summary>
+        public ulong EmptyWaits;
+        /// <summary>host messages not enqueued: full on a try, or a timeout</summary>
+        public ulong Drops;
+
+        /// <summary>DC_QUEUE_STATS_INIT.</summary>
+        public static unsafe DcQueueStats Init()
+        {
+            return new DcQueueStats { StructSize = (uint)sizeof(DcQueueStats) };
+        }
+    }
+
+    /// <summary>dc_control_info.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct DcControlInfo
+    {
+        /// <summary>sizeof(dc_control_info)</summary>
+        public uint StructSize;
+        /// <summary>DC_CONTROL_*</summary>
+        public int State;
+        /// <summary>1 once dc_control_request_stop was called (until reset)</summary>
+        public uint StopRequested;
+        /// <summary>the code of the kernel's last dc_control_report_error, 0 if none</summary>
+        public uint LastError;
+        /// <summary>the kernel's dc_control_beat count</summary>
+        public ulong Heartbeat;
+        /// <summary>how many errors the kernel reported</summary>
+        public ulong Errors;
+        /// <summary>Microseconds since the host last saw the heartbeat change (or, before the first change, since the block was made or reset). The host sees changes only when it asks (this call, dc_control_check_progress).</summary>
+        public ulong IdleUs;
+
+        /// <summary>DC_CONTROL_INFO_INIT.</summary>
+        public static unsafe DcControlInfo Init()
+        {
+            return new DcControlInfo { StructSize = (uint)sizeof(DcControlInfo) };
+        }
     }
 }

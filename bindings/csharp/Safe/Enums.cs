@@ -47,6 +47,8 @@ namespace Dccuda
         InvalidState = C.DC_ERROR_INVALID_STATE,
         /// <summary>DC_ERROR_IO: A file could not be read or written.</summary>
         Io = C.DC_ERROR_IO,
+        /// <summary>DC_ERROR_TIMEOUT: A wait with a time limit ran out; nothing was changed.</summary>
+        Timeout = C.DC_ERROR_TIMEOUT,
     }
 
     /// <summary>DC_INIT_* flags.</summary>

@@ -18,6 +18,8 @@ pub const Module = @import("module.zig").Module;
 pub const Function = @import("function.zig").Function;
 pub const Launch = @import("launch.zig").Launch;
 pub const Graph = @import("graph.zig").Graph;
+pub const Queue = opaque {};
+pub const Control = opaque {};
 
 // ---------------------------------------------------------------------------
 // Version
@@ -54,6 +56,7 @@ pub const dc_status = enum(i32) {
     invalid_image = -15,
     invalid_state = -16,
     io = -17,
+    timeout = -18,
     _,
 };
 
@@ -76,6 +79,7 @@ pub const DC_ERROR_NOT_FOUND: i32 = -14;
 pub const DC_ERROR_INVALID_IMAGE: i32 = -15;
 pub const DC_ERROR_INVALID_STATE: i32 = -16;
 pub const DC_ERROR_IO: i32 = -17;
+pub const DC_ERROR_TIMEOUT: i32 = -18;
 
 pub extern "dccuda" fn dc_status_name(status: dc_status) [*:0]const u8;
 pub extern "dccuda" fn dc_last_error_message() [*:0]const u8;
@@ -117,6 +121,8 @@ pub const DC_HANDLE_MODULE: i32 = 6;
 pub const DC_HANDLE_FUNCTION: i32 = 7;
 pub const DC_HANDLE_LAUNCH: i32 = 8;
 pub const DC_HANDLE_GRAPH: i32 = 9;
+pub const DC_HANDLE_QUEUE: i32 = 10;
+pub const DC_HANDLE_CONTROL: i32 = 11;
 
 pub extern "dccuda" fn dc_handle_count(handle_type: i32, count: ?*u64) dc_status;
 
@@ -300,6 +306,37 @@ pub extern "dccuda" fn dc_stream_add_callback(stream: ?*Stream, @"fn": ?dc_host_
 pub extern "dccuda" fn dc_stream_native(stream: ?*Stream, cu_stream: ?*?*anyopaque) dc_status;
 pub extern "dccuda" fn dc_stream_device(stream: ?*Stream, device: ?*?*Device) dc_status;
 
+pub const DC_COMPARE_GEQ: i32 = 1;
+pub const DC_COMPARE_EQ: i32 = 2;
+pub const DC_COMPARE_AND: i32 = 3;
+pub const DC_COMPARE_NOR: i32 = 4;
+
+pub const DC_VALUE_FLUSH: u32 = 0x1;
+pub const DC_VALUE_NO_MEMORY_BARRIER: u32 = 0x2;
+
+pub extern "dccuda" fn dc_stream_wait_value32(stream: ?*Stream, buffer: ?*Buffer, offset: u64, value: u32, compare: i32, flags: u32) dc_status;
+pub extern "dccuda" fn dc_stream_wait_value64(stream: ?*Stream, buffer: ?*Buffer, offset: u64, value: u64, compare: i32, flags: u32) dc_status;
+pub extern "dccuda" fn dc_stream_write_value32(stream: ?*Stream, buffer: ?*Buffer, offset: u64, value: u32, flags: u32) dc_status;
+pub extern "dccuda" fn dc_stream_write_value64(stream: ?*Stream, buffer: ?*Buffer, offset: u64, value: u64, flags: u32) dc_status;
+
+pub const DC_MEM_OP_WAIT32: u32 = 1;
+pub const DC_MEM_OP_WAIT64: u32 = 2;
+pub const DC_MEM_OP_WRITE32: u32 = 3;
+pub const DC_MEM_OP_WRITE64: u32 = 4;
+
+/// dc_stream_mem_op (fields default to zero).
+pub const dc_stream_mem_op = extern struct {
+    kind: u32 = 0,
+    compare: i32 = 0,
+    flags: u32 = 0,
+    reserved: u32 = 0,
+    buffer: ?*Buffer = null,
+    offset: u64 = 0,
+    value: u64 = 0,
+};
+
+pub extern "dccuda" fn dc_stream_batch_mem_ops(stream: ?*Stream, ops: ?[*]const dc_stream_mem_op, count: u32) dc_status;
+
 pub const DC_EVENT_DISABLE_TIMING: u32 = 0x1;
 pub const DC_EVENT_BLOCKING_SYNC: u32 = 0x2;
 
@@ -427,6 +464,7 @@ pub extern "dccuda" fn dc_function_native(function: ?*Function, cu_function: ?*?
 
 pub const DC_LAUNCH_COOPERATIVE: u32 = 0x1;
 pub const DC_LAUNCH_PROGRAMMATIC_SERIALIZATION: u32 = 0x2;
+pub const DC_LAUNCH_PERSISTENT: u32 = 0x4;
 
 /// The defaults are DC_LAUNCH_CONFIG_INIT.
 pub const dc_launch_config = extern struct {
@@ -553,14 +591,78 @@ pub extern "dccuda" fn dc_graph_set_copy_node(graph: ?*Graph, node: u64, dst: ?*
 pub extern "dccuda" fn dc_graph_set_fill_node(graph: ?*Graph, node: u64, buffer: ?*Buffer, offset: u64, size: u64, value: u32, element_size: u32) dc_status;
 pub extern "dccuda" fn dc_graph_set_host_node(graph: ?*Graph, node: u64, @"fn": ?dc_host_fn, user_data: ?*anyopaque) dc_status;
 
+// ---------------------------------------------------------------------------
+// Queues: message queues and resident kernels
+
+pub const DC_QUEUE_TO_DEVICE: i32 = 1;
+pub const DC_QUEUE_TO_HOST: i32 = 2;
+
+pub const DC_WAIT_SPIN: i32 = 1;
+pub const DC_WAIT_SPIN_YIELD: i32 = 2;
+pub const DC_WAIT_BLOCK: i32 = 3;
+
+pub extern "dccuda" fn dc_queue_create(device: ?*Device, direction: i32, slot_size: u32, capacity: u32, queue: ?*?*Queue) dc_status;
+pub extern "dccuda" fn dc_queue_release(queue: ?*Queue) void;
+pub extern "dccuda" fn dc_queue_buffer(queue: ?*Queue, buffer: ?*?*Buffer) dc_status;
+pub extern "dccuda" fn dc_queue_try_enqueue(queue: ?*Queue, message: ?*const anyopaque, size: u32) dc_status;
+pub extern "dccuda" fn dc_queue_enqueue(queue: ?*Queue, message: ?*const anyopaque, size: u32, wait: i32, timeout_us: u64) dc_status;
+pub extern "dccuda" fn dc_queue_enqueue_batch(queue: ?*Queue, messages: ?*const anyopaque, size: u64, message_size: u32, enqueued: ?*u32) dc_status;
+pub extern "dccuda" fn dc_queue_try_dequeue(queue: ?*Queue, message: ?*anyopaque, max_size: u32, size: ?*u32) dc_status;
+pub extern "dccuda" fn dc_queue_dequeue(queue: ?*Queue, message: ?*anyopaque, max_size: u32, size: ?*u32, wait: i32, timeout_us: u64) dc_status;
+pub extern "dccuda" fn dc_queue_dequeue_batch(queue: ?*Queue, messages: ?*anyopaque, size: u64, stride: u32, count: ?*u32) dc_status;
+
+/// The defaults are DC_QUEUE_STATS_INIT.
+pub const dc_queue_stats = extern struct {
+    struct_size: u32 = @sizeOf(dc_queue_stats),
+    direction: i32 = 0,
+    slot_size: u32 = 0,
+    capacity: u32 = 0,
+    length: u64 = 0,
+    enqueued: u64 = 0,
+    dequeued: u64 = 0,
+    full_waits: u64 = 0,
+    empty_waits: u64 = 0,
+    drops: u64 = 0,
+};
+
+pub extern "dccuda" fn dc_queue_counters(queue: ?*Queue, stats: ?*dc_queue_stats) dc_status;
+
+pub const DC_CONTROL_IDLE: i32 = 0;
+pub const DC_CONTROL_RUNNING: i32 = 1;
+pub const DC_CONTROL_STOPPED: i32 = 2;
+
+pub extern "dccuda" fn dc_control_create(device: ?*Device, control: ?*?*Control) dc_status;
+pub extern "dccuda" fn dc_control_release(control: ?*Control) void;
+pub extern "dccuda" fn dc_control_buffer(control: ?*Control, buffer: ?*?*Buffer) dc_status;
+pub extern "dccuda" fn dc_control_request_stop(control: ?*Control) dc_status;
+pub extern "dccuda" fn dc_control_wait_stopped(control: ?*Control, wait: i32, timeout_us: u64) dc_status;
+
+/// The defaults are DC_CONTROL_INFO_INIT.
+pub const dc_control_info = extern struct {
+    struct_size: u32 = @sizeOf(dc_control_info),
+    state: i32 = 0,
+    stop_requested: u32 = 0,
+    last_error: u32 = 0,
+    heartbeat: u64 = 0,
+    errors: u64 = 0,
+    idle_us: u64 = 0,
+};
+
+pub extern "dccuda" fn dc_control_status(control: ?*Control, info: ?*dc_control_info) dc_status;
+pub extern "dccuda" fn dc_control_check_progress(control: ?*Control, stall_us: u64) dc_status;
+pub extern "dccuda" fn dc_control_reset(control: ?*Control) dc_status;
+
 /// The structs of the header, in header order: layout.zig prints these and the
 /// tests check that each `struct_size` default is the struct's own size.
 pub const structs = .{
     .{ "dc_init_options", dc_init_options },
     .{ "dc_device_info", dc_device_info },
+    .{ "dc_stream_mem_op", dc_stream_mem_op },
     .{ "dc_compile_options", dc_compile_options },
     .{ "dc_module_options", dc_module_options },
     .{ "dc_function_info", dc_function_info },
     .{ "dc_launch_config", dc_launch_config },
     .{ "dc_arg", dc_arg },
+    .{ "dc_queue_stats", dc_queue_stats },
+    .{ "dc_control_info", dc_control_info },
 };

@@ -28,6 +28,7 @@ pub const DcError = error{
     InvalidImage,
     InvalidState,
     Io,
+    Timeout,
     UnknownStatus,
 };
 
@@ -53,6 +54,7 @@ pub fn errorFromStatus(status: Status) DcError {
         .invalid_image => error.InvalidImage,
         .invalid_state => error.InvalidState,
         .io => error.Io,
+        .timeout => error.Timeout,
         else => error.UnknownStatus,
     };
 }
@@ -78,5 +80,6 @@ pub fn statusFromError(err: DcError) Status {
         error.InvalidImage => .invalid_image,
         error.InvalidState => .invalid_state,
         error.Io => .io,
+        error.Timeout => .timeout,
     };
 }

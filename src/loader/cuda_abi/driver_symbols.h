@@ -45,3 +45,8 @@
 #define cuGraphKernelNodeSetParams   cuGraphKernelNodeSetParams_v2
 #define cuGraphAddNode               cuGraphAddNode_v2
 #define cuGraphExecKernelNodeSetParams cuGraphExecKernelNodeSetParams_v2
+#define cuStreamWaitValue32          cuStreamWaitValue32_v2
+#define cuStreamWaitValue64          cuStreamWaitValue64_v2
+#define cuStreamWriteValue32         cuStreamWriteValue32_v2
+#define cuStreamWriteValue64         cuStreamWriteValue64_v2
+#define cuStreamBatchMemOp           cuStreamBatchMemOp_v2

@@ -60,6 +60,10 @@ pub const DC_ERROR_INVALID_IMAGE: dc_status = -15;
 pub const DC_ERROR_INVALID_STATE: dc_status = -16;
 /// A file could not be read or written.
 pub const DC_ERROR_IO: dc_status = -17;
+/// A wait with a time limit ran out (a queue that stayed full or empty, a
+/// resident kernel that did not stop). Nothing was changed; the call may be
+/// repeated.
+pub const DC_ERROR_TIMEOUT: dc_status = -18;
 /// dc_init_options.flags: do not load NVRTC (compile calls report
 /// DC_ERROR_NO_COMPILER).
 pub const DC_INIT_NO_NVRTC: u32 = 0x1;
@@ -76,6 +80,8 @@ pub const DC_HANDLE_MODULE: i32 = 6;
 pub const DC_HANDLE_FUNCTION: i32 = 7;
 pub const DC_HANDLE_LAUNCH: i32 = 8;
 pub const DC_HANDLE_GRAPH: i32 = 9;
+pub const DC_HANDLE_QUEUE: i32 = 10;
+pub const DC_HANDLE_CONTROL: i32 = 11;
 /// Bytes of stack per GPU thread (deep recursion, large local arrays).
 pub const DC_LIMIT_STACK_SIZE: i32 = 0;
 /// Bytes of the FIFO device printf writes into (output past it is lost).
@@ -141,6 +147,23 @@ pub const DC_STREAM_BLOCKING: u32 = 0x1;
 pub const DC_STREAM_LEGACY: i32 = 1;
 /// CU_STREAM_PER_THREAD: the calling thread's default stream
 pub const DC_STREAM_PER_THREAD: i32 = 2;
+/// Until (int32_t)(*p - value) >= 0 (int64_t for 64 bits): greater or equal, wrapping.
+pub const DC_COMPARE_GEQ: i32 = 1;
+/// Until *p == value.
+pub const DC_COMPARE_EQ: i32 = 2;
+/// Until (*p & value) != 0.
+pub const DC_COMPARE_AND: i32 = 3;
+/// Until ~(*p | value) != 0.
+pub const DC_COMPARE_NOR: i32 = 4;
+/// A wait: flush the device's outstanding remote writes after it (CU_STREAM_WAIT_VALUE_FLUSH;
+/// the device must support it, else DC_ERROR_NOT_SUPPORTED from the driver).
+pub const DC_VALUE_FLUSH: u32 = 0x1;
+/// A write: no memory barrier before it (earlier writes may land after it).
+pub const DC_VALUE_NO_MEMORY_BARRIER: u32 = 0x2;
+pub const DC_MEM_OP_WAIT32: u32 = 1;
+pub const DC_MEM_OP_WAIT64: u32 = 2;
+pub const DC_MEM_OP_WRITE32: u32 = 3;
+pub const DC_MEM_OP_WRITE64: u32 = 4;
 /// cheaper; dc_event_elapsed_ms is refused
 pub const DC_EVENT_DISABLE_TIMING: u32 = 0x1;
 /// dc_event_synchronize sleeps instead of spinning
@@ -185,6 +208,20 @@ pub const DC_LAUNCH_COOPERATIVE: u32 = 0x1;
 /// Let the next kernel on the stream start early (programmatic dependent launch,
 /// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION; compute capability 9.0+).
 pub const DC_LAUNCH_PROGRAMMATIC_SERIALIZATION: u32 = 0x2;
+/// A persistent (resident) kernel: one that runs until it is told to stop
+/// (through a dc_control block, see "Queues"). dccuda then never waits for it:
+/// while it runs, dc_device_synchronize and dc_device_trim_memory refuse with
+/// DC_ERROR_INVALID_STATE naming it, an allocation that ran out of memory does
+/// not wait for the device before its retry, and releasing a pinned,
+/// registered, managed or non-pool buffer last used on its stream does not
+/// wait for the stream: the memory is freed once the kernel has ended (seen at
+/// a later dccuda call on the device). The kernel's code is loaded before the
+/// launch (no lazy load, which may synchronise the context, while it runs).
+/// Only for dc_launch_kernel and dc_launch_kernel_packed, on a stream made with
+/// dc_stream_create or wrapped (not a default stream, which would serialise
+/// other work behind the kernel), never while the stream captures a graph.
+/// dc_stream_synchronize on its stream still waits for it: stop it first.
+pub const DC_LAUNCH_PERSISTENT: u32 = 0x4;
 /// `value` points to `size` bytes, copied at launch (or bind) time
 pub const DC_ARG_VALUE: u32 = 1;
 /// the device address of `buffer` + `offset` (an 8-byte pointer parameter)
@@ -228,6 +265,23 @@ pub const DC_GRAPH_CONDITIONAL_IF: i32 = 0;
 pub const DC_GRAPH_CONDITIONAL_WHILE: i32 = 1;
 /// body n runs once, n being the condition; none if n >= num_bodies
 pub const DC_GRAPH_CONDITIONAL_SWITCH: i32 = 2;
+/// the host enqueues, a kernel dequeues
+pub const DC_QUEUE_TO_DEVICE: i32 = 1;
+/// a kernel enqueues, the host dequeues
+pub const DC_QUEUE_TO_HOST: i32 = 2;
+/// Poll without pause: the lowest latency, one CPU core busy while waiting.
+pub const DC_WAIT_SPIN: i32 = 1;
+/// Poll about 4000 times, then yield the CPU between polls.
+pub const DC_WAIT_SPIN_YIELD: i32 = 2;
+/// Poll a little, then sleep between polls, from 1 us doubling up to 200 us:
+/// little CPU, latency up to the last sleep.
+pub const DC_WAIT_BLOCK: i32 = 3;
+/// not started since the block was made or reset
+pub const DC_CONTROL_IDLE: i32 = 0;
+/// the kernel called dc_control_enter
+pub const DC_CONTROL_RUNNING: i32 = 1;
+/// the kernel called dc_control_exit
+pub const DC_CONTROL_STOPPED: i32 = 2;
 
 // ---------------------------------------------------------------------------
 // Handles: opaque, only ever behind a pointer; not Send or Sync by themselves.
@@ -295,6 +349,20 @@ pub struct dc_graph_s {
 }
 /// The `dc_graph` handle (NULL = no handle).
 pub type dc_graph = *mut dc_graph_s;
+#[repr(C)]
+pub struct dc_queue_s {
+    _private: [u8; 0],
+    _not_send_sync_or_unpin: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+/// The `dc_queue` handle (NULL = no handle).
+pub type dc_queue = *mut dc_queue_s;
+#[repr(C)]
+pub struct dc_control_s {
+    _private: [u8; 0],
+    _not_send_sync_or_unpin: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+/// The `dc_control` handle (NULL = no handle).
+pub type dc_control = *mut dc_control_s;
 
 // ---------------------------------------------------------------------------
 // Callbacks
@@ -433,6 +501,24 @@ impl Default for dc_device_info {
             tcc_driver: 0,
         }
     }
+}
+
+/// One operation of dc_stream_batch_mem_ops: as the single calls take it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_stream_mem_op {
+    /// DC_MEM_OP_*
+    pub kind: u32,
+    /// waits: DC_COMPARE_*; writes: 0
+    pub compare: i32,
+    /// as the single call takes
+    pub flags: u32,
+    /// 0
+    pub reserved: u32,
+    pub buffer: dc_buffer,
+    pub offset: u64,
+    /// 32-bit kinds: the low 32 bits (the rest must be 0)
+    pub value: u64,
 }
 
 #[repr(C)]
@@ -638,6 +724,88 @@ pub struct dc_arg {
     pub offset: u64,
 }
 
+/// A queue's shape and counters (dc_queue_counters). The counters count the
+/// host side's calls since the queue was created.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_queue_stats {
+    /// sizeof(dc_queue_stats)
+    pub struct_size: u32,
+    /// DC_QUEUE_*
+    pub direction: i32,
+    /// bytes per slot
+    pub slot_size: u32,
+    /// slots
+    pub capacity: u32,
+    /// messages in the queue when asked
+    pub length: u64,
+    /// messages enqueued (by the host or, TO_HOST, by the kernel)
+    pub enqueued: u64,
+    /// messages dequeued (by the kernel or, TO_HOST, by the host)
+    pub dequeued: u64,
+    /// host enqueue calls that found the queue full and waited
+    pub full_waits: u64,
+    /// host dequeue calls that found the queue empty and waited
+    pub empty_waits: u64,
+    /// host messages not enqueued: full on a try, or a timeout
+    pub drops: u64,
+}
+
+impl Default for dc_queue_stats {
+    /// `DC_QUEUE_STATS_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_queue_stats>() as u32,
+            direction: 0,
+            slot_size: 0,
+            capacity: 0,
+            length: 0,
+            enqueued: 0,
+            dequeued: 0,
+            full_waits: 0,
+            empty_waits: 0,
+            drops: 0,
+        }
+    }
+}
+
+/// What a control block says (dc_control_status).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_control_info {
+    /// sizeof(dc_control_info)
+    pub struct_size: u32,
+    /// DC_CONTROL_*
+    pub state: i32,
+    /// 1 once dc_control_request_stop was called (until reset)
+    pub stop_requested: u32,
+    /// the code of the kernel's last dc_control_report_error, 0 if none
+    pub last_error: u32,
+    /// the kernel's dc_control_beat count
+    pub heartbeat: u64,
+    /// how many errors the kernel reported
+    pub errors: u64,
+    /// Microseconds since the host last saw the heartbeat change (or, before
+    /// the first change, since the block was made or reset). The host sees
+    /// changes only when it asks (this call, dc_control_check_progress).
+    pub idle_us: u64,
+}
+
+impl Default for dc_control_info {
+    /// `DC_CONTROL_INFO_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_control_info>() as u32,
+            state: 0,
+            stop_requested: 0,
+            last_error: 0,
+            heartbeat: 0,
+            errors: 0,
+            idle_us: 0,
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Functions, in header order. Every one is exported by libdccuda.so.1 (DCCUDA_1.0).
 
@@ -803,8 +971,11 @@ extern "C" {
     /// the capture goes on. Wait for single streams meanwhile. (A capture begun by
     /// another library on a wrapped stream is not known to dccuda.)
     /// Thread-safety: any thread.
+    /// Refused too while a kernel launched with DC_LAUNCH_PERSISTENT runs on the
+    /// device (it ends only when told to, so the wait would never return): the
+    /// message names the kernel.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (a capture in
-    /// progress), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    /// progress, a persistent kernel running), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
     pub fn dc_device_synchronize(device: dc_device) -> dc_status;
 
     /// Try to recover a device after DC_ERROR_CONTEXT_LOST without restarting the
@@ -833,8 +1004,10 @@ extern "C" {
     /// finished (dc_device_synchronize), so that memory freed in stream order is
     /// counted as free; while a stream of the device captures a graph it does not
     /// wait (that would invalidate the capture) and trims only what is free
-    /// already. Nothing to do (DC_SUCCESS) on devices without pools.
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_CONTEXT_LOST.
+    /// already. Nothing to do (DC_SUCCESS) on devices without pools. Refused while
+    /// a kernel launched with DC_LAUNCH_PERSISTENT runs on the device.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (a persistent kernel
+    /// running), DC_ERROR_CONTEXT_LOST.
     pub fn dc_device_trim_memory(device: dc_device, keep_bytes: u64) -> dc_status;
 
     /// The raw CUdevice ordinal and primary CUcontext, for interoperating with other
@@ -1195,7 +1368,10 @@ extern "C" {
     /// dc_graph_add_dependency, dc_graph_clone, dc_graph_remove_node,
     /// dc_graph_write_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
     /// dc_graph_set_fill_node, dc_graph_set_host_node,
-    /// dc_graph_add_conditional_node, dc_graph_conditional_body.
+    /// dc_graph_add_conditional_node, dc_graph_conditional_body, dc_queue_create,
+    /// dc_queue_enqueue, dc_queue_dequeue, dc_control_create,
+    /// dc_control_wait_stopped, dc_stream_wait_value32, dc_stream_wait_value64,
+    /// dc_stream_write_value32, dc_stream_write_value64, dc_stream_batch_mem_ops.
     ///
     /// Release functions cannot report a refusal: `fn` must not release the last
     /// handle of a buffer, module, stream, event, graph or device (their driver
@@ -1212,6 +1388,40 @@ extern "C" {
 
     /// A new handle to the stream's device. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
     pub fn dc_stream_device(stream: dc_stream, device: *mut dc_device) -> dc_status;
+
+    /// Make later work on `stream` wait until the 32-bit value at `offset` in
+    /// `buffer` compares with `value` as `compare` says (DC_COMPARE_*). Returns at
+    /// once; the stream waits. Flags: DC_VALUE_FLUSH.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (compare not
+    /// DC_COMPARE_*, unknown flags, offset not a multiple of 4, a buffer of another
+    /// device that the stream's device cannot reach), DC_ERROR_OUT_OF_RANGE (offset
+    /// + 4 past the buffer), DC_ERROR_NOT_SUPPORTED (host memory without a device
+    /// mapping; the driver refuses the operation), DC_ERROR_INVALID_STATE (called
+    /// from a host function), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_stream_wait_value32(stream: dc_stream, buffer: dc_buffer, offset: u64, value: u32, compare: i32, flags: u32) -> dc_status;
+
+    /// As dc_stream_wait_value32, for the 64-bit value at `offset` (a multiple of 8).
+    /// Errors: as dc_stream_wait_value32.
+    pub fn dc_stream_wait_value64(stream: dc_stream, buffer: dc_buffer, offset: u64, value: u64, compare: i32, flags: u32) -> dc_status;
+
+    /// Write the 32-bit `value` at `offset` in `buffer` in stream order (after
+    /// earlier work on `stream`, with a memory barrier before it unless
+    /// DC_VALUE_NO_MEMORY_BARRIER). Flags: DC_VALUE_NO_MEMORY_BARRIER.
+    /// Errors: as dc_stream_wait_value32 (no compare).
+    pub fn dc_stream_write_value32(stream: dc_stream, buffer: dc_buffer, offset: u64, value: u32, flags: u32) -> dc_status;
+
+    /// As dc_stream_write_value32, for a 64-bit value at `offset` (a multiple of 8).
+    /// Errors: as dc_stream_wait_value32.
+    pub fn dc_stream_write_value64(stream: dc_stream, buffer: dc_buffer, offset: u64, value: u64, flags: u32) -> dc_status;
+
+    /// Enqueue `count` (1 to 256) memory operations on `stream` in one driver call
+    /// (cuStreamBatchMemOp), in order. Every operation is checked first (as the
+    /// single calls check theirs); on any error nothing is enqueued and the message
+    /// names the operation's index.
+    /// Errors: as dc_stream_wait_value32, DC_ERROR_INVALID_ARGUMENT (NULL ops, count
+    /// 0 or above 256, kind not DC_MEM_OP_*, reserved not 0, a 32-bit value above
+    /// 2^32 - 1).
+    pub fn dc_stream_batch_mem_ops(stream: dc_stream, ops: *const dc_stream_mem_op, count: u32) -> dc_status;
 
     /// Create an event on `device`. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
     /// DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
@@ -1433,8 +1643,9 @@ extern "C" {
     /// (refused by the driver: more threads per block than the kernel can run,
     /// cooperative grid too large, cluster too large), DC_ERROR_NOT_SUPPORTED
     /// (clusters, cooperative launch or programmatic serialisation on a device or
-    /// driver without them), DC_ERROR_INVALID_STATE (called from a host function),
-    /// DC_ERROR_CONTEXT_LOST.
+    /// driver without them), DC_ERROR_INVALID_STATE (called from a host function;
+    /// DC_LAUNCH_PERSISTENT on a capturing stream), DC_ERROR_CONTEXT_LOST.
+    /// DC_LAUNCH_PERSISTENT on a default stream is DC_ERROR_INVALID_ARGUMENT.
     pub fn dc_launch_kernel(function: dc_function, config: *const dc_launch_config, args: *const dc_arg, num_args: u32, stream: dc_stream) -> dc_status;
 
     /// Launch with every parameter packed in one block `params` of `size` bytes, laid
@@ -1787,6 +1998,155 @@ extern "C" {
     /// DC_ERROR_INVALID_ARGUMENT (not a node of the graph, not a host node, NULL
     /// fn), DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_set_host_node(graph: dc_graph, node: u64, fn_: dc_host_fn, user_data: *mut c_void) -> dc_status;
+
+    /// Create a queue of `capacity` slots of `slot_size` bytes on `device`, in
+    /// page-locked host memory mapped into the device (cuMemHostAlloc, DEVICEMAP).
+    /// slot_size is a power of two from 8 to 65536; capacity a power of two from 2
+    /// to 16777216; slot_size * capacity at most 1 GiB. A message is 0 to
+    /// slot_size bytes. The queue starts empty, its counters at zero.
+    /// Thread-safety: host calls on one queue may come from any threads; they are
+    /// serialised by the queue (a lock), so several host threads may enqueue into
+    /// one DC_QUEUE_TO_DEVICE queue. On the device side one thread at a time may
+    /// use the queue (see dccuda_device.h).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (direction not
+    /// DC_QUEUE_*, slot_size or capacity not a power of two or out of range, NULL
+    /// out), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_NOT_SUPPORTED (the device cannot map
+    /// host memory), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_queue_create(device: dc_device, direction: i32, slot_size: u32, capacity: u32, queue: *mut dc_queue) -> dc_status;
+
+    /// Release a queue. The ring's memory lives on while a handle from
+    /// dc_queue_buffer() lives (a kernel launched with that buffer keeps it alive
+    /// as any buffer argument is kept). NULL is ignored.
+    pub fn dc_queue_release(queue: dc_queue);
+
+    /// A new handle to the buffer holding the queue's ring, to pass to a kernel as
+    /// a DC_ARG_BUFFER argument (the kernel's parameter is a dc_queue_ring*);
+    /// release it with dc_buffer_release(). Writing to the buffer with dc_buffer_*
+    /// calls corrupts the queue.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out).
+    pub fn dc_queue_buffer(queue: dc_queue, buffer: *mut dc_buffer) -> dc_status;
+
+    /// Enqueue one message of `size` bytes (0 to the slot size) if a slot is free.
+    /// DC_SUCCESS: the message is in the queue, visible to the kernel. DC_NOT_READY:
+    /// the queue was full; nothing was enqueued (counted as a drop). The call never
+    /// waits. Only for a DC_QUEUE_TO_DEVICE queue.
+    /// Errors: DC_NOT_READY (full: the answer, not a failure), DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL message with size > 0, a DC_QUEUE_TO_HOST
+    /// queue), DC_ERROR_OUT_OF_RANGE (size larger than the slot size).
+    pub fn dc_queue_try_enqueue(queue: dc_queue, message: *const c_void, size: u32) -> dc_status;
+
+    /// Enqueue one message, waiting up to `timeout_us` microseconds (UINT64_MAX: no
+    /// limit) for a free slot, as `wait` says (DC_WAIT_*). DC_ERROR_TIMEOUT: the
+    /// queue stayed full; nothing was enqueued (counted as a drop). Refused inside a
+    /// host function (a kernel on the same stream could never drain the queue).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL message with
+    /// size > 0, a DC_QUEUE_TO_HOST queue, wait not DC_WAIT_*), DC_ERROR_OUT_OF_RANGE
+    /// (size larger than the slot size), DC_ERROR_TIMEOUT.
+    pub fn dc_queue_enqueue(queue: dc_queue, message: *const c_void, size: u32, wait: i32, timeout_us: u64) -> dc_status;
+
+    /// Enqueue as many whole messages of `message_size` bytes from `messages`
+    /// (`size` bytes: size / message_size messages, back to back) as there are
+    /// free slots, in order, made visible to the kernel together (one counter
+    /// update: cheaper than one call per message). *enqueued gets how many;
+    /// DC_NOT_READY when the queue was full (none enqueued). Never waits. Only for
+    /// a DC_QUEUE_TO_DEVICE queue.
+    /// Errors: DC_NOT_READY (full: the answer, not a failure), DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL pointer, message_size 0, size not a multiple
+    /// of message_size, a DC_QUEUE_TO_HOST queue), DC_ERROR_OUT_OF_RANGE
+    /// (message_size larger than the slot size).
+    pub fn dc_queue_enqueue_batch(queue: dc_queue, messages: *const c_void, size: u64, message_size: u32, enqueued: *mut u32) -> dc_status;
+
+    /// Dequeue the oldest message into `message` (`max_size` bytes available) if
+    /// there is one; *size gets its length. DC_NOT_READY: the queue was empty
+    /// (*size 0). Never waits. Only for a DC_QUEUE_TO_HOST queue.
+    /// Errors: DC_NOT_READY (empty: the answer, not a failure), DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL pointer, a DC_QUEUE_TO_DEVICE queue),
+    /// DC_ERROR_OUT_OF_RANGE (the message is longer than
+    /// max_size: it stays in the queue and the error message gives its length; a
+    /// buffer of the slot size always fits).
+    pub fn dc_queue_try_dequeue(queue: dc_queue, message: *mut c_void, max_size: u32, size: *mut u32) -> dc_status;
+
+    /// Dequeue the oldest message, waiting up to `timeout_us` microseconds
+    /// (UINT64_MAX: no limit) for one, as `wait` says (DC_WAIT_*).
+    /// DC_ERROR_TIMEOUT: the queue stayed empty. Refused inside a host function.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL pointer, a
+    /// DC_QUEUE_TO_DEVICE queue, wait not DC_WAIT_*), DC_ERROR_OUT_OF_RANGE (the
+    /// message is longer than max_size: it stays queued), DC_ERROR_TIMEOUT.
+    pub fn dc_queue_dequeue(queue: dc_queue, message: *mut c_void, max_size: u32, size: *mut u32, wait: i32, timeout_us: u64) -> dc_status;
+
+    /// Dequeue up to size / stride messages that are already in the queue into
+    /// `messages`, message i at messages + i * stride (the bytes after a shorter
+    /// message are left as they were); one counter update for all. stride must be
+    /// at least the slot size. *count gets how many; DC_NOT_READY when the queue
+    /// was empty. Never waits. Only for a DC_QUEUE_TO_HOST queue.
+    /// Errors: DC_NOT_READY (empty: the answer, not a failure), DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL pointer, stride smaller than the slot size,
+    /// size smaller than stride, a DC_QUEUE_TO_DEVICE queue).
+    pub fn dc_queue_dequeue_batch(queue: dc_queue, messages: *mut c_void, size: u64, stride: u32, count: *mut u32) -> dc_status;
+
+    /// Fill `stats` (the caller sets struct_size) with the queue's shape and
+    /// counters. enqueued and dequeued are read from the ring's counters, so they
+    /// include the kernel's side. Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size).
+    pub fn dc_queue_counters(queue: dc_queue, stats: *mut dc_queue_stats) -> dc_status;
+
+    /// Create a control block for a resident kernel on `device`, in page-locked
+    /// host memory mapped into the device; state DC_CONTROL_IDLE. Pass
+    /// dc_control_buffer()'s buffer to the kernel (its parameter is a
+    /// dc_control_block*). One kernel at a time uses a control block; reset it
+    /// (dc_control_reset) before launching the next.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+    /// DC_ERROR_OUT_OF_MEMORY, DC_ERROR_NOT_SUPPORTED (the device cannot map host
+    /// memory), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_control_create(device: dc_device, control: *mut dc_control) -> dc_status;
+
+    /// Release a control block (its memory lives on while a handle from
+    /// dc_control_buffer() lives). NULL is ignored.
+    pub fn dc_control_release(control: dc_control);
+
+    /// A new handle to the buffer holding the control block, for a DC_ARG_BUFFER
+    /// argument; release it with dc_buffer_release().
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out).
+    pub fn dc_control_buffer(control: dc_control, buffer: *mut dc_buffer) -> dc_status;
+
+    /// Ask the kernel to stop: sets the stop request the kernel polls with
+    /// dc_control_stop_requested(). Returns at once; wait with
+    /// dc_control_wait_stopped(). A kernel launched but not yet started
+    /// (DC_CONTROL_IDLE) stops when it first polls. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (the kernel has
+    /// already stopped: nothing to ask).
+    pub fn dc_control_request_stop(control: dc_control) -> dc_status;
+
+    /// Wait up to `timeout_us` microseconds (UINT64_MAX: no limit) for the kernel
+    /// to report DC_CONTROL_STOPPED, as `wait` says (DC_WAIT_*). The kernel's
+    /// threads may still be finishing its last instructions: synchronise its
+    /// stream before reusing what it wrote. DC_ERROR_TIMEOUT: it did not stop in
+    /// time (the message gives its state and heartbeat). Refused inside a host
+    /// function. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (wait not
+    /// DC_WAIT_*), DC_ERROR_TIMEOUT.
+    pub fn dc_control_wait_stopped(control: dc_control, wait: i32, timeout_us: u64) -> dc_status;
+
+    /// Fill `info` (the caller sets struct_size) with the control block's state.
+    /// Any thread. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL
+    /// info, bad struct_size).
+    pub fn dc_control_status(control: dc_control, info: *mut dc_control_info) -> dc_status;
+
+    /// The watchdog: DC_SUCCESS if the kernel is running and its heartbeat changed
+    /// within the last `stall_us` microseconds (as far as the host has seen: call
+    /// this more often than stall_us); DC_ERROR_TIMEOUT if it is running and has not
+    /// beaten for longer (the message names the heartbeat and how long). A kernel
+    /// that beats once per message handled and waits for messages between them
+    /// should beat while it waits too. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (stall_us 0),
+    /// DC_ERROR_INVALID_STATE (the kernel is not running: idle or stopped),
+    /// DC_ERROR_TIMEOUT.
+    pub fn dc_control_check_progress(control: dc_control, stall_us: u64) -> dc_status;
+
+    /// Make the block ready for the next launch: state DC_CONTROL_IDLE, stop
+    /// request, heartbeat and errors cleared. Refused while a kernel runs.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (DC_CONTROL_RUNNING:
+    /// stop the kernel first).
+    pub fn dc_control_reset(control: dc_control) -> dc_status;
 }
 
 /// Every public struct with its fields, in declaration order: what the layout report
@@ -1797,11 +2157,14 @@ macro_rules! __dccuda_for_each_struct {
     ($m:ident) => {
         $m!(dc_init_options { struct_size, flags, driver_library, nvrtc_library, cache_dir, cache_max_bytes });
         $m!(dc_device_info { struct_size, ordinal, name, uuid, pci_domain_id, pci_bus_id, pci_device_id, compute_capability_major, compute_capability_minor, multiprocessor_count, total_memory, free_memory, clock_rate_khz, memory_clock_rate_khz, memory_bus_width_bits, warp_size, max_threads_per_block, max_threads_per_multiprocessor, max_block_dim, max_grid_dim, max_shared_memory_per_block, max_shared_memory_per_block_optin, max_shared_memory_per_multiprocessor, max_registers_per_block, l2_cache_size, async_engine_count, unified_addressing, managed_memory, concurrent_managed_access, pageable_memory_access, cooperative_launch, cluster_launch, memory_pools_supported, host_native_atomics, ecc_enabled, kernel_exec_timeout, integrated, tcc_driver });
+        $m!(dc_stream_mem_op { kind, compare, flags, reserved, buffer, offset, value });
         $m!(dc_compile_options { struct_size, output, arch, flags, max_registers, num_options, num_defines, num_include_paths, num_headers, num_name_expressions, std, options, defines, include_paths, header_names, header_sources, name_expressions });
         $m!(dc_module_options { struct_size, flags, optimization_level, max_registers, log_size, reserved });
         $m!(dc_function_info { struct_size, num_registers, max_threads_per_block, static_shared_bytes, max_dynamic_shared_bytes, local_bytes, const_bytes, ptx_version, binary_version, num_params, params_bytes });
         $m!(dc_launch_config { struct_size, grid, block, shared_memory_bytes, flags, cluster, priority });
         $m!(dc_arg { kind, size, value, buffer, offset });
+        $m!(dc_queue_stats { struct_size, direction, slot_size, capacity, length, enqueued, dequeued, full_waits, empty_waits, drops });
+        $m!(dc_control_info { struct_size, state, stop_requested, last_error, heartbeat, errors, idle_us });
     };
 }
 
@@ -1834,6 +2197,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_ERROR_INVALID_IMAGE);
         $m!(DC_ERROR_INVALID_STATE);
         $m!(DC_ERROR_IO);
+        $m!(DC_ERROR_TIMEOUT);
         $m!(DC_INIT_NO_NVRTC);
         $m!(DC_INIT_NO_DISK_CACHE);
         $m!(DC_INIT_NO_MEMORY_CACHE);
@@ -1846,6 +2210,8 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_HANDLE_FUNCTION);
         $m!(DC_HANDLE_LAUNCH);
         $m!(DC_HANDLE_GRAPH);
+        $m!(DC_HANDLE_QUEUE);
+        $m!(DC_HANDLE_CONTROL);
         $m!(DC_LIMIT_STACK_SIZE);
         $m!(DC_LIMIT_PRINTF_FIFO_SIZE);
         $m!(DC_LIMIT_MALLOC_HEAP_SIZE);
@@ -1880,6 +2246,16 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_STREAM_BLOCKING);
         $m!(DC_STREAM_LEGACY);
         $m!(DC_STREAM_PER_THREAD);
+        $m!(DC_COMPARE_GEQ);
+        $m!(DC_COMPARE_EQ);
+        $m!(DC_COMPARE_AND);
+        $m!(DC_COMPARE_NOR);
+        $m!(DC_VALUE_FLUSH);
+        $m!(DC_VALUE_NO_MEMORY_BARRIER);
+        $m!(DC_MEM_OP_WAIT32);
+        $m!(DC_MEM_OP_WAIT64);
+        $m!(DC_MEM_OP_WRITE32);
+        $m!(DC_MEM_OP_WRITE64);
         $m!(DC_EVENT_DISABLE_TIMING);
         $m!(DC_EVENT_BLOCKING_SYNC);
         $m!(DC_OUTPUT_CUBIN);
@@ -1904,6 +2280,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_CACHE_PREFER_EQUAL);
         $m!(DC_LAUNCH_COOPERATIVE);
         $m!(DC_LAUNCH_PROGRAMMATIC_SERIALIZATION);
+        $m!(DC_LAUNCH_PERSISTENT);
         $m!(DC_ARG_VALUE);
         $m!(DC_ARG_BUFFER);
         $m!(DC_CAPTURE_GLOBAL);
@@ -1927,5 +2304,13 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_GRAPH_CONDITIONAL_IF);
         $m!(DC_GRAPH_CONDITIONAL_WHILE);
         $m!(DC_GRAPH_CONDITIONAL_SWITCH);
+        $m!(DC_QUEUE_TO_DEVICE);
+        $m!(DC_QUEUE_TO_HOST);
+        $m!(DC_WAIT_SPIN);
+        $m!(DC_WAIT_SPIN_YIELD);
+        $m!(DC_WAIT_BLOCK);
+        $m!(DC_CONTROL_IDLE);
+        $m!(DC_CONTROL_RUNNING);
+        $m!(DC_CONTROL_STOPPED);
     };
 }

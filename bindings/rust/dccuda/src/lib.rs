@@ -61,6 +61,7 @@ mod graph;
 mod launch;
 mod module;
 mod pod;
+mod queue;
 mod stream;
 mod stream_uses;
 
@@ -73,6 +74,7 @@ pub use graph::{Capture, CaptureMode, Conditional, Graph, Node};
 pub use launch::{Dim3, IntoKernelArg, KernelArg, Launch, LaunchBuilder, LaunchConfig};
 pub use module::{Function, FunctionInfo, Module, ModuleOptions};
 pub use pod::Pod;
+pub use queue::{Control, ControlState, Direction, Queue, QueueHandle, Wait};
 pub use stream::{DefaultStream, Stream};
 
 use error::{check, owned_string};

@@ -22,4 +22,5 @@ impl Status {
     pub const INVALID_IMAGE: Status = Status(sys::DC_ERROR_INVALID_IMAGE);
     pub const INVALID_STATE: Status = Status(sys::DC_ERROR_INVALID_STATE);
     pub const IO: Status = Status(sys::DC_ERROR_IO);
+    pub const TIMEOUT: Status = Status(sys::DC_ERROR_TIMEOUT);
 }

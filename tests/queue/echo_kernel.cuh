@@ -1,0 +1,67 @@
+// The echo actor: a resident kernel that answers every message. It is the
+// same code on both sides of the tests: compiled by NVRTC for the GPU (the
+// tests pass this file and dccuda_device.h as in-memory headers), and by the
+// host compiler for a host thread that plays the kernel on the fake driver.
+//
+// Each message starts with a 64-bit sequence number; the actor checks that
+// they come in order (0, 1, 2...) and counts a control-block error (code 2)
+// for each that does not. The answer is the sequence number followed by every
+// further byte plus one, so that the host can tell an answer from its request.
+// It beats its heartbeat once per message and once per 1024 empty polls.
+#ifndef DC_ECHO_KERNEL_CUH
+#define DC_ECHO_KERNEL_CUH
+
+#include "dccuda_device.h"
+
+#define DC_ECHO_MAX_MESSAGE 256
+#define DC_ECHO_ERROR_QUEUE 1     /* a message larger than DC_ECHO_MAX_MESSAGE, or an answer larger than a slot */
+#define DC_ECHO_ERROR_SEQUENCE 2  /* a sequence number out of order */
+
+DC_DEVICE_FN void dc_echo_run(dc_queue_ring* in, dc_queue_ring* out, dc_control_block* control) {
+  dc_control_enter(control);
+  dc_dev_u64 message[DC_ECHO_MAX_MESSAGE / 8];
+  dc_dev_u64 expected = 0;
+  dc_dev_u32 idle = 0;
+  int running = 1;
+  while (running && !dc_control_stop_requested(control)) {
+    dc_dev_u32 n = 0;
+    int r = dc_ring_try_dequeue(in, message, (dc_dev_u32)sizeof message, &n);
+    if (r == DC_RING_NOT_READY) {
+      if (++idle % 1024 == 0) dc_control_beat(control);
+      continue;
+    }
+    if (r != DC_RING_DONE) {
+      dc_control_report_error(control, DC_ECHO_ERROR_QUEUE);
+      break;
+    }
+    if (n < 8 || message[0] != expected) dc_control_report_error(control, DC_ECHO_ERROR_SEQUENCE);
+    if (n >= 8) expected = message[0] + 1;
+    unsigned char* bytes = (unsigned char*)message;
+    for (dc_dev_u32 i = 8; i < n; ++i) bytes[i] = (unsigned char)(bytes[i] + 1);
+    for (;;) {
+      r = dc_ring_try_enqueue(out, message, n);
+      if (r == DC_RING_DONE) break;
+      if (r != DC_RING_NOT_READY) {
+        dc_control_report_error(control, DC_ECHO_ERROR_QUEUE);
+        running = 0;
+        break;
+      }
+      if (dc_control_stop_requested(control)) {
+        running = 0;
+        break;
+      }
+    }
+    dc_control_beat(control);
+  }
+  dc_control_exit(control);
+}
+
+#if DC_DEVICE_ON_GPU
+/* One thread serves the queues; launch it with one block of one thread (more
+ * threads only wait). */
+extern "C" __global__ void dc_echo(dc_queue_ring* in, dc_queue_ring* out, dc_control_block* control) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) dc_echo_run(in, out, control);
+}
+#endif
+
+#endif
