@@ -1303,8 +1303,8 @@ DC_CONSTANTS(dc_value_flags, flags, uint32_t)
  * once; the stream waits. Flags: DC_VALUE_FLUSH.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (compare not
  * DC_COMPARE_*, unknown flags, offset not a multiple of 4, a buffer of another
- * device that the stream's device cannot reach), DC_ERROR_OUT_OF_RANGE (offset
- * + 4 past the buffer), DC_ERROR_NOT_SUPPORTED (host memory without a device
+ * device that the stream's device cannot reach), DC_ERROR_OUT_OF_RANGE (the
+ * value, offset + 4, past the buffer), DC_ERROR_NOT_SUPPORTED (host memory without a device
  * mapping; the driver refuses the operation), DC_ERROR_INVALID_STATE (called
  * from a host function), DC_ERROR_CONTEXT_LOST.
  */

@@ -121,6 +121,7 @@ const char* type_name(NodeType t) {
     case NodeType::EventWait: return "event_wait";
     case NodeType::EventRecord: return "event_record";
     case NodeType::Conditional: return "conditional";
+    case NodeType::MemOp: return "batch_mem_op";
     case NodeType::Empty: break;
   }
   return "empty";

@@ -1394,8 +1394,8 @@ extern "C" {
     /// once; the stream waits. Flags: DC_VALUE_FLUSH.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (compare not
     /// DC_COMPARE_*, unknown flags, offset not a multiple of 4, a buffer of another
-    /// device that the stream's device cannot reach), DC_ERROR_OUT_OF_RANGE (offset
-    /// + 4 past the buffer), DC_ERROR_NOT_SUPPORTED (host memory without a device
+    /// device that the stream's device cannot reach), DC_ERROR_OUT_OF_RANGE (the
+    /// value, offset + 4, past the buffer), DC_ERROR_NOT_SUPPORTED (host memory without a device
     /// mapping; the driver refuses the operation), DC_ERROR_INVALID_STATE (called
     /// from a host function), DC_ERROR_CONTEXT_LOST.
     pub fn dc_stream_wait_value32(stream: dc_stream, buffer: dc_buffer, offset: u64, value: u32, compare: i32, flags: u32) -> dc_status;

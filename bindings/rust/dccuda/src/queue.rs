@@ -68,6 +68,10 @@ impl<T: Pod> std::fmt::Debug for Queue<T> {
 
 impl<T: Pod> Queue<T> {
     /// A queue of `capacity` (a power of two, 2 to 2^24) messages on `device`.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_queue_create`](crate::sys::dc_queue_create) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn new(device: &Device, direction: Direction, capacity: u32) -> Result<Queue<T>> {
         let size = std::mem::size_of::<T>().max(8);
         if size > 65536 {
@@ -96,12 +100,20 @@ impl<T: Pod> Queue<T> {
     }
 
     /// Sends `message` if a slot is free: `false` when the queue was full (counted as a drop).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_queue_try_enqueue`](crate::sys::dc_queue_try_enqueue) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn try_send(&self, message: &T) -> Result<bool> {
         let (p, n) = Self::bytes(message);
         check_ready(unsafe { sys::dc_queue_try_enqueue(self.as_raw(), p, n) })
     }
 
     /// Sends `message`, waiting up to `timeout` for a free slot (`Status::TIMEOUT` after it).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_queue_enqueue`](crate::sys::dc_queue_enqueue) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn send(&self, message: &T, wait: Wait, timeout: Duration) -> Result<()> {
         let (p, n) = Self::bytes(message);
         check(unsafe { sys::dc_queue_enqueue(self.as_raw(), p, n, wait.raw(), micros(timeout)) })
@@ -109,6 +121,10 @@ impl<T: Pod> Queue<T> {
 
     /// Sends as many of `messages` as there are free slots, in order, made visible together;
     /// how many.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_queue_enqueue_batch`](crate::sys::dc_queue_enqueue_batch) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn send_batch(&self, messages: &[T]) -> Result<usize> {
         let mut sent = 0u32;
         let bytes = std::mem::size_of_val(messages) as u64;
@@ -141,6 +157,10 @@ impl<T: Pod> Queue<T> {
     }
 
     /// The oldest message if there is one.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_queue_try_dequeue`](crate::sys::dc_queue_try_dequeue) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn try_receive(&self) -> Result<Option<T>> {
         let mut value = std::mem::MaybeUninit::<T>::uninit();
         let mut size = 0u32;
@@ -159,6 +179,10 @@ impl<T: Pod> Queue<T> {
     }
 
     /// The oldest message, waiting up to `timeout` for one (`Status::TIMEOUT` after it).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_queue_dequeue`](crate::sys::dc_queue_dequeue) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn receive(&self, wait: Wait, timeout: Duration) -> Result<T> {
         let mut value = std::mem::MaybeUninit::<T>::uninit();
         let mut size = 0u32;
@@ -176,6 +200,10 @@ impl<T: Pod> Queue<T> {
     }
 
     /// The queue's shape and counters.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_queue_counters`](crate::sys::dc_queue_counters) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn stats(&self) -> Result<sys::dc_queue_stats> {
         let mut s: sys::dc_queue_stats = unsafe { std::mem::zeroed() };
         s.struct_size = std::mem::size_of::<sys::dc_queue_stats>() as u32;
@@ -185,6 +213,10 @@ impl<T: Pod> Queue<T> {
 
     /// The ring's device address, for a kernel's `dc_queue_ring*` parameter. Valid while
     /// the queue lives; the caller keeps the queue alive while the kernel uses it.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_queue_buffer`](crate::sys::dc_queue_buffer) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn device_pointer(&self) -> Result<u64> {
         buffer_device_pointer(|b| unsafe { sys::dc_queue_buffer(self.as_raw(), b) })
     }
@@ -220,6 +252,10 @@ pub enum ControlState {
 
 impl Control {
     /// A control block on `device`, idle.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_control_create`](crate::sys::dc_control_create) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn new(device: &Device) -> Result<Control> {
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_control_create(device.as_raw(), &mut raw) })?;
@@ -227,16 +263,28 @@ impl Control {
     }
 
     /// Asks the kernel to stop (`Status::INVALID_STATE` if it already has).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_control_request_stop`](crate::sys::dc_control_request_stop) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn request_stop(&self) -> Result<()> {
         check(unsafe { sys::dc_control_request_stop(self.raw) })
     }
 
     /// Waits up to `timeout` for the kernel to report that it stopped (`Status::TIMEOUT`).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_control_wait_stopped`](crate::sys::dc_control_wait_stopped) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn wait_stopped(&self, wait: Wait, timeout: Duration) -> Result<()> {
         check(unsafe { sys::dc_control_wait_stopped(self.raw, wait.raw(), micros(timeout)) })
     }
 
     /// What the control block says.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_control_status`](crate::sys::dc_control_status) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn status(&self) -> Result<sys::dc_control_info> {
         let mut i: sys::dc_control_info = unsafe { std::mem::zeroed() };
         i.struct_size = std::mem::size_of::<sys::dc_control_info>() as u32;
@@ -245,6 +293,9 @@ impl Control {
     }
 
     /// The kernel's state.
+    ///
+    /// # Errors
+    /// The library's status and message when a call it makes fails.
     pub fn state(&self) -> Result<ControlState> {
         Ok(match self.status()?.state {
             sys::DC_CONTROL_RUNNING => ControlState::Running,
@@ -255,16 +306,28 @@ impl Control {
 
     /// The watchdog: `Ok` while the kernel beats within `stall`, `Status::TIMEOUT` when it has
     /// not, `Status::INVALID_STATE` when it is not running.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_control_check_progress`](crate::sys::dc_control_check_progress) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn check_progress(&self, stall: Duration) -> Result<()> {
         check(unsafe { sys::dc_control_check_progress(self.raw, micros(stall).max(1)) })
     }
 
     /// Ready for the next launch (`Status::INVALID_STATE` while the kernel runs).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_control_reset`](crate::sys::dc_control_reset) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn reset(&self) -> Result<()> {
         check(unsafe { sys::dc_control_reset(self.raw) })
     }
 
     /// The block's device address, for a kernel's `dc_control_block*` parameter.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_control_buffer`](crate::sys::dc_control_buffer) fails (the
+    /// header's documentation, on the `sys` item, says when).
     pub fn device_pointer(&self) -> Result<u64> {
         buffer_device_pointer(|b| unsafe { sys::dc_control_buffer(self.raw, b) })
     }
