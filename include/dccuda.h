@@ -580,7 +580,8 @@ DC_CONSTANTS(dc_limit, enumeration, int32_t)
  * per context: dc_device_reset restores the defaults. Call it while no work
  * runs on the device (the driver may wait for it). Thread-safe.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an unknown limit, a
- * value the driver refuses), DC_ERROR_NOT_SUPPORTED (the device lacks the
+ * printf FIFO or heap larger than the device's memory, a value the driver
+ * refuses), DC_ERROR_NOT_SUPPORTED (the device lacks the
  * limit), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
  */
 DC_API dc_status dc_device_set_limit(dc_device device, DC_FAMILY(dc_limit) int32_t limit, uint64_t value);
@@ -1272,9 +1273,12 @@ DC_API dc_status dc_stream_device(dc_stream stream, DC_OUT DC_OWNED dc_device* d
 /* Stream memory operations: a stream waits for a value in memory, or writes
  * one, in stream order, without the host (cuStreamWaitValue32/64,
  * cuStreamWriteValue32/64, cuStreamBatchMemOp). The memory is a buffer's:
- * device memory, managed memory, or pinned / registered host memory mapped
- * into the device (DC_ALLOC_DEVICE_MAPPED), so that the host or a resident
- * kernel can release a stream by writing a flag. The value lies at `offset`,
+ * device memory allocated with DC_ALLOC_NO_POOL (cuMemAlloc), or pinned /
+ * registered host memory mapped into the device (DC_ALLOC_DEVICE_MAPPED), so
+ * that the host or a resident kernel can release a stream by writing a flag.
+ * The driver refuses memory of the stream-ordered pool (dc_buffer_alloc's
+ * default) and managed memory: dccuda refuses them first, with
+ * DC_ERROR_NOT_SUPPORTED naming the buffer. The value lies at `offset`,
  * which must be a multiple of its size (4 or 8 bytes) and inside the buffer.
  * Recorded into a graph when the stream captures. */
 
@@ -1294,7 +1298,9 @@ DC_CONSTANTS(dc_value_flags, flags, uint32_t)
 /** A wait: flush the device's outstanding remote writes after it (CU_STREAM_WAIT_VALUE_FLUSH;
  *  the device must support it, else DC_ERROR_NOT_SUPPORTED from the driver). */
 #define DC_VALUE_FLUSH              0x1u
-/** A write: no memory barrier before it (earlier writes may land after it). */
+/** A write: earlier writes may land after it (CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER). A
+ *  permission, not a promise: the driver's current entry points refuse the flag, so dccuda
+ *  keeps the barrier (the write is then ordered after earlier writes, as without the flag). */
 #define DC_VALUE_NO_MEMORY_BARRIER  0x2u
 
 /**
@@ -1305,7 +1311,8 @@ DC_CONSTANTS(dc_value_flags, flags, uint32_t)
  * DC_COMPARE_*, unknown flags, offset not a multiple of 4, a buffer of another
  * device that the stream's device cannot reach), DC_ERROR_OUT_OF_RANGE (the
  * value, offset + 4, past the buffer), DC_ERROR_NOT_SUPPORTED (host memory without a device
- * mapping; the driver refuses the operation), DC_ERROR_INVALID_STATE (called
+ * mapping, memory of the stream-ordered pool, managed memory: the driver refuses these),
+ * DC_ERROR_INVALID_STATE (called
  * from a host function), DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_stream_wait_value32(dc_stream stream, dc_buffer buffer, uint64_t offset, uint32_t value,
@@ -1320,8 +1327,8 @@ DC_API dc_status dc_stream_wait_value64(dc_stream stream, dc_buffer buffer, uint
 
 /**
  * Write the 32-bit `value` at `offset` in `buffer` in stream order (after
- * earlier work on `stream`, with a memory barrier before it unless
- * DC_VALUE_NO_MEMORY_BARRIER). Flags: DC_VALUE_NO_MEMORY_BARRIER.
+ * earlier work on `stream`, with a memory barrier before it).
+ * Flags: DC_VALUE_NO_MEMORY_BARRIER (see there).
  * Errors: as dc_stream_wait_value32 (no compare).
  */
 DC_API dc_status dc_stream_write_value32(dc_stream stream, dc_buffer buffer, uint64_t offset, uint32_t value,

@@ -47,6 +47,16 @@ void check_limit_result(CUresult r, const char* entry, Device& device, int32_t l
 void set_limit(Device& device, int32_t limit, uint64_t value) {
   CUlimit l = cu_limit(limit);
   ContextScope bind(device);
+  // Buffers the driver reserves in device memory cannot exceed it. Checked
+  // here because drivers differ: an H200 with CUDA 13.0 answers
+  // CUDA_SUCCESS to a printf FIFO of 2^64 - 1 bytes.
+  if (limit == DC_LIMIT_PRINTF_FIFO_SIZE || limit == DC_LIMIT_MALLOC_HEAP_SIZE) {
+    size_t total = 0;
+    check(driver_api().cuDeviceTotalMem(&total, device.cu_device()), "cuDeviceTotalMem", &device);
+    if (value > total)
+      fail(DC_ERROR_INVALID_ARGUMENT, "%s = %" PRIu64 " bytes is more than device %d's memory (%zu bytes); pass a "
+           "size the device can hold", limit_name(limit), value, device.ordinal(), total);
+  }
   check_limit_result(driver_api().cuCtxSetLimit(l, static_cast<size_t>(value)), "cuCtxSetLimit", device, limit,
                      &value);
 }

@@ -44,7 +44,17 @@ unsigned write_flags(int32_t compare, uint32_t flags, const Where& w) {
     fail(DC_ERROR_INVALID_ARGUMENT, "%scompare is %d; a write compares nothing: pass 0", w.text, compare);
   if (flags & ~DC_VALUE_NO_MEMORY_BARRIER)
     fail(DC_ERROR_INVALID_ARGUMENT, "%sflags 0x%x: a write takes DC_VALUE_NO_MEMORY_BARRIER only", w.text, flags);
-  return flags & DC_VALUE_NO_MEMORY_BARRIER ? CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER : CU_STREAM_WRITE_VALUE_DEFAULT;
+  // DC_VALUE_NO_MEMORY_BARRIER only permits the write to pass earlier writes;
+  // the driver's current entry points (cuStreamWriteValue*_v2) refuse the flag
+  // (CUDA_ERROR_INVALID_VALUE, seen on an H200 with CUDA 13.0), so the write
+  // keeps its barrier: stronger ordering than asked, never weaker.
+  return CU_STREAM_WRITE_VALUE_DEFAULT;
+}
+
+// Where a buffer's memory came from (a view's: its root buffer's).
+Buffer::Memory root_memory(const Buffer& b) noexcept {
+  const Buffer* root = b.view_parent();
+  return (root ? *root : b).memory();
 }
 
 // The device address of the value, after every check.
@@ -60,7 +70,15 @@ CUdeviceptr value_address(const Stream& s, const Buffer& b, uint64_t offset, uin
     if (&bd != &sd && !(b.flags() & DC_ALLOC_PORTABLE))
       fail(DC_ERROR_INVALID_ARGUMENT, "%sbuffer is host memory mapped for device %d only and the stream is on device "
            "%d; allocate it with DC_ALLOC_PORTABLE", w.text, bd.ordinal(), sd.ordinal());
-  } else if (&bd != &sd && b.kind() != DC_BUFFER_MANAGED && !sd.peer_enabled(bd.ordinal())) {
+  } else if (b.kind() == DC_BUFFER_MANAGED) {
+    fail(DC_ERROR_NOT_SUPPORTED, "%sbuffer is managed memory, which the driver's stream memory operations do not "
+         "accept; use device memory allocated with DC_ALLOC_NO_POOL or pinned memory allocated with "
+         "DC_ALLOC_DEVICE_MAPPED", w.text);
+  } else if (root_memory(b) == Buffer::Memory::Pool) {
+    fail(DC_ERROR_NOT_SUPPORTED, "%sbuffer is memory of dccuda's stream-ordered pool, which the driver's stream "
+         "memory operations refuse (CUDA_ERROR_INVALID_VALUE); allocate the buffer with DC_ALLOC_NO_POOL, or use "
+         "pinned memory allocated with DC_ALLOC_DEVICE_MAPPED", w.text);
+  } else if (&bd != &sd && !sd.peer_enabled(bd.ordinal())) {
     fail(DC_ERROR_INVALID_ARGUMENT, "%sbuffer is on device %d and the stream on device %d, which has no peer access "
          "to it; call dc_device_enable_peer_access(device %d, device %d)", w.text, bd.ordinal(), sd.ordinal(),
          sd.ordinal(), bd.ordinal());

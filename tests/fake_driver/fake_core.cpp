@@ -507,9 +507,9 @@ CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value) {
   std::lock_guard<std::recursive_mutex> g(lock());
   int l = static_cast<int>(limit);
   if (l < 0 || l > 6) return CUDA_ERROR_INVALID_VALUE;
-  // Sizes beyond the device's memory cannot be honoured.
-  bool bytes = l == CU_LIMIT_STACK_SIZE || l == CU_LIMIT_PRINTF_FIFO_SIZE || l == CU_LIMIT_MALLOC_HEAP_SIZE ||
-               l == CU_LIMIT_PERSISTING_L2_CACHE_SIZE;
+  // Sizes beyond the device's memory cannot be honoured; the printf FIFO's
+  // is accepted anyway, as an H200 with CUDA 13.0 accepts 2^64 - 1 bytes.
+  bool bytes = l == CU_LIMIT_STACK_SIZE || l == CU_LIMIT_MALLOC_HEAP_SIZE || l == CU_LIMIT_PERSISTING_L2_CACHE_SIZE;
   if (bytes && value > config().device_memory) return CUDA_ERROR_INVALID_VALUE;
   if (l == CU_LIMIT_MALLOC_HEAP_SIZE && current_context()->heap_used) return CUDA_ERROR_INVALID_VALUE;
   current_context()->limits[l] = value;

@@ -76,6 +76,7 @@ void add_allocation(void* p, size_t size, MemKind kind, Pool* pool, unsigned fla
   a.ctx = current_context();
   a.ordinal = a.ctx ? a.ctx->ordinal : 0;
   a.pool = pool;
+  a.pooled = pool != nullptr;
   a.flags = flags;
   allocations()[a.base] = a;
   live_add(live_kind(kind), 1);

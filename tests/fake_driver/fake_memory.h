@@ -45,6 +45,7 @@ struct Allocation {
   Context* ctx = nullptr;
   int ordinal = 0;
   Pool* pool = nullptr;      // the pool it came from, if any
+  bool pooled = false;       // came from a pool (kept when the pool goes): stream memory operations refuse it
   unsigned flags = 0;        // cuMemHostAlloc / cuMemHostRegister / cuMemAllocManaged flags
 };
 

@@ -1,7 +1,8 @@
 // The fake driver's stream memory operations (a test double, never a GPU):
 // cuStreamWaitValue32/64, cuStreamWriteValue32/64 and cuStreamBatchMemOp.
-// The address must lie in live memory (device, pinned, registered, managed)
-// and be aligned to the value's size, else CUDA_ERROR_INVALID_VALUE. A write
+// The address must lie in live memory (cuMemAlloc device memory, pinned or
+// registered host memory; not pool or managed memory) and be aligned to the
+// value's size, else CUDA_ERROR_INVALID_VALUE. A write
 // is stream work (done at once). A wait already satisfied is a no-op; one that
 // is not holds the stream as a resident kernel does (fake_memory.h:
 // ResidentRun): a thread polls the value until the condition holds, and the
@@ -29,9 +30,15 @@ bool satisfied(CUdeviceptr address, T value, unsigned flags) {
   }
 }
 
+// As an H200 with CUDA 13.0 answers (tests/gpu/probes/stream_write_targets.py):
+// memory of a pool (stream-ordered allocator) and managed memory are refused,
+// and so is CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER (the _v2 entry points do
+// not take it): CUDA_ERROR_INVALID_VALUE.
 template <class T>
 CUresult check_value(CUdeviceptr address, unsigned flags, unsigned known) {
-  if (address % sizeof(T) || !device_range_ok(address, sizeof(T)) || (flags & ~known)) return CUDA_ERROR_INVALID_VALUE;
+  if (address % sizeof(T) || (flags & ~known)) return CUDA_ERROR_INVALID_VALUE;
+  const Allocation* a = find_allocation(static_cast<uintptr_t>(address), sizeof(T));
+  if (!a || a->pooled || a->kind == MemKind::Managed) return CUDA_ERROR_INVALID_VALUE;
   return CUDA_SUCCESS;
 }
 
@@ -66,7 +73,7 @@ CUresult write_value(const char* entry, CUstream hStream, CUdeviceptr address, T
   std::lock_guard<std::recursive_mutex> g(lock());
   Stream* s = nullptr;
   if (CUresult r = stream_for_work(hStream, &s)) return r;
-  if (CUresult r = check_value<T>(address, flags, CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER)) return r;
+  if (CUresult r = check_value<T>(address, flags, 0)) return r;
   return enqueue(s, entry, [address, value] {
     __atomic_store_n(reinterpret_cast<T*>(static_cast<uintptr_t>(address)), value, __ATOMIC_RELEASE);
     return CUDA_SUCCESS;
@@ -124,10 +131,10 @@ CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstrea
         r = check_value<uint64_t>(p.waitValue.address, p.waitValue.flags, 0x3u | unsigned(CU_STREAM_WAIT_VALUE_FLUSH));
         break;
       case CU_STREAM_MEM_OP_WRITE_VALUE_32:
-        r = check_value<uint32_t>(p.writeValue.address, p.writeValue.flags, CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER);
+        r = check_value<uint32_t>(p.writeValue.address, p.writeValue.flags, 0);
         break;
       case CU_STREAM_MEM_OP_WRITE_VALUE_64:
-        r = check_value<uint64_t>(p.writeValue.address, p.writeValue.flags, CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER);
+        r = check_value<uint64_t>(p.writeValue.address, p.writeValue.flags, 0);
         break;
       default:
         break;

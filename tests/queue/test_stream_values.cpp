@@ -63,7 +63,7 @@ TEST_F(StreamValueTest, WritesLandInStreamOrder) {
   EXPECT_EQ(wide, 0x1122334455667788ull);
   // Device memory too, read back with a copy.
   dc_buffer device = nullptr;
-  ASSERT_DC_OK(dc_buffer_alloc(device_, 64, 0, &device));
+  ASSERT_DC_OK(dc_buffer_alloc(device_, 64, DC_ALLOC_NO_POOL, &device));
   ASSERT_DC_OK(dc_buffer_fill(device, 0, 64, 0, 1));
   ASSERT_DC_OK(dc_stream_write_value32(stream_, device, 60, 77u, 0));
   ASSERT_EQ(bounded_sync(), DC_SUCCESS);
@@ -71,6 +71,29 @@ TEST_F(StreamValueTest, WritesLandInStreamOrder) {
   ASSERT_DC_OK(dc_buffer_read(device, 60, &back, 4));
   EXPECT_EQ(back, 77u);
   dc_buffer_release(device);
+}
+
+// The driver refuses memory of the stream-ordered pool and managed memory
+// (CUDA_ERROR_INVALID_VALUE on an H200, CUDA 13.0): refused first, saying
+// which memory to use. DC_VALUE_NO_MEMORY_BARRIER, which the driver's entry
+// points no longer take, is honoured by keeping the barrier (tested above).
+TEST_F(StreamValueTest, PoolAndManagedMemoryAreRefusedWithWhatToUseInstead) {
+  dc_buffer pooled = nullptr, managed = nullptr;
+  ASSERT_DC_OK(dc_buffer_alloc(device_, 64, 0, &pooled));
+  ASSERT_DC_OK(dc_buffer_alloc_managed(device_, 64, 0, &managed));
+  EXPECT_DC_ERROR(dc_stream_write_value32(stream_, pooled, 0, 1, 0), DC_ERROR_NOT_SUPPORTED, "DC_ALLOC_NO_POOL");
+  EXPECT_DC_ERROR(dc_stream_wait_value64(stream_, pooled, 0, 0, DC_COMPARE_GEQ, 0), DC_ERROR_NOT_SUPPORTED,
+                  "stream-ordered pool");
+  EXPECT_DC_ERROR(dc_stream_write_value64(stream_, managed, 0, 1, 0), DC_ERROR_NOT_SUPPORTED, "managed memory");
+  dc_buffer view = nullptr;
+  ASSERT_DC_OK(dc_buffer_view(pooled, 16, 16, &view));
+  EXPECT_DC_ERROR(dc_stream_write_value32(stream_, view, 0, 1, 0), DC_ERROR_NOT_SUPPORTED, "stream-ordered pool");
+  dc_stream_mem_op op = {DC_MEM_OP_WRITE32, 0, 0, 0, pooled, 0, 1};
+  EXPECT_DC_ERROR(dc_stream_batch_mem_ops(stream_, &op, 1), DC_ERROR_NOT_SUPPORTED, "ops[0].buffer is memory");
+  ASSERT_EQ(bounded_sync(), DC_SUCCESS);
+  dc_buffer_release(view);
+  dc_buffer_release(managed);
+  dc_buffer_release(pooled);
 }
 
 TEST_F(StreamValueTest, SatisfiedWaitsDoNotHoldTheStream) {

@@ -672,14 +672,20 @@ FACTS = {
               "value": ("any", "every value is valid (0 and the maximum are satisfied by fx.zeros)")},
     ),
     "dc_stream_write_value32": dict(
-        valid={"offset": "0", "value": "1"},
+        valid={"buffer": "fx.no_pool", "offset": "0", "value": "1"},
         ints={"offset": ("bad", ["2", "badinput::kBytes", U64_MAX], [ARG, RANGE]),
               "value": ("any", "every value is valid")},
+        extra=[("memory of the stream-ordered pool", {"buffer": "fx.buffer"}, "DC_ERROR_NOT_SUPPORTED",
+                "stream-ordered pool"),
+               ("managed memory", {"buffer": "fx.managed"}, "DC_ERROR_NOT_SUPPORTED", "managed memory")],
     ),
     "dc_stream_write_value64": dict(
-        valid={"offset": "0", "value": "1"},
+        valid={"buffer": "fx.no_pool", "offset": "0", "value": "1"},
         ints={"offset": ("bad", ["4", "badinput::kBytes", U64_MAX], [ARG, RANGE]),
               "value": ("any", "every value is valid")},
+        extra=[("memory of the stream-ordered pool", {"buffer": "fx.buffer"}, "DC_ERROR_NOT_SUPPORTED",
+                "stream-ordered pool"),
+               ("managed memory", {"buffer": "fx.managed"}, "DC_ERROR_NOT_SUPPORTED", "managed memory")],
     ),
     "dc_stream_batch_mem_ops": dict(
         valid={"ops": "fx.mem_ops", "count": "1"},

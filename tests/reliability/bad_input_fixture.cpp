@@ -45,6 +45,7 @@ std::string Fixture::open() {
   OPEN_STEP(dc_buffer_alloc(device, kBytes, 0, &buffer2));
   OPEN_STEP(dc_buffer_alloc_pinned(device, kBytes, DC_ALLOC_DEVICE_MAPPED, &pinned));
   OPEN_STEP(dc_buffer_alloc_managed(device, kBytes, 0, &managed));
+  OPEN_STEP(dc_buffer_alloc(device, kBytes, DC_ALLOC_NO_POOL, &no_pool));
   OPEN_STEP(dc_buffer_device_pointer(buffer, &buffer_address));
   std::vector<float> ones(kElements, 1.0f);
   OPEN_STEP(dc_buffer_write(buffer, 0, ones.data(), kBytes));
@@ -144,7 +145,7 @@ std::string Fixture::open() {
   OPEN_STEP(dc_launch_create(function, &config, &dead_launch));
   OPEN_STEP(dc_stream_begin_capture(capture_stream, DC_CAPTURE_THREAD_LOCAL));
   OPEN_STEP(dc_stream_end_capture(capture_stream, &dead_graph));
-  mem_ops[0] = {DC_MEM_OP_WRITE32, 0, 0, 0, buffer, 0, 1};
+  mem_ops[0] = {DC_MEM_OP_WRITE32, 0, 0, 0, no_pool, 0, 1};
   OPEN_STEP(dc_buffer_alloc_pinned(device, 64, DC_ALLOC_DEVICE_MAPPED, &zeros));
   {
     void* p = nullptr;
@@ -216,6 +217,7 @@ void Fixture::close() {
   dc_stream_release(capture_stream);
   dc_stream_release(stream);
   dc_buffer_release(managed);
+  dc_buffer_release(no_pool);
   dc_buffer_release(pinned);
   dc_buffer_release(buffer2);
   dc_buffer_release(buffer);

@@ -42,6 +42,7 @@ struct Fixture {
   dc_buffer buffer2 = nullptr;  // device memory, kBytes
   dc_buffer pinned = nullptr;   // pinned, device-mapped, kBytes
   dc_buffer managed = nullptr;  // managed, kBytes
+  dc_buffer no_pool = nullptr;  // device memory from cuMemAlloc (DC_ALLOC_NO_POOL), kBytes: stream memory operations
   dc_stream stream = nullptr;
   dc_stream capture_stream = nullptr;  // only ever captured by the cases
   dc_event event = nullptr;            // recorded by the cases

@@ -158,7 +158,9 @@ pub const DC_COMPARE_NOR: i32 = 4;
 /// A wait: flush the device's outstanding remote writes after it (CU_STREAM_WAIT_VALUE_FLUSH;
 /// the device must support it, else DC_ERROR_NOT_SUPPORTED from the driver).
 pub const DC_VALUE_FLUSH: u32 = 0x1;
-/// A write: no memory barrier before it (earlier writes may land after it).
+/// A write: earlier writes may land after it (CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER). A
+/// permission, not a promise: the driver's current entry points refuse the flag, so dccuda
+/// keeps the barrier (the write is then ordered after earlier writes, as without the flag).
 pub const DC_VALUE_NO_MEMORY_BARRIER: u32 = 0x2;
 pub const DC_MEM_OP_WAIT32: u32 = 1;
 pub const DC_MEM_OP_WAIT64: u32 = 2;
@@ -937,7 +939,8 @@ extern "C" {
     /// per context: dc_device_reset restores the defaults. Call it while no work
     /// runs on the device (the driver may wait for it). Thread-safe.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (an unknown limit, a
-    /// value the driver refuses), DC_ERROR_NOT_SUPPORTED (the device lacks the
+    /// printf FIFO or heap larger than the device's memory, a value the driver
+    /// refuses), DC_ERROR_NOT_SUPPORTED (the device lacks the
     /// limit), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
     pub fn dc_device_set_limit(device: dc_device, limit: i32, value: u64) -> dc_status;
 
@@ -1396,7 +1399,8 @@ extern "C" {
     /// DC_COMPARE_*, unknown flags, offset not a multiple of 4, a buffer of another
     /// device that the stream's device cannot reach), DC_ERROR_OUT_OF_RANGE (the
     /// value, offset + 4, past the buffer), DC_ERROR_NOT_SUPPORTED (host memory without a device
-    /// mapping; the driver refuses the operation), DC_ERROR_INVALID_STATE (called
+    /// mapping, memory of the stream-ordered pool, managed memory: the driver refuses these),
+    /// DC_ERROR_INVALID_STATE (called
     /// from a host function), DC_ERROR_CONTEXT_LOST.
     pub fn dc_stream_wait_value32(stream: dc_stream, buffer: dc_buffer, offset: u64, value: u32, compare: i32, flags: u32) -> dc_status;
 
@@ -1405,8 +1409,8 @@ extern "C" {
     pub fn dc_stream_wait_value64(stream: dc_stream, buffer: dc_buffer, offset: u64, value: u64, compare: i32, flags: u32) -> dc_status;
 
     /// Write the 32-bit `value` at `offset` in `buffer` in stream order (after
-    /// earlier work on `stream`, with a memory barrier before it unless
-    /// DC_VALUE_NO_MEMORY_BARRIER). Flags: DC_VALUE_NO_MEMORY_BARRIER.
+    /// earlier work on `stream`, with a memory barrier before it).
+    /// Flags: DC_VALUE_NO_MEMORY_BARRIER (see there).
     /// Errors: as dc_stream_wait_value32 (no compare).
     pub fn dc_stream_write_value32(stream: dc_stream, buffer: dc_buffer, offset: u64, value: u32, flags: u32) -> dc_status;
 
