@@ -223,6 +223,42 @@ DC_API dc_status dc_graph_add_host_node(dc_graph graph, dc_host_fn fn, void* use
   });
 }
 
+DC_API dc_status dc_graph_add_alloc_node(dc_graph graph, uint64_t size, const uint64_t* dependencies,
+                                         uint32_t num_dependencies, uint64_t* node, dc_buffer* buffer) {
+  return guarded("dc_graph_add_alloc_node", [&] {
+    clear_out(node);
+    clear_out(buffer);
+    forbid_after_fork();
+    Pinned<Graph> g = pin<Graph>(graph, "graph");
+    require_arg(node, "node");
+    require_arg(buffer, "buffer");
+    forbid_in_host_callback();
+    g->check_usable();
+    ContextScope bind(g->device());
+    Ref<Buffer> b;
+    uint64_t id = add_alloc_node(*g, size, dependencies, num_dependencies, &b);
+    *buffer = issue_handle<dc_buffer>(b.get());
+    *node = id;
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_graph_add_free_node(dc_graph graph, dc_buffer buffer, const uint64_t* dependencies,
+                                        uint32_t num_dependencies, uint64_t* node) {
+  return guarded("dc_graph_add_free_node", [&] {
+    clear_out(node);
+    forbid_after_fork();
+    Pinned<Graph> g = pin<Graph>(graph, "graph");
+    Pinned<Buffer> b = pin<Buffer>(buffer, "buffer");
+    require_arg(node, "node");
+    forbid_in_host_callback();
+    g->check_usable();
+    ContextScope bind(g->device());
+    *node = add_free_node(*g, *b, dependencies, num_dependencies);
+    return DC_SUCCESS;
+  });
+}
+
 namespace {
 dc_status add_event(const char* name, dc_graph graph, dc_event event, bool record, const uint64_t* dependencies,
                     uint32_t num_dependencies, uint64_t* node) {

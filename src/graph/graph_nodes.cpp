@@ -154,6 +154,19 @@ void set_host_node(Graph& graph, uint64_t node, dc_host_fn fn, void* user_data) 
       {Ref<Object>(std::move(h))});
 }
 
+uint64_t add_alloc_node(Graph& graph, uint64_t size, const uint64_t* deps, uint32_t num_deps, Ref<Buffer>* buffer) {
+  CUdeviceptr address = 0;
+  uint64_t id = graph.add_alloc(size, deps, num_deps, &address);
+  *buffer = Buffer::wrap_device(Ref<Device>::share(&graph.device()), address, size);
+  return id;
+}
+
+uint64_t add_free_node(Graph& graph, Buffer& buffer, const uint64_t* deps, uint32_t num_deps) {
+  buffer.check_usable();
+  require_graph_device(graph, buffer, "buffer");
+  return graph.add_free(buffer.address(), buffer.size(), "buffer", deps, num_deps, {Ref<Object>::share(&buffer)});
+}
+
 uint64_t add_event_node(Graph& graph, Event& event, bool record, const uint64_t* deps, uint32_t num_deps) {
   event.check_usable();
   require_graph_device(graph, event, "event");

@@ -25,6 +25,11 @@ void set_copy_node(Graph& graph, uint64_t node, Buffer& dst, uint64_t dst_offset
 void set_fill_node(Graph& graph, uint64_t node, Buffer& buffer, uint64_t offset, uint64_t size, uint32_t value,
                    uint32_t element_size);
 void set_host_node(Graph& graph, uint64_t node, dc_host_fn fn, void* user_data);
+// Memory nodes (graph.h: Graph::add_alloc, add_free): *buffer receives a
+// buffer over the alloc node's memory (DC_BUFFER_WRAPPED_DEVICE: the graph
+// owns the memory, the buffer frees nothing).
+uint64_t add_alloc_node(Graph& graph, uint64_t size, const uint64_t* deps, uint32_t num_deps, Ref<Buffer>* buffer);
+uint64_t add_free_node(Graph& graph, Buffer& buffer, const uint64_t* deps, uint32_t num_deps);
 // `record`: a record node, else a wait node.
 uint64_t add_event_node(Graph& graph, Event& event, bool record, const uint64_t* deps, uint32_t num_deps);
 

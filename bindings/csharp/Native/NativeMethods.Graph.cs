@@ -171,6 +171,26 @@ namespace Dccuda.Interop
 
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_alloc_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_alloc_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_alloc_node(IntPtr graph, ulong size, void* dependencies, uint num_dependencies, ulong* node, IntPtr* buffer);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_free_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_free_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_free_node(IntPtr graph, IntPtr buffer, void* dependencies, uint num_dependencies, ulong* node);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
         [LibraryImport(Lib, EntryPoint = "dc_graph_add_child_graph_node")]
         public static partial
 #else

@@ -124,6 +124,40 @@ namespace Dccuda
             return new GraphNode(node);
         }
 
+        /// <summary>Add a memory alloc node: at each launch it allocates `bytes` bytes on the graph's
+        /// device. `buffer` names that memory for the nodes of this graph ordered after the alloc node
+        /// and before its free node (AddFree), and nowhere else: outside that window (its own methods,
+        /// stream work, after the graph is disposed) the memory is not there. Every alloc node needs
+        /// its free node before the graph is launched (else DcStatus.InvalidState).</summary>
+        public GraphNode AddAlloc(ulong bytes, out DeviceBuffer buffer, params GraphNode[] after)
+        {
+            ulong[] deps = Ids(after);
+            ulong node;
+            IntPtr raw;
+            var h = new DcBufferHandle();
+            using (var g = Use())
+            fixed (ulong* p = deps)
+                DcException.Check(NativeMethods.dc_graph_add_alloc_node(g.Raw, bytes, p,
+                                                                        deps == null ? 0u : (uint)deps.Length, &node, &raw));
+            h.Adopt(raw);
+            buffer = new DeviceBuffer(h);
+            return new GraphNode(node);
+        }
+
+        /// <summary>Add the free node of `buffer` (what AddAlloc gave for this graph), after `after`,
+        /// which must include the alloc node or a node after it: the last users of the memory.</summary>
+        public GraphNode AddFree(DeviceBuffer buffer, params GraphNode[] after)
+        {
+            ulong[] deps = Ids(after);
+            ulong node;
+            using (var g = Use())
+            using (var b = new Pin(buffer == null ? null : buffer.Handle, "buffer"))
+            fixed (ulong* p = deps)
+                DcException.Check(NativeMethods.dc_graph_add_free_node(g.Raw, b.Raw, p,
+                                                                       deps == null ? 0u : (uint)deps.Length, &node));
+            return new GraphNode(node);
+        }
+
         /// <summary>Add a host node calling `callback` at every launch (on a driver thread; the rules of
         /// DcStream.AddCallback apply). The graph keeps the callback until it can no longer run.</summary>
         public GraphNode AddHost(Action callback, params GraphNode[] after)

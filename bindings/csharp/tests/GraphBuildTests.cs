@@ -66,5 +66,48 @@ namespace Dccuda.Tests
                 }
             }
         }
+
+        [Fact]
+        public void AllocAndFreeNodesGiveATemporaryAtEachLaunch()
+        {
+            using (Device device = TestEnv.OpenDevice())
+            using (DcStream stream = device.CreateStream())
+            {
+                const int n = 700;
+                var input = new uint[n];
+                for (int i = 0; i < n; i++)
+                    input[i] = (uint)i * 2654435761u;
+                using (DeviceBuffer<uint> src = device.Allocate<uint>(n))
+                using (DeviceBuffer<uint> dst = device.Allocate<uint>(n))
+                using (Graph g = Graph.Create(device))
+                {
+                    src.CopyFrom(input);
+                    DeviceBuffer t;
+                    GraphNode alloc = g.AddAlloc(n * 4, out t, new GraphNode[0]);
+                    using (t)
+                    {
+                        Expect.Throws(DcStatus.InvalidState, () => g.Launch(stream), "an alloc node without its free node",
+                                      "has no free node");
+                        GraphNode into = g.AddCopy(t, 0, src, 0, n * 4, alloc);
+                        GraphNode back = g.AddCopy(dst, 0, t, 0, n * 4, into);
+                        Expect.Throws(DcStatus.InvalidArgument, () => g.AddFree(src, back), "a buffer of no alloc node",
+                                      "is not the buffer of an alloc node");
+                        GraphNode free = g.AddFree(t, back);
+                        Expect.Equal((int)NativeConstants.DC_GRAPH_NODE_MEM_ALLOC, g.NodeType(alloc), "an alloc node");
+                        Expect.Equal((int)NativeConstants.DC_GRAPH_NODE_MEM_FREE, g.NodeType(free), "a free node");
+                        Expect.Throws(DcStatus.InvalidArgument, () => g.AddFree(t, free), "a second free", "is freed already");
+                    }
+                    for (int round = 0; round < 2; round++)
+                    {
+                        g.Launch(stream);
+                        stream.Synchronize();
+                        uint[] got = dst.ToArray();
+                        for (int i = 0; i < n; i++)
+                            if (got[i] != input[i])
+                                throw new ExpectationException("dst[" + i + "] is " + got[i] + ", expected " + input[i]);
+                    }
+                }
+            }
+        }
     }
 }

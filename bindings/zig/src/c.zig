@@ -570,6 +570,8 @@ pub extern "dccuda" fn dc_graph_add_fill_node(graph: ?*Graph, buffer: ?*Buffer, 
 pub extern "dccuda" fn dc_graph_add_host_node(graph: ?*Graph, @"fn": ?dc_host_fn, user_data: ?*anyopaque, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
 pub extern "dccuda" fn dc_graph_add_event_record_node(graph: ?*Graph, event: ?*Event, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
 pub extern "dccuda" fn dc_graph_add_event_wait_node(graph: ?*Graph, event: ?*Event, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_add_alloc_node(graph: ?*Graph, size: u64, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64, buffer: ?*?*Buffer) dc_status;
+pub extern "dccuda" fn dc_graph_add_free_node(graph: ?*Graph, buffer: ?*Buffer, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
 pub extern "dccuda" fn dc_graph_add_child_graph_node(graph: ?*Graph, child: ?*Graph, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
 pub extern "dccuda" fn dc_graph_add_dependency(graph: ?*Graph, from: u64, to: u64) dc_status;
 pub extern "dccuda" fn dc_graph_node_at(graph: ?*Graph, index: u64, node: ?*u64) dc_status;

@@ -249,9 +249,9 @@ pub const DC_GRAPH_NODE_EVENT_RECORD: i32 = 7;
 pub const DC_GRAPH_NODE_SEMAPHORE_SIGNAL: i32 = 8;
 /// waits on external semaphores (captured only)
 pub const DC_GRAPH_NODE_SEMAPHORE_WAIT: i32 = 9;
-/// allocates memory (captured only)
+/// allocates memory (dc_graph_add_alloc_node)
 pub const DC_GRAPH_NODE_MEM_ALLOC: i32 = 10;
-/// frees memory (captured only)
+/// frees memory (dc_graph_add_free_node)
 pub const DC_GRAPH_NODE_MEM_FREE: i32 = 11;
 /// a batch of memory operations (captured only)
 pub const DC_GRAPH_NODE_BATCH_MEM_OP: i32 = 12;
@@ -1365,6 +1365,7 @@ extern "C" {
     /// dc_graph_add_kernel_node, dc_graph_add_copy_node, dc_graph_add_fill_node,
     /// dc_graph_add_host_node, dc_graph_add_event_record_node,
     /// dc_graph_add_event_wait_node, dc_graph_add_child_graph_node,
+    /// dc_graph_add_alloc_node, dc_graph_add_free_node,
     /// dc_graph_add_dependency, dc_graph_clone, dc_graph_remove_node,
     /// dc_graph_write_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
     /// dc_graph_set_fill_node, dc_graph_set_host_node,
@@ -1781,8 +1782,9 @@ extern "C" {
     /// Instantiate the graph now (else the first launch does). Idempotent; a failed
     /// instantiation is tried again by the next call that needs it.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (the body of a
-    /// conditional node: see dc_graph_conditional_body), DC_ERROR_OUT_OF_MEMORY,
-    /// DC_ERROR_DRIVER, DC_ERROR_CONTEXT_LOST.
+    /// conditional node: see dc_graph_conditional_body), DC_ERROR_INVALID_STATE
+    /// (an alloc node without its free node: see dc_graph_add_alloc_node; also from
+    /// dc_graph_launch), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_DRIVER, DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_instantiate(graph: dc_graph) -> dc_status;
 
     /// Upload the instantiated graph to the device ahead of its first launch.
@@ -1880,11 +1882,42 @@ extern "C" {
     /// Errors: as dc_graph_add_event_record_node.
     pub fn dc_graph_add_event_wait_node(graph: dc_graph, event: dc_event, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
 
+    /// Add a memory alloc node: at each launch it allocates `size` bytes of device
+    /// memory on the graph's device (cuGraphAddMemAllocNode), after `dependencies`.
+    /// `*buffer` receives a buffer (DC_BUFFER_WRAPPED_DEVICE; release it with
+    /// dc_buffer_release) for that memory, to pass to the nodes of this graph that
+    /// use it. Its address is fixed for the graph's life, but memory is there ONLY
+    /// during a launch, for the nodes ordered after the alloc node and before the
+    /// free node of the same graph (dc_graph_add_free_node). Any other use (a
+    /// dc_buffer_* call, work on a stream, a node not ordered between the two, a
+    /// launch of another graph) touches memory that is not there: on a GPU that is
+    /// a fault that loses the context (DC_ERROR_CONTEXT_LOST) or silently wrong
+    /// data; dccuda cannot detect it. Every alloc node needs its free node before
+    /// the graph is instantiated or launched (else DC_ERROR_INVALID_STATE), so each
+    /// launch frees what it allocates. A graph with memory nodes cannot be cloned,
+    /// have nodes removed or be added as a child graph (DC_ERROR_INVALID_ARGUMENT,
+    /// as the driver refuses them); a conditional node's body cannot hold memory
+    /// nodes. Needs a device with memory pools (else DC_ERROR_NOT_SUPPORTED).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0, a
+    /// conditional node's body, a bad dependency, NULL out), DC_ERROR_OUT_OF_MEMORY,
+    /// DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_alloc_node(graph: dc_graph, size: u64, dependencies: *const u64, num_dependencies: u32, node: *mut u64, buffer: *mut dc_buffer) -> dc_status;
+
+    /// Add a memory free node for `buffer` (the buffer an alloc node of this graph
+    /// gave, whole), after `dependencies`, which must include the alloc node or a
+    /// node that runs after it: name the last nodes that use the memory. Each
+    /// alloc node's memory is freed once.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a buffer no alloc
+    /// node of this graph gave, or a part of one; freed already; dependencies not
+    /// after the alloc node; a bad dependency; NULL out), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_free_node(graph: dc_graph, buffer: dc_buffer, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
     /// Add `child` (a graph of the same device, not `graph` itself) as one node:
     /// a copy of it as it is now is embedded; later changes to `child` do not
     /// reach `graph`. What the child keeps alive, `graph` keeps too.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (child is graph,
-    /// a graph of another device, a bad dependency, NULL out), DC_ERROR_CONTEXT_LOST.
+    /// a graph of another device, a child with memory nodes, a bad dependency, NULL
+    /// out), DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_add_child_graph_node(graph: dc_graph, child: dc_graph, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
 
     /// Add the edge `from` -> `to`: `to` starts after `from` completes. Refused if
@@ -1918,7 +1951,8 @@ extern "C" {
     /// A copy of `graph`'s nodes and edges as a new graph (a new handle; release it
     /// with dc_graph_release): its nodes have the ids of the nodes they copy, so an
     /// id names the corresponding node in either graph. Not its instantiation.
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a graph with
+    /// memory nodes, NULL out),
     /// DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_clone(graph: dc_graph, clone: *mut dc_graph) -> dc_status;
 
@@ -1926,7 +1960,7 @@ extern "C" {
     /// are no longer ordered through it). What it used stays alive until the graph
     /// is released (an instantiation made before may still run it).
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of
-    /// the graph), DC_ERROR_CONTEXT_LOST.
+    /// the graph, a graph with memory nodes), DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_remove_node(graph: dc_graph, node: u64) -> dc_status;
 
     /// Write the graph in Graphviz DOT form to the file `path` (created or

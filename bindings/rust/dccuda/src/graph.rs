@@ -365,6 +365,47 @@ impl Graph {
         Ok(Node(node))
     }
 
+    /// Adds a memory alloc node: at each launch it allocates `len` elements of `T` on the
+    /// graph's device. The returned buffer names that memory for the nodes of this graph that
+    /// use it; every alloc node needs its [`free`](Graph::free) node before the graph is
+    /// launched (else `INVALID_STATE`).
+    ///
+    /// # Safety
+    /// The memory exists only during a launch of this graph, for the nodes ordered after the
+    /// alloc node and before its free node. The caller uses the buffer nowhere else: not in
+    /// the buffer's own methods, not on a stream, not in nodes outside that window, not after
+    /// the graph is dropped (the address may then belong to other memory).
+    ///
+    /// # Errors
+    /// `INVALID_ARGUMENT` when `len` elements of `T` overflow 64 bits; otherwise the library's
+    /// status and message when [`dc_graph_add_alloc_node`](crate::sys::dc_graph_add_alloc_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
+    pub unsafe fn alloc<T: Pod>(&mut self, len: usize, after: &[Node]) -> Result<(Node, DeviceBuffer<T>)> {
+        let bytes = (len as u64).checked_mul(std::mem::size_of::<T>() as u64).ok_or_else(|| {
+            Error::local(crate::Status::INVALID_ARGUMENT, format!("Graph::alloc: {len} elements overflow 64 bits"))
+        })?;
+        let (deps, n) = ids(after)?;
+        let mut node = 0;
+        let mut raw = std::ptr::null_mut();
+        check(unsafe { sys::dc_graph_add_alloc_node(self.raw, bytes, deps.as_ptr(), n, &mut node, &mut raw) })?;
+        // SAFETY: the library gave a new handle of `bytes` bytes that only this value releases.
+        Ok((Node(node), unsafe { DeviceBuffer::from_raw(raw, len) }))
+    }
+
+    /// Adds the free node of `buffer` (what [`alloc`](Graph::alloc) gave for this graph),
+    /// after `after`, which must include the alloc node or a node after it: the last users
+    /// of the memory.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_add_free_node`](crate::sys::dc_graph_add_free_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
+    pub fn free<T: Pod>(&mut self, buffer: &DeviceBuffer<T>, after: &[Node]) -> Result<Node> {
+        let (deps, n) = ids(after)?;
+        let mut node = 0;
+        check(unsafe { sys::dc_graph_add_free_node(self.raw, buffer.as_raw(), deps.as_ptr(), n, &mut node) })?;
+        Ok(Node(node))
+    }
+
     /// Adds the edge `from` -> `to` (refused if it would close a cycle).
     ///
     /// # Errors

@@ -72,3 +72,36 @@ fn a_built_graph_runs_its_nodes_in_order_and_changes_in_place() {
     let e = g.node_type(Node(0)).unwrap_err();
     assert_eq!(e.status(), Status::INVALID_ARGUMENT);
 }
+
+#[test]
+fn alloc_and_free_nodes_give_a_temporary_each_launch() {
+    let Some(device) = common::device() else { return };
+    let stream = Stream::new(&device).unwrap();
+    let n = 512usize;
+    let input: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2654435761)).collect();
+    let src = DeviceBuffer::from_slice(&device, &input).unwrap();
+    let out = DeviceBuffer::<u32>::from_slice(&device, &vec![0; n]).unwrap();
+
+    // alloc t -> copy src -> t -> copy t -> out -> free t.
+    let mut g = Graph::new(&device).unwrap();
+    // SAFETY: `t` is used only by the two copy nodes between its alloc and free nodes.
+    let (alloc, t) = unsafe { g.alloc::<u32>(n, &[]) }.unwrap();
+    let e = g.launch(&stream).unwrap_err();
+    assert_eq!(e.status(), Status::INVALID_STATE);
+    assert!(e.message().contains("has no free node"), "{}", e.message());
+    let into = g.copy(&t, &src, &[alloc]).unwrap();
+    let back = g.copy(&out, &t, &[into]).unwrap();
+    let e = g.free(&src, &[back]).unwrap_err();
+    assert_eq!(e.status(), Status::INVALID_ARGUMENT);
+    assert!(e.message().contains("not the buffer of an alloc node"), "{}", e.message());
+    let free = g.free(&t, &[back]).unwrap();
+    assert_eq!(g.node_type(alloc).unwrap(), dccuda::sys::DC_GRAPH_NODE_MEM_ALLOC);
+    assert_eq!(g.node_type(free).unwrap(), dccuda::sys::DC_GRAPH_NODE_MEM_FREE);
+    assert_eq!(g.free(&t, &[back]).unwrap_err().status(), Status::INVALID_ARGUMENT);
+    assert_eq!(g.try_clone().unwrap_err().status(), Status::INVALID_ARGUMENT);
+    for _ in 0..2 {
+        g.launch(&stream).unwrap();
+        stream.synchronize().unwrap();
+        assert_eq!(out.to_vec().unwrap(), input);
+    }
+}
