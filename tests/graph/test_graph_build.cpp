@@ -805,4 +805,61 @@ TEST_F(GraphBuildTest, MemoryNodesRefuseWhatTheDriverRefuses) {
   EXPECT_EQ(in_body, nullptr);
 }
 
+// 2D and 3D copy nodes move the bytes dc_buffer_copy_2d_async / _3d_async move
+// on a stream (random data, pitched layouts on both sides), a 2D node changes
+// in place, and bad regions are refused as the stream copies refuse them.
+TEST_F(GraphBuildTest, TwoAndThreeDCopyNodesMoveWhatTheStreamCopiesMove) {
+  const uint64_t bytes = 8192;
+  std::vector<uint8_t> data(bytes);
+  uint32_t seed = 12345;
+  for (auto& v : data) v = static_cast<uint8_t>((seed = seed * 1664525u + 1013904223u) >> 24);
+  dc_buffer src = upload(data);
+  dc_buffer by_graph = alloc(bytes), by_stream = alloc(bytes);
+  ASSERT_DC_OK(dc_buffer_fill(by_graph, 0, bytes, 0, 1));
+  ASSERT_DC_OK(dc_buffer_fill(by_stream, 0, bytes, 0, 1));
+  // 2D: 12 rows of 40 bytes, src rows 96 apart from byte 5, dst rows 64 apart from byte 3.
+  // 3D: 3 planes of 5 rows of 24 bytes, src pitch 32 (6 rows a plane) from 4000,
+  //     dst pitch 48 (7 rows a plane) from 2000.
+  dc_graph g = create();
+  uint64_t copy_2d = 0, copy_3d = 0;
+  ASSERT_DC_OK(dc_graph_add_copy_2d_node(g, by_graph, 3, 64, src, 5, 96, 40, 12, nullptr, 0, &copy_2d));
+  ASSERT_DC_OK(dc_graph_add_copy_3d_node(g, by_graph, 2000, 48, 7, src, 4000, 32, 6, 24, 5, 3, &copy_2d, 1,
+                                         &copy_3d));
+  EXPECT_EQ(type(g, copy_2d), DC_GRAPH_NODE_COPY);
+  ASSERT_DC_OK(dc_graph_launch(g, stream_));
+  ASSERT_DC_OK(dc_buffer_copy_2d_async(by_stream, 3, 64, src, 5, 96, 40, 12, stream_));
+  ASSERT_DC_OK(dc_buffer_copy_3d_async(by_stream, 2000, 48, 7, src, 4000, 32, 6, 24, 5, 3, stream_));
+  sync();
+  std::vector<uint8_t> graph_bytes = download<uint8_t>(by_graph, bytes), stream_bytes = download<uint8_t>(by_stream, bytes);
+  EXPECT_EQ(graph_bytes, stream_bytes);
+  EXPECT_EQ(graph_bytes[3 + 64 * 11 + 39], data[5 + 96 * 11 + 39]) << "the last byte of the 2D copy";
+  EXPECT_EQ(graph_bytes[2000 + 48 * (7 * 2 + 4) + 23], data[4000 + 32 * (6 * 2 + 4) + 23]) << "the 3D copy's last byte";
+
+  // In place: another source region, the next launch copies it.
+  ASSERT_DC_OK(dc_graph_set_copy_2d_node(g, copy_2d, by_graph, 3, 64, src, 1000, 80, 40, 12));
+  ASSERT_DC_OK(dc_graph_launch(g, stream_));
+  ASSERT_DC_OK(dc_buffer_copy_2d_async(by_stream, 3, 64, src, 1000, 80, 40, 12, stream_));
+  sync();
+  EXPECT_EQ(download<uint8_t>(by_graph, bytes), download<uint8_t>(by_stream, bytes));
+
+  // Refused as the stream copies refuse, and nothing was added.
+  uint64_t node = 9;
+  EXPECT_DC_ERROR(dc_graph_add_copy_2d_node(g, by_graph, 0, 32, src, 0, 96, 40, 2, nullptr, 0, &node),
+                  DC_ERROR_INVALID_ARGUMENT, "dst_pitch 32 is less than width 40");
+  EXPECT_EQ(node, 0u);
+  EXPECT_DC_ERROR(dc_graph_add_copy_2d_node(g, by_graph, 0, 64, src, 0, 96, 40, 200, nullptr, 0, &node),
+                  DC_ERROR_OUT_OF_RANGE, "dst: row 128 (of 200)");
+  EXPECT_DC_ERROR(dc_graph_add_copy_2d_node(g, by_graph, 0, 64, by_graph, 8, 64, 40, 4, nullptr, 0, &node),
+                  DC_ERROR_INVALID_ARGUMENT, "share bytes");
+  EXPECT_DC_ERROR(dc_graph_add_copy_2d_node(g, by_graph, 0, 64, src, 0, 64, 0, 4, nullptr, 0, &node),
+                  DC_ERROR_INVALID_ARGUMENT, "a copy node copies at least one byte");
+  EXPECT_DC_ERROR(dc_graph_add_copy_3d_node(g, by_graph, 0, 48, 3, src, 0, 32, 6, 24, 5, 2, nullptr, 0, &node),
+                  DC_ERROR_INVALID_ARGUMENT, "dst_rows_per_plane 3");
+  uint64_t fill = 0;
+  ASSERT_DC_OK(dc_graph_add_fill_node(g, by_graph, 0, 64, 0, 1, nullptr, 0, &fill));
+  EXPECT_DC_ERROR(dc_graph_set_copy_2d_node(g, fill, by_graph, 3, 64, src, 5, 96, 40, 12), DC_ERROR_INVALID_ARGUMENT,
+                  "not a copy node");
+  EXPECT_EQ(order(g).size(), 3u) << "a refused call changed the graph";
+}
+
 }  // namespace

@@ -524,6 +524,27 @@ FACTS = {
         msg={"num_dependencies": ""},
         extra=[("the graph itself as its child", {"child": "fx.built"}, ARG, "child is graph itself")],
     ),
+    # 2D/3D copy nodes: the regions as the stream copies' (REGION_2D/3D), but an empty one is refused.
+    "dc_graph_add_copy_2d_node": dict(
+        valid={**REGION_2D["valid"], "graph": "fx.built", "dependencies": "&fx.built_node", "num_dependencies": "1"},
+        ints={**REGION_2D["ints"], "width": ("size", ARG, [ARG, RANGE]), "height": ("size", ARG, RANGE),
+              "num_dependencies": ANY_COUNT},
+        msg={"num_dependencies": ""},
+        extra=COPY_2D["extra"],
+    ),
+    "dc_graph_add_copy_3d_node": dict(
+        valid={**REGION_3D["valid"], "graph": "fx.built", "dependencies": "&fx.built_node", "num_dependencies": "1"},
+        ints={**REGION_3D["ints"], "width": ("size", ARG, [ARG, RANGE]), "height": ("size", ARG, [ARG, RANGE]),
+              "depth": ("size", ARG, RANGE), "num_dependencies": ANY_COUNT},
+        msg={"num_dependencies": ""},
+        extra=COPY_3D["extra"],
+    ),
+    "dc_graph_set_copy_2d_node": dict(
+        valid={**REGION_2D["valid"], "graph": "fx.built", "node": "fx.built_copy"},
+        ints={**REGION_2D["ints"], "node": ("bad", ["0", U64_MAX, "fx.built_node"], ARG),
+              "width": ("size", ARG, [ARG, RANGE]), "height": ("size", ARG, RANGE)},
+        extra=COPY_2D["extra"],
+    ),
     "dc_graph_add_alloc_node": dict(
         valid={"graph": "fx.memory_graph", "size": "64", "dependencies": "&fx.memory_alloc", "num_dependencies": "1"},
         ints={"size": ("size", ARG, [OOM, ARG]), "num_dependencies": ANY_COUNT},

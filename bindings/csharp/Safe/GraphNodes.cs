@@ -110,6 +110,35 @@ namespace Dccuda
             return new GraphNode(node);
         }
 
+        /// <summary>Add a 2D copy of `height` rows of `width` bytes from `src` (rows at `srcOffset`,
+        /// `srcPitch` bytes apart) to `dst` (rows at `dstOffset`, `dstPitch` apart), every row
+        /// checked as DeviceBuffer.CopyBytesFrom2D checks them.</summary>
+        public GraphNode AddCopy2D(DeviceBuffer dst, ulong dstOffset, ulong dstPitch, DeviceBuffer src, ulong srcOffset,
+                                   ulong srcPitch, ulong width, ulong height, params GraphNode[] after)
+        {
+            ulong[] deps = Ids(after);
+            ulong node;
+            using (var g = Use())
+            using (var d = new Pin(dst == null ? null : dst.Handle, "dst"))
+            using (var s = new Pin(src == null ? null : src.Handle, "src"))
+            fixed (ulong* p = deps)
+                DcException.Check(NativeMethods.dc_graph_add_copy_2d_node(g.Raw, d.Raw, dstOffset, dstPitch, s.Raw, srcOffset,
+                                                                          srcPitch, width, height, p,
+                                                                          deps == null ? 0u : (uint)deps.Length, &node));
+            return new GraphNode(node);
+        }
+
+        /// <summary>Change copy node `node` to the 2D copy AddCopy2D would add with these arguments.</summary>
+        public void SetCopy2D(GraphNode node, DeviceBuffer dst, ulong dstOffset, ulong dstPitch, DeviceBuffer src,
+                              ulong srcOffset, ulong srcPitch, ulong width, ulong height)
+        {
+            using (var g = Use())
+            using (var d = new Pin(dst == null ? null : dst.Handle, "dst"))
+            using (var s = new Pin(src == null ? null : src.Handle, "src"))
+                DcException.Check(NativeMethods.dc_graph_set_copy_2d_node(g.Raw, node.Id, d.Raw, dstOffset, dstPitch, s.Raw,
+                                                                          srcOffset, srcPitch, width, height));
+        }
+
         /// <summary>Add a fill of `bytes` bytes of `buffer` from `offset` with `value` (elementSize 1, 2 or 4).</summary>
         public GraphNode AddFill(DeviceBuffer buffer, ulong offset, ulong bytes, uint value, uint elementSize,
                                  params GraphNode[] after)

@@ -109,5 +109,43 @@ namespace Dccuda.Tests
                 }
             }
         }
+
+        [Fact]
+        public void A2DCopyNodeMovesTheTileAStreamCopyMoves()
+        {
+            using (Device device = TestEnv.OpenDevice())
+            using (DcStream stream = device.CreateStream())
+            {
+                const int n = 1024;
+                var data = new uint[n];
+                for (int i = 0; i < n; i++)
+                    data[i] = (uint)i * 2246822519u;
+                using (DeviceBuffer<uint> src = device.Allocate<uint>(n))
+                using (DeviceBuffer<uint> byGraph = device.Allocate<uint>(n))
+                using (DeviceBuffer<uint> byCopy = device.Allocate<uint>(n))
+                using (Graph g = Graph.Create(device))
+                {
+                    src.CopyFrom(data);
+                    byGraph.CopyFrom(new uint[n]);
+                    byCopy.CopyFrom(new uint[n]);
+                    // 7 rows of 40 bytes: src rows 128 bytes apart from 12, dst rows 64 apart from 4.
+                    GraphNode copy = g.AddCopy2D(byGraph, 4, 64, src, 12, 128, 40, 7);
+                    g.Launch(stream);
+                    stream.Synchronize();
+                    byCopy.CopyBytesFrom2D(src, 12, 128, 4, 64, 40, 7);
+                    uint[] a = byGraph.ToArray(), b = byCopy.ToArray();
+                    for (int i = 0; i < n; i++)
+                        if (a[i] != b[i])
+                            throw new ExpectationException("element " + i + " is " + a[i] + " by the graph, " + b[i] + " by the copy");
+                    Expect.Equal(data[3 + 32 * 6 + 9], a[1 + 16 * 6 + 9], "the tile's last element");
+                    g.SetCopy2D(copy, byGraph, 4, 64, src, 400, 128, 40, 7);
+                    g.Launch(stream);
+                    stream.Synchronize();
+                    Expect.Equal(data[100 + 32 * 6 + 9], byGraph.ToArray()[1 + 16 * 6 + 9], "the changed node's last element");
+                    Expect.Throws(DcStatus.InvalidArgument, () => g.AddCopy2D(byGraph, 0, 32, src, 0, 128, 40, 2),
+                                  "a pitch below the width", "is less than width");
+                }
+            }
+        }
     }
 }

@@ -1365,7 +1365,8 @@ extern "C" {
     /// dc_graph_add_kernel_node, dc_graph_add_copy_node, dc_graph_add_fill_node,
     /// dc_graph_add_host_node, dc_graph_add_event_record_node,
     /// dc_graph_add_event_wait_node, dc_graph_add_child_graph_node,
-    /// dc_graph_add_alloc_node, dc_graph_add_free_node,
+    /// dc_graph_add_alloc_node, dc_graph_add_free_node, dc_graph_add_copy_2d_node,
+    /// dc_graph_add_copy_3d_node, dc_graph_set_copy_2d_node,
     /// dc_graph_add_dependency, dc_graph_clone, dc_graph_remove_node,
     /// dc_graph_write_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
     /// dc_graph_set_fill_node, dc_graph_set_host_node,
@@ -1852,6 +1853,24 @@ extern "C" {
     /// out), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_add_copy_node(graph: dc_graph, dst: dc_buffer, dst_offset: u64, src: dc_buffer, src_offset: u64, size: u64, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
 
+    /// Add a 2D copy (see "2D and 3D (pitched) memory"): `height` rows of `width`
+    /// bytes from `src` (rows at src_offset, src_pitch apart) to `dst` (rows at
+    /// dst_offset, dst_pitch apart), buffers of the graph's device, checked as
+    /// dc_buffer_copy_2d checks them (by the same code), after `dependencies`. An
+    /// empty region is refused: a node copies at least one byte.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a pitch below
+    /// width, the regions sharing bytes, an empty region, a buffer of another
+    /// device, a bad dependency, NULL out), DC_ERROR_OUT_OF_RANGE (a row past the end
+    /// of its buffer), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_add_copy_2d_node(graph: dc_graph, dst: dc_buffer, dst_offset: u64, dst_pitch: u64, src: dc_buffer, src_offset: u64, src_pitch: u64, width: u64, height: u64, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
+    /// Add a 3D copy: `depth` planes of `height` rows of `width` bytes, laid out as
+    /// dc_buffer_copy_3d's (rows_per_plane rows from one plane to the next), checked
+    /// as dc_buffer_copy_3d checks them, after `dependencies`.
+    /// Errors: as dc_graph_add_copy_2d_node, and DC_ERROR_INVALID_ARGUMENT (a
+    /// rows_per_plane below height with more than one plane).
+    pub fn dc_graph_add_copy_3d_node(graph: dc_graph, dst: dc_buffer, dst_offset: u64, dst_pitch: u64, dst_rows_per_plane: u64, src: dc_buffer, src_offset: u64, src_pitch: u64, src_rows_per_plane: u64, width: u64, height: u64, depth: u64, dependencies: *const u64, num_dependencies: u32, node: *mut u64) -> dc_status;
+
     /// Add a fill of `size` bytes of `buffer` from `offset` with `value`, as
     /// dc_buffer_fill_async fills (element_size 1, 2 or 4; offset and size aligned
     /// to it; host memory must be mapped for the device), after `dependencies`.
@@ -2019,6 +2038,13 @@ extern "C" {
     /// the graph, not a copy node, as dc_graph_add_copy_node, a change the driver
     /// refuses), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_set_copy_node(graph: dc_graph, node: u64, dst: dc_buffer, dst_offset: u64, src: dc_buffer, src_offset: u64, size: u64) -> dc_status;
+
+    /// Change copy node `node` to the 2D copy dc_graph_add_copy_2d_node would add
+    /// with these arguments (a 1D, 2D or 3D copy node of the graph; see "Changing
+    /// nodes in place"). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+    /// (not a node of the graph, not a copy node, as dc_graph_add_copy_2d_node, a
+    /// change the driver refuses), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_set_copy_2d_node(graph: dc_graph, node: u64, dst: dc_buffer, dst_offset: u64, dst_pitch: u64, src: dc_buffer, src_offset: u64, src_pitch: u64, width: u64, height: u64) -> dc_status;
 
     /// Change fill node `node`'s buffer, range and value, checked as
     /// dc_graph_add_fill_node checks them (see "Changing nodes in place").

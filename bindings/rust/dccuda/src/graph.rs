@@ -290,6 +290,50 @@ impl Graph {
         Ok(Node(node))
     }
 
+    /// Adds a 2D copy: a `width` x `height` block of elements from `src` (rows `src_pitch`
+    /// elements apart from element `src_index`) to `dst` (rows `dst_pitch` apart from
+    /// `dst_index`), every row bounds-checked as
+    /// [`DeviceBuffer::copy_from_2d`](crate::DeviceBuffer::copy_from_2d) checks them.
+    ///
+    /// # Errors
+    /// `OUT_OF_RANGE` when a count's byte size does not fit in 64 bits, before any call;
+    /// otherwise the library's status and message when [`dc_graph_add_copy_2d_node`](crate::sys::dc_graph_add_copy_2d_node)
+    /// fails (the header's documentation, on the `sys` item, says when).
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_2d<T: Pod>(
+        &mut self,
+        dst: &DeviceBuffer<T>,
+        dst_index: usize,
+        dst_pitch: usize,
+        src: &DeviceBuffer<T>,
+        src_index: usize,
+        src_pitch: usize,
+        width: usize,
+        height: usize,
+        after: &[Node],
+    ) -> Result<Node> {
+        let b = |n: usize| crate::buffer::bytes_of::<T>(n, "Graph::copy_2d");
+        let (deps, n) = ids(after)?;
+        let mut node = 0;
+        check(unsafe {
+            sys::dc_graph_add_copy_2d_node(
+                self.raw,
+                dst.as_raw(),
+                b(dst_index)?,
+                b(dst_pitch)?,
+                src.as_raw(),
+                b(src_index)?,
+                b(src_pitch)?,
+                b(width)?,
+                height as u64,
+                deps.as_ptr(),
+                n,
+                &mut node,
+            )
+        })?;
+        Ok(Node(node))
+    }
+
     /// Adds a fill of all of `buffer` with `value` (elements of 4 bytes).
     ///
     /// # Errors

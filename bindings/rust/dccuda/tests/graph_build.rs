@@ -105,3 +105,24 @@ fn alloc_and_free_nodes_give_a_temporary_each_launch() {
         assert_eq!(out.to_vec().unwrap(), input);
     }
 }
+
+#[test]
+fn a_2d_copy_node_moves_the_tile_a_stream_copy_moves() {
+    let Some(device) = common::device() else { return };
+    let stream = Stream::new(&device).unwrap();
+    let data: Vec<u32> = (0..1024u32).map(|i| i.wrapping_mul(2246822519)).collect();
+    let src = DeviceBuffer::from_slice(&device, &data).unwrap();
+    let by_graph = DeviceBuffer::<u32>::from_slice(&device, &[0; 1024]).unwrap();
+    let mut by_copy = DeviceBuffer::<u32>::from_slice(&device, &[0; 1024]).unwrap();
+    // 7 rows of 10 elements: src rows 32 apart from 3, dst rows 16 apart from 1.
+    let mut g = Graph::new(&device).unwrap();
+    g.copy_2d(&by_graph, 1, 16, &src, 3, 32, 10, 7, &[]).unwrap();
+    g.launch(&stream).unwrap();
+    stream.synchronize().unwrap();
+    by_copy.copy_from_2d(1, 16, &src, 3, 32, 10, 7).unwrap();
+    assert_eq!(by_graph.to_vec().unwrap(), by_copy.to_vec().unwrap());
+    assert_eq!(by_graph.to_vec().unwrap()[1 + 16 * 6 + 9], data[3 + 32 * 6 + 9]);
+    let e = g.copy_2d(&by_graph, 0, 8, &src, 0, 32, 10, 2, &[]).unwrap_err();
+    assert_eq!(e.status(), Status::INVALID_ARGUMENT);
+    assert!(e.message().contains("is less than width"), "{}", e.message());
+}
