@@ -1246,7 +1246,7 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_graph_add_alloc_node, dc_graph_add_free_node, dc_graph_add_copy_2d_node,
  *   dc_graph_add_copy_3d_node, dc_graph_set_copy_2d_node,
  *   dc_graph_add_dependency, dc_graph_clone, dc_graph_remove_node,
- *   dc_graph_write_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
+ *   dc_graph_write_dot, dc_graph_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
  *   dc_graph_set_fill_node, dc_graph_set_host_node,
  *   dc_graph_add_conditional_node, dc_graph_conditional_body, dc_queue_create,
  *   dc_queue_enqueue, dc_queue_dequeue, dc_control_create,
@@ -2362,6 +2362,27 @@ DC_API dc_status dc_graph_remove_node(dc_graph graph, uint64_t node);
  */
 DC_API dc_status dc_graph_write_dot(dc_graph graph, DC_IN const char* path,
                                     DC_FAMILY(dc_graph_dot_flags) uint32_t flags);
+
+/**
+ * The graph's DOT text, as dc_graph_write_dot would write it, into `text`
+ * (`capacity` bytes): the text and a terminating NUL; `*length` receives the
+ * text's length in bytes (without the NUL). Ask for the length first with
+ * text NULL and capacity 0 (DC_SUCCESS, nothing written), then pass a buffer of
+ * *length + 1 bytes. When `capacity` is too small nothing is written to `text`
+ * or `*length` (0) and the status is DC_ERROR_OUT_OF_RANGE, its message giving
+ * the size needed. The
+ * text goes through a file the driver writes in a private directory under the
+ * system's temporary directory (TMPDIR; TEMP on Windows), removed before the
+ * call returns. The graph may change between two calls: size the second
+ * call's buffer with some room, or call again on DC_ERROR_OUT_OF_RANGE.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown flags,
+ * NULL text with a nonzero capacity, NULL length), DC_ERROR_OUT_OF_RANGE
+ * (capacity too small), DC_ERROR_IO (no usable temporary directory, the file
+ * could not be written or read), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_dot(dc_graph graph, DC_FAMILY(dc_graph_dot_flags) uint32_t flags,
+                              DC_OUT DC_NULLABLE DC_ARRAY(capacity) char* text, uint64_t capacity,
+                              DC_OUT uint64_t* length);
 
 /* dc_graph_add_conditional_node types: the values of cuda.h's CUgraphConditionalNodeType. */
 DC_CONSTANTS(dc_graph_conditional_type, enumeration, int32_t)

@@ -1,6 +1,9 @@
 // Entry points: stream capture and graphs.
 #include "dccuda.h"
 
+#include <cstring>
+#include <string>
+
 #include "core/args.h"
 #include "core/fork_guard.h"
 #include "core/guard.h"
@@ -418,6 +421,35 @@ DC_API dc_status dc_graph_write_dot(dc_graph graph, const char* path, uint32_t f
     g->check_usable();
     ContextScope bind(g->device());
     g->write_dot(path, flags);
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_graph_dot(dc_graph graph, uint32_t flags, char* text, uint64_t capacity, uint64_t* length) {
+  return guarded("dc_graph_dot", [&] {
+    clear_out(length);
+    forbid_after_fork();
+    Pinned<Graph> g = pin<Graph>(graph, "graph");
+    require_arg(length, "length");
+    if (!text && capacity)
+      fail(DC_ERROR_INVALID_ARGUMENT, "text is NULL but capacity is %llu; pass a buffer of capacity bytes, or NULL "
+           "and 0 to ask for the length", static_cast<unsigned long long>(capacity));
+    if (flags & ~uint32_t(DC_GRAPH_DOT_VERBOSE))
+      fail(DC_ERROR_INVALID_ARGUMENT, "flags 0x%x has unknown bits 0x%x; pass 0 or DC_GRAPH_DOT_VERBOSE", flags,
+           flags & ~uint32_t(DC_GRAPH_DOT_VERBOSE));
+    forbid_in_host_callback();
+    g->check_usable();
+    ContextScope bind(g->device());
+    std::string dot = g->dot_text(flags);
+    // As every out, *length stays 0 on failure: the message gives the size.
+    if (text && capacity <= dot.size())
+      fail(DC_ERROR_OUT_OF_RANGE, "capacity %llu is too small for the DOT text: it is %zu bytes and a terminating NUL; "
+           "pass a buffer of at least %zu bytes (text NULL and capacity 0 ask for the length)",
+           static_cast<unsigned long long>(capacity), dot.size(), dot.size() + 1);
+    *length = dot.size();
+    if (!text) return DC_SUCCESS;
+    std::memcpy(text, dot.data(), dot.size());
+    text[dot.size()] = '\0';
     return DC_SUCCESS;
   });
 }

@@ -40,6 +40,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -93,6 +94,8 @@ class Graph : public DeviceObject {
   Ref<Graph> clone();
   void remove_node(uint64_t node);
   void write_dot(const char* path, uint32_t flags);
+  // The DOT text write_dot would write (graph_dot.cpp: through a private temporary file).
+  std::string dot_text(uint32_t flags);
 
   // A conditional node (CUDA 12.4+): `type` a DC_GRAPH_CONDITIONAL_*, its
   // `bodies` body graphs made by the driver; *condition receives the handle

@@ -862,4 +862,41 @@ TEST_F(GraphBuildTest, TwoAndThreeDCopyNodesMoveWhatTheStreamCopiesMove) {
   EXPECT_EQ(order(g).size(), 3u) << "a refused call changed the graph";
 }
 
+// The DOT text in memory: the length first, then the text, equal to what
+// dc_graph_write_dot writes; a buffer too small is refused and left untouched.
+TEST_F(GraphBuildTest, TheDotTextComesIntoABufferAsTheFileHasIt) {
+  dc_buffer a = alloc(64), b = alloc(64);
+  dc_graph g = create();
+  uint64_t fill = 0, copy = 0;
+  ASSERT_DC_OK(dc_graph_add_fill_node(g, a, 0, 64, 1, 1, nullptr, 0, &fill));
+  ASSERT_DC_OK(dc_graph_add_copy_node(g, b, 0, a, 0, 64, &fill, 1, &copy));
+  uint64_t length = 0;
+  ASSERT_DC_OK(dc_graph_dot(g, DC_GRAPH_DOT_VERBOSE, nullptr, 0, &length));
+  ASSERT_GT(length, 0u);
+  std::string text(length + 1, '#');
+  ASSERT_DC_OK(dc_graph_dot(g, DC_GRAPH_DOT_VERBOSE, text.data(), text.size(), &length));
+  ASSERT_EQ(text[length], '\0');
+  text.resize(length);
+  EXPECT_EQ(std::strlen(text.c_str()), length) << "the text holds a NUL";
+  EXPECT_NE(text.find("digraph"), std::string::npos) << text;
+  EXPECT_NE(text.find("->"), std::string::npos) << "the edge is missing: " << text;
+
+  std::string path = testing::TempDir() + "dccuda_graph_text_" + std::to_string(::getpid()) + ".dot";
+  ASSERT_DC_OK(dc_graph_write_dot(g, path.c_str(), DC_GRAPH_DOT_VERBOSE));
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream file;
+  file << in.rdbuf();
+  std::remove(path.c_str());
+  EXPECT_EQ(text, file.str()) << "the buffer and the file differ";
+
+  std::string small(length, '#');
+  uint64_t told = 0;
+  EXPECT_DC_ERROR(dc_graph_dot(g, DC_GRAPH_DOT_VERBOSE, small.data(), small.size(), &told), DC_ERROR_OUT_OF_RANGE,
+                  ("pass a buffer of at least " + std::to_string(length + 1) + " bytes").c_str());
+  EXPECT_EQ(told, 0u) << "an out is 0 after a failure";
+  EXPECT_EQ(small, std::string(length, '#')) << "a refused call wrote into the buffer";
+  EXPECT_DC_ERROR(dc_graph_dot(g, 0, nullptr, 16, &told), DC_ERROR_INVALID_ARGUMENT, "text is NULL but capacity is 16");
+  EXPECT_DC_ERROR(dc_graph_dot(g, 0x10, nullptr, 0, &told), DC_ERROR_INVALID_ARGUMENT, "unknown bits 0x10");
+}
+
 }  // namespace

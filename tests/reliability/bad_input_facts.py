@@ -635,6 +635,11 @@ FACTS = {
                ("a folder that does not exist", {"path": "\"/nonexistent-dccuda-folder/g.dot\""},
                 "DC_ERROR_IO", "could not write")],
     ),
+    "dc_graph_dot": dict(
+        valid={"text": "static_cast<char*>(fx.host)", "capacity": "badinput::kBytes"},
+        null_ok={"text": ARG},  # NULL text with a nonzero capacity; NULL and 0 is the length query
+        ints={"capacity": ("bad", ["0", "1"], RANGE)},
+    ),
     # -- message queues and resident kernels ---------------------------------------------
     "dc_queue_create": dict(
         valid={"direction": "DC_QUEUE_TO_DEVICE", "slot_size": "64", "capacity": "16"},

@@ -301,6 +301,16 @@ namespace Dccuda.Interop
 
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_dot")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_dot", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_dot(IntPtr graph, uint flags, void* text, ulong capacity, ulong* length);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
         [LibraryImport(Lib, EntryPoint = "dc_graph_add_conditional_node")]
         public static partial
 #else

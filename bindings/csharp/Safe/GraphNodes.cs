@@ -330,6 +330,22 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_graph_write_dot(g.Raw, p, verbose ? NativeConstants.DC_GRAPH_DOT_VERBOSE : 0u));
         }
 
+        /// <summary>The graph as Graphviz DOT text, as WriteDot would write it.</summary>
+        public string Dot(bool verbose = false)
+        {
+            uint flags = verbose ? NativeConstants.DC_GRAPH_DOT_VERBOSE : 0u;
+            using (var g = Use())
+            {
+                ulong length;
+                DcException.Check(NativeMethods.dc_graph_dot(g.Raw, flags, null, 0, &length));
+                // Room to spare: the text is made again by the second call.
+                var text = new byte[checked((int)length + 4096)];
+                fixed (byte* p = text)
+                    DcException.Check(NativeMethods.dc_graph_dot(g.Raw, flags, p, (ulong)text.Length, &length));
+                return System.Text.Encoding.UTF8.GetString(text, 0, checked((int)length));
+            }
+        }
+
         /// <summary>Change a kernel node's configuration and arguments in place (no new instantiation).</summary>
         public void SetKernel(GraphNode node, LaunchConfig config, KernelArgs args)
         {

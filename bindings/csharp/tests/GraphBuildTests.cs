@@ -147,5 +147,27 @@ namespace Dccuda.Tests
                 }
             }
         }
+
+        [Fact]
+        public void TheDotTextIsWhatTheFileHolds()
+        {
+            using (Device device = TestEnv.OpenDevice())
+            using (DeviceBuffer<uint> a = device.Allocate<uint>(16))
+            using (DeviceBuffer<uint> b = device.Allocate<uint>(16))
+            using (Graph g = Graph.Create(device))
+            {
+                GraphNode fill = g.AddFill(a, 0, 64, 7, 4);
+                g.AddCopy(b, 0, a, 0, 64, fill);
+                string text = g.Dot(true);
+                Expect.True(text.StartsWith("digraph"), "DOT text: " + text);
+                Expect.True(text.Contains("->"), "the edge is in the text: " + text);
+                string path = System.IO.Path.Combine(System.IO.Path.GetTempPath(),
+                                                     "dccuda_cs_dot_" + System.Diagnostics.Process.GetCurrentProcess().Id + ".dot");
+                g.WriteDot(path, true);
+                string file = System.IO.File.ReadAllText(path);
+                System.IO.File.Delete(path);
+                Expect.Equal(file, text, "the text and the file");
+            }
+        }
     }
 }

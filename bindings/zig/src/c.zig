@@ -583,6 +583,7 @@ pub extern "dccuda" fn dc_graph_edge_at(graph: ?*Graph, index: u64, from: ?*u64,
 pub extern "dccuda" fn dc_graph_clone(graph: ?*Graph, clone: ?*?*Graph) dc_status;
 pub extern "dccuda" fn dc_graph_remove_node(graph: ?*Graph, node: u64) dc_status;
 pub extern "dccuda" fn dc_graph_write_dot(graph: ?*Graph, path: ?[*:0]const u8, flags: u32) dc_status;
+pub extern "dccuda" fn dc_graph_dot(graph: ?*Graph, flags: u32, text: ?*anyopaque, capacity: u64, length: ?*u64) dc_status;
 
 pub const DC_GRAPH_CONDITIONAL_IF: i32 = 0;
 pub const DC_GRAPH_CONDITIONAL_WHILE: i32 = 1;

@@ -1368,7 +1368,7 @@ extern "C" {
     /// dc_graph_add_alloc_node, dc_graph_add_free_node, dc_graph_add_copy_2d_node,
     /// dc_graph_add_copy_3d_node, dc_graph_set_copy_2d_node,
     /// dc_graph_add_dependency, dc_graph_clone, dc_graph_remove_node,
-    /// dc_graph_write_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
+    /// dc_graph_write_dot, dc_graph_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
     /// dc_graph_set_fill_node, dc_graph_set_host_node,
     /// dc_graph_add_conditional_node, dc_graph_conditional_body, dc_queue_create,
     /// dc_queue_enqueue, dc_queue_dequeue, dc_control_create,
@@ -1991,6 +1991,23 @@ extern "C" {
     /// path, unknown flags), DC_ERROR_IO (the file cannot be written),
     /// DC_ERROR_CONTEXT_LOST.
     pub fn dc_graph_write_dot(graph: dc_graph, path: *const c_char, flags: u32) -> dc_status;
+
+    /// The graph's DOT text, as dc_graph_write_dot would write it, into `text`
+    /// (`capacity` bytes): the text and a terminating NUL; `*length` receives the
+    /// text's length in bytes (without the NUL). Ask for the length first with
+    /// text NULL and capacity 0 (DC_SUCCESS, nothing written), then pass a buffer of
+    /// *length + 1 bytes. When `capacity` is too small nothing is written to `text`
+    /// or `*length` (0) and the status is DC_ERROR_OUT_OF_RANGE, its message giving
+    /// the size needed. The
+    /// text goes through a file the driver writes in a private directory under the
+    /// system's temporary directory (TMPDIR; TEMP on Windows), removed before the
+    /// call returns. The graph may change between two calls: size the second
+    /// call's buffer with some room, or call again on DC_ERROR_OUT_OF_RANGE.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown flags,
+    /// NULL text with a nonzero capacity, NULL length), DC_ERROR_OUT_OF_RANGE
+    /// (capacity too small), DC_ERROR_IO (no usable temporary directory, the file
+    /// could not be written or read), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_graph_dot(graph: dc_graph, flags: u32, text: *mut c_char, capacity: u64, length: *mut u64) -> dc_status;
 
     /// Add a conditional node: which of its body graphs run, and how often, is
     /// decided on the device, without the host, by a condition that kernels set

@@ -537,6 +537,26 @@ impl Graph {
         check(unsafe { sys::dc_graph_write_dot(self.raw, c.as_ptr(), if verbose { sys::DC_GRAPH_DOT_VERBOSE } else { 0 }) })
     }
 
+    /// The graph as Graphviz DOT text, as [`write_dot`](Graph::write_dot) would write it.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_dot`](crate::sys::dc_graph_dot) fails (the
+    /// header's documentation, on the `sys` item, says when); `INVALID_ARGUMENT` if the text is
+    /// not UTF-8.
+    pub fn dot(&self, verbose: bool) -> Result<String> {
+        let flags = if verbose { sys::DC_GRAPH_DOT_VERBOSE } else { 0 };
+        let mut length = 0u64;
+        check(unsafe { sys::dc_graph_dot(self.raw, flags, std::ptr::null_mut(), 0, &mut length) })?;
+        // Room to spare: the text is made again by the second call.
+        let mut buffer = vec![0u8; length as usize + 4096];
+        check(unsafe {
+            sys::dc_graph_dot(self.raw, flags, buffer.as_mut_ptr().cast(), buffer.len() as u64, &mut length)
+        })?;
+        buffer.truncate(length as usize);
+        String::from_utf8(buffer)
+            .map_err(|_| Error::local(crate::Status::INVALID_ARGUMENT, "the DOT text is not UTF-8".to_string()))
+    }
+
     /// Changes a kernel node's configuration and arguments in place (no new instantiation).
     ///
     /// # Safety

@@ -126,3 +126,21 @@ fn a_2d_copy_node_moves_the_tile_a_stream_copy_moves() {
     assert_eq!(e.status(), Status::INVALID_ARGUMENT);
     assert!(e.message().contains("is less than width"), "{}", e.message());
 }
+
+#[test]
+fn the_dot_text_names_the_nodes_and_the_edge() {
+    let Some(device) = common::device() else { return };
+    let a = DeviceBuffer::<u32>::from_slice(&device, &[0; 16]).unwrap();
+    let b = DeviceBuffer::<u32>::from_slice(&device, &[0; 16]).unwrap();
+    let mut g = Graph::new(&device).unwrap();
+    let fill = g.fill_u32(&a, 7, &[]).unwrap();
+    g.copy(&b, &a, &[fill]).unwrap();
+    let text = g.dot(true).unwrap();
+    assert!(text.starts_with("digraph"), "{text}");
+    assert!(text.contains("->"), "the edge is missing: {text}");
+    let path = std::env::temp_dir().join(format!("dccuda_rust_dot_{}.dot", std::process::id()));
+    g.write_dot(&path, true).unwrap();
+    let file = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(text, file);
+}
