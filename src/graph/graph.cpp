@@ -537,17 +537,24 @@ uint64_t Graph::add_conditional(int32_t type, uint32_t bodies, uint32_t default_
   check(api.cuGraphConditionalHandleCreate(&handle, graph_, device().context(), default_value,
                                            CU_GRAPH_COND_ASSIGN_DEFAULT),
         "cuGraphConditionalHandleCreate", &device());
-  std::vector<CUgraph> out(bodies, nullptr);
   CUgraphNodeParams p{};
   p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
   p.conditional.handle = handle;
   p.conditional.type = static_cast<CUgraphConditionalNodeType>(type);
   p.conditional.size = bodies;
-  p.conditional.phGraph_out = out.data();
   p.conditional.ctx = device().context();
   CUgraphNode node = nullptr;
   check(api.cuGraphAddNode(&node, graph_, on.empty() ? nullptr : on.data(), nullptr, on.size(), &p),
         "cuGraphAddNode", &device());
+  // phGraph_out is an output: the driver points it at an array it owns (the
+  // bodies' handles), valid while the node lives; a caller's array is not
+  // written through. The handles are copied now.
+  if (!p.conditional.phGraph_out) {
+    api.cuGraphDestroyNode(node);
+    fail(DC_ERROR_INTERNAL, "cuGraphAddNode returned no body graphs for the conditional node; this driver does not "
+         "behave as CUDA documents: report it with dccuda-info's output");
+  }
+  std::vector<CUgraph> out(p.conditional.phGraph_out, p.conditional.phGraph_out + bodies);
   uint64_t id = record_node_locked(node, {});
   bodies_[id] = std::move(out);
   *condition = handle;

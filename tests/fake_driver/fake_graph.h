@@ -76,6 +76,9 @@ struct Graph {
   std::vector<std::pair<const Node*, const Node*>> edges;      // from -> to
   std::map<const Node*, const Node*> clone_of;                 // a clone: original node -> its copy
   std::vector<Graph*> owned_bodies;                            // conditional nodes' bodies, destroyed with it
+  // The driver-owned arrays cuGraphAddNode points CUDA_CONDITIONAL_NODE_PARAMS::phGraph_out at
+  // (the caller's pointer is replaced, not written through), valid while the graph lives.
+  std::vector<std::shared_ptr<std::vector<CUgraph>>> body_arrays;
 };
 
 // Memory alloc and free nodes (fake_graph_build.cpp): the alloc node's

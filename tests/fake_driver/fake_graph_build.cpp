@@ -596,8 +596,7 @@ CUresult CUDAAPI cuGraphAddNode(CUgraphNode* phGraphNode, CUgraph hGraph, const 
   if (!graph) return CUDA_ERROR_INVALID_VALUE;
   CUDA_CONDITIONAL_NODE_PARAMS& p = nodeParams->conditional;
   auto c = conditions().find(p.handle);
-  if (c == conditions().end() || c->second.graph != graph || !p.phGraph_out ||
-      reinterpret_cast<Context*>(p.ctx) != graph->ctx)
+  if (c == conditions().end() || c->second.graph != graph || reinterpret_cast<Context*>(p.ctx) != graph->ctx)
     return CUDA_ERROR_INVALID_VALUE;
   bool size_ok = p.type == CU_GRAPH_COND_TYPE_IF       ? (p.size == 1 || p.size == 2)
                  : p.type == CU_GRAPH_COND_TYPE_WHILE ? p.size == 1
@@ -622,10 +621,16 @@ CUresult CUDAAPI cuGraphAddNode(CUgraphNode* phGraphNode, CUgraph hGraph, const 
     for (Graph* b : bodies) destroy_graph(b);
     return r;
   }
+  // As the driver does: phGraph_out is an output, set to an array the driver
+  // owns ("CUDA-owned array populated with conditional node child graphs");
+  // whatever the caller's pointer pointed at is left as it was.
+  auto array = std::make_shared<std::vector<CUgraph>>();
   for (unsigned i = 0; i < p.size; ++i) {
     graph->owned_bodies.push_back(bodies[i]);
-    p.phGraph_out[i] = reinterpret_cast<CUgraph>(bodies[i]);
+    array->push_back(reinterpret_cast<CUgraph>(bodies[i]));
   }
+  graph->body_arrays.push_back(array);
+  p.phGraph_out = array->data();
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuGraphAddNode, 12030)

@@ -7,7 +7,10 @@
 # (--skip-tests leaves out the samples and test binaries, for a run of only
 # the sanitizer or the benchmarks.) --bench runs every benchmark program,
 # then bench_launch and bench_memory's allocation again as passes 2 and 3
-# (DCCUDA_BENCH_PASSES=N for N passes), then bench/peers.py. Beside the logs:
+# (DCCUDA_BENCH_PASSES=N for N passes), then bench/peers.py. --sanitize runs
+# compute-sanitizer memcheck over the binaries labelled memcheck and racecheck
+# over the kernel and queue tests (DCCUDA_GPU_SANITIZE_ONLY=<regex> keeps the
+# binaries it matches, to split the pass over runs). Beside the logs:
 # gpu.txt (device, driver), host.txt (CPU model, cores, memory, date) and the
 # bundle's bundle.txt (commit), which bench/plot/make_plots.py reads.
 set -uo pipefail
@@ -169,6 +172,15 @@ if [ -x "$bundle/tests/test_stress" ]; then
   printf "%-24s rc=%d %s\n" "stress 32x30s" "$rc" "$(grep -h '^\[ dccuda   \] stress' "$out/stress-30s.log")" | tee -a "$summary"
 fi
 
+if [ -x "$bundle/tests/test_resident" ]; then
+  echo "== queues, longer (10^7 messages through a resident kernel, sequence numbers checked both ways)"
+  DCTEST_QUEUE_MESSAGES=10000000 timeout 300 "$bundle/tests/test_resident" --gtest_brief=1 \
+    --gtest_filter='*EchoesEveryMessageInOrder*' > "$out/queue-10M.log" 2>&1
+  rc=$?
+  printf "%-24s rc=%d %s\n" "queue 10^7 messages" "$rc" \
+    "$(grep -E '^\[ +(PASSED|FAILED) +\]|^\[ dccuda   \]' "$out/queue-10M.log" | tr -s ' ' | tr '\n' ' ')" | tee -a "$summary"
+fi
+
 fi  # tests
 
 if [ $sanitize -eq 1 ] && command -v compute-sanitizer >/dev/null; then
@@ -183,7 +195,9 @@ if [ $sanitize -eq 1 ] && command -v compute-sanitizer >/dev/null; then
     [ -x "$t" ] || continue
     name=$(basename "$t")
     has_label "$name" memcheck || continue
-    compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 --print-limit 20 "$t" --gtest_brief=1 \
+    # DCCUDA_GPU_SANITIZE_ONLY=<regex>: only the binaries it matches (to split the pass over runs).
+    [[ -z "${DCCUDA_GPU_SANITIZE_ONLY:-}" || "$name" =~ ${DCCUDA_GPU_SANITIZE_ONLY} ]] || continue
+    timeout 400 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 --print-limit 20 "$t" --gtest_brief=1 \
       --gtest_filter='-*Fault*:*Lost*:*Recover*:*Illegal*' > "$out/memcheck-$name.log" 2>&1
     rc=$?
     errs=$(grep -o 'ERROR SUMMARY: [0-9]* error' "$out/memcheck-$name.log" | tail -1)
@@ -212,6 +226,18 @@ if [ $sanitize -eq 1 ] && command -v compute-sanitizer >/dev/null; then
       "$out/racecheck-test_launch_kernels.log" | tail -1)
     printf "racecheck %-14s rc=%d %s\n" "test_launch_kernels" "$rc" "$errs" | tee -a "$summary"
   fi
+  # The resident kernels of the queue tests poll memory the host writes: racecheck
+  # and memcheck (above, label memcheck) must find nothing there either.
+  for q in test_queue test_resident test_persistent; do
+    [ -x "$bundle/tests/$q" ] || continue
+    [[ -z "${DCCUDA_GPU_SANITIZE_ONLY:-}" || "$q" =~ ${DCCUDA_GPU_SANITIZE_ONLY} ]] || continue
+    timeout 400 compute-sanitizer --tool racecheck --error-exitcode 99 --print-limit 20 "$bundle/tests/$q" \
+      --gtest_brief=1 --gtest_filter='-*HundredTimes*' > "$out/racecheck-$q.log" 2>&1
+    rc=$?
+    errs=$(grep -o 'RACECHECK SUMMARY: [0-9]* hazard[s]* displayed ([0-9]* error[s]*, [0-9]* warning[s]*)' \
+      "$out/racecheck-$q.log" | tail -1)
+    printf "racecheck %-14s rc=%d %s\n" "$q" "$rc" "$errs" | tee -a "$summary"
+  done
   for s in "$bundle/bin/dccuda-saxpy" "$bundle/bin/dccuda-multi-gpu"; do
     [ -x "$s" ] || continue
     compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 "$s" > "$out/memcheck-$(basename "$s").log" 2>&1

@@ -4,7 +4,8 @@
 # the portable release binaries (built, checked, and the C/C++ suite run
 # against the x86-64 one),
 # the C/C++ suite built and run with the CUDA toolkit hidden, dccuda.dll
-# cross-built with MinGW-w64 and its tests run under Wine, then the suite
+# cross-built with MinGW-w64 and its tests run under Wine, the NuGet package
+# with every platform's native library (checked), then the suite
 # under ASan + UBSan, TSan and valgrind, then each fuzzer for a bounded time.
 # Works with or without the CUDA toolkit: tests that need NVRTC skip without
 # it, each saying why (the list is printed after CTest).
@@ -75,6 +76,20 @@ fi
 if [ "${DCCUDA_WINDOWS:-1}" != 0 ]; then
   echo "== Windows x64: dccuda.dll cross-built with MinGW-w64, its tests under Wine (tests/scripts/run_windows.sh)"
   "$root/tests/scripts/run_windows.sh" "$root/build-windows"
+fi
+
+if [ "${DCCUDA_RELEASE:-1}" != 0 ] && [ "${DCCUDA_WINDOWS:-1}" != 0 ] && [ -f "$build/bindings/csharp/Dccuda.dll" ]; then
+  # The package a .NET user installs carries every platform's native library:
+  # the portable Linux ones (x86-64, AArch64) and the MinGW dccuda.dll built above.
+  echo "== the NuGet package with every native library (linux-x64, linux-arm64, win-x64)"
+  natives="$root/build-release/dist/runtimes"
+  python3 "$root/bindings/csharp/pack/make_nupkg.py" --out "$root/build-release/nupkg" \
+    --lib netstandard2.0="$build/bindings/csharp/Dccuda.dll" \
+    --native linux-x64="$natives/linux-x64/native/libdccuda.so.1" \
+    --native linux-arm64="$natives/linux-arm64/native/libdccuda.so.1" \
+    --native win-x64="$root/build-windows/bin/dccuda.dll"
+  python3 "$root/bindings/csharp/pack/check_nupkg.py" "$root"/build-release/nupkg/Dccuda.*.nupkg \
+    --require-lib netstandard2.0 --require-native linux-x64 --require-native linux-arm64 --require-native win-x64
 fi
 
 if [ "${DCCUDA_SANITIZERS:-1}" != 0 ]; then
