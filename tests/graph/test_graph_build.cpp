@@ -1,7 +1,9 @@
 // Graphs built node by node: kernels, copies, fills, a host function, event
 // nodes and a child graph with dependencies give the same results as the same
 // work on a stream (random data, checked against CPU references); inspection
-// (topological order, types, edges), clone, node removal, the DOT dump;
+// (topological order, types, edges), clone, node removal, the DOT dump (to a
+// file and to a buffer); memory alloc/free nodes and 2D/3D copy nodes against
+// the same work on a stream;
 // captured graphs extended; and bad input everywhere (a node of another
 // graph, a cycle, wrong kernel arguments, released functions and buffers).
 #include "loader/cuda_abi/driver_abi.h"
