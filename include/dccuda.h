@@ -1244,8 +1244,10 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_graph_add_kernel_node, dc_graph_add_copy_node, dc_graph_add_fill_node,
  *   dc_graph_add_host_node, dc_graph_add_event_record_node,
  *   dc_graph_add_event_wait_node, dc_graph_add_child_graph_node,
+ *   dc_graph_add_alloc_node, dc_graph_add_free_node, dc_graph_add_copy_2d_node,
+ *   dc_graph_add_copy_3d_node, dc_graph_set_copy_2d_node,
  *   dc_graph_add_dependency, dc_graph_clone, dc_graph_remove_node,
- *   dc_graph_write_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
+ *   dc_graph_write_dot, dc_graph_dot, dc_graph_set_kernel_node, dc_graph_set_copy_node,
  *   dc_graph_set_fill_node, dc_graph_set_host_node,
  *   dc_graph_add_conditional_node, dc_graph_conditional_body, dc_queue_create,
  *   dc_queue_enqueue, dc_queue_dequeue, dc_control_create,
@@ -2038,8 +2040,9 @@ DC_API dc_status dc_stream_is_capturing(dc_stream stream, DC_OUT int32_t* captur
 /** Instantiate the graph now (else the first launch does). Idempotent; a failed
  *  instantiation is tried again by the next call that needs it.
  *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (the body of a
- *  conditional node: see dc_graph_conditional_body), DC_ERROR_OUT_OF_MEMORY,
- *  DC_ERROR_DRIVER, DC_ERROR_CONTEXT_LOST. */
+ *  conditional node: see dc_graph_conditional_body), DC_ERROR_INVALID_STATE
+ *  (an alloc node without its free node: see dc_graph_add_alloc_node; also from
+ *  dc_graph_launch), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_DRIVER, DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_graph_instantiate(dc_graph graph);
 
 /** Upload the instantiated graph to the device ahead of its first launch.
@@ -2084,7 +2087,7 @@ DC_API void dc_graph_release(DC_OWNED DC_NULLABLE dc_graph graph);
  * Graphs built node by node
  *
  * A graph is a set of nodes (kernel launches, copies, fills, host functions,
- * event records and waits, child graphs) and of edges "from must complete
+ * event records and waits, child graphs, memory allocs and frees) and of edges "from must complete
  * before to starts". dc_graph_create makes an empty one; each dc_graph_add_*
  * call adds a node after the nodes it names as dependencies; a captured
  * graph (dc_stream_end_capture) is the same kind of object and can be
@@ -2124,8 +2127,8 @@ DC_CONSTANTS(dc_graph_node_type, enumeration, int32_t)
 #define DC_GRAPH_NODE_EVENT_RECORD  7   /**< records an event */
 #define DC_GRAPH_NODE_SEMAPHORE_SIGNAL 8  /**< signals external semaphores (captured only) */
 #define DC_GRAPH_NODE_SEMAPHORE_WAIT 9  /**< waits on external semaphores (captured only) */
-#define DC_GRAPH_NODE_MEM_ALLOC     10  /**< allocates memory (captured only) */
-#define DC_GRAPH_NODE_MEM_FREE      11  /**< frees memory (captured only) */
+#define DC_GRAPH_NODE_MEM_ALLOC     10  /**< allocates memory (dc_graph_add_alloc_node) */
+#define DC_GRAPH_NODE_MEM_FREE      11  /**< frees memory (dc_graph_add_free_node) */
 #define DC_GRAPH_NODE_BATCH_MEM_OP  12  /**< a batch of memory operations (captured only) */
 #define DC_GRAPH_NODE_CONDITIONAL   13  /**< a conditional node (if, while, switch) */
 
@@ -2175,6 +2178,36 @@ DC_API dc_status dc_graph_add_copy_node(dc_graph graph, dc_buffer dst, uint64_t 
                                         uint32_t num_dependencies, DC_OUT uint64_t* node);
 
 /**
+ * Add a 2D copy (see "2D and 3D (pitched) memory"): `height` rows of `width`
+ * bytes from `src` (rows at src_offset, src_pitch apart) to `dst` (rows at
+ * dst_offset, dst_pitch apart), buffers of the graph's device, checked as
+ * dc_buffer_copy_2d checks them (by the same code), after `dependencies`. An
+ * empty region is refused: a node copies at least one byte.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a pitch below
+ * width, the regions sharing bytes, an empty region, a buffer of another
+ * device, a bad dependency, NULL out), DC_ERROR_OUT_OF_RANGE (a row past the end
+ * of its buffer), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_copy_2d_node(dc_graph graph, dc_buffer dst, uint64_t dst_offset, uint64_t dst_pitch,
+                                           dc_buffer src, uint64_t src_offset, uint64_t src_pitch, uint64_t width,
+                                           uint64_t height, DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                           uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
+ * Add a 3D copy: `depth` planes of `height` rows of `width` bytes, laid out as
+ * dc_buffer_copy_3d's (rows_per_plane rows from one plane to the next), checked
+ * as dc_buffer_copy_3d checks them, after `dependencies`.
+ * Errors: as dc_graph_add_copy_2d_node, and DC_ERROR_INVALID_ARGUMENT (a
+ * rows_per_plane below height with more than one plane).
+ */
+DC_API dc_status dc_graph_add_copy_3d_node(dc_graph graph, dc_buffer dst, uint64_t dst_offset, uint64_t dst_pitch,
+                                           uint64_t dst_rows_per_plane, dc_buffer src, uint64_t src_offset,
+                                           uint64_t src_pitch, uint64_t src_rows_per_plane, uint64_t width,
+                                           uint64_t height, uint64_t depth,
+                                           DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                           uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
  * Add a fill of `size` bytes of `buffer` from `offset` with `value`, as
  * dc_buffer_fill_async fills (element_size 1, 2 or 4; offset and size aligned
  * to it; host memory must be mapped for the device), after `dependencies`.
@@ -2222,11 +2255,51 @@ DC_API dc_status dc_graph_add_event_wait_node(dc_graph graph, dc_event event,
                                               uint32_t num_dependencies, DC_OUT uint64_t* node);
 
 /**
+ * Add a memory alloc node: at each launch it allocates `size` bytes of device
+ * memory on the graph's device (cuGraphAddMemAllocNode), after `dependencies`.
+ * `*buffer` receives a buffer (DC_BUFFER_WRAPPED_DEVICE; release it with
+ * dc_buffer_release) for that memory, to pass to the nodes of this graph that
+ * use it. Its address is fixed for the graph's life, but memory is there ONLY
+ * during a launch, for the nodes ordered after the alloc node and before the
+ * free node of the same graph (dc_graph_add_free_node). Any other use (a
+ * dc_buffer_* call, work on a stream, a node not ordered between the two, a
+ * launch of another graph) touches memory that is not there: on a GPU that is
+ * a fault that loses the context (DC_ERROR_CONTEXT_LOST) or silently wrong
+ * data; dccuda cannot detect it. Every alloc node needs its free node before
+ * the graph is instantiated or launched (else DC_ERROR_INVALID_STATE), so each
+ * launch frees what it allocates. A graph with memory nodes cannot be cloned,
+ * have nodes removed or be added as a child graph (DC_ERROR_INVALID_ARGUMENT,
+ * as the driver refuses them); a conditional node's body cannot hold memory
+ * nodes. Needs a device with memory pools (else DC_ERROR_NOT_SUPPORTED).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0, a
+ * conditional node's body, a bad dependency, NULL out), DC_ERROR_OUT_OF_MEMORY,
+ * DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_alloc_node(dc_graph graph, uint64_t size,
+                                         DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                         uint32_t num_dependencies, DC_OUT uint64_t* node,
+                                         DC_OUT DC_OWNED dc_buffer* buffer);
+
+/**
+ * Add a memory free node for `buffer` (the buffer an alloc node of this graph
+ * gave, whole), after `dependencies`, which must include the alloc node or a
+ * node that runs after it: name the last nodes that use the memory. Each
+ * alloc node's memory is freed once.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a buffer no alloc
+ * node of this graph gave, or a part of one; freed already; dependencies not
+ * after the alloc node; a bad dependency; NULL out), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_add_free_node(dc_graph graph, dc_buffer buffer,
+                                        DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
+                                        uint32_t num_dependencies, DC_OUT uint64_t* node);
+
+/**
  * Add `child` (a graph of the same device, not `graph` itself) as one node:
  * a copy of it as it is now is embedded; later changes to `child` do not
  * reach `graph`. What the child keeps alive, `graph` keeps too.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (child is graph,
- * a graph of another device, a bad dependency, NULL out), DC_ERROR_CONTEXT_LOST.
+ * a graph of another device, a child with memory nodes, a bad dependency, NULL
+ * out), DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_graph_add_child_graph_node(dc_graph graph, dc_graph child,
                                                DC_IN DC_ARRAY(num_dependencies) const uint64_t* dependencies,
@@ -2269,7 +2342,8 @@ DC_API dc_status dc_graph_edge_at(dc_graph graph, uint64_t index, DC_OUT uint64_
  * A copy of `graph`'s nodes and edges as a new graph (a new handle; release it
  * with dc_graph_release): its nodes have the ids of the nodes they copy, so an
  * id names the corresponding node in either graph. Not its instantiation.
- * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a graph with
+ * memory nodes, NULL out),
  * DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_graph_clone(dc_graph graph, DC_OUT DC_OWNED dc_graph* clone);
@@ -2279,7 +2353,7 @@ DC_API dc_status dc_graph_clone(dc_graph graph, DC_OUT DC_OWNED dc_graph* clone)
  * are no longer ordered through it). What it used stays alive until the graph
  * is released (an instantiation made before may still run it).
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a node of
- * the graph), DC_ERROR_CONTEXT_LOST.
+ * the graph, a graph with memory nodes), DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_graph_remove_node(dc_graph graph, uint64_t node);
 
@@ -2295,6 +2369,27 @@ DC_API dc_status dc_graph_remove_node(dc_graph graph, uint64_t node);
  */
 DC_API dc_status dc_graph_write_dot(dc_graph graph, DC_IN const char* path,
                                     DC_FAMILY(dc_graph_dot_flags) uint32_t flags);
+
+/**
+ * The graph's DOT text, as dc_graph_write_dot would write it, into `text`
+ * (`capacity` bytes): the text and a terminating NUL; `*length` receives the
+ * text's length in bytes (without the NUL). Ask for the length first with
+ * text NULL and capacity 0 (DC_SUCCESS, nothing written), then pass a buffer of
+ * *length + 1 bytes. When `capacity` is too small nothing is written to `text`
+ * or `*length` (0) and the status is DC_ERROR_OUT_OF_RANGE, its message giving
+ * the size needed. The
+ * text goes through a file the driver writes in a private directory under the
+ * system's temporary directory (TMPDIR; TEMP on Windows), removed before the
+ * call returns. The graph may change between two calls: size the second
+ * call's buffer with some room, or call again on DC_ERROR_OUT_OF_RANGE.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown flags,
+ * NULL text with a nonzero capacity, NULL length), DC_ERROR_OUT_OF_RANGE
+ * (capacity too small), DC_ERROR_IO (no usable temporary directory, the file
+ * could not be written or read), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_graph_dot(dc_graph graph, DC_FAMILY(dc_graph_dot_flags) uint32_t flags,
+                              DC_OUT DC_NULLABLE DC_ARRAY(capacity) char* text, uint64_t capacity,
+                              DC_OUT uint64_t* length);
 
 /* dc_graph_add_conditional_node types: the values of cuda.h's CUgraphConditionalNodeType. */
 DC_CONSTANTS(dc_graph_conditional_type, enumeration, int32_t)
@@ -2377,6 +2472,15 @@ DC_API dc_status dc_graph_set_kernel_node(dc_graph graph, uint64_t node, DC_IN c
  *  refuses), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_graph_set_copy_node(dc_graph graph, uint64_t node, dc_buffer dst, uint64_t dst_offset,
                                         dc_buffer src, uint64_t src_offset, uint64_t size);
+
+/** Change copy node `node` to the 2D copy dc_graph_add_copy_2d_node would add
+ *  with these arguments (a 1D, 2D or 3D copy node of the graph; see "Changing
+ *  nodes in place"). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+ *  (not a node of the graph, not a copy node, as dc_graph_add_copy_2d_node, a
+ *  change the driver refuses), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST. */
+DC_API dc_status dc_graph_set_copy_2d_node(dc_graph graph, uint64_t node, dc_buffer dst, uint64_t dst_offset,
+                                           uint64_t dst_pitch, dc_buffer src, uint64_t src_offset, uint64_t src_pitch,
+                                           uint64_t width, uint64_t height);
 
 /** Change fill node `node`'s buffer, range and value, checked as
  *  dc_graph_add_fill_node checks them (see "Changing nodes in place").

@@ -1,6 +1,9 @@
 // Entry points: stream capture and graphs.
 #include "dccuda.h"
 
+#include <cstring>
+#include <string>
+
 #include "core/args.h"
 #include "core/fork_guard.h"
 #include "core/guard.h"
@@ -223,6 +226,42 @@ DC_API dc_status dc_graph_add_host_node(dc_graph graph, dc_host_fn fn, void* use
   });
 }
 
+DC_API dc_status dc_graph_add_alloc_node(dc_graph graph, uint64_t size, const uint64_t* dependencies,
+                                         uint32_t num_dependencies, uint64_t* node, dc_buffer* buffer) {
+  return guarded("dc_graph_add_alloc_node", [&] {
+    clear_out(node);
+    clear_out(buffer);
+    forbid_after_fork();
+    Pinned<Graph> g = pin<Graph>(graph, "graph");
+    require_arg(node, "node");
+    require_arg(buffer, "buffer");
+    forbid_in_host_callback();
+    g->check_usable();
+    ContextScope bind(g->device());
+    Ref<Buffer> b;
+    uint64_t id = add_alloc_node(*g, size, dependencies, num_dependencies, &b);
+    *buffer = issue_handle<dc_buffer>(b.get());
+    *node = id;
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_graph_add_free_node(dc_graph graph, dc_buffer buffer, const uint64_t* dependencies,
+                                        uint32_t num_dependencies, uint64_t* node) {
+  return guarded("dc_graph_add_free_node", [&] {
+    clear_out(node);
+    forbid_after_fork();
+    Pinned<Graph> g = pin<Graph>(graph, "graph");
+    Pinned<Buffer> b = pin<Buffer>(buffer, "buffer");
+    require_arg(node, "node");
+    forbid_in_host_callback();
+    g->check_usable();
+    ContextScope bind(g->device());
+    *node = add_free_node(*g, *b, dependencies, num_dependencies);
+    return DC_SUCCESS;
+  });
+}
+
 namespace {
 dc_status add_event(const char* name, dc_graph graph, dc_event event, bool record, const uint64_t* dependencies,
                     uint32_t num_dependencies, uint64_t* node) {
@@ -382,6 +421,35 @@ DC_API dc_status dc_graph_write_dot(dc_graph graph, const char* path, uint32_t f
     g->check_usable();
     ContextScope bind(g->device());
     g->write_dot(path, flags);
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_graph_dot(dc_graph graph, uint32_t flags, char* text, uint64_t capacity, uint64_t* length) {
+  return guarded("dc_graph_dot", [&] {
+    clear_out(length);
+    forbid_after_fork();
+    Pinned<Graph> g = pin<Graph>(graph, "graph");
+    require_arg(length, "length");
+    if (!text && capacity)
+      fail(DC_ERROR_INVALID_ARGUMENT, "text is NULL but capacity is %llu; pass a buffer of capacity bytes, or NULL "
+           "and 0 to ask for the length", static_cast<unsigned long long>(capacity));
+    if (flags & ~uint32_t(DC_GRAPH_DOT_VERBOSE))
+      fail(DC_ERROR_INVALID_ARGUMENT, "flags 0x%x has unknown bits 0x%x; pass 0 or DC_GRAPH_DOT_VERBOSE", flags,
+           flags & ~uint32_t(DC_GRAPH_DOT_VERBOSE));
+    forbid_in_host_callback();
+    g->check_usable();
+    ContextScope bind(g->device());
+    std::string dot = g->dot_text(flags);
+    // As every out, *length stays 0 on failure: the message gives the size.
+    if (text && capacity <= dot.size())
+      fail(DC_ERROR_OUT_OF_RANGE, "capacity %llu is too small for the DOT text: it is %zu bytes and a terminating NUL; "
+           "pass a buffer of at least %zu bytes (text NULL and capacity 0 ask for the length)",
+           static_cast<unsigned long long>(capacity), dot.size(), dot.size() + 1);
+    *length = dot.size();
+    if (!text) return DC_SUCCESS;
+    std::memcpy(text, dot.data(), dot.size());
+    text[dot.size()] = '\0';
     return DC_SUCCESS;
   });
 }

@@ -110,6 +110,7 @@ CUgraphExec Graph::exec_locked() {
     release_quietly([&] { return driver_api().cuGraphExecDestroy(old); });
   }
   if (!exec_) [[unlikely]] {
+    check_allocations_freed_locked();
     CUgraphExec e = nullptr;
     check(driver_api().cuGraphInstantiateWithFlags(&e, graph_, 0), "cuGraphInstantiateWithFlags", &device(),
           "the graph could not be made executable");
@@ -328,6 +329,9 @@ uint64_t Graph::add_child(Graph& child, const uint64_t* deps, uint32_t count) {
   std::lock(g, c);
   ensure_ids_locked();
   std::vector<CUgraphNode> on = dependencies_locked(deps, count);
+  if (child.has_memory_nodes())
+    fail(DC_ERROR_INVALID_ARGUMENT, "child has memory nodes (dc_graph_add_alloc_node), and the driver cannot embed a "
+         "graph with memory nodes as a child; add its alloc and free nodes to graph itself");
   CUgraphNode node = nullptr;
   check(driver_api().cuGraphAddChildGraphNode(&node, graph_, on.empty() ? nullptr : on.data(), on.size(),
                                               child.graph_),
@@ -412,6 +416,7 @@ Ref<Graph> Graph::clone() {
   ensure_ids_locked();
   const DriverApi& api = driver_api();
   CUgraph copy = nullptr;
+  forbid_memory_nodes_locked("clone");
   check(api.cuGraphClone(&copy, graph_), "cuGraphClone", &device());
   Ref<Graph> out = Ref<Graph>::adopt(new Graph(Ref<Device>::share(&device()), copy, kept()));
   for (const auto& [id, node] : nodes_) {
@@ -428,6 +433,7 @@ Ref<Graph> Graph::clone() {
 void Graph::remove_node(uint64_t node) {
   std::lock_guard<std::mutex> g(mutex_);
   CUgraphNode n = node_locked(node, "node");
+  forbid_memory_nodes_locked("remove nodes of");
   if (bodies_.count(node))
     fail(DC_ERROR_INVALID_ARGUMENT, "node %llu is a conditional node: dccuda does not remove those (their body "
          "graphs may still be in use); build the graph again without it", static_cast<unsigned long long>(node));

@@ -40,6 +40,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -93,6 +94,8 @@ class Graph : public DeviceObject {
   Ref<Graph> clone();
   void remove_node(uint64_t node);
   void write_dot(const char* path, uint32_t flags);
+  // The DOT text write_dot would write (graph_dot.cpp: through a private temporary file).
+  std::string dot_text(uint32_t flags);
 
   // A conditional node (CUDA 12.4+): `type` a DC_GRAPH_CONDITIONAL_*, its
   // `bodies` body graphs made by the driver; *condition receives the handle
@@ -112,6 +115,17 @@ class Graph : public DeviceObject {
   void set_node(uint64_t node, int32_t type, const char* type_name, const char* graph_entry,
                 const SetOnGraph& on_graph, const char* exec_entry, const SetOnExec& on_exec,
                 std::vector<Ref<Object>> keep);
+  // Memory nodes (graph_memory.cpp). An alloc node of `size` bytes after
+  // `deps`; *address receives the memory's address (fixed for the graph's
+  // life, backed only between the node and its free node during a launch).
+  // Refused in a conditional body (the driver allows none there).
+  uint64_t add_alloc(uint64_t size, const uint64_t* deps, uint32_t count, CUdeviceptr* address);
+  // A free node for the memory of alloc node at `address` (`size` bytes, named
+  // `name` in messages) after `deps`, which must be ordered after that alloc
+  // node. Refuses memory no alloc node of this graph gave, and a second free.
+  uint64_t add_free(CUdeviceptr address, uint64_t size, const char* name, const uint64_t* deps, uint32_t count,
+                    std::vector<Ref<Object>> keep);
+
   // What made kernel node `node` through dc_graph_add_kernel_node (its
   // function); empty for other nodes and captured ones.
   void set_owner(uint64_t node, Ref<Object> owner);
@@ -140,6 +154,21 @@ class Graph : public DeviceObject {
     void wait() noexcept;
     std::atomic<bool>& flag_;
   };
+  // Memory nodes: alloc node id -> its memory and its free node (0: none yet).
+  struct Allocation {
+    CUdeviceptr address = 0;
+    uint64_t size = 0;
+    uint64_t free_node = 0;
+  };
+  std::map<uint64_t, Allocation> allocations_;
+  bool has_memory_nodes() const noexcept { return !allocations_.empty(); }
+  // Refuses what the driver refuses for graphs with memory nodes (`what`: the
+  // operation, for the message).
+  void forbid_memory_nodes_locked(const char* what) const;
+  // Refuses instantiation while an alloc node has no free node.
+  void check_allocations_freed_locked() const;
+  // Whether `target` is one of `from` or runs before one of them (a path of edges).
+  bool reaches_locked(const std::vector<CUgraphNode>& from, CUgraphNode target);
   void ensure_ids_locked();
   CUgraphNode node_locked(uint64_t id, const char* what);
   std::vector<std::pair<CUgraphNode, CUgraphNode>> driver_edges_locked();

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "loader/driver.h"
+#include "memory/copy_params.h"
 #include "memory/transfer.h"
 #include "stream/host_callback.h"
 
@@ -62,6 +63,58 @@ uint64_t add_copy_node(Graph& graph, Buffer& dst, uint64_t dst_offset, Buffer& s
 void set_copy_node(Graph& graph, uint64_t node, Buffer& dst, uint64_t dst_offset, Buffer& src, uint64_t src_offset,
                    uint64_t size) {
   CUDA_MEMCPY3D p = copy_params(graph, dst, dst_offset, src, src_offset, size);
+  CUcontext ctx = graph.device().context();
+  const DriverApi& api = driver_api();
+  graph.set_node(
+      node, CU_GRAPH_NODE_TYPE_MEMCPY, "copy", "cuGraphMemcpyNodeSetParams",
+      [&](CUgraphNode n) { return api.cuGraphMemcpyNodeSetParams(n, &p); }, "cuGraphExecMemcpyNodeSetParams",
+      [&](CUgraphExec e, CUgraphNode n) { return api.cuGraphExecMemcpyNodeSetParams(e, n, &p, ctx); },
+      {Ref<Object>::share(&dst), Ref<Object>::share(&src)});
+}
+
+namespace {
+
+constexpr RegionNames kDst2d{"dst", "dst_offset", "dst_pitch", nullptr, "dst's size"};
+constexpr RegionNames kSrc2d{"src", "src_offset", "src_pitch", nullptr, "src's size"};
+constexpr RegionNames kDst3d{"dst", "dst_offset", "dst_pitch", "dst_rows_per_plane", "dst's size"};
+constexpr RegionNames kSrc3d{"src", "src_offset", "src_pitch", "src_rows_per_plane", "src's size"};
+
+// The driver's parameters of a 2D or 3D copy, checked as at add time.
+CUDA_MEMCPY3D region_copy_params(Graph& graph, Buffer& dst, const Region& dr, Buffer& src, const Region& sr,
+                                 const Extent& e, bool three_d) {
+  check_region(dr, e, dst.size(), three_d ? kDst3d : kDst2d);
+  check_region(sr, e, src.size(), three_d ? kSrc3d : kSrc2d);
+  dst.check_usable();
+  src.check_usable();
+  require_graph_device(graph, dst, "dst");
+  require_graph_device(graph, src, "src");
+  if (e.empty())
+    fail(DC_ERROR_INVALID_ARGUMENT, "the region is empty (width %" PRIu64 ", height %" PRIu64 ", depth %" PRIu64
+         "); a copy node copies at least one byte", e.width, e.height, e.depth);
+  if (regions_overlap(dst.address(), dr, src.address(), sr, e))
+    fail(DC_ERROR_INVALID_ARGUMENT, "the dst and src regions share bytes: the copy's result would depend on its "
+         "order; copy through a temporary buffer");
+  return make_copy_3d(buffer_side(dst, dr, e), buffer_side(src, sr, e), e);
+}
+
+}  // namespace
+
+uint64_t add_copy_region_node(Graph& graph, Buffer& dst, const Region& dst_region, Buffer& src,
+                              const Region& src_region, const Extent& extent, bool three_d, const uint64_t* deps,
+                              uint32_t num_deps) {
+  CUDA_MEMCPY3D p = region_copy_params(graph, dst, dst_region, src, src_region, extent, three_d);
+  CUcontext ctx = graph.device().context();
+  return graph.add_node(
+      deps, num_deps, "cuGraphAddMemcpyNode",
+      [&](CUgraph g, CUgraphNode* node, const CUgraphNode* on, size_t count) {
+        return driver_api().cuGraphAddMemcpyNode(node, g, on, count, &p, ctx);
+      },
+      {Ref<Object>::share(&dst), Ref<Object>::share(&src)});
+}
+
+void set_copy_region_node(Graph& graph, uint64_t node, Buffer& dst, const Region& dst_region, Buffer& src,
+                          const Region& src_region, const Extent& extent, bool three_d) {
+  CUDA_MEMCPY3D p = region_copy_params(graph, dst, dst_region, src, src_region, extent, three_d);
   CUcontext ctx = graph.device().context();
   const DriverApi& api = driver_api();
   graph.set_node(
@@ -152,6 +205,19 @@ void set_host_node(Graph& graph, uint64_t node, dc_host_fn fn, void* user_data) 
       [&](CUgraphNode n) { return api.cuGraphHostNodeSetParams(n, &p); }, "cuGraphExecHostNodeSetParams",
       [&](CUgraphExec e, CUgraphNode n) { return api.cuGraphExecHostNodeSetParams(e, n, &p); },
       {Ref<Object>(std::move(h))});
+}
+
+uint64_t add_alloc_node(Graph& graph, uint64_t size, const uint64_t* deps, uint32_t num_deps, Ref<Buffer>* buffer) {
+  CUdeviceptr address = 0;
+  uint64_t id = graph.add_alloc(size, deps, num_deps, &address);
+  *buffer = Buffer::wrap_device(Ref<Device>::share(&graph.device()), address, size);
+  return id;
+}
+
+uint64_t add_free_node(Graph& graph, Buffer& buffer, const uint64_t* deps, uint32_t num_deps) {
+  buffer.check_usable();
+  require_graph_device(graph, buffer, "buffer");
+  return graph.add_free(buffer.address(), buffer.size(), "buffer", deps, num_deps, {Ref<Object>::share(&buffer)});
 }
 
 uint64_t add_event_node(Graph& graph, Event& event, bool record, const uint64_t* deps, uint32_t num_deps) {

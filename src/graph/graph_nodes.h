@@ -10,6 +10,7 @@
 #include "dccuda.h"
 #include "graph/graph.h"
 #include "memory/buffer.h"
+#include "memory/region.h"
 #include "stream/event.h"
 
 namespace dc {
@@ -25,6 +26,20 @@ void set_copy_node(Graph& graph, uint64_t node, Buffer& dst, uint64_t dst_offset
 void set_fill_node(Graph& graph, uint64_t node, Buffer& buffer, uint64_t offset, uint64_t size, uint32_t value,
                    uint32_t element_size);
 void set_host_node(Graph& graph, uint64_t node, dc_host_fn fn, void* user_data);
+// 2D and 3D copy nodes: the regions checked as dc_buffer_copy_2d/3d check
+// them (memory/region.h), the driver's parameters made as theirs are
+// (memory/copy_params.h). `three_d` names the rows_per_plane parameters in
+// messages.
+uint64_t add_copy_region_node(Graph& graph, Buffer& dst, const Region& dst_region, Buffer& src,
+                              const Region& src_region, const Extent& extent, bool three_d, const uint64_t* deps,
+                              uint32_t num_deps);
+void set_copy_region_node(Graph& graph, uint64_t node, Buffer& dst, const Region& dst_region, Buffer& src,
+                          const Region& src_region, const Extent& extent, bool three_d);
+// Memory nodes (graph.h: Graph::add_alloc, add_free): *buffer receives a
+// buffer over the alloc node's memory (DC_BUFFER_WRAPPED_DEVICE: the graph
+// owns the memory, the buffer frees nothing).
+uint64_t add_alloc_node(Graph& graph, uint64_t size, const uint64_t* deps, uint32_t num_deps, Ref<Buffer>* buffer);
+uint64_t add_free_node(Graph& graph, Buffer& buffer, const uint64_t* deps, uint32_t num_deps);
 // `record`: a record node, else a wait node.
 uint64_t add_event_node(Graph& graph, Event& event, bool record, const uint64_t* deps, uint32_t num_deps);
 

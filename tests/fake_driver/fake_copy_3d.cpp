@@ -103,6 +103,40 @@ CUresult fill_2d(CUdeviceptr dst, size_t pitch, T value, size_t width, size_t he
 }
 
 }  // namespace
+
+CUresult make_copy_3d_work(const CUDA_MEMCPY3D* p, std::function<CUresult()>* work) {
+  if (!p || p->reserved0 || p->reserved1) return CUDA_ERROR_INVALID_VALUE;
+  Side src, dst;
+  if (!read_side(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes, p->srcY, p->srcZ,
+                 p->srcLOD, p->srcPitch, p->srcHeight, *p, &src) ||
+      !read_side(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY, p->dstZ,
+                 p->dstLOD, p->dstPitch, p->dstHeight, *p, &dst))
+    return CUDA_ERROR_INVALID_VALUE;
+  size_t depth = p->Depth, height = p->Height, width = p->WidthInBytes;
+  if (width == 0 || height == 0 || depth == 0) return CUDA_ERROR_INVALID_VALUE;
+  // Now: every row in live memory, or in graph memory (there when the graph runs).
+  for (size_t z = 0; z < depth; ++z)
+    for (size_t y = 0; y < height; ++y) {
+      uintptr_t from = row_address(src, y, z), to = row_address(dst, y, z);
+      if ((!row_ok(src, from, width, false) && !graph_range_ok(from, width)) ||
+          (!row_ok(dst, to, width, true) && !graph_range_ok(to, width)))
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+  *work = [=] {
+    // At replay: every row in live memory, or the "device" faults.
+    for (size_t z = 0; z < depth; ++z)
+      for (size_t y = 0; y < height; ++y)
+        if (!row_ok(src, row_address(src, y, z), width, false) || !row_ok(dst, row_address(dst, y, z), width, true))
+          return CUDA_ERROR_ILLEGAL_ADDRESS;
+    for (size_t z = 0; z < depth; ++z)
+      for (size_t y = 0; y < height; ++y)
+        std::memmove(reinterpret_cast<void*>(row_address(dst, y, z)),
+                     reinterpret_cast<const void*>(row_address(src, y, z)), width);
+    return CUDA_SUCCESS;
+  };
+  return CUDA_SUCCESS;
+}
+
 }  // namespace fake
 
 using namespace fake;

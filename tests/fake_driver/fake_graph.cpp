@@ -232,6 +232,8 @@ CUgraphNodeType node_type_of(NodeType type) {
     case NodeType::EventRecord: return CU_GRAPH_NODE_TYPE_EVENT_RECORD;
     case NodeType::Conditional: return CU_GRAPH_NODE_TYPE_CONDITIONAL;
     case NodeType::MemOp: return CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
+    case NodeType::MemAlloc: return CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+    case NodeType::MemFree: return CU_GRAPH_NODE_TYPE_MEM_FREE;
     case NodeType::Empty: break;
   }
   return CU_GRAPH_NODE_TYPE_EMPTY;

@@ -15,8 +15,8 @@
 // parameters when they match.
 //
 // Graphs built node by node (fake_graph_build.cpp): cuGraphCreate and the
-// cuGraphAdd*Node calls (kernel, 1-D copy, fill, host, child graph, event
-// record and wait) check their parameters as the stream-ordered calls do and
+// cuGraphAdd*Node calls (kernel, 1-D, 2D and 3D copy, fill, host, child graph, event
+// record and wait, memory alloc and free) check their parameters as the stream-ordered calls do and
 // add a node after the dependencies given; cuGraphAddDependencies adds edges
 // (an existing edge, a node of another graph: CUDA_ERROR_INVALID_VALUE; the
 // fake does not look for cycles: dccuda refuses them first);
@@ -44,7 +44,9 @@
 
 namespace fake {
 
-enum class NodeType { Kernel, Memcpy, Memset, Host, ChildGraph, Empty, EventWait, EventRecord, Conditional, MemOp };
+enum class NodeType {
+  Kernel, Memcpy, Memset, Host, ChildGraph, Empty, EventWait, EventRecord, Conditional, MemOp, MemAlloc, MemFree
+};
 
 // cuda.h's CUgraphNodeType of a node type.
 CUgraphNodeType node_type_of(NodeType type);
@@ -62,6 +64,10 @@ struct Node {
   CUgraphConditionalHandle condition = 0;
   CUgraphConditionalNodeType conditional = CU_GRAPH_COND_TYPE_IF;
   std::vector<struct Graph*> bodies;
+  // Memory nodes: the memory's address; an alloc node also holds the
+  // reservation (fake_memory.h: reserve_graph_memory).
+  CUdeviceptr dptr = 0;
+  std::shared_ptr<void> reservation;
 };
 
 struct Graph {
@@ -74,6 +80,14 @@ struct Graph {
   // (the caller's pointer is replaced, not written through), valid while the graph lives.
   std::vector<std::shared_ptr<std::vector<CUgraph>>> body_arrays;
 };
+
+// Memory alloc and free nodes (fake_graph_build.cpp): the alloc node's
+// memory is live only between the two during a replay (fake_memory.h:
+// reserve_graph_memory); a free of an address no alloc node of the graph gave,
+// or a second free, is CUDA_ERROR_INVALID_VALUE; a graph with memory nodes
+// cannot be cloned, lose nodes or become a child graph (CUDA_ERROR_INVALID_VALUE),
+// as on a real driver. Whether a graph has memory nodes:
+bool has_memory_nodes(const Graph& graph);
 
 // Conditional nodes (fake_graph.cpp). A condition's value; its default,
 // applied at each launch of a graph holding its node when assign_default.

@@ -43,6 +43,12 @@ CUresult require_graph_context(CUgraph hGraph) {
 }
 
 CUresult make_memcpy(const CUDA_MEMCPY3D* p, Node* out) {
+  if (p->Height != 1 || p->Depth != 1) {  // a 2D or 3D copy
+    Node& node = *out;
+    node.type = NodeType::Memcpy;
+    node.entry = "cuGraphAddMemcpyNode";
+    return make_copy_3d_work(p, &node.work);
+  }
   // The fake models 1-D copies between unified or device addresses.
   auto address = [](CUmemorytype type, CUdeviceptr device, const void* host, CUdeviceptr* out) {
     if (type == CU_MEMORYTYPE_DEVICE || type == CU_MEMORYTYPE_UNIFIED) *out = device;
@@ -54,11 +60,13 @@ CUresult make_memcpy(const CUDA_MEMCPY3D* p, Node* out) {
   if (!address(p->srcMemoryType, p->srcDevice, p->srcHost, &src) ||
       !address(p->dstMemoryType, p->dstDevice, p->dstHost, &dst))
     return CUDA_ERROR_INVALID_VALUE;
-  if (p->Height != 1 || p->Depth != 1 || p->WidthInBytes == 0 || p->srcArray || p->dstArray) return CUDA_ERROR_INVALID_VALUE;
+  if (p->WidthInBytes == 0 || p->srcArray || p->dstArray) return CUDA_ERROR_INVALID_VALUE;
   src += p->srcXInBytes;
   dst += p->dstXInBytes;
   size_t n = p->WidthInBytes;
-  if (!device_range_ok(src, n) || !device_range_ok(dst, n)) return CUDA_ERROR_INVALID_VALUE;
+  // Graph memory (an alloc node's) is there only when the graph runs.
+  auto named_ok = [](CUdeviceptr p, size_t bytes) { return device_range_ok(p, bytes) || graph_range_ok(p, bytes); };
+  if (!named_ok(src, n) || !named_ok(dst, n)) return CUDA_ERROR_INVALID_VALUE;
   Node& node = *out;
   node.type = NodeType::Memcpy;
   node.entry = "cuGraphAddMemcpyNode";
@@ -79,7 +87,7 @@ CUresult make_memset(const CUDA_MEMSET_NODE_PARAMS_v1* p, Node* out) {
   CUdeviceptr dst = p->dst;
   size_t width = p->width;
   unsigned value = p->value;
-  if (!device_range_ok(dst, width * es)) return CUDA_ERROR_INVALID_VALUE;
+  if (!device_range_ok(dst, width * es) && !graph_range_ok(dst, width * es)) return CUDA_ERROR_INVALID_VALUE;
   Node& node = *out;
   node.type = NodeType::Memset;
   node.entry = "cuGraphAddMemsetNode";
@@ -122,6 +130,8 @@ const char* type_name(NodeType t) {
     case NodeType::EventRecord: return "event_record";
     case NodeType::Conditional: return "conditional";
     case NodeType::MemOp: return "batch_mem_op";
+    case NodeType::MemAlloc: return "mem_alloc";
+    case NodeType::MemFree: return "mem_free";
     case NodeType::Empty: break;
   }
   return "empty";
@@ -224,6 +234,63 @@ CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode* phGraphNode, CUgraph hGrap
 }
 FAKE_EXPORT(cuGraphAddEventWaitNode, 11010)
 
+namespace fake {
+bool has_memory_nodes(const Graph& graph) {
+  for (const auto& n : graph.nodes)
+    if (n->type == NodeType::MemAlloc || n->type == NodeType::MemFree) return true;
+  return false;
+}
+}  // namespace fake
+
+CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
+                                        size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS_v1* p) {
+  FAKE_ENTER(cuGraphAddMemAllocNode);
+  FAKE_REQUIRE_CONTEXT();
+  if (!p || p->bytesize == 0 || p->poolProps.allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+      p->poolProps.handleTypes != CU_MEM_HANDLE_TYPE_NONE || p->poolProps.location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Graph* graph = live_graph(hGraph);
+  if (!graph || graph->ctx != current_context() || p->poolProps.location.id != graph->ctx->ordinal)
+    return CUDA_ERROR_INVALID_VALUE;
+  Node node;
+  node.type = NodeType::MemAlloc;
+  node.entry = "cuGraphAddMemAllocNode";
+  if (p->bytesize > config().device_memory) return CUDA_ERROR_OUT_OF_MEMORY;
+  node.reservation = reserve_graph_memory(p->bytesize);
+  if (!node.reservation) return CUDA_ERROR_OUT_OF_MEMORY;
+  node.dptr = reinterpret_cast<CUdeviceptr>(node.reservation.get());
+  const CUdeviceptr dptr = node.dptr;
+  const size_t size = p->bytesize;
+  node.work = [dptr, size] { return map_graph_memory(dptr, size); };
+  if (CUresult r = add(phGraphNode, hGraph, dependencies, numDependencies, std::move(node))) return r;
+  p->dptr = dptr;
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuGraphAddMemAllocNode, 11040)
+
+CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
+                                       size_t numDependencies, CUdeviceptr dptr) {
+  FAKE_ENTER(cuGraphAddMemFreeNode);
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Graph* graph = live_graph(hGraph);
+  if (!graph) return CUDA_ERROR_INVALID_VALUE;
+  bool allocated = false;
+  for (const auto& n : graph->nodes) {
+    if (n->dptr != dptr) continue;
+    if (n->type == NodeType::MemFree) return CUDA_ERROR_INVALID_VALUE;  // freed twice
+    if (n->type == NodeType::MemAlloc) allocated = true;
+  }
+  if (!allocated) return CUDA_ERROR_INVALID_VALUE;  // no alloc node of this graph gave it
+  Node node;
+  node.type = NodeType::MemFree;
+  node.entry = "cuGraphAddMemFreeNode";
+  node.dptr = dptr;
+  node.work = [dptr] { return unmap_graph_memory(dptr); };
+  return add(phGraphNode, hGraph, dependencies, numDependencies, std::move(node));
+}
+FAKE_EXPORT(cuGraphAddMemFreeNode, 11040)
+
 CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
                                           size_t numDependencies, CUgraph childGraph) {
   FAKE_ENTER(cuGraphAddChildGraphNode);
@@ -231,6 +298,7 @@ CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode* phGraphNode, CUgraph hGra
   Graph* child = live_graph(childGraph);
   Graph* graph = live_graph(hGraph);
   if (!child || !graph || child == graph || child->ctx != graph->ctx) return CUDA_ERROR_INVALID_VALUE;
+  if (has_memory_nodes(*child)) return CUDA_ERROR_INVALID_VALUE;  // only when ownership moves (not modelled)
   // The child is copied now (later changes to it do not reach the parent).
   std::vector<std::shared_ptr<const Node>> nodes;
   if (!topological(*child, &nodes)) return CUDA_ERROR_INVALID_VALUE;
@@ -330,7 +398,7 @@ CUresult CUDAAPI cuGraphClone(CUgraph* phGraphClone, CUgraph originalGraph) {
   *phGraphClone = nullptr;
   std::lock_guard<std::recursive_mutex> g(lock());
   Graph* original = live_graph(originalGraph);
-  if (!original) return CUDA_ERROR_INVALID_VALUE;
+  if (!original || has_memory_nodes(*original)) return CUDA_ERROR_INVALID_VALUE;
   *phGraphClone = reinterpret_cast<CUgraph>(clone_graph(*original));
   return CUDA_SUCCESS;
 }
@@ -355,7 +423,7 @@ CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode) {
   std::lock_guard<std::recursive_mutex> g(lock());
   const Node* n = as_node(hNode);
   Graph* graph = graph_of(n);
-  if (!graph) return CUDA_ERROR_INVALID_VALUE;
+  if (!graph || has_memory_nodes(*graph)) return CUDA_ERROR_INVALID_VALUE;
   auto& edges = graph->edges;
   edges.erase(std::remove_if(edges.begin(), edges.end(), [&](const auto& e) { return e.first == n || e.second == n; }),
               edges.end());

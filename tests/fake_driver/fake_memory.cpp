@@ -228,6 +228,55 @@ Allocation* module_global_allocation(uintptr_t p, size_t n) {
   return &global;
 }
 
+namespace {
+// Graph memory reserved (base -> size), live or not.
+std::map<uintptr_t, size_t>& graph_reservations() {
+  static auto* m = new std::map<uintptr_t, size_t>;
+  return *m;
+}
+}  // namespace
+
+bool graph_range_ok(CUdeviceptr p, size_t n) {
+  auto& all = graph_reservations();
+  auto it = all.upper_bound(static_cast<uintptr_t>(p));
+  if (it == all.begin()) return false;
+  --it;
+  return p >= it->first && p + n <= it->first + it->second && p + n >= p;
+}
+
+std::shared_ptr<void> reserve_graph_memory(size_t size) {
+  void* p = raw_alloc(size);
+  if (!p) return nullptr;
+  {
+    std::lock_guard<std::recursive_mutex> g(lock());
+    graph_reservations()[reinterpret_cast<uintptr_t>(p)] = size;
+  }
+  return std::shared_ptr<void>(p, [](void* q) {
+    std::lock_guard<std::recursive_mutex> g(lock());
+    graph_reservations().erase(reinterpret_cast<uintptr_t>(q));
+    auto it = allocations().find(reinterpret_cast<uintptr_t>(q));
+    if (it != allocations().end()) {  // a launch broke between the alloc and the free node
+      allocations().erase(it);
+      live_add(live_kind(MemKind::Device), -1);
+    }
+    raw_free(q);
+  });
+}
+
+CUresult map_graph_memory(CUdeviceptr p, size_t size) {
+  if (allocations().count(static_cast<uintptr_t>(p))) return CUDA_ERROR_INVALID_VALUE;
+  add_allocation(reinterpret_cast<void*>(static_cast<uintptr_t>(p)), size, MemKind::Device, nullptr, 0);
+  return CUDA_SUCCESS;
+}
+
+CUresult unmap_graph_memory(CUdeviceptr p) {
+  auto it = allocations().find(static_cast<uintptr_t>(p));
+  if (it == allocations().end()) return CUDA_ERROR_INVALID_VALUE;
+  allocations().erase(it);
+  live_add(live_kind(MemKind::Device), -1);
+  return CUDA_SUCCESS;
+}
+
 Allocation* find_allocation(uintptr_t p, size_t n) {
   auto& all = allocations();
   auto it = all.upper_bound(p);

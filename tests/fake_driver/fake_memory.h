@@ -60,6 +60,24 @@ Allocation* allocation_containing(uintptr_t p);
 // allocation of any kind (pinned and registered host memory is mapped, as
 // under unified addressing on a real GPU).
 bool device_range_ok(CUdeviceptr p, size_t n);
+// Graph memory (cuGraphAddMemAllocNode): an address reserved when the alloc
+// node is added (freed when the last node holding the reservation dies), live
+// as device memory only from the alloc node's replay to the free node's, so
+// that a copy or kernel touching it outside that window is refused as memory
+// that is not there. map: CUDA_ERROR_INVALID_VALUE if it is live already (a
+// relaunch before the last launch's memory was freed); unmap: if it is not.
+// Callers of map and unmap hold fake::lock().
+std::shared_ptr<void> reserve_graph_memory(size_t size);
+// Whether [p, p + n) lies in reserved graph memory, live or not (what a node
+// of the graph may name when it is added). Callers hold fake::lock().
+bool graph_range_ok(CUdeviceptr p, size_t n);
+// A 2D or 3D copy node's work (cuGraphAddMemcpyNode with Height or Depth
+// above 1, fake_copy_3d.cpp), checked now as cuMemcpy3DAsync checks its
+// parameters (graph memory counts as there) and at each replay (every row in
+// live memory, else CUDA_ERROR_ILLEGAL_ADDRESS). Callers hold fake::lock().
+CUresult make_copy_3d_work(const CUDA_MEMCPY3D* p, std::function<CUresult()>* work);
+CUresult map_graph_memory(CUdeviceptr p, size_t size);
+CUresult unmap_graph_memory(CUdeviceptr p);
 
 // A resident kernel running on its own thread (fake_kernels.h: spin_until,
 // dc_echo): it ends only when the memory it polls tells it to, as a

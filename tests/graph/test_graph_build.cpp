@@ -1,7 +1,9 @@
 // Graphs built node by node: kernels, copies, fills, a host function, event
 // nodes and a child graph with dependencies give the same results as the same
 // work on a stream (random data, checked against CPU references); inspection
-// (topological order, types, edges), clone, node removal, the DOT dump;
+// (topological order, types, edges), clone, node removal, the DOT dump (to a
+// file and to a buffer); memory alloc/free nodes and 2D/3D copy nodes against
+// the same work on a stream;
 // captured graphs extended; and bad input everywhere (a node of another
 // graph, a cycle, wrong kernel arguments, released functions and buffers).
 #include "loader/cuda_abi/driver_abi.h"
@@ -660,6 +662,243 @@ TEST_F(GraphBuildTest, TheDotDumpIsReadByGraphviz) {
   std::string cmd = "dot -Tsvg '" + path + "' -o /dev/null";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << "dot -Tsvg refused " << path << ":\n" << text.str();
   std::remove(path.c_str());
+}
+
+// Memory nodes: a temporary the graph allocates and frees at each launch gives
+// the results of the same work on a stream with a buffer of its own.
+TEST_F(GraphBuildTest, AllocAndFreeNodesGiveTheResultsOfTheSameWorkOnAStream) {
+  dc_function saxpy = kernel("saxpy");
+  ASSERT_NE(saxpy, nullptr);
+  const int n = 2000;
+  void* in = nullptr;
+  void* out = nullptr;
+  dc_buffer in_buffer = pinned(n * 4, &in), out_buffer = pinned(n * 4, &out);
+  ASSERT_NE(in_buffer, nullptr);
+  ASSERT_NE(out_buffer, nullptr);
+  dc_buffer y = alloc(n * 4);
+  float a = 2.5f;
+  int count = n;
+  dc_launch_config c = DC_LAUNCH_CONFIG_INIT;
+  c.grid[0] = (n + 255) / 256;
+  c.block[0] = 256;
+  uint32_t one = 0x3f800000u;  // 1.0f
+
+  // alloc t -> copy in -> t; fill y; saxpy y = a*t + y; free t; copy y -> out.
+  dc_graph g = create();
+  uint64_t alloc_node = 0, copy_in = 0, fill = 0, kernel_node = 0, free_node = 0, copy_out = 0;
+  dc_buffer t = nullptr;
+  ASSERT_DC_OK(dc_graph_add_alloc_node(g, n * 4, nullptr, 0, &alloc_node, &t));
+  ASSERT_NE(t, nullptr);
+  buffers_.push_back(t);
+  int32_t kind = 0;
+  ASSERT_DC_OK(dc_buffer_kind(t, &kind));
+  EXPECT_EQ(kind, DC_BUFFER_WRAPPED_DEVICE);
+  uint64_t size = 0;
+  ASSERT_DC_OK(dc_buffer_size(t, &size));
+  EXPECT_EQ(size, uint64_t{n} * 4);
+  ASSERT_DC_OK(dc_graph_add_copy_node(g, t, 0, in_buffer, 0, n * 4, &alloc_node, 1, &copy_in));
+  ASSERT_DC_OK(dc_graph_add_fill_node(g, y, 0, n * 4, one, 4, nullptr, 0, &fill));
+  dc_arg args[] = {DC_ARG_VALUE_OF(&a), DC_ARG_BUFFER_OF(t), DC_ARG_BUFFER_OF(y), DC_ARG_VALUE_OF(&count)};
+  uint64_t both[] = {copy_in, fill};
+  ASSERT_DC_OK(dc_graph_add_kernel_node(g, saxpy, &c, args, 4, both, 2, &kernel_node));
+  ASSERT_DC_OK(dc_graph_add_free_node(g, t, &kernel_node, 1, &free_node));
+  ASSERT_DC_OK(dc_graph_add_copy_node(g, out_buffer, 0, y, 0, n * 4, &kernel_node, 1, &copy_out));
+  EXPECT_EQ(type(g, alloc_node), DC_GRAPH_NODE_MEM_ALLOC);
+  EXPECT_EQ(type(g, free_node), DC_GRAPH_NODE_MEM_FREE);
+  std::vector<uint64_t> o = order(g);
+  EXPECT_LT(place(o, alloc_node), place(o, copy_in));
+  EXPECT_LT(place(o, kernel_node), place(o, free_node));
+  // The buffer handle may go: the free node keeps it.
+  drop(buffers_, t, dc_buffer_release);
+
+  // The same work on a stream, with a buffer of its own for the temporary.
+  dc_buffer t_stream = alloc(n * 4), y_stream = alloc(n * 4);
+  for (int round = 0; round < 3; ++round) {
+    std::vector<float> input = random_floats(n, 700 + round);
+    std::memcpy(in, input.data(), n * 4);
+    ASSERT_DC_OK(dc_graph_launch(g, stream_));
+    sync();
+    std::vector<float> from_graph(static_cast<float*>(out), static_cast<float*>(out) + n);
+
+    ASSERT_DC_OK(dc_buffer_copy_async(t_stream, 0, in_buffer, 0, n * 4, stream_));
+    ASSERT_DC_OK(dc_buffer_fill_async(y_stream, 0, n * 4, one, 4, stream_));
+    dc_arg stream_args[] = {DC_ARG_VALUE_OF(&a), DC_ARG_BUFFER_OF(t_stream), DC_ARG_BUFFER_OF(y_stream),
+                            DC_ARG_VALUE_OF(&count)};
+    ASSERT_DC_OK(dc_launch_kernel(saxpy, &c, stream_args, 4, stream_));
+    sync();
+    std::vector<float> from_stream = download<float>(y_stream, n);
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(from_graph[i], from_stream[i]) << "round " << round << " i " << i;
+      ASSERT_FLOAT_EQ(from_graph[i], a * input[i] + 1.0f) << "round " << round << " i " << i;
+    }
+  }
+}
+
+TEST_F(GraphBuildTest, MemoryNodesRefuseWhatTheDriverRefuses) {
+  dc_buffer plain = alloc(256);
+  dc_graph g = create(), h = create();
+  uint64_t alloc_node = 0, fill = 0, node = 7;
+  dc_buffer t = nullptr, foreign = nullptr, none = reinterpret_cast<dc_buffer>(1);
+  EXPECT_DC_ERROR(dc_graph_add_alloc_node(g, 0, nullptr, 0, &node, &none), DC_ERROR_INVALID_ARGUMENT, "size is 0");
+  EXPECT_EQ(node, 0u);
+  EXPECT_EQ(none, nullptr);
+  ASSERT_DC_OK(dc_graph_add_alloc_node(g, 256, nullptr, 0, &alloc_node, &t));
+  buffers_.push_back(t);
+  uint64_t other_alloc = 0;
+  ASSERT_DC_OK(dc_graph_add_alloc_node(h, 256, nullptr, 0, &other_alloc, &foreign));
+  buffers_.push_back(foreign);
+  ASSERT_DC_OK(dc_graph_add_fill_node(g, t, 0, 256, 9, 1, &alloc_node, 1, &fill));
+
+  // Launching before the memory has its free node.
+  EXPECT_DC_ERROR(dc_graph_launch(g, stream_), DC_ERROR_INVALID_STATE,
+                  ("alloc node " + std::to_string(alloc_node) + " has no free node").c_str());
+  EXPECT_DC_ERROR(dc_graph_instantiate(g), DC_ERROR_INVALID_STATE, "has no free node");
+  // Frees of what no alloc node of this graph gave.
+  EXPECT_DC_ERROR(dc_graph_add_free_node(g, plain, &fill, 1, &node), DC_ERROR_INVALID_ARGUMENT,
+                  "is not the buffer of an alloc node of this graph");
+  EXPECT_DC_ERROR(dc_graph_add_free_node(g, foreign, &fill, 1, &node), DC_ERROR_INVALID_ARGUMENT,
+                  "is not the buffer of an alloc node of this graph");
+  dc_buffer part = nullptr;
+  ASSERT_DC_OK(dc_buffer_view(t, 0, 128, &part));
+  buffers_.push_back(part);
+  EXPECT_DC_ERROR(dc_graph_add_free_node(g, part, &fill, 1, &node), DC_ERROR_INVALID_ARGUMENT,
+                  "is not the buffer of an alloc node of this graph");
+  // A free not ordered after the alloc node.
+  EXPECT_DC_ERROR(dc_graph_add_free_node(g, t, nullptr, 0, &node), DC_ERROR_INVALID_ARGUMENT,
+                  "would not run after alloc node");
+  EXPECT_EQ(order(g).size(), 2u) << "a refused call changed the graph";
+  uint64_t free_node = 0;
+  ASSERT_DC_OK(dc_graph_add_free_node(g, t, &fill, 1, &free_node));
+  EXPECT_DC_ERROR(dc_graph_add_free_node(g, t, &free_node, 1, &node), DC_ERROR_INVALID_ARGUMENT,
+                  ("is freed already, by node " + std::to_string(free_node)).c_str());
+  // What the driver does not do for graphs with memory nodes.
+  dc_graph copy = nullptr;
+  EXPECT_DC_ERROR(dc_graph_clone(g, &copy), DC_ERROR_INVALID_ARGUMENT, "cannot clone a graph with memory nodes");
+  EXPECT_EQ(copy, nullptr);
+  EXPECT_DC_ERROR(dc_graph_remove_node(g, fill), DC_ERROR_INVALID_ARGUMENT, "cannot remove nodes of a graph");
+  dc_graph parent = create();
+  EXPECT_DC_ERROR(dc_graph_add_child_graph_node(parent, g, nullptr, 0, &node), DC_ERROR_INVALID_ARGUMENT,
+                  "child has memory nodes");
+  // Now complete, the graph runs, at every launch.
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_DC_OK(dc_graph_launch(g, stream_));
+    sync();
+  }
+  // Between launches the memory is not there: the fake driver refuses a use
+  // (a GPU would fault or give wrong data, undetected).
+  if (dctest::fake_driver()) {
+    EXPECT_NE(dc_buffer_fill(t, 0, 256, 1, 1), DC_SUCCESS) << "graph memory was usable outside a launch";
+  }
+  // h's alloc node is still without a free node.
+  EXPECT_DC_ERROR(dc_graph_launch(h, stream_), DC_ERROR_INVALID_STATE, "has no free node");
+
+  // A conditional node's body cannot hold memory nodes.
+  dc_graph k = create();
+  uint64_t condition = 0, loop = 0;
+  dc_status s = dc_graph_add_conditional_node(k, DC_GRAPH_CONDITIONAL_IF, 1, 0, nullptr, 0, &condition, &loop);
+  if (s == DC_ERROR_NOT_SUPPORTED) return;
+  ASSERT_DC_OK(s);
+  dc_graph body = nullptr;
+  ASSERT_DC_OK(dc_graph_conditional_body(k, loop, 0, &body));
+  graphs_.push_back(body);
+  dc_buffer in_body = nullptr;
+  EXPECT_DC_ERROR(dc_graph_add_alloc_node(body, 64, nullptr, 0, &node, &in_body), DC_ERROR_INVALID_ARGUMENT,
+                  "the body of a conditional node, which cannot hold memory nodes");
+  EXPECT_EQ(in_body, nullptr);
+}
+
+// 2D and 3D copy nodes move the bytes dc_buffer_copy_2d_async / _3d_async move
+// on a stream (random data, pitched layouts on both sides), a 2D node changes
+// in place, and bad regions are refused as the stream copies refuse them.
+TEST_F(GraphBuildTest, TwoAndThreeDCopyNodesMoveWhatTheStreamCopiesMove) {
+  const uint64_t bytes = 8192;
+  std::vector<uint8_t> data(bytes);
+  uint32_t seed = 12345;
+  for (auto& v : data) v = static_cast<uint8_t>((seed = seed * 1664525u + 1013904223u) >> 24);
+  dc_buffer src = upload(data);
+  dc_buffer by_graph = alloc(bytes), by_stream = alloc(bytes);
+  ASSERT_DC_OK(dc_buffer_fill(by_graph, 0, bytes, 0, 1));
+  ASSERT_DC_OK(dc_buffer_fill(by_stream, 0, bytes, 0, 1));
+  // 2D: 12 rows of 40 bytes, src rows 96 apart from byte 5, dst rows 64 apart from byte 3.
+  // 3D: 3 planes of 5 rows of 24 bytes, src pitch 32 (6 rows a plane) from 4000,
+  //     dst pitch 48 (7 rows a plane) from 2000.
+  dc_graph g = create();
+  uint64_t copy_2d = 0, copy_3d = 0;
+  ASSERT_DC_OK(dc_graph_add_copy_2d_node(g, by_graph, 3, 64, src, 5, 96, 40, 12, nullptr, 0, &copy_2d));
+  ASSERT_DC_OK(dc_graph_add_copy_3d_node(g, by_graph, 2000, 48, 7, src, 4000, 32, 6, 24, 5, 3, &copy_2d, 1,
+                                         &copy_3d));
+  EXPECT_EQ(type(g, copy_2d), DC_GRAPH_NODE_COPY);
+  ASSERT_DC_OK(dc_graph_launch(g, stream_));
+  ASSERT_DC_OK(dc_buffer_copy_2d_async(by_stream, 3, 64, src, 5, 96, 40, 12, stream_));
+  ASSERT_DC_OK(dc_buffer_copy_3d_async(by_stream, 2000, 48, 7, src, 4000, 32, 6, 24, 5, 3, stream_));
+  sync();
+  std::vector<uint8_t> graph_bytes = download<uint8_t>(by_graph, bytes), stream_bytes = download<uint8_t>(by_stream, bytes);
+  EXPECT_EQ(graph_bytes, stream_bytes);
+  EXPECT_EQ(graph_bytes[3 + 64 * 11 + 39], data[5 + 96 * 11 + 39]) << "the last byte of the 2D copy";
+  EXPECT_EQ(graph_bytes[2000 + 48 * (7 * 2 + 4) + 23], data[4000 + 32 * (6 * 2 + 4) + 23]) << "the 3D copy's last byte";
+
+  // In place: another source region, the next launch copies it.
+  ASSERT_DC_OK(dc_graph_set_copy_2d_node(g, copy_2d, by_graph, 3, 64, src, 1000, 80, 40, 12));
+  ASSERT_DC_OK(dc_graph_launch(g, stream_));
+  ASSERT_DC_OK(dc_buffer_copy_2d_async(by_stream, 3, 64, src, 1000, 80, 40, 12, stream_));
+  sync();
+  EXPECT_EQ(download<uint8_t>(by_graph, bytes), download<uint8_t>(by_stream, bytes));
+
+  // Refused as the stream copies refuse, and nothing was added.
+  uint64_t node = 9;
+  EXPECT_DC_ERROR(dc_graph_add_copy_2d_node(g, by_graph, 0, 32, src, 0, 96, 40, 2, nullptr, 0, &node),
+                  DC_ERROR_INVALID_ARGUMENT, "dst_pitch 32 is less than width 40");
+  EXPECT_EQ(node, 0u);
+  EXPECT_DC_ERROR(dc_graph_add_copy_2d_node(g, by_graph, 0, 64, src, 0, 96, 40, 200, nullptr, 0, &node),
+                  DC_ERROR_OUT_OF_RANGE, "dst: row 128 (of 200)");
+  EXPECT_DC_ERROR(dc_graph_add_copy_2d_node(g, by_graph, 0, 64, by_graph, 8, 64, 40, 4, nullptr, 0, &node),
+                  DC_ERROR_INVALID_ARGUMENT, "share bytes");
+  EXPECT_DC_ERROR(dc_graph_add_copy_2d_node(g, by_graph, 0, 64, src, 0, 64, 0, 4, nullptr, 0, &node),
+                  DC_ERROR_INVALID_ARGUMENT, "a copy node copies at least one byte");
+  EXPECT_DC_ERROR(dc_graph_add_copy_3d_node(g, by_graph, 0, 48, 3, src, 0, 32, 6, 24, 5, 2, nullptr, 0, &node),
+                  DC_ERROR_INVALID_ARGUMENT, "dst_rows_per_plane 3");
+  uint64_t fill = 0;
+  ASSERT_DC_OK(dc_graph_add_fill_node(g, by_graph, 0, 64, 0, 1, nullptr, 0, &fill));
+  EXPECT_DC_ERROR(dc_graph_set_copy_2d_node(g, fill, by_graph, 3, 64, src, 5, 96, 40, 12), DC_ERROR_INVALID_ARGUMENT,
+                  "not a copy node");
+  EXPECT_EQ(order(g).size(), 3u) << "a refused call changed the graph";
+}
+
+// The DOT text in memory: the length first, then the text, equal to what
+// dc_graph_write_dot writes; a buffer too small is refused and left untouched.
+TEST_F(GraphBuildTest, TheDotTextComesIntoABufferAsTheFileHasIt) {
+  dc_buffer a = alloc(64), b = alloc(64);
+  dc_graph g = create();
+  uint64_t fill = 0, copy = 0;
+  ASSERT_DC_OK(dc_graph_add_fill_node(g, a, 0, 64, 1, 1, nullptr, 0, &fill));
+  ASSERT_DC_OK(dc_graph_add_copy_node(g, b, 0, a, 0, 64, &fill, 1, &copy));
+  uint64_t length = 0;
+  ASSERT_DC_OK(dc_graph_dot(g, DC_GRAPH_DOT_VERBOSE, nullptr, 0, &length));
+  ASSERT_GT(length, 0u);
+  std::string text(length + 1, '#');
+  ASSERT_DC_OK(dc_graph_dot(g, DC_GRAPH_DOT_VERBOSE, text.data(), text.size(), &length));
+  ASSERT_EQ(text[length], '\0');
+  text.resize(length);
+  EXPECT_EQ(std::strlen(text.c_str()), length) << "the text holds a NUL";
+  EXPECT_NE(text.find("digraph"), std::string::npos) << text;
+  EXPECT_NE(text.find("->"), std::string::npos) << "the edge is missing: " << text;
+
+  std::string path = testing::TempDir() + "dccuda_graph_text_" + std::to_string(::getpid()) + ".dot";
+  ASSERT_DC_OK(dc_graph_write_dot(g, path.c_str(), DC_GRAPH_DOT_VERBOSE));
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream file;
+  file << in.rdbuf();
+  std::remove(path.c_str());
+  EXPECT_EQ(text, file.str()) << "the buffer and the file differ";
+
+  std::string small(length, '#');
+  uint64_t told = 0;
+  EXPECT_DC_ERROR(dc_graph_dot(g, DC_GRAPH_DOT_VERBOSE, small.data(), small.size(), &told), DC_ERROR_OUT_OF_RANGE,
+                  ("pass a buffer of at least " + std::to_string(length + 1) + " bytes").c_str());
+  EXPECT_EQ(told, 0u) << "an out is 0 after a failure";
+  EXPECT_EQ(small, std::string(length, '#')) << "a refused call wrote into the buffer";
+  EXPECT_DC_ERROR(dc_graph_dot(g, 0, nullptr, 16, &told), DC_ERROR_INVALID_ARGUMENT, "text is NULL but capacity is 16");
+  EXPECT_DC_ERROR(dc_graph_dot(g, 0x10, nullptr, 0, &told), DC_ERROR_INVALID_ARGUMENT, "unknown bits 0x10");
 }
 
 }  // namespace

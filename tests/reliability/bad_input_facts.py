@@ -524,6 +524,45 @@ FACTS = {
         msg={"num_dependencies": ""},
         extra=[("the graph itself as its child", {"child": "fx.built"}, ARG, "child is graph itself")],
     ),
+    # 2D/3D copy nodes: the regions as the stream copies' (REGION_2D/3D), but an empty one is refused.
+    "dc_graph_add_copy_2d_node": dict(
+        valid={**REGION_2D["valid"], "graph": "fx.built", "dependencies": "&fx.built_node", "num_dependencies": "1"},
+        ints={**REGION_2D["ints"], "width": ("size", ARG, [ARG, RANGE]), "height": ("size", ARG, RANGE),
+              "num_dependencies": ANY_COUNT},
+        msg={"num_dependencies": ""},
+        extra=COPY_2D["extra"],
+    ),
+    "dc_graph_add_copy_3d_node": dict(
+        valid={**REGION_3D["valid"], "graph": "fx.built", "dependencies": "&fx.built_node", "num_dependencies": "1"},
+        ints={**REGION_3D["ints"], "width": ("size", ARG, [ARG, RANGE]), "height": ("size", ARG, [ARG, RANGE]),
+              "depth": ("size", ARG, RANGE), "num_dependencies": ANY_COUNT},
+        msg={"num_dependencies": ""},
+        extra=COPY_3D["extra"],
+    ),
+    "dc_graph_set_copy_2d_node": dict(
+        valid={**REGION_2D["valid"], "graph": "fx.built", "node": "fx.built_copy"},
+        ints={**REGION_2D["ints"], "node": ("bad", ["0", U64_MAX, "fx.built_node"], ARG),
+              "width": ("size", ARG, [ARG, RANGE]), "height": ("size", ARG, RANGE)},
+        extra=COPY_2D["extra"],
+    ),
+    "dc_graph_add_alloc_node": dict(
+        valid={"graph": "fx.memory_graph", "size": "64", "dependencies": "&fx.memory_alloc", "num_dependencies": "1"},
+        ints={"size": ("size", ARG, [OOM, ARG]), "num_dependencies": ANY_COUNT},
+        msg={"num_dependencies": "", "size": ""},
+        extra=[("a dependency of another graph", {"dependencies": "&fx.foreign_node"}, ARG, "dependencies[0]")],
+    ),
+    "dc_graph_add_free_node": dict(
+        valid={"graph": "fx.memory_graph", "buffer": "fx.memory_buffer", "dependencies": "&fx.memory_alloc",
+               "num_dependencies": "1"},
+        baseline=None, why="the free stays: a second valid call would free the memory twice",
+        ints={"num_dependencies": ANY_COUNT},
+        msg={"num_dependencies": ""},
+        extra=[("a buffer no alloc node gave", {"buffer": "fx.buffer"}, ARG, "is not the buffer of an alloc node"),
+               ("memory of another graph's alloc node", {"graph": "fx.built", "dependencies": "&fx.built_node"}, ARG,
+                "is not the buffer of an alloc node"),
+               ("a free not after the alloc node", {"dependencies": "nullptr", "num_dependencies": "0"}, ARG,
+                "would not run after alloc node")],
+    ),
     "dc_graph_add_dependency": dict(
         valid={"graph": "fx.built", "from": "fx.built_node", "to": "fx.built_node2"},
         baseline=None, why="the edge stays: a second valid call would add it twice",
@@ -595,6 +634,11 @@ FACTS = {
         extra=[("an empty path", {"path": "\"\""}, ARG, "path is empty"),
                ("a folder that does not exist", {"path": "\"/nonexistent-dccuda-folder/g.dot\""},
                 "DC_ERROR_IO", "could not write")],
+    ),
+    "dc_graph_dot": dict(
+        valid={"text": "static_cast<char*>(fx.host)", "capacity": "badinput::kBytes"},
+        null_ok={"text": ARG},  # NULL text with a nonzero capacity; NULL and 0 is the length query
+        ints={"capacity": ("bad", ["0", "1"], RANGE)},
     ),
     # -- message queues and resident kernels ---------------------------------------------
     "dc_queue_create": dict(

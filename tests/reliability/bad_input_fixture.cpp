@@ -132,6 +132,8 @@ std::string Fixture::open() {
   OPEN_STEP(dc_graph_add_host_node(built, no_op, nullptr, nullptr, 0, &built_host));
   OPEN_STEP(dc_graph_add_conditional_node(built, DC_GRAPH_CONDITIONAL_IF, 1, 0, nullptr, 0, &built_condition,
                                           &built_conditional));
+  OPEN_STEP(dc_graph_create(device, &memory_graph));
+  OPEN_STEP(dc_graph_add_alloc_node(memory_graph, 64, nullptr, 0, &memory_alloc, &memory_buffer));
   OPEN_STEP(dc_stream_synchronize(stream));
 
   // One released handle of every type.
@@ -199,6 +201,8 @@ void Fixture::refill_queue() {
 void Fixture::close() {
   if (stream) dc_stream_synchronize(stream);
   dc_graph_release(built);
+  dc_buffer_release(memory_buffer);
+  dc_graph_release(memory_graph);
   dc_control_release(control_stopped);
   dc_buffer_release(zeros);
   dc_queue_release(queue_from_kernel);

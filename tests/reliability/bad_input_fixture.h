@@ -63,6 +63,9 @@ struct Fixture {
   uint64_t built_host = 0;             // a host node of built
   uint64_t built_conditional = 0;      // an IF node of built (one body)
   uint64_t built_condition = 0;
+  dc_graph memory_graph = nullptr;     // dc_graph_create, with an alloc node never freed
+  uint64_t memory_alloc = 0;           // that alloc node
+  dc_buffer memory_buffer = nullptr;   // its memory (64 bytes)
   dc_queue queue = nullptr;            // DC_QUEUE_TO_DEVICE, 64-byte slots, room for every case's message
   dc_queue queue_to_host = nullptr;    // DC_QUEUE_TO_HOST, 64-byte slots, empty
   dc_queue queue_from_kernel = nullptr;// DC_QUEUE_TO_HOST, 64-byte slots, never empty (refill_queue)

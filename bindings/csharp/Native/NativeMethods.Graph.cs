@@ -131,6 +131,26 @@ namespace Dccuda.Interop
 
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_copy_2d_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_copy_2d_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_copy_2d_node(IntPtr graph, IntPtr dst, ulong dst_offset, ulong dst_pitch, IntPtr src, ulong src_offset, ulong src_pitch, ulong width, ulong height, void* dependencies, uint num_dependencies, ulong* node);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_copy_3d_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_copy_3d_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_copy_3d_node(IntPtr graph, IntPtr dst, ulong dst_offset, ulong dst_pitch, ulong dst_rows_per_plane, IntPtr src, ulong src_offset, ulong src_pitch, ulong src_rows_per_plane, ulong width, ulong height, ulong depth, void* dependencies, uint num_dependencies, ulong* node);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
         [LibraryImport(Lib, EntryPoint = "dc_graph_add_fill_node")]
         public static partial
 #else
@@ -168,6 +188,26 @@ namespace Dccuda.Interop
         public static extern
 #endif
             int dc_graph_add_event_wait_node(IntPtr graph, IntPtr @event, void* dependencies, uint num_dependencies, ulong* node);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_alloc_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_alloc_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_alloc_node(IntPtr graph, ulong size, void* dependencies, uint num_dependencies, ulong* node, IntPtr* buffer);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_add_free_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_add_free_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_add_free_node(IntPtr graph, IntPtr buffer, void* dependencies, uint num_dependencies, ulong* node);
 
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
@@ -261,6 +301,16 @@ namespace Dccuda.Interop
 
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_dot")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_dot", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_dot(IntPtr graph, uint flags, void* text, ulong capacity, ulong* length);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
         [LibraryImport(Lib, EntryPoint = "dc_graph_add_conditional_node")]
         public static partial
 #else
@@ -298,6 +348,16 @@ namespace Dccuda.Interop
         public static extern
 #endif
             int dc_graph_set_copy_node(IntPtr graph, ulong node, IntPtr dst, ulong dst_offset, IntPtr src, ulong src_offset, ulong size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_graph_set_copy_2d_node")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_graph_set_copy_2d_node", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_graph_set_copy_2d_node(IntPtr graph, ulong node, IntPtr dst, ulong dst_offset, ulong dst_pitch, IntPtr src, ulong src_offset, ulong src_pitch, ulong width, ulong height);
 
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]

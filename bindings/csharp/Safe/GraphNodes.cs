@@ -110,6 +110,35 @@ namespace Dccuda
             return new GraphNode(node);
         }
 
+        /// <summary>Add a 2D copy of `height` rows of `width` bytes from `src` (rows at `srcOffset`,
+        /// `srcPitch` bytes apart) to `dst` (rows at `dstOffset`, `dstPitch` apart), every row
+        /// checked as DeviceBuffer.CopyBytesFrom2D checks them.</summary>
+        public GraphNode AddCopy2D(DeviceBuffer dst, ulong dstOffset, ulong dstPitch, DeviceBuffer src, ulong srcOffset,
+                                   ulong srcPitch, ulong width, ulong height, params GraphNode[] after)
+        {
+            ulong[] deps = Ids(after);
+            ulong node;
+            using (var g = Use())
+            using (var d = new Pin(dst == null ? null : dst.Handle, "dst"))
+            using (var s = new Pin(src == null ? null : src.Handle, "src"))
+            fixed (ulong* p = deps)
+                DcException.Check(NativeMethods.dc_graph_add_copy_2d_node(g.Raw, d.Raw, dstOffset, dstPitch, s.Raw, srcOffset,
+                                                                          srcPitch, width, height, p,
+                                                                          deps == null ? 0u : (uint)deps.Length, &node));
+            return new GraphNode(node);
+        }
+
+        /// <summary>Change copy node `node` to the 2D copy AddCopy2D would add with these arguments.</summary>
+        public void SetCopy2D(GraphNode node, DeviceBuffer dst, ulong dstOffset, ulong dstPitch, DeviceBuffer src,
+                              ulong srcOffset, ulong srcPitch, ulong width, ulong height)
+        {
+            using (var g = Use())
+            using (var d = new Pin(dst == null ? null : dst.Handle, "dst"))
+            using (var s = new Pin(src == null ? null : src.Handle, "src"))
+                DcException.Check(NativeMethods.dc_graph_set_copy_2d_node(g.Raw, node.Id, d.Raw, dstOffset, dstPitch, s.Raw,
+                                                                          srcOffset, srcPitch, width, height));
+        }
+
         /// <summary>Add a fill of `bytes` bytes of `buffer` from `offset` with `value` (elementSize 1, 2 or 4).</summary>
         public GraphNode AddFill(DeviceBuffer buffer, ulong offset, ulong bytes, uint value, uint elementSize,
                                  params GraphNode[] after)
@@ -120,6 +149,40 @@ namespace Dccuda
             using (var b = new Pin(buffer == null ? null : buffer.Handle, "buffer"))
             fixed (ulong* p = deps)
                 DcException.Check(NativeMethods.dc_graph_add_fill_node(g.Raw, b.Raw, offset, bytes, value, elementSize, p,
+                                                                       deps == null ? 0u : (uint)deps.Length, &node));
+            return new GraphNode(node);
+        }
+
+        /// <summary>Add a memory alloc node: at each launch it allocates `bytes` bytes on the graph's
+        /// device. `buffer` names that memory for the nodes of this graph ordered after the alloc node
+        /// and before its free node (AddFree), and nowhere else: outside that window (its own methods,
+        /// stream work, after the graph is disposed) the memory is not there. Every alloc node needs
+        /// its free node before the graph is launched (else DcStatus.InvalidState).</summary>
+        public GraphNode AddAlloc(ulong bytes, out DeviceBuffer buffer, params GraphNode[] after)
+        {
+            ulong[] deps = Ids(after);
+            ulong node;
+            IntPtr raw;
+            var h = new DcBufferHandle();
+            using (var g = Use())
+            fixed (ulong* p = deps)
+                DcException.Check(NativeMethods.dc_graph_add_alloc_node(g.Raw, bytes, p,
+                                                                        deps == null ? 0u : (uint)deps.Length, &node, &raw));
+            h.Adopt(raw);
+            buffer = new DeviceBuffer(h);
+            return new GraphNode(node);
+        }
+
+        /// <summary>Add the free node of `buffer` (what AddAlloc gave for this graph), after `after`,
+        /// which must include the alloc node or a node after it: the last users of the memory.</summary>
+        public GraphNode AddFree(DeviceBuffer buffer, params GraphNode[] after)
+        {
+            ulong[] deps = Ids(after);
+            ulong node;
+            using (var g = Use())
+            using (var b = new Pin(buffer == null ? null : buffer.Handle, "buffer"))
+            fixed (ulong* p = deps)
+                DcException.Check(NativeMethods.dc_graph_add_free_node(g.Raw, b.Raw, p,
                                                                        deps == null ? 0u : (uint)deps.Length, &node));
             return new GraphNode(node);
         }
@@ -265,6 +328,22 @@ namespace Dccuda
             using (var g = Use())
             fixed (byte* p = utf8)
                 DcException.Check(NativeMethods.dc_graph_write_dot(g.Raw, p, verbose ? NativeConstants.DC_GRAPH_DOT_VERBOSE : 0u));
+        }
+
+        /// <summary>The graph as Graphviz DOT text, as WriteDot would write it.</summary>
+        public string Dot(bool verbose = false)
+        {
+            uint flags = verbose ? NativeConstants.DC_GRAPH_DOT_VERBOSE : 0u;
+            using (var g = Use())
+            {
+                ulong length;
+                DcException.Check(NativeMethods.dc_graph_dot(g.Raw, flags, null, 0, &length));
+                // Room to spare: the text is made again by the second call.
+                var text = new byte[checked((int)length + 4096)];
+                fixed (byte* p = text)
+                    DcException.Check(NativeMethods.dc_graph_dot(g.Raw, flags, p, (ulong)text.Length, &length));
+                return System.Text.Encoding.UTF8.GetString(text, 0, checked((int)length));
+            }
         }
 
         /// <summary>Change a kernel node's configuration and arguments in place (no new instantiation).</summary>

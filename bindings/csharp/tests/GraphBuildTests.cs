@@ -66,5 +66,108 @@ namespace Dccuda.Tests
                 }
             }
         }
+
+        [Fact]
+        public void AllocAndFreeNodesGiveATemporaryAtEachLaunch()
+        {
+            using (Device device = TestEnv.OpenDevice())
+            using (DcStream stream = device.CreateStream())
+            {
+                const int n = 700;
+                var input = new uint[n];
+                for (int i = 0; i < n; i++)
+                    input[i] = (uint)i * 2654435761u;
+                using (DeviceBuffer<uint> src = device.Allocate<uint>(n))
+                using (DeviceBuffer<uint> dst = device.Allocate<uint>(n))
+                using (Graph g = Graph.Create(device))
+                {
+                    src.CopyFrom(input);
+                    DeviceBuffer t;
+                    GraphNode alloc = g.AddAlloc(n * 4, out t, new GraphNode[0]);
+                    using (t)
+                    {
+                        Expect.Throws(DcStatus.InvalidState, () => g.Launch(stream), "an alloc node without its free node",
+                                      "has no free node");
+                        GraphNode into = g.AddCopy(t, 0, src, 0, n * 4, alloc);
+                        GraphNode back = g.AddCopy(dst, 0, t, 0, n * 4, into);
+                        Expect.Throws(DcStatus.InvalidArgument, () => g.AddFree(src, back), "a buffer of no alloc node",
+                                      "is not the buffer of an alloc node");
+                        GraphNode free = g.AddFree(t, back);
+                        Expect.Equal((int)NativeConstants.DC_GRAPH_NODE_MEM_ALLOC, g.NodeType(alloc), "an alloc node");
+                        Expect.Equal((int)NativeConstants.DC_GRAPH_NODE_MEM_FREE, g.NodeType(free), "a free node");
+                        Expect.Throws(DcStatus.InvalidArgument, () => g.AddFree(t, free), "a second free", "is freed already");
+                    }
+                    for (int round = 0; round < 2; round++)
+                    {
+                        g.Launch(stream);
+                        stream.Synchronize();
+                        uint[] got = dst.ToArray();
+                        for (int i = 0; i < n; i++)
+                            if (got[i] != input[i])
+                                throw new ExpectationException("dst[" + i + "] is " + got[i] + ", expected " + input[i]);
+                    }
+                }
+            }
+        }
+
+        [Fact]
+        public void A2DCopyNodeMovesTheTileAStreamCopyMoves()
+        {
+            using (Device device = TestEnv.OpenDevice())
+            using (DcStream stream = device.CreateStream())
+            {
+                const int n = 1024;
+                var data = new uint[n];
+                for (int i = 0; i < n; i++)
+                    data[i] = (uint)i * 2246822519u;
+                using (DeviceBuffer<uint> src = device.Allocate<uint>(n))
+                using (DeviceBuffer<uint> byGraph = device.Allocate<uint>(n))
+                using (DeviceBuffer<uint> byCopy = device.Allocate<uint>(n))
+                using (Graph g = Graph.Create(device))
+                {
+                    src.CopyFrom(data);
+                    byGraph.CopyFrom(new uint[n]);
+                    byCopy.CopyFrom(new uint[n]);
+                    // 7 rows of 40 bytes: src rows 128 bytes apart from 12, dst rows 64 apart from 4.
+                    GraphNode copy = g.AddCopy2D(byGraph, 4, 64, src, 12, 128, 40, 7);
+                    g.Launch(stream);
+                    stream.Synchronize();
+                    byCopy.CopyBytesFrom2D(src, 12, 128, 4, 64, 40, 7);
+                    uint[] a = byGraph.ToArray(), b = byCopy.ToArray();
+                    for (int i = 0; i < n; i++)
+                        if (a[i] != b[i])
+                            throw new ExpectationException("element " + i + " is " + a[i] + " by the graph, " + b[i] + " by the copy");
+                    Expect.Equal(data[3 + 32 * 6 + 9], a[1 + 16 * 6 + 9], "the tile's last element");
+                    g.SetCopy2D(copy, byGraph, 4, 64, src, 400, 128, 40, 7);
+                    g.Launch(stream);
+                    stream.Synchronize();
+                    Expect.Equal(data[100 + 32 * 6 + 9], byGraph.ToArray()[1 + 16 * 6 + 9], "the changed node's last element");
+                    Expect.Throws(DcStatus.InvalidArgument, () => g.AddCopy2D(byGraph, 0, 32, src, 0, 128, 40, 2),
+                                  "a pitch below the width", "is less than width");
+                }
+            }
+        }
+
+        [Fact]
+        public void TheDotTextIsWhatTheFileHolds()
+        {
+            using (Device device = TestEnv.OpenDevice())
+            using (DeviceBuffer<uint> a = device.Allocate<uint>(16))
+            using (DeviceBuffer<uint> b = device.Allocate<uint>(16))
+            using (Graph g = Graph.Create(device))
+            {
+                GraphNode fill = g.AddFill(a, 0, 64, 7, 4);
+                g.AddCopy(b, 0, a, 0, 64, fill);
+                string text = g.Dot(true);
+                Expect.True(text.StartsWith("digraph"), "DOT text: " + text);
+                Expect.True(text.Contains("->"), "the edge is in the text: " + text);
+                string path = System.IO.Path.Combine(System.IO.Path.GetTempPath(),
+                                                     "dccuda_cs_dot_" + System.Diagnostics.Process.GetCurrentProcess().Id + ".dot");
+                g.WriteDot(path, true);
+                string file = System.IO.File.ReadAllText(path);
+                System.IO.File.Delete(path);
+                Expect.Equal(file, text, "the text and the file");
+            }
+        }
     }
 }

@@ -37,4 +37,8 @@
 %feature("action") dc_graph_add_event_record_node %{ result = dc_graph_add_event_record_node(arg1, arg2, (const uint64_t *)arg3, arg4, arg5); %}
 %feature("action") dc_graph_add_event_wait_node %{ result = dc_graph_add_event_wait_node(arg1, arg2, (const uint64_t *)arg3, arg4, arg5); %}
 %feature("action") dc_graph_add_child_graph_node %{ result = dc_graph_add_child_graph_node(arg1, arg2, (const uint64_t *)arg3, arg4, arg5); %}
+%feature("action") dc_graph_add_alloc_node %{ result = dc_graph_add_alloc_node(arg1, arg2, (const uint64_t *)arg3, arg4, arg5, arg6); %}
+%feature("action") dc_graph_add_free_node %{ result = dc_graph_add_free_node(arg1, arg2, (const uint64_t *)arg3, arg4, arg5); %}
+%feature("action") dc_graph_add_copy_2d_node %{ result = dc_graph_add_copy_2d_node(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, (const uint64_t *)arg10, arg11, arg12); %}
+%feature("action") dc_graph_add_copy_3d_node %{ result = dc_graph_add_copy_3d_node(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12, (const uint64_t *)arg13, arg14, arg15); %}
 %feature("action") dc_graph_add_conditional_node %{ result = dc_graph_add_conditional_node(arg1, arg2, arg3, arg4, (const uint64_t *)arg5, arg6, arg7, arg8); %}

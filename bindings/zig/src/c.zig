@@ -566,10 +566,14 @@ pub const DC_GRAPH_DOT_VERBOSE: u32 = 0x1;
 pub extern "dccuda" fn dc_graph_create(device: ?*Device, graph: ?*?*Graph) dc_status;
 pub extern "dccuda" fn dc_graph_add_kernel_node(graph: ?*Graph, function: ?*Function, config: ?*const dc_launch_config, args: ?[*]const dc_arg, num_args: u32, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
 pub extern "dccuda" fn dc_graph_add_copy_node(graph: ?*Graph, dst: ?*Buffer, dst_offset: u64, src: ?*Buffer, src_offset: u64, size: u64, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_add_copy_2d_node(graph: ?*Graph, dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, src: ?*Buffer, src_offset: u64, src_pitch: u64, width: u64, height: u64, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_add_copy_3d_node(graph: ?*Graph, dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, dst_rows_per_plane: u64, src: ?*Buffer, src_offset: u64, src_pitch: u64, src_rows_per_plane: u64, width: u64, height: u64, depth: u64, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
 pub extern "dccuda" fn dc_graph_add_fill_node(graph: ?*Graph, buffer: ?*Buffer, offset: u64, size: u64, value: u32, element_size: u32, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
 pub extern "dccuda" fn dc_graph_add_host_node(graph: ?*Graph, @"fn": ?dc_host_fn, user_data: ?*anyopaque, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
 pub extern "dccuda" fn dc_graph_add_event_record_node(graph: ?*Graph, event: ?*Event, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
 pub extern "dccuda" fn dc_graph_add_event_wait_node(graph: ?*Graph, event: ?*Event, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
+pub extern "dccuda" fn dc_graph_add_alloc_node(graph: ?*Graph, size: u64, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64, buffer: ?*?*Buffer) dc_status;
+pub extern "dccuda" fn dc_graph_add_free_node(graph: ?*Graph, buffer: ?*Buffer, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
 pub extern "dccuda" fn dc_graph_add_child_graph_node(graph: ?*Graph, child: ?*Graph, dependencies: ?*const anyopaque, num_dependencies: u32, node: ?*u64) dc_status;
 pub extern "dccuda" fn dc_graph_add_dependency(graph: ?*Graph, from: u64, to: u64) dc_status;
 pub extern "dccuda" fn dc_graph_node_at(graph: ?*Graph, index: u64, node: ?*u64) dc_status;
@@ -579,6 +583,7 @@ pub extern "dccuda" fn dc_graph_edge_at(graph: ?*Graph, index: u64, from: ?*u64,
 pub extern "dccuda" fn dc_graph_clone(graph: ?*Graph, clone: ?*?*Graph) dc_status;
 pub extern "dccuda" fn dc_graph_remove_node(graph: ?*Graph, node: u64) dc_status;
 pub extern "dccuda" fn dc_graph_write_dot(graph: ?*Graph, path: ?[*:0]const u8, flags: u32) dc_status;
+pub extern "dccuda" fn dc_graph_dot(graph: ?*Graph, flags: u32, text: ?*anyopaque, capacity: u64, length: ?*u64) dc_status;
 
 pub const DC_GRAPH_CONDITIONAL_IF: i32 = 0;
 pub const DC_GRAPH_CONDITIONAL_WHILE: i32 = 1;
@@ -588,6 +593,7 @@ pub extern "dccuda" fn dc_graph_add_conditional_node(graph: ?*Graph, @"type": i3
 pub extern "dccuda" fn dc_graph_conditional_body(graph: ?*Graph, node: u64, index: u32, body: ?*?*Graph) dc_status;
 pub extern "dccuda" fn dc_graph_set_kernel_node(graph: ?*Graph, node: u64, config: ?*const dc_launch_config, args: ?[*]const dc_arg, num_args: u32) dc_status;
 pub extern "dccuda" fn dc_graph_set_copy_node(graph: ?*Graph, node: u64, dst: ?*Buffer, dst_offset: u64, src: ?*Buffer, src_offset: u64, size: u64) dc_status;
+pub extern "dccuda" fn dc_graph_set_copy_2d_node(graph: ?*Graph, node: u64, dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, src: ?*Buffer, src_offset: u64, src_pitch: u64, width: u64, height: u64) dc_status;
 pub extern "dccuda" fn dc_graph_set_fill_node(graph: ?*Graph, node: u64, buffer: ?*Buffer, offset: u64, size: u64, value: u32, element_size: u32) dc_status;
 pub extern "dccuda" fn dc_graph_set_host_node(graph: ?*Graph, node: u64, @"fn": ?dc_host_fn, user_data: ?*anyopaque) dc_status;
 

@@ -75,7 +75,7 @@ impl Location {
 }
 
 /// `count` elements of T in bytes, or OUT_OF_RANGE if that does not fit in 64 bits.
-fn bytes_of<T>(count: usize, what: &str) -> Result<u64> {
+pub(crate) fn bytes_of<T>(count: usize, what: &str) -> Result<u64> {
     count
         .checked_mul(size_of::<T>())
         .and_then(|b| u64::try_from(b).ok())

@@ -290,6 +290,50 @@ impl Graph {
         Ok(Node(node))
     }
 
+    /// Adds a 2D copy: a `width` x `height` block of elements from `src` (rows `src_pitch`
+    /// elements apart from element `src_index`) to `dst` (rows `dst_pitch` apart from
+    /// `dst_index`), every row bounds-checked as
+    /// [`DeviceBuffer::copy_from_2d`](crate::DeviceBuffer::copy_from_2d) checks them.
+    ///
+    /// # Errors
+    /// `OUT_OF_RANGE` when a count's byte size does not fit in 64 bits, before any call;
+    /// otherwise the library's status and message when [`dc_graph_add_copy_2d_node`](crate::sys::dc_graph_add_copy_2d_node)
+    /// fails (the header's documentation, on the `sys` item, says when).
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_2d<T: Pod>(
+        &mut self,
+        dst: &DeviceBuffer<T>,
+        dst_index: usize,
+        dst_pitch: usize,
+        src: &DeviceBuffer<T>,
+        src_index: usize,
+        src_pitch: usize,
+        width: usize,
+        height: usize,
+        after: &[Node],
+    ) -> Result<Node> {
+        let b = |n: usize| crate::buffer::bytes_of::<T>(n, "Graph::copy_2d");
+        let (deps, n) = ids(after)?;
+        let mut node = 0;
+        check(unsafe {
+            sys::dc_graph_add_copy_2d_node(
+                self.raw,
+                dst.as_raw(),
+                b(dst_index)?,
+                b(dst_pitch)?,
+                src.as_raw(),
+                b(src_index)?,
+                b(src_pitch)?,
+                b(width)?,
+                height as u64,
+                deps.as_ptr(),
+                n,
+                &mut node,
+            )
+        })?;
+        Ok(Node(node))
+    }
+
     /// Adds a fill of all of `buffer` with `value` (elements of 4 bytes).
     ///
     /// # Errors
@@ -362,6 +406,47 @@ impl Graph {
             callback::retain(key);
             self.callbacks.push(key);
         }
+        Ok(Node(node))
+    }
+
+    /// Adds a memory alloc node: at each launch it allocates `len` elements of `T` on the
+    /// graph's device. The returned buffer names that memory for the nodes of this graph that
+    /// use it; every alloc node needs its [`free`](Graph::free) node before the graph is
+    /// launched (else `INVALID_STATE`).
+    ///
+    /// # Safety
+    /// The memory exists only during a launch of this graph, for the nodes ordered after the
+    /// alloc node and before its free node. The caller uses the buffer nowhere else: not in
+    /// the buffer's own methods, not on a stream, not in nodes outside that window, not after
+    /// the graph is dropped (the address may then belong to other memory).
+    ///
+    /// # Errors
+    /// `INVALID_ARGUMENT` when `len` elements of `T` overflow 64 bits; otherwise the library's
+    /// status and message when [`dc_graph_add_alloc_node`](crate::sys::dc_graph_add_alloc_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
+    pub unsafe fn alloc<T: Pod>(&mut self, len: usize, after: &[Node]) -> Result<(Node, DeviceBuffer<T>)> {
+        let bytes = (len as u64).checked_mul(std::mem::size_of::<T>() as u64).ok_or_else(|| {
+            Error::local(crate::Status::INVALID_ARGUMENT, format!("Graph::alloc: {len} elements overflow 64 bits"))
+        })?;
+        let (deps, n) = ids(after)?;
+        let mut node = 0;
+        let mut raw = std::ptr::null_mut();
+        check(unsafe { sys::dc_graph_add_alloc_node(self.raw, bytes, deps.as_ptr(), n, &mut node, &mut raw) })?;
+        // SAFETY: the library gave a new handle of `bytes` bytes that only this value releases.
+        Ok((Node(node), unsafe { DeviceBuffer::from_raw(raw, len) }))
+    }
+
+    /// Adds the free node of `buffer` (what [`alloc`](Graph::alloc) gave for this graph),
+    /// after `after`, which must include the alloc node or a node after it: the last users
+    /// of the memory.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_add_free_node`](crate::sys::dc_graph_add_free_node) fails (the
+    /// header's documentation, on the `sys` item, says when).
+    pub fn free<T: Pod>(&mut self, buffer: &DeviceBuffer<T>, after: &[Node]) -> Result<Node> {
+        let (deps, n) = ids(after)?;
+        let mut node = 0;
+        check(unsafe { sys::dc_graph_add_free_node(self.raw, buffer.as_raw(), deps.as_ptr(), n, &mut node) })?;
         Ok(Node(node))
     }
 
@@ -450,6 +535,26 @@ impl Graph {
         let c = std::ffi::CString::new(path.to_string_lossy().as_bytes())
             .map_err(|_| Error::local(crate::Status::INVALID_ARGUMENT, "path holds a NUL byte".to_string()))?;
         check(unsafe { sys::dc_graph_write_dot(self.raw, c.as_ptr(), if verbose { sys::DC_GRAPH_DOT_VERBOSE } else { 0 }) })
+    }
+
+    /// The graph as Graphviz DOT text, as [`write_dot`](Graph::write_dot) would write it.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_graph_dot`](crate::sys::dc_graph_dot) fails (the
+    /// header's documentation, on the `sys` item, says when); `INVALID_ARGUMENT` if the text is
+    /// not UTF-8.
+    pub fn dot(&self, verbose: bool) -> Result<String> {
+        let flags = if verbose { sys::DC_GRAPH_DOT_VERBOSE } else { 0 };
+        let mut length = 0u64;
+        check(unsafe { sys::dc_graph_dot(self.raw, flags, std::ptr::null_mut(), 0, &mut length) })?;
+        // Room to spare: the text is made again by the second call.
+        let mut buffer = vec![0u8; length as usize + 4096];
+        check(unsafe {
+            sys::dc_graph_dot(self.raw, flags, buffer.as_mut_ptr().cast(), buffer.len() as u64, &mut length)
+        })?;
+        buffer.truncate(length as usize);
+        String::from_utf8(buffer)
+            .map_err(|_| Error::local(crate::Status::INVALID_ARGUMENT, "the DOT text is not UTF-8".to_string()))
     }
 
     /// Changes a kernel node's configuration and arguments in place (no new instantiation).
