@@ -278,6 +278,17 @@ impl<T: Pod> DeviceBuffer<T> {
         DeviceBuffer { raw, len, uses: StreamUses::default(), _t: PhantomData }
     }
 
+    /// Records that work using the buffer was just enqueued on `stream` (see stream_uses.rs).
+    pub(crate) fn note_use(&self, stream: &Stream) {
+        self.uses.note(stream);
+    }
+
+    /// The record of the streams the buffer was used on, for operations that outlive a borrow
+    /// of the typed buffer (a [`MemOp`](crate::MemOp) in a batch).
+    pub(crate) fn stream_uses(&self) -> &StreamUses {
+        &self.uses
+    }
+
     /// The raw handle, still owned by the buffer.
     pub fn as_raw(&self) -> sys::dc_buffer {
         self.raw
