@@ -61,10 +61,11 @@ test "device limits and the cache preference are set and read back" {
             try testing.expect(try dev.limit(.printf_fifo_size) >= 2 << 20);
             try testing.expect(try dev.limit(.stack_size) > 0);
             try expectError(error.InvalidArgument, dev.limit(@enumFromInt(3)), &.{});
-            try dev.setCacheConfig(.l1);
-            try testing.expectEqual(dc.CachePreference.l1, try dev.cacheConfig());
-            try dev.setCacheConfig(.none);
             try testing.expectEqual(dc.CachePreference.none, try dev.cacheConfig());
+            try dev.setCacheConfig(.l1);
+            // A device with a fixed L1/shared split may keep its own answer; the fake keeps the value.
+            if (support.fake() != null) try testing.expectEqual(dc.CachePreference.l1, try dev.cacheConfig());
+            try dev.setCacheConfig(.none);
             try expectError(error.InvalidArgument, dev.setCacheConfig(@enumFromInt(9)), &.{});
         }
     }.run);

@@ -55,10 +55,13 @@ fn device_limits_and_the_cache_preference_are_set_and_read_back() {
     device.set_limit(Limit::PrintfFifoSize, 2 << 20).unwrap();
     assert!(device.limit(Limit::PrintfFifoSize).unwrap() >= 2 << 20);
     assert!(device.limit(Limit::StackSize).unwrap() > 0);
-    device.set_cache_config(sys::DC_CACHE_PREFER_L1).unwrap();
-    assert_eq!(device.cache_config().unwrap(), sys::DC_CACHE_PREFER_L1);
-    device.set_cache_config(sys::DC_CACHE_PREFER_NONE).unwrap();
     assert_eq!(device.cache_config().unwrap(), sys::DC_CACHE_PREFER_NONE);
+    device.set_cache_config(sys::DC_CACHE_PREFER_L1).unwrap();
+    // A device with a fixed L1/shared split may keep its own answer; the fake keeps the value.
+    if dccuda::driver_library().is_ok_and(|path| path.contains("dcfake")) {
+        assert_eq!(device.cache_config().unwrap(), sys::DC_CACHE_PREFER_L1);
+    }
+    device.set_cache_config(sys::DC_CACHE_PREFER_NONE).unwrap();
     assert_eq!(device.set_cache_config(9).unwrap_err().status(), Status::INVALID_ARGUMENT);
 }
 
