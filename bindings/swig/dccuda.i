@@ -17,6 +17,7 @@
  *   args.i       kernel arguments: DcArg values and buffers, DcArg[] for argument lists
  *   callbacks.i  dc_host_fn and dc_block_shared_memory_fn from C# delegates, safely
  *   copies.i     copies and module images from managed arrays (byte[], float[], ...)
+ *   mem_ops.i    stream memory operations: DcStreamMemOp, and DcStreamMemOp[] for a batch
  *
  * Generated C# lives in the build folder only (bindings/swig/CMakeLists.txt); no
  * SWIGTYPE_p_* class may appear in it (tests/SwigTests.cs checks that). See README.md.
@@ -43,6 +44,7 @@
 %include "typemaps/args.i"
 %include "typemaps/callbacks.i"
 %include "typemaps/copies.i"
+%include "typemaps/mem_ops.i"
 
 /* The header's #define constants as C# `const` values (usable in switch and attributes),
    not properties that call into the wrapper. */

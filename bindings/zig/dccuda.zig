@@ -38,6 +38,7 @@ const module = @import("src/module.zig");
 const function = @import("src/function.zig");
 const launch = @import("src/launch.zig");
 const graph = @import("src/graph.zig");
+const queue = @import("src/queue.zig");
 const args = @import("src/args.zig");
 
 // Status and errors.
@@ -78,6 +79,7 @@ pub const driverLibraryAlloc = library.driverLibraryAlloc;
 pub const Device = device.Device;
 pub const DeviceInfo = device.DeviceInfo;
 pub const PeerAttribute = device.PeerAttribute;
+pub const Limit = device.Limit;
 pub const MemoryInfo = device.MemoryInfo;
 pub const NativeDevice = device.NativeDevice;
 
@@ -95,9 +97,27 @@ pub const StreamFlags = stream.StreamFlags;
 pub const DefaultStream = stream.DefaultStream;
 pub const CaptureMode = stream.CaptureMode;
 pub const PriorityRange = stream.PriorityRange;
+pub const Compare = stream.Compare;
+pub const ValueFlags = stream.ValueFlags;
+pub const MemOp = stream.MemOp;
 pub const Event = event.Event;
 pub const EventFlags = event.EventFlags;
 pub const Graph = graph.Graph;
+pub const Node = graph.Node;
+pub const NodeType = graph.NodeType;
+pub const ConditionalType = graph.ConditionalType;
+pub const Conditional = graph.Conditional;
+pub const DotFlags = graph.DotFlags;
+pub const Edge = graph.Edge;
+
+// Message queues and resident kernels.
+pub const Queue = queue.Queue;
+pub const QueueDirection = queue.Direction;
+pub const Wait = queue.Wait;
+pub const QueueStats = queue.QueueStats;
+pub const Control = queue.Control;
+pub const ControlState = queue.ControlState;
+pub const ControlInfo = queue.ControlInfo;
 
 // Compilation and modules.
 pub const Program = compile.Program;

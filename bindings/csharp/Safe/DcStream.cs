@@ -82,6 +82,74 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_stream_wait_event(s.Raw, ev.Raw));
         }
 
+        /// <summary>Make later work on this stream wait until the 32-bit value at `offset` (a
+        /// multiple of 4) in `buffer` compares with `value` as `compare` says
+        /// (dc_stream_wait_value32). Returns at once; the stream waits. A wait nothing satisfies
+        /// holds the stream, and every synchronisation of it, until someone writes the value.</summary>
+        public void WaitValue32(DeviceBuffer buffer, ulong offset, uint value, WaitCompare compare, ValueFlags flags = ValueFlags.None)
+        {
+            using (var s = Use())
+            using (var b = new Pin(buffer == null ? null : buffer.Handle, "buffer"))
+                DcException.Check(NativeMethods.dc_stream_wait_value32(s.Raw, b.Raw, offset, value, (int)compare, (uint)flags));
+        }
+
+        /// <summary>As WaitValue32, for the 64-bit value at `offset` (a multiple of 8).</summary>
+        public void WaitValue64(DeviceBuffer buffer, ulong offset, ulong value, WaitCompare compare, ValueFlags flags = ValueFlags.None)
+        {
+            using (var s = Use())
+            using (var b = new Pin(buffer == null ? null : buffer.Handle, "buffer"))
+                DcException.Check(NativeMethods.dc_stream_wait_value64(s.Raw, b.Raw, offset, value, (int)compare, (uint)flags));
+        }
+
+        /// <summary>Write the 32-bit `value` at `offset` (a multiple of 4) in `buffer` in stream
+        /// order, after the work enqueued before it (dc_stream_write_value32).</summary>
+        public void WriteValue32(DeviceBuffer buffer, ulong offset, uint value, ValueFlags flags = ValueFlags.None)
+        {
+            using (var s = Use())
+            using (var b = new Pin(buffer == null ? null : buffer.Handle, "buffer"))
+                DcException.Check(NativeMethods.dc_stream_write_value32(s.Raw, b.Raw, offset, value, (uint)flags));
+        }
+
+        /// <summary>As WriteValue32, for a 64-bit value at `offset` (a multiple of 8).</summary>
+        public void WriteValue64(DeviceBuffer buffer, ulong offset, ulong value, ValueFlags flags = ValueFlags.None)
+        {
+            using (var s = Use())
+            using (var b = new Pin(buffer == null ? null : buffer.Handle, "buffer"))
+                DcException.Check(NativeMethods.dc_stream_write_value64(s.Raw, b.Raw, offset, value, (uint)flags));
+        }
+
+        /// <summary>Enqueue 1 to 256 memory operations (StreamMemOp.Wait32, Write64...) in one
+        /// driver call, in order (dc_stream_batch_mem_ops). All are checked first: on any error
+        /// nothing is enqueued and the message names the operation's index.</summary>
+        public void BatchMemOps(params StreamMemOp[] ops)
+        {
+            if (ops == null)
+                throw new ArgumentNullException("ops");
+            var pins = new Pin[ops.Length];
+            var raw = new DcStreamMemOp[ops.Length];
+            int pinned = 0;
+            try
+            {
+                for (; pinned < ops.Length; ++pinned)
+                {
+                    StreamMemOp op = ops[pinned];
+                    if (op.Buffer == null)
+                        throw new ArgumentException("BatchMemOps: operation " + pinned + " is default(StreamMemOp); make it with StreamMemOp.Wait32, Wait64, Write32 or Write64", "ops");
+                    pins[pinned] = new Pin(op.Buffer.Handle, "ops[" + pinned + "].buffer");
+                    raw[pinned] = new DcStreamMemOp { Kind = op.Kind, Compare = (int)op.Compare, Flags = (uint)op.Flags,
+                                                      Buffer = pins[pinned].Raw, Offset = op.Offset, Value = op.Value };
+                }
+                using (var s = Use())
+                fixed (DcStreamMemOp* p = raw)
+                    DcException.Check(NativeMethods.dc_stream_batch_mem_ops(s.Raw, p, (uint)raw.Length));
+            }
+            finally
+            {
+                for (int i = 0; i < pinned; ++i)
+                    pins[i].Dispose();
+            }
+        }
+
         /// <summary>Record a new event at the current end of the stream.</summary>
         public Event Record(EventFlags flags = EventFlags.None)
         {

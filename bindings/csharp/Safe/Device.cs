@@ -138,6 +138,44 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_device_trim_memory(d.Raw, keepBytes));
         }
 
+        /// <summary>Set one of the limits of the device's primary context (shared by every
+        /// user of the device in the process). The driver may round the value up (read it back
+        /// with GetLimit); some limits cannot change once a kernel depended on them (the heap
+        /// after a kernel used malloc: DcException InvalidArgument). Call it while no work runs.
+        /// Reset restores the defaults.</summary>
+        public void SetLimit(DeviceLimit limit, ulong value)
+        {
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_device_set_limit(d.Raw, (int)limit, value));
+        }
+
+        /// <summary>The current value of one of the context's limits.</summary>
+        public ulong GetLimit(DeviceLimit limit)
+        {
+            ulong v;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_device_limit(d.Raw, (int)limit, &v));
+            return v;
+        }
+
+        /// <summary>The device-wide L1/shared memory preference (a hint; a kernel's own
+        /// Function.SetCachePreference wins; Reset restores None).</summary>
+        public CachePreference CacheConfig
+        {
+            get
+            {
+                int p;
+                using (var d = Use())
+                    DcException.Check(NativeMethods.dc_device_cache_config(d.Raw, &p));
+                return (CachePreference)p;
+            }
+            set
+            {
+                using (var d = Use())
+                    DcException.Check(NativeMethods.dc_device_set_cache_config(d.Raw, (int)value));
+            }
+        }
+
         /// <summary>The raw CUdevice ordinal.</summary>
         public int NativeDevice
         {

@@ -353,6 +353,96 @@ namespace Dccuda
                                                                   destinationPitch, width, height));
         }
 
+        /// <summary>WriteBytes2D in stream order. Managed (pageable) memory has been read when
+        /// the call returns (as EnqueueWriteBytes). Refused (DC_ERROR_INVALID_STATE) while the
+        /// stream captures a graph.</summary>
+        public void EnqueueWriteBytes2D(ReadOnlySpan<byte> source, ulong sourcePitch, ulong offset, ulong pitch, ulong width,
+                                        ulong height, DcStream stream)
+        {
+            fixed (byte* src = &MemoryMarshal.GetReference(source))
+            using (var b = Use())
+            using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
+                DcStream.RefuseHostCopyWhileCapturing(s.Raw, TypeName + ".EnqueueWriteBytes2D");
+                DcException.Check(NativeMethods.dc_buffer_write_2d_async(b.Raw, offset, pitch, src, (ulong)source.Length,
+                                                                         sourcePitch, width, height, s.Raw));
+            }
+        }
+
+        /// <summary>ReadBytes2D in stream order. Into managed (pageable) memory the data is
+        /// there when the call returns (as EnqueueReadBytes). Refused (DC_ERROR_INVALID_STATE)
+        /// while the stream captures a graph.</summary>
+        public void EnqueueReadBytes2D(ulong offset, ulong pitch, Span<byte> destination, ulong destinationPitch, ulong width,
+                                       ulong height, DcStream stream)
+        {
+            fixed (byte* dst = &MemoryMarshal.GetReference(destination))
+            using (var b = Use())
+            using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
+                DcStream.RefuseHostCopyWhileCapturing(s.Raw, TypeName + ".EnqueueReadBytes2D");
+                DcException.Check(NativeMethods.dc_buffer_read_2d_async(b.Raw, offset, pitch, dst, (ulong)destination.Length,
+                                                                        destinationPitch, width, height, s.Raw));
+            }
+        }
+
+        /// <summary>Fill `height` rows of `width` bytes (`pitch` apart from `offset`) with `value`
+        /// as elements of `elementSize` bytes (1, 2 or 4; offset, width and pitch multiples of
+        /// it); returns when done.</summary>
+        public void FillBytes2D(ulong offset, ulong pitch, ulong width, ulong height, uint value, uint elementSize)
+        {
+            using (var b = Use())
+                DcException.Check(NativeMethods.dc_buffer_fill_2d(b.Raw, offset, pitch, width, height, value, elementSize));
+        }
+
+        /// <summary>FillBytes2D in stream order. Captured into a graph, the buffer is kept until
+        /// the graph can no longer run.</summary>
+        public void EnqueueFillBytes2D(ulong offset, ulong pitch, ulong width, ulong height, uint value, uint elementSize,
+                                       DcStream stream)
+        {
+            using (var b = Use())
+            using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
+                DcException.Check(NativeMethods.dc_buffer_fill_2d_async(b.Raw, offset, pitch, width, height, value,
+                                                                        elementSize, s.Raw));
+                HoldIfCaptured(stream);
+            }
+        }
+
+        /// <summary>Copy a 3D region of `depth` planes of `height` rows of `width` bytes from
+        /// `source` (rows `sourcePitch` bytes apart from `sourceOffset`, planes
+        /// `sourceRowsPerPlane` rows apart) to this buffer (rows `pitch` apart from `offset`,
+        /// planes `rowsPerPlane` rows apart); returns when done.</summary>
+        public void CopyBytesFrom3D(DeviceBuffer source, ulong sourceOffset, ulong sourcePitch, ulong sourceRowsPerPlane,
+                                    ulong offset, ulong pitch, ulong rowsPerPlane, ulong width, ulong height, ulong depth)
+        {
+            using (var d = Use())
+            using (var s = new Pin(source == null ? null : source.Handle, "source"))
+                DcException.Check(NativeMethods.dc_buffer_copy_3d(d.Raw, offset, pitch, rowsPerPlane, s.Raw, sourceOffset,
+                                                                  sourcePitch, sourceRowsPerPlane, width, height, depth));
+        }
+
+        /// <summary>CopyBytesFrom3D in stream order. Captured into a graph, both buffers are kept
+        /// until the graph can no longer run.</summary>
+        public void EnqueueCopyBytesFrom3D(DeviceBuffer source, ulong sourceOffset, ulong sourcePitch,
+                                           ulong sourceRowsPerPlane, ulong offset, ulong pitch, ulong rowsPerPlane,
+                                           ulong width, ulong height, ulong depth, DcStream stream)
+        {
+            using (var d = Use())
+            using (var s = new Pin(source == null ? null : source.Handle, "source"))
+            using (var st = new Pin(stream == null ? null : stream.Handle, "stream"))
+            {
+                DcException.Check(NativeMethods.dc_buffer_copy_3d_async(d.Raw, offset, pitch, rowsPerPlane, s.Raw,
+                                                                        sourceOffset, sourcePitch, sourceRowsPerPlane,
+                                                                        width, height, depth, st.Raw));
+                GraphResources graph = stream.Capture;
+                if (graph != null)
+                {
+                    graph.AddBuffer(Handle);
+                    graph.AddBuffer(source.Handle);
+                }
+            }
+        }
+
         /// <summary>This buffer's memory as elements of T (its size must be a multiple of T's).
         /// The view shares the handle: disposing either disposes both.</summary>
         public DeviceBuffer<T> As<T>()

@@ -189,6 +189,57 @@ namespace Dccuda
                         BytesFor(width), Rows(height));
         }
 
+        /// <summary>CopyFrom2D from host elements, in stream order (see DeviceBuffer.EnqueueWriteBytes2D).</summary>
+        public void EnqueueCopyFrom2D(ReadOnlySpan<T> source, long sourcePitch, long index, long pitch, long width, long height,
+                                      DcStream stream)
+        {
+            EnqueueWriteBytes2D(MemoryMarshal.AsBytes(source), BytesFor(sourcePitch), Offset(index), BytesFor(pitch),
+                                BytesFor(width), Rows(height), stream);
+        }
+
+        /// <summary>CopyTo2D in stream order (see DeviceBuffer.EnqueueReadBytes2D).</summary>
+        public void EnqueueCopyTo2D(Span<T> destination, long destinationPitch, long index, long pitch, long width, long height,
+                                    DcStream stream)
+        {
+            EnqueueReadBytes2D(Offset(index), BytesFor(pitch), MemoryMarshal.AsBytes(destination), BytesFor(destinationPitch),
+                               BytesFor(width), Rows(height), stream);
+        }
+
+        /// <summary>Set a `width` x `height` block (rows `pitch` elements apart, from element
+        /// `index`) to a 1-, 2- or 4-byte value; returns when done.</summary>
+        public void Fill2D(T value, long index, long pitch, long width, long height)
+        {
+            FillBytes2D(Offset(index), BytesFor(pitch), BytesFor(width), Rows(height), FillPattern(value), (uint)ElementSize);
+        }
+
+        /// <summary>Fill2D in stream order.</summary>
+        public void EnqueueFill2D(T value, long index, long pitch, long width, long height, DcStream stream)
+        {
+            EnqueueFillBytes2D(Offset(index), BytesFor(pitch), BytesFor(width), Rows(height), FillPattern(value),
+                               (uint)ElementSize, stream);
+        }
+
+        /// <summary>Copy a box of `depth` planes of `height` rows of `width` elements from
+        /// `source` (rows `sourcePitch` elements apart from element `sourceIndex`, planes
+        /// `sourceRowsPerPlane` rows apart) into this buffer (rows `pitch` apart from `index`,
+        /// planes `rowsPerPlane` rows apart); returns when done.</summary>
+        public void CopyFrom3D(DeviceBuffer<T> source, long sourceIndex, long sourcePitch, long sourceRowsPerPlane,
+                               long index, long pitch, long rowsPerPlane, long width, long height, long depth)
+        {
+            CopyBytesFrom3D(source, Offset(sourceIndex), BytesFor(sourcePitch), Rows(sourceRowsPerPlane), Offset(index),
+                            BytesFor(pitch), Rows(rowsPerPlane), BytesFor(width), Rows(height), Rows(depth));
+        }
+
+        /// <summary>CopyFrom3D in stream order.</summary>
+        public void EnqueueCopyFrom3D(DeviceBuffer<T> source, long sourceIndex, long sourcePitch, long sourceRowsPerPlane,
+                                      long index, long pitch, long rowsPerPlane, long width, long height, long depth,
+                                      DcStream stream)
+        {
+            EnqueueCopyBytesFrom3D(source, Offset(sourceIndex), BytesFor(sourcePitch), Rows(sourceRowsPerPlane),
+                                   Offset(index), BytesFor(pitch), Rows(rowsPerPlane), BytesFor(width), Rows(height),
+                                   Rows(depth), stream);
+        }
+
         private static ulong Rows(long height)
         {
             if (height < 0)

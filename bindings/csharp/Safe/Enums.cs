@@ -286,6 +286,79 @@ namespace Dccuda
         Cooperative = C.DC_LAUNCH_COOPERATIVE,
         /// <summary>DC_LAUNCH_PROGRAMMATIC_SERIALIZATION: Let the next kernel on the stream start early (programmatic dependent launch, CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION; compute capability 9.0+).</summary>
         ProgrammaticSerialization = C.DC_LAUNCH_PROGRAMMATIC_SERIALIZATION,
+        /// <summary>DC_LAUNCH_PERSISTENT: A resident kernel, launched once on a created stream and stopped through its Control block (see MessageQueue).</summary>
+        Persistent = C.DC_LAUNCH_PERSISTENT,
+    }
+
+    /// <summary>DC_LIMIT_*: the limits of the device's (primary) context (cuda.h's CUlimit).</summary>
+    public enum DeviceLimit
+    {
+        /// <summary>DC_LIMIT_STACK_SIZE: bytes of stack per GPU thread.</summary>
+        StackSize = C.DC_LIMIT_STACK_SIZE,
+        /// <summary>DC_LIMIT_PRINTF_FIFO_SIZE: bytes of the FIFO device printf writes into.</summary>
+        PrintfFifoSize = C.DC_LIMIT_PRINTF_FIFO_SIZE,
+        /// <summary>DC_LIMIT_MALLOC_HEAP_SIZE: bytes of the heap device malloc/new allocate from.</summary>
+        MallocHeapSize = C.DC_LIMIT_MALLOC_HEAP_SIZE,
+        /// <summary>DC_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: launches device code may have pending.</summary>
+        DevRuntimePendingLaunchCount = C.DC_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT,
+        /// <summary>DC_LIMIT_PERSISTING_L2_CACHE_SIZE: bytes of L2 set aside for persisting accesses.</summary>
+        PersistingL2CacheSize = C.DC_LIMIT_PERSISTING_L2_CACHE_SIZE,
+    }
+
+    /// <summary>DC_COMPARE_*: how a stream wait compares the value in memory with its operand.</summary>
+    public enum WaitCompare
+    {
+        /// <summary>DC_COMPARE_GEQ: until (int)(*p - value) &gt;= 0 (greater or equal, wrapping).</summary>
+        GreaterOrEqual = C.DC_COMPARE_GEQ,
+        /// <summary>DC_COMPARE_EQ: until *p == value.</summary>
+        Equal = C.DC_COMPARE_EQ,
+        /// <summary>DC_COMPARE_AND: until (*p &amp; value) != 0.</summary>
+        And = C.DC_COMPARE_AND,
+        /// <summary>DC_COMPARE_NOR: until ~(*p | value) != 0.</summary>
+        Nor = C.DC_COMPARE_NOR,
+    }
+
+    /// <summary>DC_VALUE_* flags of the stream memory operations.</summary>
+    [Flags]
+    public enum ValueFlags : uint
+    {
+        /// <summary>No flag.</summary>
+        None = 0,
+        /// <summary>DC_VALUE_FLUSH: a wait flushes the device's outstanding remote writes after it.</summary>
+        Flush = C.DC_VALUE_FLUSH,
+        /// <summary>DC_VALUE_NO_MEMORY_BARRIER: a write without a memory barrier before it.</summary>
+        NoMemoryBarrier = C.DC_VALUE_NO_MEMORY_BARRIER,
+    }
+
+    /// <summary>DC_QUEUE_*: which side of a MessageQueue enqueues.</summary>
+    public enum QueueDirection
+    {
+        /// <summary>DC_QUEUE_TO_DEVICE: the host enqueues, a kernel dequeues.</summary>
+        ToDevice = C.DC_QUEUE_TO_DEVICE,
+        /// <summary>DC_QUEUE_TO_HOST: a kernel enqueues, the host dequeues.</summary>
+        ToHost = C.DC_QUEUE_TO_HOST,
+    }
+
+    /// <summary>DC_WAIT_*: what a host thread does between polls while it waits on a queue or a control block.</summary>
+    public enum WaitStrategy
+    {
+        /// <summary>DC_WAIT_SPIN: poll without pause (lowest latency, one core busy).</summary>
+        Spin = C.DC_WAIT_SPIN,
+        /// <summary>DC_WAIT_SPIN_YIELD: poll a while, then yield the CPU between polls.</summary>
+        SpinYield = C.DC_WAIT_SPIN_YIELD,
+        /// <summary>DC_WAIT_BLOCK: poll a little, then sleep between polls (1 us doubling up to 200 us).</summary>
+        Block = C.DC_WAIT_BLOCK,
+    }
+
+    /// <summary>DC_CONTROL_*: a resident kernel's state as its control block holds it.</summary>
+    public enum ControlState
+    {
+        /// <summary>DC_CONTROL_IDLE: not started since the block was made or reset.</summary>
+        Idle = C.DC_CONTROL_IDLE,
+        /// <summary>DC_CONTROL_RUNNING: the kernel called dc_control_enter.</summary>
+        Running = C.DC_CONTROL_RUNNING,
+        /// <summary>DC_CONTROL_STOPPED: the kernel called dc_control_exit.</summary>
+        Stopped = C.DC_CONTROL_STOPPED,
     }
 
     /// <summary>DC_CAPTURE_*: stream capture modes.</summary>

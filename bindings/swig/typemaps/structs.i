@@ -40,6 +40,8 @@ DC_STRUCT(dc_compile_options, DcCompileOptions, DC_COMPILE_OPTIONS_INIT)
 DC_STRUCT(dc_module_options, DcModuleOptions, DC_MODULE_OPTIONS_INIT)
 DC_STRUCT(dc_function_info, DcFunctionInfo, DC_FUNCTION_INFO_INIT)
 DC_STRUCT(dc_launch_config, DcLaunchConfig, DC_LAUNCH_CONFIG_INIT)
+DC_STRUCT(dc_queue_stats, DcQueueStats, DC_QUEUE_STATS_INIT)
+DC_STRUCT(dc_control_info, DcControlInfo, DC_CONTROL_INFO_INIT)
 
 %immutable dc_device_info::name;
 

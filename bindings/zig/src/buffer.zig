@@ -63,7 +63,7 @@ pub const Location = enum(i32) {
 
 /// The bytes of a slice, or of what a single-item pointer points to (an array,
 /// a struct): what the copies accept as host memory.
-fn constBytes(data: anytype) []const u8 {
+pub fn constBytes(data: anytype) []const u8 {
     const P = @TypeOf(data);
     const info = @typeInfo(P);
     if (info != .pointer) @compileError("expected a slice or a pointer, got " ++ @typeName(P));
@@ -74,7 +74,7 @@ fn constBytes(data: anytype) []const u8 {
     };
 }
 
-fn mutableBytes(data: anytype) []u8 {
+pub fn mutableBytes(data: anytype) []u8 {
     const P = @TypeOf(data);
     const info = @typeInfo(P);
     if (info != .pointer or info.pointer.is_const) @compileError("expected a mutable slice or pointer, got " ++ @typeName(P));
@@ -85,8 +85,9 @@ fn mutableBytes(data: anytype) []u8 {
     };
 }
 
-/// A fill value of 1, 2 or 4 bytes (u8, i16, u32, f32...) as dc_buffer_fill takes it.
-fn fillValue(value: anytype) struct { value: u32, size: u32 } {
+/// A fill value of 1, 2 or 4 bytes (u8, i16, u32, f32...) as dc_buffer_fill takes it
+/// (also the graph's fill nodes).
+pub fn fillValue(value: anytype) struct { value: u32, size: u32 } {
     const T = @TypeOf(value);
     return switch (@sizeOf(T)) {
         1 => .{ .value = @as(u8, @bitCast(value)), .size = 1 },
@@ -191,6 +192,45 @@ pub const Buffer = opaque {
     pub fn read2d(self: *Buffer, src_offset: u64, src_pitch: u64, out: anytype, dst_pitch: u64, width: u64, height: u64) DcError!void {
         const bytes = mutableBytes(out);
         try check(c.dc_buffer_read_2d(self, src_offset, src_pitch, bytes.ptr, bytes.len, dst_pitch, width, height));
+    }
+
+    /// As write2d, in stream order on `stream` (pageable `data` has been read
+    /// when the call returns, as writeAsync).
+    pub fn write2dAsync(self: *Buffer, dst_offset: u64, dst_pitch: u64, data: anytype, src_pitch: u64, width: u64, height: u64, stream: *Stream) DcError!void {
+        const bytes = constBytes(data);
+        try check(c.dc_buffer_write_2d_async(self, dst_offset, dst_pitch, bytes.ptr, bytes.len, src_pitch, width, height, stream));
+    }
+
+    /// As read2d, in stream order on `stream`: `out` holds the data once the
+    /// stream has reached the copy (as readAsync); keep it alive until then.
+    pub fn read2dAsync(self: *Buffer, src_offset: u64, src_pitch: u64, out: anytype, dst_pitch: u64, width: u64, height: u64, stream: *Stream) DcError!void {
+        const bytes = mutableBytes(out);
+        try check(c.dc_buffer_read_2d_async(self, src_offset, src_pitch, bytes.ptr, bytes.len, dst_pitch, width, height, stream));
+    }
+
+    /// Copy a 3D region of `depth` planes of `height` rows of `width` bytes from
+    /// `src` into this buffer: rows `*_pitch` bytes apart, planes
+    /// `*_rows_per_plane` rows apart. Returns when complete.
+    pub fn copyFrom3d(self: *Buffer, dst_offset: u64, dst_pitch: u64, dst_rows_per_plane: u64, src: *Buffer, src_offset: u64, src_pitch: u64, src_rows_per_plane: u64, width: u64, height: u64, depth: u64) DcError!void {
+        try check(c.dc_buffer_copy_3d(self, dst_offset, dst_pitch, dst_rows_per_plane, src, src_offset, src_pitch, src_rows_per_plane, width, height, depth));
+    }
+
+    /// As copyFrom3d, in stream order on `stream`.
+    pub fn copyFrom3dAsync(self: *Buffer, dst_offset: u64, dst_pitch: u64, dst_rows_per_plane: u64, src: *Buffer, src_offset: u64, src_pitch: u64, src_rows_per_plane: u64, width: u64, height: u64, depth: u64, stream: *Stream) DcError!void {
+        try check(c.dc_buffer_copy_3d_async(self, dst_offset, dst_pitch, dst_rows_per_plane, src, src_offset, src_pitch, src_rows_per_plane, width, height, depth, stream));
+    }
+
+    /// Fill `height` rows of `width` bytes, `pitch` apart from `offset`, with
+    /// `value` (1, 2 or 4 bytes, as fill: offset, width and pitch multiples of its size).
+    pub fn fill2d(self: *Buffer, offset: u64, pitch: u64, width: u64, height: u64, value: anytype) DcError!void {
+        const v = fillValue(value);
+        try check(c.dc_buffer_fill_2d(self, offset, pitch, width, height, v.value, v.size));
+    }
+
+    /// As fill2d, in stream order on `stream` (the device fills the memory).
+    pub fn fill2dAsync(self: *Buffer, offset: u64, pitch: u64, width: u64, height: u64, value: anytype, stream: *Stream) DcError!void {
+        const v = fillValue(value);
+        try check(c.dc_buffer_fill_2d_async(self, offset, pitch, width, height, v.value, v.size, stream));
     }
 
     /// Release the buffer: owned memory is freed in stream order after the

@@ -18,8 +18,8 @@ pub const Module = @import("module.zig").Module;
 pub const Function = @import("function.zig").Function;
 pub const Launch = @import("launch.zig").Launch;
 pub const Graph = @import("graph.zig").Graph;
-pub const Queue = opaque {};
-pub const Control = opaque {};
+pub const Queue = @import("queue.zig").Queue;
+pub const Control = @import("queue.zig").Control;
 
 // ---------------------------------------------------------------------------
 // Version
@@ -333,6 +333,23 @@ pub const dc_stream_mem_op = extern struct {
     buffer: ?*Buffer = null,
     offset: u64 = 0,
     value: u64 = 0,
+
+    /// Wait until the 32-bit value at `offset` compares with `value` as `compare` says.
+    pub fn wait32(buffer: *Buffer, offset: u64, value: u32, compare: @import("stream.zig").Compare, flags: @import("stream.zig").ValueFlags) dc_stream_mem_op {
+        return .{ .kind = DC_MEM_OP_WAIT32, .compare = @intFromEnum(compare), .flags = @bitCast(flags), .buffer = buffer, .offset = offset, .value = value };
+    }
+    /// As wait32, for the 64-bit value at `offset`.
+    pub fn wait64(buffer: *Buffer, offset: u64, value: u64, compare: @import("stream.zig").Compare, flags: @import("stream.zig").ValueFlags) dc_stream_mem_op {
+        return .{ .kind = DC_MEM_OP_WAIT64, .compare = @intFromEnum(compare), .flags = @bitCast(flags), .buffer = buffer, .offset = offset, .value = value };
+    }
+    /// Write the 32-bit `value` at `offset`.
+    pub fn write32(buffer: *Buffer, offset: u64, value: u32, flags: @import("stream.zig").ValueFlags) dc_stream_mem_op {
+        return .{ .kind = DC_MEM_OP_WRITE32, .flags = @bitCast(flags), .buffer = buffer, .offset = offset, .value = value };
+    }
+    /// Write the 64-bit `value` at `offset`.
+    pub fn write64(buffer: *Buffer, offset: u64, value: u64, flags: @import("stream.zig").ValueFlags) dc_stream_mem_op {
+        return .{ .kind = DC_MEM_OP_WRITE64, .flags = @bitCast(flags), .buffer = buffer, .offset = offset, .value = value };
+    }
 };
 
 pub extern "dccuda" fn dc_stream_batch_mem_ops(stream: ?*Stream, ops: ?[*]const dc_stream_mem_op, count: u32) dc_status;

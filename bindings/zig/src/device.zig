@@ -4,6 +4,7 @@ const c = @import("c.zig");
 const errors = @import("errors.zig");
 const DcError = errors.DcError;
 const check = errors.check;
+const CachePreference = @import("function.zig").CachePreference;
 
 pub const DeviceInfo = c.dc_device_info;
 
@@ -12,6 +13,16 @@ pub const PeerAttribute = enum(i32) {
     performance_rank = c.DC_PEER_ATTRIBUTE_PERFORMANCE_RANK,
     access_supported = c.DC_PEER_ATTRIBUTE_ACCESS_SUPPORTED,
     native_atomic_supported = c.DC_PEER_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED,
+    _,
+};
+
+/// DC_LIMIT_*: the context limits (cuda.h's CUlimit).
+pub const Limit = enum(i32) {
+    stack_size = c.DC_LIMIT_STACK_SIZE,
+    printf_fifo_size = c.DC_LIMIT_PRINTF_FIFO_SIZE,
+    malloc_heap_size = c.DC_LIMIT_MALLOC_HEAP_SIZE,
+    dev_runtime_pending_launch_count = c.DC_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT,
+    persisting_l2_cache_size = c.DC_LIMIT_PERSISTING_L2_CACHE_SIZE,
     _,
 };
 
@@ -84,6 +95,32 @@ pub const Device = opaque {
         var n = NativeDevice{ .cu_device = 0, .cu_context = null };
         try check(c.dc_device_native(self, &n.cu_device, &n.cu_context));
         return n;
+    }
+
+    /// Set one of the limits of dccuda's (primary) context on the device;
+    /// the driver may round it up (read it back with limit). Call it while no
+    /// work runs; some limits cannot change once a kernel depended on them.
+    pub fn setLimit(self: *Device, which: Limit, value: u64) DcError!void {
+        try check(c.dc_device_set_limit(self, @intFromEnum(which), value));
+    }
+
+    /// The current value of one of the context's limits.
+    pub fn limit(self: *Device, which: Limit) DcError!u64 {
+        var v: u64 = 0;
+        try check(c.dc_device_limit(self, @intFromEnum(which), &v));
+        return v;
+    }
+
+    /// The device-wide L1/shared memory preference (a hint; a kernel's own
+    /// Function.setCacheConfig wins). reset restores .none.
+    pub fn setCacheConfig(self: *Device, preference: CachePreference) DcError!void {
+        try check(c.dc_device_set_cache_config(self, @intFromEnum(preference)));
+    }
+
+    pub fn cacheConfig(self: *Device) DcError!CachePreference {
+        var p: i32 = 0;
+        try check(c.dc_device_cache_config(self, &p));
+        return @enumFromInt(p);
     }
 
     pub fn canAccessPeer(self: *Device, peer: *Device) DcError!bool {

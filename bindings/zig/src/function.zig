@@ -27,7 +27,16 @@ pub const CachePreference = enum(i32) {
 pub const LaunchFlags = packed struct(u32) {
     cooperative: bool = false,
     programmatic_serialization: bool = false,
-    _reserved: u30 = 0,
+    /// A resident kernel (DC_LAUNCH_PERSISTENT): launched once on a created
+    /// stream, stopped through its control block (dc.Control).
+    persistent: bool = false,
+    _reserved: u29 = 0,
+
+    comptime {
+        std.debug.assert(@as(u32, @bitCast(LaunchFlags{ .cooperative = true })) == c.DC_LAUNCH_COOPERATIVE);
+        std.debug.assert(@as(u32, @bitCast(LaunchFlags{ .programmatic_serialization = true })) == c.DC_LAUNCH_PROGRAMMATIC_SERIALIZATION);
+        std.debug.assert(@as(u32, @bitCast(LaunchFlags{ .persistent = true })) == c.DC_LAUNCH_PERSISTENT);
+    }
 };
 
 pub const ParamInfo = struct { offset: u64, size: u64 };

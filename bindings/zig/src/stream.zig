@@ -9,6 +9,7 @@ const check = errors.check;
 const Device = @import("device.zig").Device;
 const Event = @import("event.zig").Event;
 const Graph = @import("graph.zig").Graph;
+const Buffer = @import("buffer.zig").Buffer;
 
 /// dc_stream_create flags (non-blocking unless .blocking).
 pub const StreamFlags = packed struct(u32) {
@@ -32,6 +33,36 @@ pub const CaptureMode = enum(i32) {
 };
 
 pub const PriorityRange = struct { least: i32, greatest: i32 };
+
+/// DC_COMPARE_*: how a stream wait compares the value in memory with its operand.
+pub const Compare = enum(i32) {
+    /// Until (int)(*p - value) >= 0: greater or equal, wrapping.
+    geq = c.DC_COMPARE_GEQ,
+    /// Until *p == value.
+    eq = c.DC_COMPARE_EQ,
+    /// Until (*p & value) != 0.
+    @"and" = c.DC_COMPARE_AND,
+    /// Until ~(*p | value) != 0.
+    nor = c.DC_COMPARE_NOR,
+};
+
+/// DC_VALUE_* flags of the stream memory operations.
+pub const ValueFlags = packed struct(u32) {
+    /// A wait: flush the device's outstanding remote writes after it.
+    flush: bool = false,
+    /// A write: no memory barrier before it.
+    no_memory_barrier: bool = false,
+    _reserved: u30 = 0,
+
+    comptime {
+        std.debug.assert(@as(u32, @bitCast(ValueFlags{ .flush = true })) == c.DC_VALUE_FLUSH);
+        std.debug.assert(@as(u32, @bitCast(ValueFlags{ .no_memory_barrier = true })) == c.DC_VALUE_NO_MEMORY_BARRIER);
+    }
+};
+
+/// One operation of Stream.batchMemOps: `dc.MemOp.wait32(buf, 0, 1, .geq, .{})`,
+/// `dc.MemOp.write64(buf, 8, 7, .{})`...
+pub const MemOp = c.dc_stream_mem_op;
 
 pub const Stream = opaque {
     /// A new stream; `priority` 0 is the default, lower is higher priority.
@@ -110,6 +141,34 @@ pub const Stream = opaque {
         var d: ?*Device = null;
         try check(c.dc_stream_device(self, &d));
         return errors.handle(Device, d);
+    }
+
+    /// Make later work on the stream wait until the 32-bit value at `offset`
+    /// in `buffer` compares with `value` as `compare` says. Returns at once.
+    pub fn waitValue32(self: *Stream, buffer: *Buffer, offset: u64, value: u32, compare: Compare, flags: ValueFlags) DcError!void {
+        try check(c.dc_stream_wait_value32(self, buffer, offset, value, @intFromEnum(compare), @bitCast(flags)));
+    }
+
+    /// As waitValue32, for the 64-bit value at `offset` (a multiple of 8).
+    pub fn waitValue64(self: *Stream, buffer: *Buffer, offset: u64, value: u64, compare: Compare, flags: ValueFlags) DcError!void {
+        try check(c.dc_stream_wait_value64(self, buffer, offset, value, @intFromEnum(compare), @bitCast(flags)));
+    }
+
+    /// Write the 32-bit `value` at `offset` in `buffer` in stream order.
+    pub fn writeValue32(self: *Stream, buffer: *Buffer, offset: u64, value: u32, flags: ValueFlags) DcError!void {
+        try check(c.dc_stream_write_value32(self, buffer, offset, value, @bitCast(flags)));
+    }
+
+    /// As writeValue32, for a 64-bit value at `offset` (a multiple of 8).
+    pub fn writeValue64(self: *Stream, buffer: *Buffer, offset: u64, value: u64, flags: ValueFlags) DcError!void {
+        try check(c.dc_stream_write_value64(self, buffer, offset, value, @bitCast(flags)));
+    }
+
+    /// Enqueue 1 to 256 memory operations in one driver call, in order; all
+    /// are checked first (on any error nothing is enqueued).
+    pub fn batchMemOps(self: *Stream, ops: []const MemOp) DcError!void {
+        const n = std.math.cast(u32, ops.len) orelse return error.InvalidArgument;
+        try check(c.dc_stream_batch_mem_ops(self, if (ops.len == 0) null else ops.ptr, n));
     }
 
     /// Record the work enqueued from now on into a graph instead of running it.

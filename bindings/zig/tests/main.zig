@@ -14,6 +14,7 @@ test "every declaration of the binding compiles" {
         dc,           dc.c,        dc.Device,        dc.Buffer,     dc.Stream,       dc.Event,
         dc.Graph,     dc.Program,  dc.Module,        dc.Function,   dc.Launch,       dc.CompileOptions,
         dc.LastError, dc.Location, dc.ModuleOptions, dc.DeviceInfo, dc.LaunchConfig, dc.Arg,
+        dc.Queue,     dc.Control,  dc.MemOp,
     }) |T| std.testing.refAllDecls(T);
 }
 
@@ -24,4 +25,7 @@ test {
     _ = @import("compile_test.zig");
     _ = @import("launch_test.zig");
     _ = @import("owned_test.zig");
+    _ = @import("graph_build_test.zig");
+    _ = @import("queue_test.zig");
+    _ = @import("stream_values_test.zig");
 }

@@ -278,6 +278,17 @@ impl<T: Pod> DeviceBuffer<T> {
         DeviceBuffer { raw, len, uses: StreamUses::default(), _t: PhantomData }
     }
 
+    /// Records that work using the buffer was just enqueued on `stream` (see stream_uses.rs).
+    pub(crate) fn note_use(&self, stream: &Stream) {
+        self.uses.note(stream);
+    }
+
+    /// The record of the streams the buffer was used on, for operations that outlive a borrow
+    /// of the typed buffer (a [`MemOp`](crate::MemOp) in a batch).
+    pub(crate) fn stream_uses(&self) -> &StreamUses {
+        &self.uses
+    }
+
     /// The raw handle, still owned by the buffer.
     pub fn as_raw(&self) -> sys::dc_buffer {
         self.raw
@@ -643,6 +654,200 @@ impl<T: Pod> DeviceBuffer<T> {
                 height as u64,
             )
         })
+    }
+
+    /// As [`write_2d`](Self::write_2d), in stream order on `stream`. `src` is ordinary memory,
+    /// so the call returns once `src` has been read (as [`write_at_async`](Self::write_at_async)).
+    /// Refused (`INVALID_STATE`) on a stream that is capturing a graph.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_write_2d_async`](crate::sys::dc_buffer_write_2d_async) fails (the header's
+    /// documentation, on the `sys` item, says when); a count whose byte size overflows is
+    /// `INVALID_ARGUMENT`, and a capturing stream `INVALID_STATE`, before any call.
+    #[allow(clippy::too_many_arguments)]
+    pub fn write_2d_async(
+        &mut self,
+        index: usize,
+        pitch: usize,
+        src: &[T],
+        src_pitch: usize,
+        width: usize,
+        height: usize,
+        stream: &Stream,
+    ) -> Result<()> {
+        let what = "DeviceBuffer::write_2d_async";
+        let b = |n: usize| bytes_of::<T>(n, what);
+        stream.refuse_capture(what)?;
+        check(unsafe {
+            sys::dc_buffer_write_2d_async(
+                self.raw,
+                b(index)?,
+                b(pitch)?,
+                src.as_ptr() as *const c_void,
+                b(src.len())?,
+                b(src_pitch)?,
+                b(width)?,
+                height as u64,
+                stream.as_raw(),
+            )
+        })?;
+        self.uses.note(stream);
+        Ok(())
+    }
+
+    /// As [`read_2d`](Self::read_2d), in stream order on `stream`. `dst` is ordinary memory, so
+    /// the call returns once `dst` holds the data (as [`read_at_async`](Self::read_at_async)).
+    /// Refused (`INVALID_STATE`) on a stream that is capturing a graph.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_read_2d_async`](crate::sys::dc_buffer_read_2d_async) fails (the header's
+    /// documentation, on the `sys` item, says when); a count whose byte size overflows is
+    /// `INVALID_ARGUMENT`, and a capturing stream `INVALID_STATE`, before any call.
+    #[allow(clippy::too_many_arguments)]
+    pub fn read_2d_async(
+        &self,
+        index: usize,
+        pitch: usize,
+        dst: &mut [T],
+        dst_pitch: usize,
+        width: usize,
+        height: usize,
+        stream: &Stream,
+    ) -> Result<()> {
+        let what = "DeviceBuffer::read_2d_async";
+        let b = |n: usize| bytes_of::<T>(n, what);
+        stream.refuse_capture(what)?;
+        check(unsafe {
+            sys::dc_buffer_read_2d_async(
+                self.raw,
+                b(index)?,
+                b(pitch)?,
+                dst.as_mut_ptr() as *mut c_void,
+                b(dst.len())?,
+                b(dst_pitch)?,
+                b(width)?,
+                height as u64,
+                stream.as_raw(),
+            )
+        })?;
+        self.uses.note(stream);
+        Ok(())
+    }
+
+    /// Sets a `width` x `height` block (rows `pitch` elements apart from element `index`) to
+    /// `value`; returns when done. Elements of 1, 2 or 4 bytes.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_fill_2d`](crate::sys::dc_buffer_fill_2d)
+    /// fails (the header's documentation, on the `sys` item, says when). Elements of other than
+    /// 1, 2 or 4 bytes, or a count whose byte size overflows, are `INVALID_ARGUMENT`.
+    pub fn fill_2d(&mut self, index: usize, pitch: usize, width: usize, height: usize, value: T) -> Result<()> {
+        let what = "DeviceBuffer::fill_2d";
+        let (pattern, elem) = Self::fill_pattern(what, value)?;
+        let b = |n: usize| bytes_of::<T>(n, what);
+        check(unsafe { sys::dc_buffer_fill_2d(self.raw, b(index)?, b(pitch)?, b(width)?, height as u64, pattern, elem) })
+    }
+
+    /// As [`fill_2d`](Self::fill_2d), in stream order on `stream`.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_fill_2d_async`](crate::sys::dc_buffer_fill_2d_async) fails (the header's
+    /// documentation, on the `sys` item, says when). Elements of other than 1, 2 or 4 bytes, or a
+    /// count whose byte size overflows, are `INVALID_ARGUMENT`.
+    pub fn fill_2d_async(&mut self, index: usize, pitch: usize, width: usize, height: usize, value: T, stream: &Stream) -> Result<()> {
+        let what = "DeviceBuffer::fill_2d_async";
+        let (pattern, elem) = Self::fill_pattern(what, value)?;
+        let b = |n: usize| bytes_of::<T>(n, what);
+        check(unsafe {
+            sys::dc_buffer_fill_2d_async(self.raw, b(index)?, b(pitch)?, b(width)?, height as u64, pattern, elem, stream.as_raw())
+        })?;
+        self.uses.note(stream);
+        Ok(())
+    }
+
+    /// Copies a box of `depth` planes of `height` rows of `width` elements from `src` into this
+    /// buffer; returns when done. Rows are `pitch` elements apart and planes `rows_per_plane`
+    /// rows apart on each side, from element `index` (`src_index` in `src`).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_copy_3d`](crate::sys::dc_buffer_copy_3d)
+    /// fails (the header's documentation, on the `sys` item, says when); a count whose byte size
+    /// overflows is `INVALID_ARGUMENT`, before any call.
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_from_3d(
+        &mut self,
+        index: usize,
+        pitch: usize,
+        rows_per_plane: usize,
+        src: &DeviceBuffer<T>,
+        src_index: usize,
+        src_pitch: usize,
+        src_rows_per_plane: usize,
+        (width, height, depth): (usize, usize, usize),
+    ) -> Result<()> {
+        let what = "DeviceBuffer::copy_from_3d";
+        let b = |n: usize| bytes_of::<T>(n, what);
+        check(unsafe {
+            sys::dc_buffer_copy_3d(
+                self.raw,
+                b(index)?,
+                b(pitch)?,
+                rows_per_plane as u64,
+                src.raw,
+                b(src_index)?,
+                b(src_pitch)?,
+                src_rows_per_plane as u64,
+                b(width)?,
+                height as u64,
+                depth as u64,
+            )
+        })
+    }
+
+    /// As [`copy_from_3d`](Self::copy_from_3d), in stream order on `stream`.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_copy_3d_async`](crate::sys::dc_buffer_copy_3d_async) fails (the header's
+    /// documentation, on the `sys` item, says when); a count whose byte size overflows is
+    /// `INVALID_ARGUMENT`, before any call.
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_from_3d_async(
+        &mut self,
+        index: usize,
+        pitch: usize,
+        rows_per_plane: usize,
+        src: &DeviceBuffer<T>,
+        src_index: usize,
+        src_pitch: usize,
+        src_rows_per_plane: usize,
+        (width, height, depth): (usize, usize, usize),
+        stream: &Stream,
+    ) -> Result<()> {
+        let what = "DeviceBuffer::copy_from_3d_async";
+        let b = |n: usize| bytes_of::<T>(n, what);
+        check(unsafe {
+            sys::dc_buffer_copy_3d_async(
+                self.raw,
+                b(index)?,
+                b(pitch)?,
+                rows_per_plane as u64,
+                src.raw,
+                b(src_index)?,
+                b(src_pitch)?,
+                src_rows_per_plane as u64,
+                b(width)?,
+                height as u64,
+                depth as u64,
+                stream.as_raw(),
+            )
+        })?;
+        self.uses.note(stream);
+        src.uses.note(stream);
+        Ok(())
     }
 
     // -- copies between buffers --------------------------------------------------------

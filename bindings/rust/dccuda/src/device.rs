@@ -129,6 +129,53 @@ impl Device {
         check(unsafe { sys::dc_device_reset(self.raw) })
     }
 
+    /// Sets one of the limits of the device's primary context (shared by every user of the
+    /// device in the process). The driver may round the value up: read it back with
+    /// [`limit`](Self::limit). Some limits cannot change once a kernel depended on them (the
+    /// heap after a kernel used `malloc`); `dc_device_reset` restores the defaults.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_device_set_limit`](crate::sys::dc_device_set_limit) fails (the header's
+    /// documentation, on the `sys` item, says when).
+    pub fn set_limit(&self, limit: Limit, value: u64) -> Result<()> {
+        check(unsafe { sys::dc_device_set_limit(self.raw, limit.raw(), value) })
+    }
+
+    /// The current value of one of the context's limits.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_device_limit`](crate::sys::dc_device_limit)
+    /// fails (the header's documentation, on the `sys` item, says when).
+    pub fn limit(&self, limit: Limit) -> Result<u64> {
+        let mut v = 0u64;
+        check(unsafe { sys::dc_device_limit(self.raw, limit.raw(), &mut v) })?;
+        Ok(v)
+    }
+
+    /// Sets the device-wide L1/shared memory preference (`sys::DC_CACHE_PREFER_*`; a hint, and
+    /// a kernel's own [`Function::set_cache_config`](crate::Function::set_cache_config) wins).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_device_set_cache_config`](crate::sys::dc_device_set_cache_config) fails (the
+    /// header's documentation, on the `sys` item, says when).
+    pub fn set_cache_config(&self, preference: i32) -> Result<()> {
+        check(unsafe { sys::dc_device_set_cache_config(self.raw, preference) })
+    }
+
+    /// The device-wide cache preference (`sys::DC_CACHE_PREFER_*`).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_device_cache_config`](crate::sys::dc_device_cache_config) fails (the header's
+    /// documentation, on the `sys` item, says when).
+    pub fn cache_config(&self) -> Result<i32> {
+        let mut p = 0i32;
+        check(unsafe { sys::dc_device_cache_config(self.raw, &mut p) })?;
+        Ok(p)
+    }
+
     /// Gives cached pool memory back to the driver, keeping `keep_bytes`.
     ///
     /// # Errors
@@ -205,5 +252,32 @@ impl Device {
         let (mut least, mut greatest) = (0, 0);
         check(unsafe { sys::dc_stream_priority_range(self.raw, &mut least, &mut greatest) })?;
         Ok((least, greatest))
+    }
+}
+
+/// The limits of a device's context ([`Device::set_limit`], [`Device::limit`]): cuda.h's `CUlimit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// Bytes of stack per GPU thread.
+    StackSize,
+    /// Bytes of the FIFO device `printf` writes into.
+    PrintfFifoSize,
+    /// Bytes of the heap device `malloc`/`new` allocate from.
+    MallocHeapSize,
+    /// Launches device code may have pending (dynamic parallelism).
+    DevRuntimePendingLaunchCount,
+    /// Bytes of L2 set aside for persisting accesses (compute capability 8.0+).
+    PersistingL2CacheSize,
+}
+
+impl Limit {
+    fn raw(self) -> i32 {
+        match self {
+            Limit::StackSize => sys::DC_LIMIT_STACK_SIZE,
+            Limit::PrintfFifoSize => sys::DC_LIMIT_PRINTF_FIFO_SIZE,
+            Limit::MallocHeapSize => sys::DC_LIMIT_MALLOC_HEAP_SIZE,
+            Limit::DevRuntimePendingLaunchCount => sys::DC_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT,
+            Limit::PersistingL2CacheSize => sys::DC_LIMIT_PERSISTING_L2_CACHE_SIZE,
+        }
     }
 }
