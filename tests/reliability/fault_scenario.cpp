@@ -379,6 +379,21 @@ Outcome run_scenario(World& w) {
   uint64_t cond = 0, loop = 0;
   dc_status conditional = dc_graph_add_conditional_node(built, DC_GRAPH_CONDITIONAL_IF, 1, 0, nullptr, 0, &cond, &loop);
   if (conditional != DC_ERROR_NOT_SUPPORTED) STEP("dc_graph_add_conditional_node", conditional);
+  // Memory nodes (a device without memory pools refuses them up front).
+  dc_graph with_memory = nullptr;
+  STEP("dc_graph_create for memory nodes", dc_graph_create(w.d0, &with_memory));
+  keep(w.graphs, with_memory);
+  uint64_t alloc_node = 0, use = 0, free_node = 0;
+  dc_buffer temporary = nullptr;
+  dc_status alloc = dc_graph_add_alloc_node(with_memory, 256, nullptr, 0, &alloc_node, &temporary);
+  if (alloc != DC_ERROR_NOT_SUPPORTED) {
+    STEP("dc_graph_add_alloc_node", alloc);
+    keep(w.buffers, temporary);
+    STEP("dc_graph_add_fill_node on graph memory",
+         dc_graph_add_fill_node(with_memory, temporary, 0, 256, 7, 4, &alloc_node, 1, &use));
+    STEP("dc_graph_add_free_node", dc_graph_add_free_node(with_memory, temporary, &use, 1, &free_node));
+    STEP("dc_graph_launch with memory nodes", dc_graph_launch(with_memory, s));
+  }
   STEP("dc_stream_synchronize after built graphs", dc_stream_synchronize(s));
 
   // -- the end of work -----------------------------------------------------------------------------------

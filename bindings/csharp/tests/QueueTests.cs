@@ -101,7 +101,9 @@ namespace Dccuda.Tests
         {
             using (Device d = TestEnv.OpenDevice())
             using (DcStream s = d.CreateStream())
-            using (DeviceBuffer<ulong> b = d.Allocate<ulong>(8))
+            // Stream memory operations take cuMemAlloc memory (NoPool): the driver refuses
+            // memory of the stream-ordered pool.
+            using (DeviceBuffer<ulong> b = d.Allocate<ulong>(8, AllocFlags.NoPool))
             {
                 b.CopyFrom(new ReadOnlySpan<ulong>(new ulong[8]));
                 s.WriteValue32(b, 4, 0xabcd1234u);

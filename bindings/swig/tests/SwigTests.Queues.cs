@@ -19,7 +19,8 @@ static partial class SwigTests {
       DcStream stream;
       Dc.dc_stream_create(device, 0, 0, out stream);
       DcBuffer buffer;
-      Dc.dc_buffer_alloc(device, 64, 0, out buffer);
+      // cuMemAlloc memory: the driver's stream memory operations refuse pool memory.
+      Dc.dc_buffer_alloc(device, 64, Dc.DC_ALLOC_NO_POOL, out buffer);
       using (stream)
       using (buffer) {
         Dc.dc_buffer_write(buffer, 0, new byte[64]);

@@ -10,8 +10,15 @@ use dccuda::{sys, Compare, DeviceBuffer, Direction, Limit, MemOp, Queue, Status,
 fn values_are_written_in_stream_order_and_batches_are_checked_whole() {
     let Some(device) = common::device() else { return };
     let stream = Stream::new(&device).unwrap();
-    let mut a = DeviceBuffer::<u64>::zeroed(&device, 8).unwrap();
-    let mut b = DeviceBuffer::<u64>::zeroed(&device, 8).unwrap();
+    // Stream memory operations take device memory from cuMemAlloc (DC_ALLOC_NO_POOL): the
+    // driver refuses memory of the stream-ordered pool.
+    let zeroed = || {
+        let mut buffer = DeviceBuffer::<u64>::with_flags(&device, 8, sys::DC_ALLOC_NO_POOL).unwrap();
+        buffer.copy_from_slice(&[0; 8]).unwrap();
+        buffer
+    };
+    let mut a = zeroed();
+    let mut b = zeroed();
     stream.write_value32(&mut a, 4, 0xabcd_1234, 0).unwrap();
     stream.write_value64(&mut a, 8, 0x1122_3344_5566_7788, sys::DC_VALUE_NO_MEMORY_BARRIER).unwrap();
     // Waits whose values are already there never hold the stream.
