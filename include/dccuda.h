@@ -2475,7 +2475,9 @@ DC_API dc_status dc_graph_set_copy_node(dc_graph graph, uint64_t node, dc_buffer
 
 /** Change copy node `node` to the 2D copy dc_graph_add_copy_2d_node would add
  *  with these arguments (a 1D, 2D or 3D copy node of the graph; see "Changing
- *  nodes in place"). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+ *  nodes in place"). The driver changes only 1D copies of an instantiated
+ *  graph in place: this call changes the definition, and the next launch (or
+ *  dc_graph_instantiate) instantiates the graph again, once. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
  *  (not a node of the graph, not a copy node, as dc_graph_add_copy_2d_node, a
  *  change the driver refuses), DC_ERROR_OUT_OF_RANGE, DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_graph_set_copy_2d_node(dc_graph graph, uint64_t node, dc_buffer dst, uint64_t dst_offset,

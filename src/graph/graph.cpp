@@ -464,7 +464,10 @@ void Graph::set_node(uint64_t node, int32_t type, const char* type_name, const c
          "the dc_graph_set_* call of its type", static_cast<unsigned long long>(node), static_cast<int>(is),
          type_name);
   ExecLatch latch(exec_latch_);
-  if (exec_ && !stale_) {
+  // No in-place form of this change (on_exec empty): the definition changes
+  // and the executable form is made again at the next launch.
+  bool remake = exec_ && !stale_ && !on_exec;
+  if (exec_ && !stale_ && on_exec) {
     CUresult r = on_exec(exec_, n);
     if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_NOT_SUPPORTED)
       fail_cuda(DC_ERROR_INVALID_ARGUMENT, r, "the driver refused to change the instantiated %s node %llu in place "
@@ -479,6 +482,7 @@ void Graph::set_node(uint64_t node, int32_t type, const char* type_name, const c
     stale_ = true;
     check(r, graph_entry, &device());
   }
+  if (remake) stale_ = true;
   this->keep(std::move(keep));
 }
 

@@ -109,7 +109,10 @@ class Graph : public DeviceObject {
   // Changes node `node` (which must be of `type`, named `type_name` in
   // messages) in the definition and, when instantiated and not stale, in the
   // executable form in place: the executable form first (a refusal changes
-  // nothing), then the definition. `keep` joins what the graph keeps.
+  // nothing), then the definition. An empty `on_exec` (a change the driver
+  // cannot make in place) changes the definition only and marks the
+  // executable form stale: the next launch instantiates again. `keep` joins
+  // what the graph keeps.
   using SetOnGraph = std::function<CUresult(CUgraphNode node)>;
   using SetOnExec = std::function<CUresult(CUgraphExec exec, CUgraphNode node)>;
   void set_node(uint64_t node, int32_t type, const char* type_name, const char* graph_entry,

@@ -115,13 +115,16 @@ uint64_t add_copy_region_node(Graph& graph, Buffer& dst, const Region& dst_regio
 void set_copy_region_node(Graph& graph, uint64_t node, Buffer& dst, const Region& dst_region, Buffer& src,
                           const Region& src_region, const Extent& extent, bool three_d) {
   CUDA_MEMCPY3D p = region_copy_params(graph, dst, dst_region, src, src_region, extent, three_d);
-  CUcontext ctx = graph.device().context();
   const DriverApi& api = driver_api();
+  // cuGraphExecMemcpyNodeSetParams takes one-dimensional copies only ("both the
+  // instantiation-time memory operands and the memory operands in copyParams
+  // must be 1-dimensional"; an H200 answers CUDA_ERROR_INVALID_VALUE): a 2D or
+  // 3D copy node changes in the definition, and the next launch instantiates
+  // the graph again.
   graph.set_node(
       node, CU_GRAPH_NODE_TYPE_MEMCPY, "copy", "cuGraphMemcpyNodeSetParams",
       [&](CUgraphNode n) { return api.cuGraphMemcpyNodeSetParams(n, &p); }, "cuGraphExecMemcpyNodeSetParams",
-      [&](CUgraphExec e, CUgraphNode n) { return api.cuGraphExecMemcpyNodeSetParams(e, n, &p, ctx); },
-      {Ref<Object>::share(&dst), Ref<Object>::share(&src)});
+      Graph::SetOnExec(), {Ref<Object>::share(&dst), Ref<Object>::share(&src)});
 }
 
 namespace {

@@ -531,6 +531,8 @@ CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphN
   FAKE_ENTER(cuGraphExecMemcpyNodeSetParams);
   FAKE_REQUIRE_CONTEXT();
   if (!p || reinterpret_cast<Context*>(ctx) != current_context()) return CUDA_ERROR_INVALID_VALUE;
+  // As the driver documents and an H200 answers: one-dimensional copies only.
+  if (p->Height > 1 || p->Depth > 1) return CUDA_ERROR_INVALID_VALUE;
   std::lock_guard<std::recursive_mutex> g(lock());
   Node node;
   if (CUresult r = make_memcpy(p, &node)) return r;

@@ -9,6 +9,7 @@
 #include "loader/cuda_abi/driver_abi.h"
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -729,7 +730,10 @@ TEST_F(GraphBuildTest, AllocAndFreeNodesGiveTheResultsOfTheSameWorkOnAStream) {
     std::vector<float> from_stream = download<float>(y_stream, n);
     for (int i = 0; i < n; ++i) {
       ASSERT_EQ(from_graph[i], from_stream[i]) << "round " << round << " i " << i;
-      ASSERT_FLOAT_EQ(from_graph[i], a * input[i] + 1.0f) << "round " << round << " i " << i;
+      // The GPU fuses a * x + 1 (one rounding): near 0 it differs from the host's
+      // two roundings by an ulp of a * x, not of the result.
+      ASSERT_NEAR(from_graph[i], a * input[i] + 1.0f, 1e-6f * (1.0f + std::fabs(a * input[i])))
+          << "round " << round << " i " << i;
     }
   }
 }
