@@ -117,12 +117,19 @@ def call_case(api, f, index: int) -> List[str]:
             pre.append(f"    void* {v} = (r_.u8() & 1) ? nullptr : static_cast<void*>(scratch());")
         elif k == "string":
             pre.append(f"    const char* {v} = fuzz_string();")
+        elif k == "memory" and t.base not in ("void", "char", "uint8_t"):
+            # An array of typed elements (node ids...): a few elements of
+            # made-up values, aligned as the type needs.
+            count = f.param(m.array)
+            ct = count.type.c
+            pre.append(f"    {ct} a_{count.name} = static_cast<{ct}>(r_.u8() % 9);")
+            pre.append(f"    {t.c} {v} = (r_.u8() == 1) ? nullptr : reinterpret_cast<{t.c}>(scratch_aligned());")
+            pre.append(f"    if (!{v}) a_{count.name} = static_cast<{ct}>(r_.u8() ? 0 : r_.u32());")
         elif k == "memory":
             count = f.param(m.array)
             ct = count.type.c
-            const = "const " if t.c.lstrip().startswith("const") else ""
             pre.append(f"    {ct} a_{count.name} = static_cast<{ct}>(host_amount());")
-            pre.append(f"    {const}void* {v} = (r_.u8() == 1) ? nullptr : host(a_{count.name});")
+            pre.append(f"    {t.c} {v} = (r_.u8() == 1) ? nullptr : reinterpret_cast<{t.c}>(host(a_{count.name}));")
             pre.append(f"    if (!{v}) a_{count.name} = static_cast<{ct}>(r_.u8() ? 0 : r_.u32());")
         elif k == "struct" and m.array is not None:
             count = f.param(m.array)

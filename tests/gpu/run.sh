@@ -79,6 +79,11 @@ echo "== dccuda-info"
 "$bundle/bin/dccuda-info" | tee "$out/dccuda-info.txt"; echo "exit $?" >> "$out/dccuda-info.txt"
 "$bundle/bin/dccuda-info" --json > "$out/dccuda-info.json"
 
+# Each test binary's CTest labels (tests/gpu_tests.txt): the test pass runs those labelled
+# gpu, the sanitizer pass those labelled memcheck.
+labels_of() { awk -v n="$1" '$1 == n { $1 = ""; print }' "$bundle/tests/gpu_tests.txt"; }
+has_label() { [[ " $(labels_of "$1") " == *" $2 "* ]]; }
+
 if [ $tests -eq 1 ]; then
 if [ -x "$bundle/bin/dccuda-saxpy" ]; then
   echo "== saxpy sample (C)"
@@ -134,8 +139,6 @@ grep -h '^driver:' "$out"/rust-test-*.log 2>/dev/null | sort -u | sed 's/^/    r
 # without it only make sense on the fake driver or without a driver (fault injection, an old
 # driver). Labelled faults: a real kernel fault is kept for the whole process, so one process
 # per test.
-labels_of() { awk -v n="$1" '$1 == n { $1 = ""; print }' "$bundle/tests/gpu_tests.txt"; }
-has_label() { [[ " $(labels_of "$1") " == *" $2 "* ]]; }
 echo "== test binaries against the real driver"
 [ -f "$bundle/tests/gpu_tests.txt" ] || echo "no tests/gpu_tests.txt in the bundle (make it with tests/gpu/bundle.sh): no test binary runs"
 for t in "$bundle"/tests/test_*; do
@@ -197,9 +200,14 @@ if [ $sanitize -eq 1 ] && command -v compute-sanitizer >/dev/null; then
   # The binaries whose code runs kernels and copies on the device (CTest label
   # memcheck; the rest only exercises host-side checks); fault tests provoke
   # errors on purpose.
+  # Conditional graph nodes (test_graph_build's *Condition* tests) are left
+  # out: under compute-sanitizer 2025.3.1 (CUDA 13.0 driver) their kernels stop with
+  # CUDA_ERROR_ILLEGAL_ADDRESS while memcheck reports 0 errors; natively they
+  # pass (H200, 2026-11-25).
   # Memory errors only: the driver API errors the tests provoke on purpose
   # (bad images, capture misuse) and the end of dccuda's parameter probe
   # (cuFuncGetParamInfo past the last index) are not errors of the code.
+  checked=0
   for t in "$bundle"/tests/test_*; do
     [ -x "$t" ] || continue
     name=$(basename "$t")
@@ -207,11 +215,14 @@ if [ $sanitize -eq 1 ] && command -v compute-sanitizer >/dev/null; then
     # DCCUDA_GPU_SANITIZE_ONLY=<regex>: only the binaries it matches (to split the pass over runs).
     [[ -z "${DCCUDA_GPU_SANITIZE_ONLY:-}" || "$name" =~ ${DCCUDA_GPU_SANITIZE_ONLY} ]] || continue
     timeout 400 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 --print-limit 20 "$t" --gtest_brief=1 \
-      --gtest_filter='-*Fault*:*Lost*:*Recover*:*Illegal*' > "$out/memcheck-$name.log" 2>&1
+      --gtest_filter='-*Fault*:*Lost*:*Recover*:*Illegal*:*Condition*' > "$out/memcheck-$name.log" 2>&1
     rc=$?
     errs=$(grep -o 'ERROR SUMMARY: [0-9]* error' "$out/memcheck-$name.log" | tail -1)
     printf "memcheck %-15s rc=%d %s\n" "$name" "$rc" "$errs" | tee -a "$summary"
+    checked=$((checked + 1))
   done
+  # A pass that checked nothing must say so (it once did, silently).
+  [ "$checked" -gt 0 ] || echo "memcheck: FAIL: no binary labelled memcheck ran (tests/gpu_tests.txt?)" | tee -a "$summary"
   # The stress test in two mixes: graph captures beside module loads on other
   # threads got invalidated (or the tool crashed) under memcheck only, never
   # natively (docs/RELIABILITY.md, tests/gpu/probes/stress_under_memcheck.sh);
