@@ -182,8 +182,9 @@ fi  # tests
 
 if [ $queue_long -eq 1 ] && [ -x "$bundle/tests/test_resident" ]; then
   # Many messages through a resident kernel, sequence numbers checked both ways
-  # (DCCUDA_GPU_QUEUE_MESSAGES, default 10^7; about 10^4 messages a second
-  # with 32 in flight on an H200 behind PCIe: give it time).
+  # (DCCUDA_GPU_QUEUE_MESSAGES, default 10^7; 3 x 10^6 took 395 s with 32 in
+  # flight on an H200 behind PCIe on 2026-11-25, about 7,600 a second: 10^7
+  # needs more than one 10-minute command there).
   messages="${DCCUDA_GPU_QUEUE_MESSAGES:-10000000}"
   echo "== queues, longer ($messages messages through a resident kernel)"
   start=$SECONDS
