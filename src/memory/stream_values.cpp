@@ -96,9 +96,18 @@ CUdeviceptr value_address(const Stream& s, const Buffer& b, uint64_t offset, uin
 
 void enqueue_mem_ops(Stream& stream, const dc_stream_mem_op* ops, uint32_t count, bool batch) {
 
-  std::vector<Pinned<Buffer>> pins;
-  pins.reserve(count);
-  std::vector<CUstreamBatchMemOpParams> params(count);
+  // A single operation (the dc_stream_wait/write_value* calls) needs no heap:
+  // its pin and parameters live here; only a batch of several allocates.
+  Pinned<Buffer> first_pin;
+  std::vector<Pinned<Buffer>> more_pins;
+  CUstreamBatchMemOpParams first_params{};
+  std::vector<CUstreamBatchMemOpParams> batch_params;
+  CUstreamBatchMemOpParams* params = &first_params;
+  if (count > 1) {
+    more_pins.reserve(count - 1);
+    batch_params.resize(count);
+    params = batch_params.data();
+  }
   for (uint32_t i = 0; i < count; ++i) {
     const dc_stream_mem_op& op = ops[i];
     Where w(batch, i);
@@ -137,7 +146,8 @@ void enqueue_mem_ops(Stream& stream, const dc_stream_mem_op* ops, uint32_t count
         fail(DC_ERROR_INVALID_ARGUMENT, "%skind is %u; use DC_MEM_OP_WAIT32, _WAIT64, _WRITE32 or _WRITE64", w.text,
              op.kind);
     }
-    pins.push_back(std::move(b));
+    if (i == 0) first_pin = std::move(b);
+    else more_pins.push_back(std::move(b));
   }
   stream.check_usable();
   ContextScope bind(stream.device());
@@ -166,9 +176,10 @@ void enqueue_mem_ops(Stream& stream, const dc_stream_mem_op* ops, uint32_t count
         break;
     }
   } else {
-    check(api.cuStreamBatchMemOp(h, count, params.data(), 0), "cuStreamBatchMemOp", &stream.device());
+    check(api.cuStreamBatchMemOp(h, count, params, 0), "cuStreamBatchMemOp", &stream.device());
   }
-  for (Pinned<Buffer>& b : pins) b->note_use(&stream);
+  first_pin->note_use(&stream);
+  for (Pinned<Buffer>& b : more_pins) b->note_use(&stream);
 }
 
 }  // namespace dc

@@ -14,7 +14,7 @@ namespace dc {
 
 // Checks and enqueues `count` operations on `stream` (one driver call for
 // a batch: cuStreamBatchMemOp; messages then name ops[i]). The caller has
-// checked `ops` and the stream, bound nothing.
+// checked `ops`, `count` (1 to 256) and the stream, bound nothing.
 void enqueue_mem_ops(Stream& stream, const dc_stream_mem_op* ops, uint32_t count, bool batch);
 
 constexpr uint32_t kMaxMemOps = 256;

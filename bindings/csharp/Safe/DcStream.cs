@@ -85,7 +85,10 @@ namespace Dccuda
         /// <summary>Make later work on this stream wait until the 32-bit value at `offset` (a
         /// multiple of 4) in `buffer` compares with `value` as `compare` says
         /// (dc_stream_wait_value32). Returns at once; the stream waits. A wait nothing satisfies
-        /// holds the stream, and every synchronisation of it, until someone writes the value.</summary>
+        /// holds the stream, and every synchronisation of it, until someone writes the value.
+        /// The buffer: device memory allocated with AllocFlags.NoPool, or device-mapped pinned
+        /// memory; pool and managed memory are refused (DcStatus.NotSupported), as the driver
+        /// refuses them (this holds for every stream memory operation).</summary>
         public void WaitValue32(DeviceBuffer buffer, ulong offset, uint value, WaitCompare compare, ValueFlags flags = ValueFlags.None)
         {
             using (var s = Use())

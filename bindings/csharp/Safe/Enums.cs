@@ -326,7 +326,8 @@ namespace Dccuda
         None = 0,
         /// <summary>DC_VALUE_FLUSH: a wait flushes the device's outstanding remote writes after it.</summary>
         Flush = C.DC_VALUE_FLUSH,
-        /// <summary>DC_VALUE_NO_MEMORY_BARRIER: a write without a memory barrier before it.</summary>
+        /// <summary>DC_VALUE_NO_MEMORY_BARRIER: a write may pass earlier writes. A permission only:
+        /// current drivers refuse the flag, so the library keeps the barrier.</summary>
         NoMemoryBarrier = C.DC_VALUE_NO_MEMORY_BARRIER,
     }
 

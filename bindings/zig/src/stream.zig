@@ -145,6 +145,9 @@ pub const Stream = opaque {
 
     /// Make later work on the stream wait until the 32-bit value at `offset`
     /// in `buffer` compares with `value` as `compare` says. Returns at once.
+    /// The buffer (here and in every stream memory operation): device memory
+    /// allocated with `.no_pool = true`, or device-mapped pinned memory; pool
+    /// and managed memory are error.NotSupported, as the driver refuses them.
     pub fn waitValue32(self: *Stream, buffer: *Buffer, offset: u64, value: u32, compare: Compare, flags: ValueFlags) DcError!void {
         try check(c.dc_stream_wait_value32(self, buffer, offset, value, @intFromEnum(compare), @bitCast(flags)));
     }

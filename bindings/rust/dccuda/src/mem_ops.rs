@@ -3,6 +3,12 @@
 //! reads the buffer (`&DeviceBuffer`); a write changes it (`&mut DeviceBuffer`, as
 //! [`DeviceBuffer::write_at_async`] takes it). Each buffer records the stream, so that
 //! dropping it waits for the operation as for any asynchronous use (see stream_uses.rs).
+//!
+//! The buffer must be device memory from `cuMemAlloc` (`DeviceBuffer::with_flags(..,
+//! sys::DC_ALLOC_NO_POOL)`) or device-mapped pinned memory: the driver refuses memory of the
+//! stream-ordered pool (`DeviceBuffer::new`'s) and managed memory, and the library answers
+//! `NOT_SUPPORTED` first. `DC_VALUE_NO_MEMORY_BARRIER` is a permission only: current drivers
+//! refuse it, so the library keeps the barrier.
 
 use crate::buffer::DeviceBuffer;
 use crate::error::{check, Result};
