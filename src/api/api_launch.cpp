@@ -106,9 +106,8 @@ DC_API dc_status dc_launch_set_args(dc_launch launch, const dc_arg* args, uint32
 DC_API dc_status dc_launch_enqueue(dc_launch launch, dc_stream stream) {
   return guarded("dc_launch_enqueue", [&] {
     forbid_after_fork();
-    // Hazard pins: no read-modify-write on the launch path (core/hazard_pins.h).
-    Pinned<Launch> l = hazard_pin<Launch>(launch, 0, "launch");
-    Pinned<Stream> s = hazard_pin<Stream>(stream, 1, "stream");
+    Pinned<Launch> l = pin<Launch>(launch, "launch");
+    Pinned<Stream> s = pin<Stream>(stream, "stream");
     forbid_in_host_callback();
     l->enqueue(*s);
     return DC_SUCCESS;

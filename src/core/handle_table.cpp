@@ -5,15 +5,12 @@
 #include <mutex>
 
 #include "core/error.h"
-#include "core/hazard_pins.h"
 
 namespace dc {
 namespace {
 
 constexpr uint64_t kOpen = 1ull << 31;
-constexpr uint64_t kHazardUsed = 1ull << 30;  // this generation has been hazard-pinned
-constexpr uint64_t kDeferred = 1ull << 29;    // closed, unpinned, waiting for a hazard to go
-constexpr uint64_t kPinMask = kDeferred - 1;
+constexpr uint64_t kPinMask = kOpen - 1;
 constexpr uint32_t kChunkBits = 12;
 constexpr uint32_t kChunkSize = 1u << kChunkBits;
 constexpr uint32_t kMaxChunks = 1u << 16;  // 268 million live handles
@@ -74,31 +71,6 @@ void destroy(HandleSlot* slot, uint32_t index, uint64_t state) noexcept {
     list.free.push_back(index);
   }
   if (object) object->unref();
-}
-
-// Destroys a closed slot whose last ordinary pin is gone, or defers that
-// to whichever hazard still names it.
-void reclaim(HandleSlot* slot, uint64_t state) noexcept {
-  bool unknown = false;
-  if (hazard::held(slot, &unknown)) return;  // its holder reclaims (or, if unknown, it leaks: safe)
-  if (slot->state.compare_exchange_strong(state, state & ~kDeferred, std::memory_order_acq_rel,
-                                          std::memory_order_relaxed))
-    destroy(slot, slot->slot_index, state & ~kDeferred);
-}
-
-void retire(HandleSlot* slot, uint64_t state) noexcept {
-  if (!(state & kHazardUsed)) [[likely]] {
-    destroy(slot, slot->slot_index, state);
-    return;
-  }
-  // Mark first, then scan: a hazard the scan misses sees the mark when it
-  // unpins (hazard_pins.h).
-  state = slot->state.fetch_or(kDeferred, std::memory_order_acq_rel) | kDeferred;
-  reclaim(slot, state);
-}
-
-bool open_as(uint64_t state, uint64_t generation) noexcept {
-  return (state & kOpen) && ((state >> 32) & kGenerationMask) == generation;
 }
 
 }  // namespace
@@ -172,46 +144,7 @@ HandleSlot* HandleTable::pin(uint64_t handle, HandleType type) noexcept {
 
 void HandleTable::unpin(HandleSlot* slot) noexcept {
   uint64_t previous = slot->state.fetch_sub(1, std::memory_order_acq_rel);
-  if ((previous & kPinMask) == 1 && !(previous & kOpen)) retire(slot, previous - 1);
-}
-
-HandleSlot* HandleTable::hazard_pin(uint64_t handle, HandleType type, int cell,
-                                    std::atomic<const void*>** hazard) noexcept {
-  *hazard = nullptr;
-  if ((handle >> 56) != static_cast<uint64_t>(type)) return nullptr;
-  HandleSlot* slot = slot_at(static_cast<uint32_t>(handle));
-  if (!slot) return nullptr;
-  uint64_t generation = (handle >> 32) & kGenerationMask;
-  uint64_t state = slot->state.load(std::memory_order_relaxed);
-  if (!open_as(state, generation)) return nullptr;
-  hazard::Cell* c = hazard::cell(cell);
-  // A cell in use belongs to an enclosing call on this thread (a callback
-  // calling back in): take an ordinary pin rather than overwrite it.
-  if (!c || c->load(std::memory_order_relaxed)) [[unlikely]]
-    return pin(handle, type);
-  if (!(state & kHazardUsed)) [[unlikely]] {
-    // Once per handle: from now on its last release scans for hazards.
-    state = slot->state.fetch_or(kHazardUsed, std::memory_order_acq_rel);
-    if (!open_as(state, generation)) return nullptr;
-  }
-  hazard::publish(c, slot);
-  state = slot->state.load(std::memory_order_acquire);
-  if (!open_as(state, generation) || slot->object->type() != type) [[unlikely]] {
-    hazard::clear(c);
-    // A release may have deferred to this hazard meanwhile.
-    uint64_t now = slot->state.load(std::memory_order_acquire);
-    if (now & kDeferred) reclaim(slot, now);
-    return nullptr;
-  }
-  *hazard = c;
-  return slot;
-}
-
-void HandleTable::hazard_unpin(HandleSlot* slot, std::atomic<const void*>* hazard) noexcept {
-  hazard::clear(hazard);
-  uint64_t state = slot->state.load(std::memory_order_acquire);
-  if (state & kDeferred) [[unlikely]]
-    reclaim(slot, state);
+  if ((previous & kPinMask) == 1 && !(previous & kOpen)) destroy(slot, slot->slot_index, previous - 1);
 }
 
 bool HandleTable::close(uint64_t handle, HandleType type) noexcept {

@@ -9,18 +9,10 @@
 //                2^24 is retired, never reused: no handle value comes back)
 //   bits  0..31  slot index
 //
-// Each slot has one atomic word: generation (32 bits) | open flag | two flags
-// of hazard pins | pin count. A call pins the slot for its duration (one
-// compare-and-swap); releasing the handle clears the open flag; the last
-// unpin of a closed slot drops the slot's reference to the object and
-// recycles the slot with a new generation.
-//
-// The hottest calls (dc_graph_launch, dc_launch_enqueue) pin with a hazard
-// pin instead (core/hazard_pins.h: no read-modify-write on the way in or
-// out). A slot that has ever been hazard-pinned is marked; when its last
-// ordinary pin goes, the slot is destroyed only once no hazard names it
-// (otherwise it is marked deferred, and the hazard's thread destroys it when
-// it unpins).
+// Each slot has one atomic word: generation (32 bits) | open flag | pin count.
+// A call pins the slot for its duration (one compare-and-swap); releasing the
+// handle clears the open flag; the last unpin of a closed slot drops the
+// slot's reference to the object and recycles the slot with a new generation.
 #pragma once
 
 #include <atomic>
@@ -48,14 +40,6 @@ class HandleTable {
   static HandleSlot* pin(uint64_t handle, HandleType type) noexcept;
   static void unpin(HandleSlot* slot) noexcept;
 
-  // The same with a hazard pin in the calling thread's cell `cell` (0 to
-  // hazard::kCells - 1, each used by at most one pin of a call at a time).
-  // Sets *hazard to the cell to pass to hazard_unpin, or to nullptr where it
-  // took an ordinary pin instead (the cell already in use by an enclosing
-  // call on this thread, or no cell to be had): unpin with unpin() then.
-  static HandleSlot* hazard_pin(uint64_t handle, HandleType type, int cell, std::atomic<const void*>** hazard) noexcept;
-  static void hazard_unpin(HandleSlot* slot, std::atomic<const void*>* hazard) noexcept;
-
   // The caller's release: closes the handle. Returns false if it was not open.
   static bool close(uint64_t handle, HandleType type) noexcept;
 
@@ -67,18 +51,13 @@ template <class T>
 class Pinned {
  public:
   Pinned() noexcept = default;
-  Pinned(HandleSlot* slot, T* object, std::atomic<const void*>* hazard = nullptr) noexcept
-      : slot_(slot), object_(object), hazard_(hazard) {}
-  Pinned(Pinned&& o) noexcept
-      : slot_(std::exchange(o.slot_, nullptr)),
-        object_(std::exchange(o.object_, nullptr)),
-        hazard_(std::exchange(o.hazard_, nullptr)) {}
+  Pinned(HandleSlot* slot, T* object) noexcept : slot_(slot), object_(object) {}
+  Pinned(Pinned&& o) noexcept : slot_(std::exchange(o.slot_, nullptr)), object_(std::exchange(o.object_, nullptr)) {}
   Pinned& operator=(Pinned&& o) noexcept {
     if (this != &o) {
       reset();
       slot_ = std::exchange(o.slot_, nullptr);
       object_ = std::exchange(o.object_, nullptr);
-      hazard_ = std::exchange(o.hazard_, nullptr);
     }
     return *this;
   }
@@ -94,19 +73,14 @@ class Pinned {
   Ref<T> share() const noexcept { return Ref<T>::share(object_); }
 
   void reset() noexcept {
-    if (hazard_)
-      HandleTable::hazard_unpin(slot_, hazard_);
-    else if (slot_)
-      HandleTable::unpin(slot_);
+    if (slot_) HandleTable::unpin(slot_);
     slot_ = nullptr;
     object_ = nullptr;
-    hazard_ = nullptr;
   }
 
  private:
   HandleSlot* slot_ = nullptr;
   T* object_ = nullptr;
-  std::atomic<const void*>* hazard_ = nullptr;  // set for a hazard pin
 };
 
 // Pins `handle` as a T, or returns an empty Pinned.
@@ -144,16 +118,6 @@ Pinned<T> pin(const void* handle, const char* argument) {
   Pinned<T> p = try_pin<T>(handle);
   if (!p) fail_invalid_handle(handle, T::kHandleType, argument);
   return p;
-}
-
-// pin() for the hot entry points: a hazard pin in the thread's cell `cell`
-// (core/hazard_pins.h), the same guarantees without a read-modify-write.
-template <class T>
-Pinned<T> hazard_pin(const void* handle, int cell, const char* argument) {
-  std::atomic<const void*>* hazard = nullptr;
-  HandleSlot* slot = HandleTable::hazard_pin(reinterpret_cast<uintptr_t>(handle), T::kHandleType, cell, &hazard);
-  if (!slot) fail_invalid_handle(handle, T::kHandleType, argument);
-  return Pinned<T>(slot, static_cast<T*>(slot->object), hazard);
 }
 
 }  // namespace dc

@@ -6,8 +6,7 @@
 // parameter at its offset, when the layout is known; one slot per argument
 // otherwise), next to the array of pointers the driver reads them through.
 // Everything is checked when set (dc_launch_create / set_config / set_arg);
-// the enqueue pins the launch and the stream (hazard pins: two plain stores,
-// core/hazard_pins.h),
+// the enqueue pins the launch and the stream (one compare-and-swap each),
 // checks that the stream is on the function's device (a pointer compare),
 // that the objects are usable and that the kernel's shared memory limit
 // still holds, binds the context and calls the driver; no allocation, no map
