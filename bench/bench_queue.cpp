@@ -3,6 +3,9 @@
 //                       resident echo actor (tests/queue/echo_kernel.cuh,
 //                       launched once with DC_LAUNCH_PERSISTENT) and its answer
 //                       back through a DC_QUEUE_TO_HOST queue;
+//   queue_cursor        the same through the echo actor that uses cursors
+//                       (dccuda_device.h's dc_ring_cursor_*: fewer reads of
+//                       host memory per message);
 //   launch_synchronize  the same work (the message copied into mapped pinned
 //                       memory, answered by a kernel, read back) done by one
 //                       kernel launch + stream synchronisation per message
@@ -74,11 +77,12 @@ bool answer_ok(const uint8_t* a, uint64_t seq, uint32_t n) {
 struct Setup {
   dc_device device = nullptr;
   dc_module echo_module = nullptr, once_module = nullptr;
-  dc_function echo = nullptr, once = nullptr;
+  dc_function echo = nullptr, echo_cursor = nullptr, once = nullptr;
   dc_stream stream = nullptr;
   ~Setup() {
     dc_stream_release(stream);
     dc_function_release(echo);
+    dc_function_release(echo_cursor);
     dc_function_release(once);
     dc_module_release(echo_module);
     dc_module_release(once_module);
@@ -87,7 +91,7 @@ struct Setup {
 };
 
 // The queue side: start the actor, time `count` round trips of `bytes`, stop it.
-bool time_queue(Setup& s, uint32_t bytes, int count, std::vector<double>* ns) {
+bool time_queue(Setup& s, dc_function actor, uint32_t bytes, int count, std::vector<double>* ns) {
   dc_queue in = nullptr, out = nullptr;
   dc_control control = nullptr;
   dc_buffer b[3] = {};
@@ -99,7 +103,7 @@ bool time_queue(Setup& s, uint32_t bytes, int count, std::vector<double>* ns) {
   dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
   config.flags = DC_LAUNCH_PERSISTENT;
   dc_arg args[3] = {DC_ARG_BUFFER_OF(b[0]), DC_ARG_BUFFER_OF(b[1]), DC_ARG_BUFFER_OF(b[2])};
-  if (dc_launch_kernel(s.echo, &config, args, 3, s.stream) != DC_SUCCESS) return fail("launching the echo actor");
+  if (dc_launch_kernel(actor, &config, args, 3, s.stream) != DC_SUCCESS) return fail("launching the echo actor");
   uint8_t m[256], a[256];
   uint64_t seq = 0;
   ns->clear();
@@ -235,6 +239,7 @@ int main(int argc, char** argv) {
   options.header_sources = sources;
   if (dc_module_compile_and_load(s.device, "#include \"echo_kernel.cuh\"\n", "echo.cu", &options, &s.echo_module) ||
       dc_module_get_function(s.echo_module, "dc_echo", &s.echo) ||
+      dc_module_get_function(s.echo_module, "dc_echo_cursor", &s.echo_cursor) ||
       dc_module_compile_and_load(s.device, kOnceSource, "echo_once.cu", nullptr, &s.once_module) ||
       dc_module_get_function(s.once_module, "echo_once", &s.once) || dc_stream_create(s.device, 0, 0, &s.stream))
     return fail("compiling the kernels (needs NVRTC)") ? 0 : 1;
@@ -246,20 +251,28 @@ int main(int argc, char** argv) {
   for (uint32_t bytes : {8u, 256u}) {
     std::string suffix = bytes == 8 ? "" : "_256B";
     bench::RoundTrips q{"queue" + suffix, "dccuda queue round trip, " + std::to_string(bytes) + " B", {}};
+    bench::RoundTrips c{"queue_cursor" + suffix,
+                        "dccuda queue round trip, cursor actor, " + std::to_string(bytes) + " B", {}};
     bench::RoundTrips l{"launch_synchronize" + suffix,
                         "cuLaunchKernel + cuStreamSynchronize, " + std::to_string(bytes) + " B", {}};
-    ok = time_queue(s, bytes, count, &q.ns) && ok;
+    ok = time_queue(s, s.echo, bytes, count, &q.ns) && ok;
+    ok = time_queue(s, s.echo_cursor, bytes, count, &c.ns) && ok;
     ok = time_launch_sync(s, *raw, bytes, count, &l.ns) && ok;
-    if (q.ns.empty() || l.ns.empty()) break;
+    if (q.ns.empty() || c.ns.empty() || l.ns.empty()) break;
+    double c50 = percentile(c.ns, 50);
     double q50 = percentile(q.ns, 50), l50 = percentile(l.ns, 50);
     std::printf("%3u B  queue: p50 %.2f us  p99 %.2f us  p99.9 %.2f us | launch+sync: p50 %.2f us  p99 %.2f us  "
                 "p99.9 %.2f us | launch+sync / queue at p50: %.2fx\n",
                 bytes, q50 / 1e3, percentile(q.ns, 99) / 1e3, percentile(q.ns, 99.9) / 1e3, l50 / 1e3,
                 percentile(l.ns, 99) / 1e3, percentile(l.ns, 99.9) / 1e3, l50 / q50);
+    std::printf("%3u B  queue, cursor actor: p50 %.2f us  p99 %.2f us  p99.9 %.2f us | launch+sync / queue at p50: "
+                "%.2fx\n",
+                bytes, c50 / 1e3, percentile(c.ns, 99) / 1e3, percentile(c.ns, 99.9) / 1e3, l50 / c50);
     sets.push_back(std::move(q));
+    sets.push_back(std::move(c));
     sets.push_back(std::move(l));
   }
-  if (sets.size() != 4) return 1;
+  if (sets.size() != 6) return 1;
   std::vector<std::pair<std::string, std::string>> context = {
       {"date_utc", bench::utc_now_iso()}, {"device", device_name}, {"driver", bench::driver_cuda_version()},
       {"messages_per_set", std::to_string(count)}, {"warmup_per_set", std::to_string(kWarmup)},
