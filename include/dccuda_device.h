@@ -3,9 +3,10 @@
  * blocks (see "Message queues and resident kernels" in dccuda.h).
  *
  * Plain CUDA C++: it compiles under NVRTC and nvcc, needs no CUDA header, no
- * CCCL and no runtime library, and uses only volatile loads and stores and
- * __threadfence_system(), which every architecture has (no host-native
- * atomics: the rings work on every PCIe host). Include it in a kernel's source
+ * CCCL and no runtime library, and uses only volatile loads and stores,
+ * __threadfence_system(), which every architecture has, and (in the cursors,
+ * on sm_70 and later) the lighter fence.acq_rel.sys; no host-native atomics:
+ * the rings work on every PCIe host. Include it in a kernel's source
  * (with dc_compile, pass it as an in-memory header or an include path).
  *
  * Which thread calls what. Each function here is called by ONE thread at a
@@ -107,6 +108,19 @@ DC_DEVICE_FN void dc_dev_store_release_u32(dc_dev_u32* p, dc_dev_u32 v) {
   __threadfence_system();
   *(volatile dc_dev_u32*)p = v;
 }
+/* A load with no order of its own, and the fence that gives the loads before
+ * it acquire order and the stores after it release order. On sm_70 and later
+ * the fence is fence.acq_rel.sys, lighter than __threadfence_system()'s
+ * sequentially consistent one (which the cursors do not need); before, it is
+ * __threadfence_system(). */
+DC_DEVICE_FN dc_dev_u64 dc_dev_load_relaxed_u64(const dc_dev_u64* p) { return *(const volatile dc_dev_u64*)p; }
+DC_DEVICE_FN void dc_dev_fence_acq_rel(void) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  asm volatile("fence.acq_rel.sys;" ::: "memory");
+#else
+  __threadfence_system();
+#endif
+}
 /* A counter only its one writer changes: no fence needed to read it back. */
 DC_DEVICE_FN dc_dev_u64 dc_dev_load_own_u64(const dc_dev_u64* p) { return *(const volatile dc_dev_u64*)p; }
 DC_DEVICE_FN void dc_dev_store_relaxed_u64(dc_dev_u64* p, dc_dev_u64 v) { *(volatile dc_dev_u64*)p = v; }
@@ -140,6 +154,8 @@ DC_DEVICE_FN dc_dev_u64 dc_dev_load_acquire_u64(const dc_dev_u64* p) { return __
 DC_DEVICE_FN dc_dev_u32 dc_dev_load_acquire_u32(const dc_dev_u32* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 DC_DEVICE_FN void dc_dev_store_release_u64(dc_dev_u64* p, dc_dev_u64 v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 DC_DEVICE_FN void dc_dev_store_release_u32(dc_dev_u32* p, dc_dev_u32 v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+DC_DEVICE_FN dc_dev_u64 dc_dev_load_relaxed_u64(const dc_dev_u64* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+DC_DEVICE_FN void dc_dev_fence_acq_rel(void) { __atomic_thread_fence(__ATOMIC_ACQ_REL); }
 DC_DEVICE_FN dc_dev_u64 dc_dev_load_own_u64(const dc_dev_u64* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 DC_DEVICE_FN void dc_dev_store_relaxed_u64(dc_dev_u64* p, dc_dev_u64 v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 DC_DEVICE_FN void dc_dev_store_relaxed_u32(dc_dev_u32* p, dc_dev_u32 v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
@@ -244,8 +260,10 @@ DC_DEVICE_FN void dc_ring_cursor_open(dc_ring_cursor* c, dc_queue_ring* q, int p
  * both). */
 DC_DEVICE_FN int dc_ring_cursor_take(dc_ring_cursor* c, void* message, dc_dev_u32 max_size, dc_dev_u32* size) {
   if (c->own == c->seen) {
-    c->seen = dc_dev_load_acquire_u64(&c->ring->tail); /* acquire: the slot is written */
+    /* An empty poll needs no fence; a new tail is made an acquire by one. */
+    c->seen = dc_dev_load_relaxed_u64(&c->ring->tail);
     if (c->own == c->seen) return DC_RING_NOT_READY;
+    dc_dev_fence_acq_rel(); /* acquire: the slot is written */
   }
   dc_dev_u64 index = c->own & (c->capacity - 1);
   const unsigned char* slot = c->slots + index * (dc_dev_u64)c->slot_size;
@@ -288,7 +306,10 @@ DC_DEVICE_FN int dc_ring_cursor_take(dc_ring_cursor* c, void* message, dc_dev_u3
 
 /* Gives the slots taken so far back to the producer (release: the reads are
  * done first). */
-DC_DEVICE_FN void dc_ring_cursor_publish(dc_ring_cursor* c) { dc_dev_store_release_u64(&c->ring->head, c->own); }
+DC_DEVICE_FN void dc_ring_cursor_publish(dc_ring_cursor* c) {
+  dc_dev_fence_acq_rel();
+  dc_dev_store_relaxed_u64(&c->ring->head, c->own);
+}
 
 /* The same without the fence, for a caller that has just run a system fence
  * after its reads (dc_ring_cursor_try_enqueue runs one before it returns
@@ -310,14 +331,16 @@ DC_DEVICE_FN int dc_ring_cursor_try_enqueue(dc_ring_cursor* c, const void* messa
   if (size > c->slot_size) return DC_RING_TOO_LARGE;
   if (c->own - c->seen >= c->capacity) {
     /* acquire: the consumer has finished reading the slot it freed */
-    c->seen = dc_dev_load_acquire_u64(&c->ring->head);
+    c->seen = dc_dev_load_relaxed_u64(&c->ring->head);
     if (c->own - c->seen >= c->capacity) return DC_RING_NOT_READY;
+    dc_dev_fence_acq_rel();
   }
   dc_dev_u64 index = c->own & (c->capacity - 1);
   dc_dev_copy_in(c->slots + index * (dc_dev_u64)c->slot_size, message, size);
   dc_dev_store_relaxed_u32(c->lengths + index, size);
   c->own += 1;
-  dc_dev_store_release_u64(&c->ring->tail, c->own); /* release: slot and length first */
+  dc_dev_fence_acq_rel(); /* release: slot and length first */
+  dc_dev_store_relaxed_u64(&c->ring->tail, c->own);
   return DC_RING_DONE;
 }
 
