@@ -2533,6 +2533,11 @@ DC_API dc_status dc_graph_set_host_node(dc_graph graph, uint64_t node, dc_host_f
 DC_CONSTANTS(dc_queue_direction, enumeration, int32_t)
 #define DC_QUEUE_TO_DEVICE  1  /**< the host enqueues, a kernel dequeues */
 #define DC_QUEUE_TO_HOST    2  /**< a kernel enqueues, the host dequeues */
+/** A kernel enqueues and another kernel (or another block) dequeues; the ring
+ *  is in device memory, which only kernels reach: the host's enqueue and
+ *  dequeue calls refuse such a queue (dc_queue_counters reads its counters
+ *  with a copy). */
+#define DC_QUEUE_BETWEEN_KERNELS 3
 
 /* How a host call waits (dc_queue_enqueue, dc_queue_dequeue,
  * dc_control_wait_stopped). The GPU cannot wake a host thread cheaply, so
@@ -2549,7 +2554,9 @@ DC_CONSTANTS(dc_wait_strategy, enumeration, int32_t)
 
 /**
  * Create a queue of `capacity` slots of `slot_size` bytes on `device`, in
- * page-locked host memory mapped into the device (cuMemHostAlloc, DEVICEMAP).
+ * page-locked host memory mapped into the device (cuMemHostAlloc, DEVICEMAP),
+ * or, for DC_QUEUE_BETWEEN_KERNELS, in device memory (cuMemAlloc: a kernel's
+ * loads of it stay on the GPU instead of crossing PCIe).
  * slot_size is a power of two from 8 to 65536; capacity a power of two from 2
  * to 16777216; slot_size * capacity at most 1 GiB. A message is 0 to
  * slot_size bytes. The queue starts empty, its counters at zero.
@@ -2677,8 +2684,12 @@ typedef struct dc_queue_stats {
 /**
  * Fill `stats` (the caller sets struct_size) with the queue's shape and
  * counters. enqueued and dequeued are read from the ring's counters, so they
- * include the kernel's side. Errors: DC_ERROR_INVALID_HANDLE,
- * DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size).
+ * include the kernel's side; for a DC_QUEUE_BETWEEN_KERNELS queue they are a
+ * snapshot copied from device memory (full_waits, empty_waits and drops, the
+ * host's counts, stay 0). Errors: DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size), and for a queue
+ * between kernels DC_ERROR_INVALID_STATE (called from a host function: the
+ * copy would wait for the stream it runs on), DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_queue_counters(dc_queue queue, DC_INOUT dc_queue_stats* stats);
 

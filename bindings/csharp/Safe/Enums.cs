@@ -338,6 +338,9 @@ namespace Dccuda
         ToDevice = C.DC_QUEUE_TO_DEVICE,
         /// <summary>DC_QUEUE_TO_HOST: a kernel enqueues, the host dequeues.</summary>
         ToHost = C.DC_QUEUE_TO_HOST,
+        /// <summary>DC_QUEUE_BETWEEN_KERNELS: a kernel enqueues, another kernel dequeues; the ring is in
+        /// device memory and the host's Enqueue/Dequeue calls refuse the queue.</summary>
+        BetweenKernels = C.DC_QUEUE_BETWEEN_KERNELS,
     }
 
     /// <summary>DC_WAIT_*: what a host thread does between polls while it waits on a queue or a control block.</summary>

@@ -271,6 +271,11 @@ pub const DC_GRAPH_CONDITIONAL_SWITCH: i32 = 2;
 pub const DC_QUEUE_TO_DEVICE: i32 = 1;
 /// a kernel enqueues, the host dequeues
 pub const DC_QUEUE_TO_HOST: i32 = 2;
+/// A kernel enqueues and another kernel (or another block) dequeues; the ring
+/// is in device memory, which only kernels reach: the host's enqueue and
+/// dequeue calls refuse such a queue (dc_queue_counters reads its counters
+/// with a copy).
+pub const DC_QUEUE_BETWEEN_KERNELS: i32 = 3;
 /// Poll without pause: the lowest latency, one CPU core busy while waiting.
 pub const DC_WAIT_SPIN: i32 = 1;
 /// Poll about 4000 times, then yield the CPU between polls.
@@ -2083,7 +2088,9 @@ extern "C" {
     pub fn dc_graph_set_host_node(graph: dc_graph, node: u64, fn_: dc_host_fn, user_data: *mut c_void) -> dc_status;
 
     /// Create a queue of `capacity` slots of `slot_size` bytes on `device`, in
-    /// page-locked host memory mapped into the device (cuMemHostAlloc, DEVICEMAP).
+    /// page-locked host memory mapped into the device (cuMemHostAlloc, DEVICEMAP),
+    /// or, for DC_QUEUE_BETWEEN_KERNELS, in device memory (cuMemAlloc: a kernel's
+    /// loads of it stay on the GPU instead of crossing PCIe).
     /// slot_size is a power of two from 8 to 65536; capacity a power of two from 2
     /// to 16777216; slot_size * capacity at most 1 GiB. A message is 0 to
     /// slot_size bytes. The queue starts empty, its counters at zero.
@@ -2169,8 +2176,12 @@ extern "C" {
 
     /// Fill `stats` (the caller sets struct_size) with the queue's shape and
     /// counters. enqueued and dequeued are read from the ring's counters, so they
-    /// include the kernel's side. Errors: DC_ERROR_INVALID_HANDLE,
-    /// DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size).
+    /// include the kernel's side; for a DC_QUEUE_BETWEEN_KERNELS queue they are a
+    /// snapshot copied from device memory (full_waits, empty_waits and drops, the
+    /// host's counts, stay 0). Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size), and for a queue
+    /// between kernels DC_ERROR_INVALID_STATE (called from a host function: the
+    /// copy would wait for the stream it runs on), DC_ERROR_CONTEXT_LOST.
     pub fn dc_queue_counters(queue: dc_queue, stats: *mut dc_queue_stats) -> dc_status;
 
     /// Create a control block for a resident kernel on `device`, in page-locked
@@ -2389,6 +2400,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_GRAPH_CONDITIONAL_SWITCH);
         $m!(DC_QUEUE_TO_DEVICE);
         $m!(DC_QUEUE_TO_HOST);
+        $m!(DC_QUEUE_BETWEEN_KERNELS);
         $m!(DC_WAIT_SPIN);
         $m!(DC_WAIT_SPIN_YIELD);
         $m!(DC_WAIT_BLOCK);
