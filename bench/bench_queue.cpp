@@ -8,7 +8,7 @@
 //                       host memory per message);
 //   gpu_to_gpu          two resident kernels answering each other through two
 //                       DC_QUEUE_BETWEEN_KERNELS queues (device memory), timed
-//                       on the GPU (its global timer; 8-byte messages);
+//                       on the GPU (SM clock cycles; 8-byte messages);
 //   launch_synchronize  the same work (the message copied into mapped pinned
 //                       memory, answered by a kernel, read back) done by one
 //                       kernel launch + stream synchronisation per message
@@ -199,15 +199,12 @@ bool time_launch_sync(Setup& s, const bench::RawDriver& raw, uint32_t bytes, int
 // through two DC_QUEUE_BETWEEN_KERNELS queues (rings in device memory) with
 // the cursors of dccuda_device.h. gpu_ping sends a sequence number, waits for
 // gpu_pong's answer (the number plus one) and keeps the round trip's time
-// from the GPU's global timer (nanoseconds); a number out of place counts an
-// error. ~0 tells gpu_pong to end.
+// in SM clock cycles (clock64: the global timer ticks in about 1 us steps on
+// an H200, too coarse here), turned into nanoseconds with the device's clock
+// rate; a number out of place counts an error. ~0 tells gpu_pong to end.
 const char* const kGpuPairSource = R"(
 #include "dccuda_device.h"
-__device__ __forceinline__ unsigned long long now_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
+
 extern "C" __global__ void gpu_ping(dc_queue_ring* to, dc_queue_ring* from, unsigned long long* ns,
                                     unsigned warmup, unsigned count, unsigned* errors) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
@@ -215,14 +212,14 @@ extern "C" __global__ void gpu_ping(dc_queue_ring* to, dc_queue_ring* from, unsi
   dc_ring_cursor_open(&tx, to, 1);
   dc_ring_cursor_open(&rx, from, 0);
   for (unsigned i = 0; i < warmup + count; ++i) {
-    unsigned long long t0 = now_ns();
+    long long t0 = clock64();
     dc_dev_u64 m = i, a = 0;
     dc_dev_u32 n = 0;
     while (dc_ring_cursor_try_enqueue(&tx, &m, 8) != DC_RING_DONE) {
     }
     while (dc_ring_cursor_try_dequeue(&rx, &a, 8, &n) != DC_RING_DONE) {
     }
-    unsigned long long t1 = now_ns();
+    long long t1 = clock64();
     if (a != m + 1 || n != 8) *errors += 1;
     if (i >= warmup) ns[i - warmup] = t1 - t0;
   }
@@ -393,7 +390,13 @@ bool time_gpu_to_gpu(Setup& s, int count, std::vector<double>* ns, double* one_w
     *one_way_batched = one_way_rate(s, sink, count * 10, 32);
     dc_function_release(sink);
   }
-  ns->assign(raw.begin(), raw.end());
+  // Cycles to nanoseconds at the device's SM clock rate (kHz).
+  dc_device_info info = DC_DEVICE_INFO_INIT;
+  double ns_per_cycle = dc_device_get_info(s.device, &info) == DC_SUCCESS && info.clock_rate_khz > 0
+                            ? 1e6 / double(info.clock_rate_khz)
+                            : 0;
+  ns->clear();
+  for (uint64_t c : raw) ns->push_back(double(c) * ns_per_cycle);
   dc_stream_release(ping_stream);
   dc_stream_release(pong_stream);
   dc_buffer_release(to);
@@ -505,9 +508,11 @@ int main(int argc, char** argv) {
     context.push_back({"one_way_batched_32_messages_per_s", std::to_string(one_way_batched)});
     if (!g.ns.empty()) {
       double g50 = percentile(g.ns, 50);
-      std::printf("  8 B  GPU to GPU (two resident kernels, device-memory queues): round trip p50 %.3f us  p99 %.3f "
-                  "us  p99.9 %.3f us; one way (half the round trip) p50 %.3f us\n",
-                  g50 / 1e3, percentile(g.ns, 99) / 1e3, percentile(g.ns, 99.9) / 1e3, g50 / 2e3);
+      std::printf("  8 B  GPU to GPU (two resident kernels, device-memory queues; SM cycles at the reported clock "
+                  "%d MHz): round trip p50 %.3f us  p99 %.3f us  p99.9 %.3f us; one way (half the round trip) p50 "
+                  "%.3f us\n",
+                  info.clock_rate_khz / 1000, g50 / 1e3, percentile(g.ns, 99) / 1e3, percentile(g.ns, 99.9) / 1e3,
+                  g50 / 2e3);
       sets.push_back(std::move(g));
     }
   }
