@@ -1431,6 +1431,15 @@ DC_CONSTANTS(dc_compile_flags, flags, uint32_t)
 #define DC_COMPILE_RELOCATABLE     0x08u  /**< --relocatable-device-code=true */
 #define DC_COMPILE_ARCH_SPECIFIC   0x10u  /**< sm_XYa: architecture-specific features (Hopper wgmma...) */
 #define DC_COMPILE_NO_CACHE        0x20u  /**< neither read nor write the kernel cache */
+/** Add the installed CUDA toolkit's include directories (<root>/include and,
+ *  where it exists, <root>/include/cccl), so that <cuda/std/...>,
+ *  <cuda/atomic> and <cooperative_groups.h> resolve. The toolkit is looked for
+ *  as NVRTC is: $CUDA_PATH, $CUDA_HOME, the toolkit of the NVRTC named by
+ *  DCCUDA_NVRTC_LIBRARY (or already loaded), /usr/local/cuda; the first with
+ *  cooperative_groups.h wins. Not found: DC_ERROR_NOT_FOUND naming every
+ *  place tried. The cache key holds these folders (and NVRTC's version), not
+ *  the toolkit headers' contents. */
+#define DC_COMPILE_TOOLKIT_HEADERS 0x40u
 
 typedef struct dc_compile_options {
   uint32_t struct_size;          /**< sizeof(dc_compile_options) */
@@ -1490,7 +1499,8 @@ typedef struct dc_compile_options {
  * no architecture, an option NVRTC rejects: its log is in dc_last_error_detail),
  * DC_ERROR_NO_COMPILER, DC_ERROR_COMPILE, DC_ERROR_NOT_SUPPORTED (PTX newer than
  * the installed driver can load; an architecture NVRTC does not know),
- * DC_ERROR_INVALID_HANDLE (a non-NULL device that is not valid).
+ * DC_ERROR_INVALID_HANDLE (a non-NULL device that is not valid),
+ * DC_ERROR_NOT_FOUND (DC_COMPILE_TOOLKIT_HEADERS and no toolkit headers).
  */
 DC_API dc_status dc_compile(DC_IN const char* source, DC_IN DC_NULLABLE const char* program_name,
                             DC_IN DC_NULLABLE const dc_compile_options* options, DC_NULLABLE dc_device device,

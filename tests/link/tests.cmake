@@ -7,3 +7,6 @@ target_link_libraries(test_link PRIVATE dctest_kernels)
 dc_test(test_link_no_nvjitlink SOURCES ${DCTEST_LINK}/test_link_no_nvjitlink.cpp
   ENV ${DCTEST_FAKE_ENV} DCCUDA_NVJITLINK_LIBRARY=/nonexistent/libnvJitLink.so.13)
 target_link_libraries(test_link_no_nvjitlink PRIVATE dctest_kernels)
+# The toolkit's headers for NVRTC (DC_COMPILE_TOOLKIT_HEADERS): CCCL and cooperative groups.
+dc_test(test_toolkit_headers SOURCES ${DCTEST_LINK}/test_toolkit_headers.cpp)
+target_link_libraries(test_toolkit_headers PRIVATE dctest_kernels)

@@ -116,6 +116,7 @@ namespace Dccuda.Interop
         public const uint DC_COMPILE_RELOCATABLE = 8u;
         public const uint DC_COMPILE_ARCH_SPECIFIC = 0x10u;
         public const uint DC_COMPILE_NO_CACHE = 0x20u;
+        public const uint DC_COMPILE_TOOLKIT_HEADERS = 0x40u;
 
         public const int DC_CACHE_MISS = 0;
         public const int DC_CACHE_MEMORY = 1;

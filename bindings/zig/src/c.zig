@@ -378,6 +378,7 @@ pub const DC_COMPILE_DEVICE_DEBUG: u32 = 0x4;
 pub const DC_COMPILE_RELOCATABLE: u32 = 0x8;
 pub const DC_COMPILE_ARCH_SPECIFIC: u32 = 0x10;
 pub const DC_COMPILE_NO_CACHE: u32 = 0x20;
+pub const DC_COMPILE_TOOLKIT_HEADERS: u32 = 0x40;
 
 /// The defaults are DC_COMPILE_OPTIONS_INIT.
 pub const dc_compile_options = extern struct {

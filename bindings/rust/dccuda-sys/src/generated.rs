@@ -188,6 +188,15 @@ pub const DC_COMPILE_RELOCATABLE: u32 = 0x8;
 pub const DC_COMPILE_ARCH_SPECIFIC: u32 = 0x10;
 /// neither read nor write the kernel cache
 pub const DC_COMPILE_NO_CACHE: u32 = 0x20;
+/// Add the installed CUDA toolkit's include directories (\<root>/include and,
+/// where it exists, \<root>/include/cccl), so that \<cuda/std/...>,
+/// \<cuda/atomic> and \<cooperative_groups.h> resolve. The toolkit is looked for
+/// as NVRTC is: $CUDA_PATH, $CUDA_HOME, the toolkit of the NVRTC named by
+/// DCCUDA_NVRTC_LIBRARY (or already loaded), /usr/local/cuda; the first with
+/// cooperative_groups.h wins. Not found: DC_ERROR_NOT_FOUND naming every
+/// place tried. The cache key holds these folders (and NVRTC's version), not
+/// the toolkit headers' contents.
+pub const DC_COMPILE_TOOLKIT_HEADERS: u32 = 0x40;
 /// compiled by NVRTC in this call
 pub const DC_CACHE_MISS: i32 = 0;
 /// found in the in-process cache
@@ -1577,7 +1586,8 @@ extern "C" {
     /// no architecture, an option NVRTC rejects: its log is in dc_last_error_detail),
     /// DC_ERROR_NO_COMPILER, DC_ERROR_COMPILE, DC_ERROR_NOT_SUPPORTED (PTX newer than
     /// the installed driver can load; an architecture NVRTC does not know),
-    /// DC_ERROR_INVALID_HANDLE (a non-NULL device that is not valid).
+    /// DC_ERROR_INVALID_HANDLE (a non-NULL device that is not valid),
+    /// DC_ERROR_NOT_FOUND (DC_COMPILE_TOOLKIT_HEADERS and no toolkit headers).
     pub fn dc_compile(source: *const c_char, program_name: *const c_char, options: *const dc_compile_options, device: dc_device, program: *mut dc_program) -> dc_status;
 
     /// Release a program. NULL is ignored.
@@ -2482,6 +2492,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_COMPILE_RELOCATABLE);
         $m!(DC_COMPILE_ARCH_SPECIFIC);
         $m!(DC_COMPILE_NO_CACHE);
+        $m!(DC_COMPILE_TOOLKIT_HEADERS);
         $m!(DC_CACHE_MISS);
         $m!(DC_CACHE_MEMORY);
         $m!(DC_CACHE_DISK);
