@@ -34,6 +34,7 @@ const buffer = @import("src/buffer.zig");
 const stream = @import("src/stream.zig");
 const event = @import("src/event.zig");
 const compile = @import("src/compile.zig");
+const linking = @import("src/link.zig");
 const module = @import("src/module.zig");
 const function = @import("src/function.zig");
 const launch = @import("src/launch.zig");
@@ -126,6 +127,15 @@ pub const CompileFlags = compile.CompileFlags;
 pub const Output = compile.Output;
 pub const ProgramOutput = compile.ProgramOutput;
 pub const CacheSource = compile.CacheSource;
+
+// Linking device code.
+pub const link = linking.link;
+pub const LinkInput = linking.LinkInput;
+pub const LinkInputKind = linking.LinkInputKind;
+pub const LinkFlags = linking.LinkFlags;
+pub const LinkOptions = linking.LinkOptions;
+pub const NvJitLinkVersion = linking.NvJitLinkVersion;
+pub const nvjitlinkVersion = linking.nvjitlinkVersion;
 pub const Module = module.Module;
 pub const ModuleOptions = module.ModuleOptions;
 pub const JitFlags = module.JitFlags;

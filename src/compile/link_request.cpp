@@ -137,8 +137,9 @@ std::vector<std::string> LinkRequest::nvjitlink_args() const {
 
 LinkRequest make_link_request(const dc_link_input* inputs, uint32_t count, const dc_link_options* options,
                               const Device* device) {
-  require_arg(inputs, "inputs");
+  // Count first: NULL with a count of 0 is an empty array (the DC_ARRAY rule), refused as empty.
   if (count == 0) fail(DC_ERROR_INVALID_ARGUMENT, "count is 0; give at least one input to link");
+  require_arg(inputs, "inputs");
   if (count > kMaxInputs)
     fail(DC_ERROR_INVALID_ARGUMENT, "count is %u, more than the %u inputs allowed; check the count", count, kMaxInputs);
   dc_link_options defaults = DC_LINK_OPTIONS_INIT;
