@@ -1469,6 +1469,22 @@ typedef struct dc_compile_options {
   0u, 0u, 0u, 0u, 0u, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 
 /**
+ * The GPU architectures the loaded NVRTC can target (nvrtcGetSupportedArchs),
+ * as 10 * major + minor, ascending (e.g. 75, 80, 86, 87, 89, 90, ... for NVRTC
+ * 13), written to `archs` (`capacity` entries); `*count` receives how many
+ * there are. Ask for the count first with archs NULL and capacity 0
+ * (DC_SUCCESS, nothing written), then pass an array of *count entries. When
+ * `capacity` is too small nothing is written to `archs` or `*count` (0) and
+ * the status is DC_ERROR_OUT_OF_RANGE, its message giving the count needed.
+ * Loads NVRTC if needed. Any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL count, NULL archs with a nonzero
+ * capacity), DC_ERROR_OUT_OF_RANGE (capacity too small), DC_ERROR_NO_COMPILER
+ * (no NVRTC), DC_ERROR_NOT_SUPPORTED (an NVRTC without the query, before 11.2).
+ */
+DC_API dc_status dc_nvrtc_supported_archs(DC_OUT DC_NULLABLE DC_ARRAY(capacity) int32_t* archs, uint32_t capacity,
+                                          DC_OUT uint32_t* count);
+
+/**
  * Compile CUDA C++ `source` with NVRTC. `program_name` names the source in
  * diagnostics (NULL: "dccuda.cu"). `options` may be NULL (CUBIN for `device`).
  * `device` may be NULL; it supplies the architecture when options->arch is 0.

@@ -67,6 +67,7 @@ pub const driverVersion = library.driverVersion;
 pub const driverLibrary = library.driverLibrary;
 pub const NvrtcVersion = library.NvrtcVersion;
 pub const nvrtcVersion = library.nvrtcVersion;
+pub const nvrtcSupportedArchs = library.nvrtcSupportedArchs;
 pub const HandleType = library.HandleType;
 pub const handleCount = library.handleCount;
 pub const liveHandles = library.liveHandles;

@@ -145,3 +145,14 @@ TEST(NoNvrtc, ToolkitHeadersNotFoundNameEveryPlaceTried) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(NoNvrtc, SupportedArchitecturesNeedNvrtc) {
+  REQUIRE_NO_NVRTC();
+  uint32_t count = 7;
+  EXPECT_DC_ERROR(dc_nvrtc_supported_archs(nullptr, 0, &count), DC_ERROR_NO_COMPILER, "NVRTC is not available");
+  EXPECT_EQ(count, 0u);
+}
+
+}  // namespace

@@ -321,6 +321,12 @@ FACTS = {
         valid={"source": "fx.source", "program_name": "\"bad_input.cu\""},
         extra=[("unknown output", {"options": "&fx.compile_options_bad_output"}, ARG, "options->output")],
     ),
+    "dc_nvrtc_supported_archs": dict(
+        valid={"archs": "fx.archs", "capacity": "64"},
+        # NULL archs with a capacity: refused (NULL and 0 is the count query).
+        null_ok={"archs": ARG},
+        ints={"capacity": ("bad", ["1"], RANGE)},
+    ),
     "dc_link": dict(
         valid={"inputs": "fx.link_inputs", "count": "1", "options": "&fx.link_options"},
         # Without a device the architecture must be given.

@@ -101,6 +101,7 @@ struct Fixture {
   int32_t n = kElements;
   dc_arg args[4] = {};                  // saxpy's arguments
   dc_stream_mem_op mem_ops[1] = {};     // a 32-bit write to buffer's first word
+  int32_t archs[64] = {};               // dc_nvrtc_supported_archs's array
   dc_link_input link_inputs[1] = {};    // program (a complete CUBIN links alone)
   dc_link_input link_inputs_bad_kind[1] = {};      // kind 8
   dc_link_input link_inputs_missing_file[1] = {};  // a CUBIN at /nonexistent/kernels.cubin

@@ -401,6 +401,7 @@ pub const dc_compile_options = extern struct {
     name_expressions: ?[*]const [*:0]const u8 = null,
 };
 
+pub extern "dccuda" fn dc_nvrtc_supported_archs(archs: ?*anyopaque, capacity: u32, count: ?*u32) dc_status;
 pub extern "dccuda" fn dc_compile(source: ?[*:0]const u8, program_name: ?[*:0]const u8, options: ?*const dc_compile_options, device: ?*Device, program: ?*?*Program) dc_status;
 pub extern "dccuda" fn dc_program_release(program: ?*Program) void;
 pub extern "dccuda" fn dc_program_output(program: ?*Program, kind: ?*i32, data: ?*?*const anyopaque, size: ?*u64) dc_status;

@@ -53,3 +53,12 @@ test "relocatable CUBINs link with the driver's cuLink" {
         }
     }.run);
 }
+
+test "NVRTC lists its architectures, ascending, sm_90 among them" {
+    try support.requireNvrtc();
+    var buffer: [128]i32 = undefined;
+    const archs = try dc.nvrtcSupportedArchs(&buffer);
+    try testing.expect(archs.len > 0);
+    for (archs[1..], 0..) |a, i| try testing.expect(archs[i] < a);
+    try testing.expect(std.mem.indexOfScalar(i32, archs, 90) != null);
+}

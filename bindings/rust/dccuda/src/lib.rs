@@ -255,6 +255,19 @@ pub fn nvrtc_version() -> Result<(i32, i32)> {
     Ok((major, minor))
 }
 
+/// The architectures the loaded NVRTC targets, 10 * major + minor, ascending.
+///
+/// # Errors
+/// `NO_COMPILER` without NVRTC; `NOT_SUPPORTED` when NVRTC cannot list them.
+pub fn nvrtc_supported_archs() -> Result<Vec<i32>> {
+    let mut count = 0u32;
+    check(unsafe { sys::dc_nvrtc_supported_archs(std::ptr::null_mut(), 0, &mut count) })?;
+    let mut archs = vec![0i32; count as usize];
+    check(unsafe { sys::dc_nvrtc_supported_archs(archs.as_mut_ptr(), count, &mut count) })?;
+    archs.truncate(count as usize);
+    Ok(archs)
+}
+
 /// Handle types, as [`handle_count`] counts them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HandleType {

@@ -78,3 +78,13 @@ fn an_undefined_symbol_fails_with_the_log() {
     let e = Program::link(&[], None, Some(&device)).unwrap_err();
     assert_eq!(e.status(), Status::INVALID_ARGUMENT, "{e:#}");
 }
+
+#[test]
+fn nvrtc_lists_its_architectures() {
+    if !tools_or_skip(false) {
+        return;
+    }
+    let archs = dccuda::nvrtc_supported_archs().unwrap();
+    assert!(archs.windows(2).all(|w| w[0] < w[1]), "{archs:?}");
+    assert!(archs.contains(&90), "{archs:?}");
+}
