@@ -118,6 +118,36 @@ class LinkTest : public launchtest::LaunchTest {
     for (int i = 0; i < n; ++i) ASSERT_NEAR(got[i], a * x[i] + y[i], 1e-6f * (1 + std::fabs(a * x[i]))) << i;
   }
 
+  // Links kDynamicParallelism against the toolkit's device runtime with
+  // `flags`, loads it and, on a GPU, runs it against the CPU (the fake runs
+  // unknown kernels as no-ops: there the result would mean nothing).
+  void run_dynamic_parallelism(uint32_t flags) {
+    dc_program dp = compile(kDynamicParallelism, DC_OUTPUT_CUBIN, DC_COMPILE_RELOCATABLE);
+    ASSERT_NE(dp, nullptr);
+    dc_link_input in[] = {program_input(dp), {DC_LINK_INPUT_DEVICE_RUNTIME, 0u, nullptr, nullptr, 0, nullptr, nullptr}};
+    dc_link_options o = options(flags);
+    dc_program linked = nullptr;
+    dc_status s = dc_link(in, 2, &o, device_, &linked);
+    if (s == DC_ERROR_NOT_FOUND) GTEST_SKIP() << "no device runtime in a toolkit here: " << dc_last_error_message();
+    ASSERT_EQ(s, DC_SUCCESS) << dc_last_error_message() << "\n" << dc_last_error_detail();
+    keep(linked);
+    dc_module m = nullptr;
+    ASSERT_DC_OK(dc_module_load_program(device_, linked, nullptr, &m));
+    modules_.push_back(m);
+    dc_function parent = function(m, "dp_parent");
+    ASSERT_NE(parent, nullptr);
+    if (!dctest::real_driver()) return;
+    const int blocks = 8, n = blocks * 32;
+    dc_buffer out = alloc(n * sizeof(int));
+    ASSERT_DC_OK(dc_buffer_fill(out, 0, n * sizeof(int), 0, 4));
+    dc_arg args[] = {launchtest::buffer_arg(out)};
+    dc_launch_config c = launchtest::config_1d(blocks, 32);
+    ASSERT_DC_OK(dc_launch_kernel(parent, &c, args, 1, stream_));
+    sync();
+    std::vector<int> got = download<int>(out, n);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], 3 * i) << i;
+  }
+
   int32_t arch_ = 0;
   std::vector<dc_program> programs_;
 };

@@ -63,26 +63,14 @@ TEST_F(LinkTest, PtxOfRelocatableProgramsLinksWithTheDriver) {
 
 TEST_F(LinkTest, DynamicParallelismLinksAgainstTheToolkitsDeviceRuntime) {
   REQUIRE_NVJITLINK();
-  dc_program dp = compile(kDynamicParallelism, DC_OUTPUT_CUBIN, DC_COMPILE_RELOCATABLE);
-  ASSERT_NE(dp, nullptr);
-  dc_link_input runtime = {DC_LINK_INPUT_DEVICE_RUNTIME, 0u, nullptr, nullptr, 0, nullptr, nullptr};
-  dc_program linked = link({program_input(dp), runtime}, options(), device_);
-  ASSERT_NE(linked, nullptr);
-  dc_module m = nullptr;
-  ASSERT_DC_OK(dc_module_load_program(device_, linked, nullptr, &m));
-  modules_.push_back(m);
-  dc_function parent = function(m, "dp_parent");
-  ASSERT_NE(parent, nullptr);
-  if (!dctest::real_driver()) return;  // the fake runs unknown kernels as no-ops: the result means nothing there
-  const int blocks = 8, n = blocks * 32;
-  dc_buffer out = alloc(n * sizeof(int));
-  ASSERT_DC_OK(dc_buffer_fill(out, 0, n * sizeof(int), 0, 4));
-  dc_arg args[] = {buffer_arg(out)};
-  dc_launch_config c = config_1d(blocks, 32);
-  ASSERT_DC_OK(dc_launch_kernel(parent, &c, args, 1, stream_));
-  sync();
-  std::vector<int> got = download<int>(out, n);
-  for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], 3 * i) << i;
+  run_dynamic_parallelism(DC_LINK_NO_CACHE);
+}
+
+TEST_F(LinkTest, DynamicParallelismLinksWithTheDriver) {
+  run_dynamic_parallelism(DC_LINK_NO_CACHE | DC_LINK_USE_DRIVER);
+  if (auto* f = dctest::fake_driver()) {
+    EXPECT_EQ(f->last_link_input(1), CU_JIT_INPUT_LIBRARY) << "the archive went to cuLink as a library";
+  }
 }
 
 TEST_F(LinkTest, TheDeviceRuntimeAtAPathThatDoesNotExistIsNamed) {
