@@ -1,6 +1,7 @@
 // Compilation and the kernel cache: NVRTC (raw and through dccuda), the
 // in-process cache hit, the disk cache hit in this process and in a new
-// process, linking two programs' LTO-IR with nvJitLink (uncached, a memory
+// process, a kernel including the toolkit's CCCL and cooperative groups
+// headers with and without NVRTC's precompiled headers (--pch), linking two programs' LTO-IR with nvJitLink (uncached, a memory
 // hit, and a linked module's disk hit in a new process), and loading a module
 // from CUBIN against PTX JIT (raw and dccuda).
 //
@@ -25,6 +26,7 @@
 #include <dlfcn.h>
 #include "loader/cuda_abi/nvrtc_abi.h"
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -237,6 +239,49 @@ void BM_Compile_DiskHit(benchmark::State& state) {
       [] { dc_cache_clear(DC_CACHE_CLEAR_MEMORY); });  // untimed: the next compile must go to disk
 }
 BENCHMARK(BM_Compile_DiskHit)->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+// --- The toolkit's headers and NVRTC's precompiled headers --------------------------
+
+// A kernel that includes CCCL and cooperative groups (DC_COMPILE_TOOLKIT_HEADERS).
+const char* kToolkitSource = R"(
+#include <cuda/atomic>
+#include <cooperative_groups.h>
+extern "C" __global__ void count_grid(int* counter) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  cuda::atomic_ref<int, cuda::thread_scope_device>(*counter).fetch_add(1, cuda::memory_order_relaxed);
+  grid.sync();
+}
+)";
+
+// Uncached compiles of kToolkitSource; with `pch`, NVRTC's automatic
+// precompiled headers (--pch) in a folder of the run's own, made by the
+// untimed first compile and used by every timed one.
+void compile_toolkit_source(benchmark::State& state, bool pch) {
+  std::string dir = std::string(std::getenv("DCCUDA_CACHE_DIR")) + "/pch";
+  mkdir(dir.c_str(), 0700);
+  std::string pch_dir = "--pch-dir=" + dir;
+  const char* raw[] = {"--pch", pch_dir.c_str()};
+  dc_compile_options o = options(DC_OUTPUT_CUBIN, DC_COMPILE_NO_CACHE | DC_COMPILE_TOOLKIT_HEADERS);
+  if (pch) {
+    o.num_options = 2;
+    o.options = raw;
+  }
+  dc_program first = nullptr;
+  if (dc_compile(kToolkitSource, "toolkit.cu", &o, nullptr, &first) != DC_SUCCESS)
+    return state.SkipWithError(dc_last_error_message());
+  dc_program_release(first);
+  time_each(state, [&] {
+    dc_program p = nullptr;
+    if (dc_compile(kToolkitSource, "toolkit.cu", &o, nullptr, &p) != DC_SUCCESS)
+      return skip(state, dc_last_error_message());
+    dc_program_release(p);
+    return true;
+  });
+}
+void BM_Compile_ToolkitHeaders(benchmark::State& s) { compile_toolkit_source(s, false); }
+void BM_Compile_ToolkitHeaders_Pch(benchmark::State& s) { compile_toolkit_source(s, true); }
+BENCHMARK(BM_Compile_ToolkitHeaders)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(BM_Compile_ToolkitHeaders_Pch)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
 
 // --- Linking ------------------------------------------------------------------------
 
