@@ -3,6 +3,7 @@
 // parallelism against the toolkit's device runtime, the kernel cache, the
 // logs, and every refusal. The fake driver loads the linked CUBIN and
 // emulates saxpy by name; on a GPU the linked code itself runs.
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 
@@ -131,9 +132,12 @@ TEST_F(LinkTest, WithoutADeviceTheArchitectureIsGiven) {
 TEST_F(LinkTest, LinkedResultsAreCachedByEveryInputAndOption) {
   REQUIRE_NVJITLINK();
   dc_program caller = compile(kCaller, DC_OUTPUT_LTOIR, DC_COMPILE_RELOCATABLE);
-  dc_program callee = compile(kCallee, DC_OUTPUT_LTOIR, DC_COMPILE_RELOCATABLE);
+  // A callee of this run's own (a variable named by the time), so that the
+  // first link misses without clearing the disk cache other tests share.
+  std::string nonce = std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  std::string own_callee = std::string(kCallee) + "__device__ int dctest_run_" + nonce + " = 1;\n";
+  dc_program callee = compile(own_callee.c_str(), DC_OUTPUT_LTOIR, DC_COMPILE_RELOCATABLE);
   ASSERT_TRUE(caller && callee);
-  ASSERT_DC_OK(dc_cache_clear(DC_CACHE_CLEAR_MEMORY | DC_CACHE_CLEAR_DISK));
   auto source_of = [&](dc_program p) {
     int32_t s = -1;
     EXPECT_DC_OK(dc_program_cache_source(p, &s));
@@ -164,8 +168,9 @@ TEST_F(LinkTest, LinkedResultsAreCachedByEveryInputAndOption) {
   ASSERT_DC_OK(dc_program_output(callee, nullptr, &data, &size));
   dc_link_input named = {DC_LINK_INPUT_LTOIR, 0u, nullptr, data, size, nullptr, "another name"};
   EXPECT_EQ(source_of(link({program_input(caller), named}, o, device_)), DC_CACHE_MEMORY);
-  dc_program other = compile("extern \"C\" __device__ float axpy_one(float a, float x, float y) { return a * x - y; }",
-                             DC_OUTPUT_LTOIR, DC_COMPILE_RELOCATABLE);
+  std::string other_callee = "extern \"C\" __device__ float axpy_one(float a, float x, float y) { return a * x - y; }\n"
+                             "__device__ int dctest_run_" + nonce + " = 1;\n";
+  dc_program other = compile(other_callee.c_str(), DC_OUTPUT_LTOIR, DC_COMPILE_RELOCATABLE);
   EXPECT_EQ(source_of(link({program_input(caller), program_input(other)}, o, device_)), DC_CACHE_MISS);
   // DC_LINK_NO_CACHE neither reads nor writes it.
   EXPECT_EQ(source_of(link(both, options(DC_LINK_NO_CACHE), device_)), DC_CACHE_MISS);
