@@ -170,13 +170,15 @@ impl Program {
         let option_strings =
             o.options.iter().map(|s| c_string(s, "Program::link: an option")).collect::<Result<Vec<CString>>>()?;
         let option_ptrs: Vec<*const std::ffi::c_char> = option_strings.iter().map(|s| s.as_ptr()).collect();
-        let mut c = sys::dc_link_options::default();
-        c.arch = o.arch;
-        c.flags = o.flags;
-        c.optimization_level = o.optimization_level;
-        c.max_registers = o.max_registers;
-        c.num_options = option_ptrs.len() as u32;
-        c.options = if option_ptrs.is_empty() { std::ptr::null() } else { option_ptrs.as_ptr() };
+        let c = sys::dc_link_options {
+            arch: o.arch,
+            flags: o.flags,
+            optimization_level: o.optimization_level,
+            max_registers: o.max_registers,
+            num_options: option_ptrs.len() as u32,
+            options: if option_ptrs.is_empty() { std::ptr::null() } else { option_ptrs.as_ptr() },
+            ..sys::dc_link_options::default()
+        };
         let mut raw = std::ptr::null_mut();
         check(unsafe {
             sys::dc_link(
