@@ -26,7 +26,7 @@
  *   library and stay valid until the next dc_ call on the same thread.
  *
  * Handles. dc_device, dc_buffer, dc_stream, dc_event, dc_program, dc_module,
- *   dc_function, dc_launch, dc_graph, dc_queue and dc_control are opaque handles. Each handle a call
+ *   dc_function, dc_launch, dc_graph, dc_queue, dc_control and dc_library are opaque handles. Each handle a call
  *   gives you is owned by you and released exactly once with its *_release
  *   function. A handle that was released, never existed, or is of another type
  *   is answered with DC_ERROR_INVALID_HANDLE: never a crash. Handle values are
@@ -34,7 +34,8 @@
  *   released handle does nothing. Release functions never touch the last error.
  *
  * Lifetimes. Children keep their parents alive: a buffer, stream, event,
- *   module or graph keeps its device alive; a function keeps its module alive;
+ *   module or graph keeps its device alive; a function keeps its module (or
+ *   library) alive;
  *   a launch keeps its function and its bound buffers alive. Releasing a parent
  *   handle while children exist is allowed: the parent object lives on until
  *   the last child is released, although the parent's handle is gone.
@@ -445,6 +446,7 @@ DC_CONSTANTS(dc_handle_type, enumeration, int32_t)
 #define DC_HANDLE_GRAPH     9
 #define DC_HANDLE_QUEUE    10
 #define DC_HANDLE_CONTROL  11
+#define DC_HANDLE_LIBRARY  12
 
 /**
  * How many handles of a type (DC_HANDLE_*) are live in this process: a leak
@@ -464,6 +466,7 @@ typedef struct dc_event_s*    dc_event;
 typedef struct dc_program_s*  dc_program;
 typedef struct dc_module_s*   dc_module;
 typedef struct dc_function_s* dc_function;
+typedef struct dc_library_s*  dc_library;
 typedef struct dc_launch_s*   dc_launch;
 typedef struct dc_graph_s*    dc_graph;
 typedef struct dc_queue_s*    dc_queue;
@@ -1236,7 +1239,9 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_event_synchronize, dc_event_query, dc_event_elapsed_ms,
  *   dc_module_load, dc_module_load_file, dc_module_load_program,
  *   dc_module_compile_and_load, dc_module_get_function, dc_module_get_global,
- *   dc_module_function_count, dc_module_function_name, dc_function_attribute,
+ *   dc_module_function_count, dc_module_function_name, dc_library_load,
+ *   dc_library_load_file, dc_library_function_count, dc_library_function_name,
+ *   dc_library_get_function, dc_function_attribute,
  *   dc_function_get_info, dc_function_set_attribute,
  *   dc_function_set_cache_config, dc_occupancy_max_active_blocks,
  *   dc_occupancy_max_potential_block_size, dc_occupancy_max_active_clusters,
@@ -1776,6 +1781,68 @@ DC_API dc_status dc_module_function_name(dc_module module, uint32_t index,
  */
 DC_API dc_status dc_module_get_global(dc_module module, DC_IN const char* name,
                                       DC_OUT DC_OWNED dc_buffer* buffer);
+
+/* -------------------------------------------------------------------------
+ * Context-independent libraries: one image loaded once, kernels on every device
+ * ------------------------------------------------------------------------- */
+
+/**
+ * A dc_library is code loaded once for the whole process (the driver's
+ * cuLibrary, CUDA 12.0+) rather than into one device's context as a dc_module
+ * is: dc_library_get_function hands out a dc_function for any device, and the
+ * driver loads the code into that device's context on first use. Multi-GPU
+ * code loads an image once and asks for the function per device; every launch
+ * path (dc_launch_kernel, dc_launch_create, graphs, occupancy) takes that
+ * function as it takes one of a module. A dc_module keeps its meaning (code
+ * in one device's context) and is unaffected.
+ *
+ * Load from an image in memory: PTX, CUBIN or fatbin, checked as dc_module_load
+ * checks it (kind, bounds) before the driver sees it; the image is copied and
+ * the caller keeps ownership. `options` may be NULL; its JIT settings apply to
+ * PTX as in dc_module_load. Needs no device: the driver is initialised if it
+ * was not. Any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL image or out, size 0, bad options),
+ * DC_ERROR_INVALID_IMAGE (the JIT error log, if any, is in dc_last_error_detail()),
+ * DC_ERROR_NOT_SUPPORTED (a driver older than CUDA 12.0 has no cuLibrary;
+ * use dc_module_load per device), DC_ERROR_NO_DRIVER, DC_ERROR_OUT_OF_MEMORY.
+ */
+DC_API dc_status dc_library_load(DC_IN DC_ARRAY(size) const void* image, uint64_t size,
+                                 DC_IN DC_NULLABLE const dc_module_options* options,
+                                 DC_OUT DC_OWNED dc_library* library);
+
+/** As dc_library_load, from a file (PTX, CUBIN or fatbin) read as
+ *  dc_module_load_file reads it. Errors: as dc_library_load, DC_ERROR_NOT_FOUND
+ *  (no such file), DC_ERROR_IO (a file that cannot be read). */
+DC_API dc_status dc_library_load_file(DC_IN const char* path, DC_IN DC_NULLABLE const dc_module_options* options,
+                                      DC_OUT DC_OWNED dc_library* library);
+
+/** Release a library. Functions got from it keep it loaded (on every device
+ *  they were got for) until they are released. NULL is ignored. */
+DC_API void dc_library_release(DC_OWNED DC_NULLABLE dc_library library);
+
+/** The number of kernels in the library: from the driver (CUDA 12.4+), else
+ *  read from the image at load. Any thread.
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_library_function_count(dc_library library, DC_OUT uint32_t* count);
+
+/** The name of kernel `index` (0 .. count-1), valid while the library lives.
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_OUT_OF_RANGE. */
+DC_API dc_status dc_library_function_name(dc_library library, uint32_t index,
+                                          DC_OUT DC_LIFETIME(library) const char** name);
+
+/**
+ * The kernel `name` (mangled, for C++) of the library as a dc_function on
+ * `device` (cuLibraryGetKernel, then cuKernelGetFunction in the device's
+ * context, which loads the code there if it was not yet). The function keeps
+ * the library and the device alive; it is used exactly as a function of a
+ * module. Asking again for the same device and name gives another handle to
+ * the same kernel. Any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL or empty
+ * name), DC_ERROR_NOT_FOUND (the message lists the kernels the library has),
+ * DC_ERROR_INVALID_IMAGE (no code in the library the device can run), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_library_get_function(dc_library library, dc_device device, DC_IN const char* name,
+                                         DC_OUT DC_OWNED dc_function* function);
 
 /** Release a function handle. NULL is ignored. */
 DC_API void dc_function_release(DC_OWNED DC_NULLABLE dc_function function);

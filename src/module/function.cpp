@@ -37,10 +37,10 @@ ParamLayout driver_param_layout(CUfunction function, Device* device) {
   return {};
 }
 
-Function::Function(Ref<Module> module, CUfunction function, std::string name, ParamLayout layout,
+Function::Function(Ref<Object> code, Ref<Device> device, CUfunction function, std::string name, ParamLayout layout,
                    int32_t max_dynamic_shared_bytes)
-    : DeviceObject(kHandleType, module->device_ref()),
-      module_(std::move(module)),
+    : DeviceObject(kHandleType, std::move(device)),
+      code_(std::move(code)),
       function_(function),
       name_(std::move(name)),
       layout_(std::move(layout)),

@@ -1,4 +1,4 @@
-// A kernel of a loaded module (dc_function). Everything a launch needs to
+// A kernel of a loaded module or library, on one device (dc_function). Everything a launch needs to
 // check its arguments is read once, when the function is looked up, so that
 // the launch path reads plain fields and never asks the driver.
 #pragma once
@@ -21,13 +21,16 @@ class Function : public DeviceObject {
  public:
   static constexpr HandleType kHandleType = HandleType::Function;
 
-  Function(Ref<Module> module, CUfunction function, std::string name, ParamLayout layout,
+  // `code` is what holds the kernel's code (a Module, or a Library on
+  // `device`); the function keeps it alive.
+  Function(Ref<Object> code, Ref<Device> device, CUfunction function, std::string name, ParamLayout layout,
            int32_t max_dynamic_shared_bytes);
 
   // --- The interface the launch code uses ---------------------------------
   CUfunction cu_function() const noexcept { return function_; }
   const std::string& name() const noexcept { return name_; }
-  Module& module() const noexcept { return *module_; }
+  // The Module or Library that holds the kernel's code.
+  const Ref<Object>& code() const noexcept { return code_; }
   // Device: DeviceObject::device(); check_usable() before using the CUfunction.
   // Whether the parameter count and layout are known (driver 12.4+, or read
   // from the image); when false the count and sizes cannot be checked.
@@ -50,7 +53,7 @@ class Function : public DeviceObject {
   void fill_info(dc_function_info* info) const;
 
  private:
-  Ref<Module> module_;
+  Ref<Object> code_;
   CUfunction function_;
   std::string name_;
   ParamLayout layout_;

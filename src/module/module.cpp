@@ -14,76 +14,14 @@
 #include "module/elf_parse.h"
 #include "module/function.h"
 #include "module/image.h"
+#include "module/jit_options.h"
 
 namespace dc {
 namespace {
 
-constexpr uint32_t kKnownJitFlags = DC_JIT_LINE_INFO | DC_JIT_DEBUG;
-constexpr uint32_t kDefaultLogSize = 16 * 1024;
-constexpr uint32_t kMaxLogSize = 64u << 20;
-
-struct LoadOptions {
-  uint32_t flags = 0;
-  int32_t optimization_level = -1;
-  int32_t max_registers = 0;
-  uint32_t log_size = kDefaultLogSize;
-};
-
-LoadOptions validate(const dc_module_options* o) {
-  LoadOptions out;
-  if (!o) return out;
-  require_struct_size(o->struct_size, kModuleOptionsV1Size, "options", "DC_MODULE_OPTIONS_INIT");
-  require_flags(o->flags, kKnownJitFlags, "options->flags", "DC_JIT_*");
-  if (o->optimization_level < -1 || o->optimization_level > 4)
-    fail(DC_ERROR_INVALID_ARGUMENT, "options->optimization_level is %d; use 0..4, or -1 for the driver's default",
-         o->optimization_level);
-  if (o->max_registers < 0)
-    fail(DC_ERROR_INVALID_ARGUMENT, "options->max_registers is %d; use 0 for no limit or a positive count",
-         o->max_registers);
-  if (o->log_size > kMaxLogSize)
-    fail(DC_ERROR_INVALID_ARGUMENT, "options->log_size is %u bytes, more than the %u allowed", o->log_size,
-         kMaxLogSize);
-  if (o->reserved != 0) fail(DC_ERROR_INVALID_ARGUMENT, "options->reserved is %u; it must be 0", o->reserved);
-  out.flags = o->flags;
-  out.optimization_level = o->optimization_level;
-  out.max_registers = o->max_registers;
-  if (o->log_size) out.log_size = o->log_size;
-  return out;
-}
-
-void* option_value(uintptr_t v) { return reinterpret_cast<void*>(v); }
-
-// A JIT log buffer: not zero-filled (16 KiB twice per load would cost more
-// than a CUBIN load's own overhead); only the first byte is cleared.
-struct LogBuffer {
-  explicit LogBuffer(uint32_t n) : size(n), data(new char[n]) { data[0] = '\0'; }
-  uint32_t size;
-  std::unique_ptr<char[]> data;
-};
-
-std::string trimmed(const LogBuffer& buffer) {
-  std::string s(buffer.data.get(), strnlen(buffer.data.get(), buffer.size));
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-  return s;
-}
-
-std::string first_line(const std::string& log) {
-  size_t nl = log.find('\n');
-  std::string line = log.substr(0, nl);
-  // Prefer the line that names the error.
-  for (size_t start = 0; start < log.size();) {
-    size_t end = log.find('\n', start);
-    if (end == std::string::npos) end = log.size();
-    std::string l = log.substr(start, end - start);
-    if (l.find("error") != std::string::npos || l.find("fatal") != std::string::npos) return l;
-    start = end + 1;
-  }
-  return line;
-}
-
 [[noreturn]] void fail_load(CUresult r, const PreparedImage& image, const Device& device, std::string error_log) {
   const char* kind = image_kind_name(image.kind);
-  std::string line = first_line(error_log);
+  std::string line = jit_log_error_line(error_log);
   std::string log_note = error_log.empty() ? std::string() : "; the JIT error log is in dc_last_error_detail()";
   int32_t sm = device.limits().compute_major * 10 + device.limits().compute_minor;
   set_error_detail(std::move(error_log));
@@ -120,36 +58,14 @@ bool driver_describes_functions() {
 Ref<Module> Module::load(Ref<Device> device, const void* image, size_t size, const dc_module_options* options) {
   require_arg(image, "image");
   if (size == 0) fail(DC_ERROR_INVALID_ARGUMENT, "size is 0; pass the image's size in bytes");
-  LoadOptions o = validate(options);
+  LoadOptions o = validate_load_options(options);
   device->check_usable();
   PreparedImage prepared = prepare_image(image, size);
 
   LogBuffer info_log(o.log_size), error_log(o.log_size);
-  std::vector<CUjit_option> keys = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-                                    CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  std::vector<void*> values = {info_log.data.get(), option_value(o.log_size), error_log.data.get(),
-                               option_value(o.log_size)};
-  if (prepared.kind == ImageKind::Ptx) {
-    // ptxas's resource report ("Used 12 registers...") is the useful part of the info log.
-    keys.push_back(CU_JIT_LOG_VERBOSE);
-    values.push_back(option_value(1));
-  }
-  if (o.flags & DC_JIT_LINE_INFO) {
-    keys.push_back(CU_JIT_GENERATE_LINE_INFO);
-    values.push_back(option_value(1));
-  }
-  if (o.flags & DC_JIT_DEBUG) {
-    keys.push_back(CU_JIT_GENERATE_DEBUG_INFO);
-    values.push_back(option_value(1));
-  }
-  if (o.optimization_level >= 0) {
-    keys.push_back(CU_JIT_OPTIMIZATION_LEVEL);
-    values.push_back(option_value(static_cast<uintptr_t>(o.optimization_level)));
-  }
-  if (o.max_registers > 0) {
-    keys.push_back(CU_JIT_MAX_REGISTERS);
-    values.push_back(option_value(static_cast<uintptr_t>(o.max_registers)));
-  }
+  JitOptionList jit = jit_option_list(o, prepared.kind == ImageKind::Ptx, info_log, error_log);
+  std::vector<CUjit_option>& keys = jit.keys;
+  std::vector<void*>& values = jit.values;
 
   ContextScope bind(*device);
   CUmodule module = nullptr;
@@ -269,7 +185,7 @@ Ref<Function> Module::get_function(const char* name) {
           &device());
     max_dynamic = v;
   }
-  return make_ref<Function>(Ref<Module>::share(this), f, name, std::move(layout), max_dynamic);
+  return make_ref<Function>(Ref<Object>(Ref<Module>::share(this)), device_ref(), f, name, std::move(layout), max_dynamic);
 }
 
 }  // namespace dc

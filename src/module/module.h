@@ -11,15 +11,13 @@
 #include "core/handle_table.h"
 #include "dccuda.h"
 #include "device/device.h"
+#include "module/jit_options.h"
 #include "module/param_layout.h"
 #include "module/ptx_parse.h"
 
 namespace dc {
 
 class Function;
-
-// The first published size of dc_module_options.
-constexpr uint32_t kModuleOptionsV1Size = sizeof(dc_module_options);
 
 class Module : public DeviceObject {
  public:

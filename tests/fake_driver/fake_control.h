@@ -50,7 +50,7 @@ long dcfake_call_count(const char* entry);
 
 /* Live objects of a kind: "allocations", "host_allocations", "managed",
  * "registrations", "pools", "streams", "events", "modules", "graphs",
- * "graph_execs", "primary_retains", "link_states". -1 for an unknown kind. */
+ * "graph_execs", "primary_retains", "link_states", "libraries". -1 for an unknown kind. */
 long dcfake_live(const char* kind);
 
 /* The CUjitInputType of input `index` of the last link completed with

@@ -124,6 +124,45 @@ bool kernel_info(CUfunction h, KernelInfo* out) {
   return true;
 }
 
+CUmodule load_module(ParsedImage parsed, Context* context) {
+  auto* m = new Module;
+  m->context = context;
+  m->from_ptx = parsed.from_ptx;
+  m->arch = parsed.arch;
+  for (ImageKernel& k : parsed.kernels) {
+    auto f = std::make_unique<Function>();
+    f->module = m;
+    f->kernel = std::move(k);
+    f->max_dynamic_shared = kSharedPerBlock - static_cast<int>(f->kernel.static_shared);
+    functions().insert(f.get());
+    m->functions.push_back(std::move(f));
+  }
+  for (ImageGlobal& ig : parsed.globals) {
+    Global gl{ig.name, ig.size, std::calloc(1, ig.size ? ig.size : 1)};
+    if (!ig.init.empty()) std::memcpy(gl.memory, ig.init.data(), std::min(ig.init.size(), ig.size));
+    m->globals.push_back(std::move(gl));
+  }
+  modules().insert(m);
+  live_add("modules", 1);
+  return reinterpret_cast<CUmodule>(m);
+}
+
+bool module_live(CUmodule module) { return live_module(module) != nullptr; }
+
+void unload_module(CUmodule module) {
+  if (Module* m = live_module(module)) destroy(m);
+}
+
+CUfunction module_function(CUmodule module, const char* name) {
+  Module* m = live_module(module);
+  if (!m) return nullptr;
+  for (auto& f : m->functions)
+    if (f->kernel.name == name) return reinterpret_cast<CUfunction>(f.get());
+  return nullptr;
+}
+
+int fake_max_ptx_isa() { return max_ptx_isa(config().driver_version); }
+
 bool function_live(CUfunction h) { return live_function(h) != nullptr; }
 
 void* module_global(const void* module, const char* name, size_t* size) {
@@ -199,26 +238,7 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule* module, const void* image, unsigne
   if (error_size_index >= 0) optionValues[error_size_index] = nullptr;
   write_log(error_log, error_size, "");
 
-  auto* m = new Module;
-  m->context = current_context();
-  m->from_ptx = parsed.from_ptx;
-  m->arch = parsed.arch;
-  for (ImageKernel& k : parsed.kernels) {
-    auto f = std::make_unique<Function>();
-    f->module = m;
-    f->kernel = std::move(k);
-    f->max_dynamic_shared = kSharedPerBlock - static_cast<int>(f->kernel.static_shared);
-    functions().insert(f.get());
-    m->functions.push_back(std::move(f));
-  }
-  for (ImageGlobal& ig : parsed.globals) {
-    Global gl{ig.name, ig.size, std::calloc(1, ig.size ? ig.size : 1)};
-    if (!ig.init.empty()) std::memcpy(gl.memory, ig.init.data(), std::min(ig.init.size(), ig.size));
-    m->globals.push_back(std::move(gl));
-  }
-  modules().insert(m);
-  live_add("modules", 1);
-  *module = reinterpret_cast<CUmodule>(m);
+  *module = load_module(std::move(parsed), current_context());
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuModuleLoadDataEx, 2010)

@@ -43,6 +43,19 @@ bool function_live(CUfunction f);
 // (65536 registers per block, allocated per warp in units of 256), at most 1024.
 int kernel_max_threads(int registers, int launch_bounds);
 
+// Makes a module of `parsed` (a successful parse) in `context`; the library
+// file loads one per context this way. Callers hold fake::lock().
+CUmodule load_module(ParsedImage parsed, Context* context);
+// Whether `module` is loaded (a context reset unloads its modules).
+bool module_live(CUmodule module);
+// Unloads `module` if it is loaded.
+void unload_module(CUmodule module);
+// Kernel `name` of `module`, or nullptr.
+CUfunction module_function(CUmodule module, const char* name);
+// The PTX ISA the configured driver version accepts, and the fake devices' SM.
+int fake_max_ptx_isa();
+constexpr int kFakeDeviceArch = 90;
+
 // The host memory of global `name` of module `module` (KernelInfo::module), or
 // nullptr. Callers hold fake::lock().
 void* module_global(const void* module, const char* name, size_t* size);

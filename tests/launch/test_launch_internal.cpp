@@ -19,7 +19,7 @@ class UnknownLayoutTest : public LaunchTest {
   // A second dc_function for `known`'s kernel, without a layout.
   dc_function without_layout(dc_function known) {
     dc::Pinned<dc::Function> f = dc::pin<dc::Function>(known, "known");
-    auto* copy = new dc::Function(dc::Ref<dc::Module>::share(&f->module()), f->cu_function(), f->name(),
+    auto* copy = new dc::Function(f->code(), f->device_ref(), f->cu_function(), f->name(),
                                   dc::ParamLayout{}, f->max_dynamic_shared_bytes());
     dc::Ref<dc::Function> owner = dc::Ref<dc::Function>::adopt(copy);
     dc_function handle = dc::issue_handle<dc_function>(owner.get());

@@ -46,3 +46,16 @@ dc_test(test_module_internal SOURCES ${DCTEST_MODULE}/test_module_internal.cpp I
 if(EXISTS ${PROJECT_SOURCE_DIR}/src/memory)
   dc_test(test_module_global_api SOURCES ${DCTEST_MODULE}/test_module_global_api.cpp)
 endif()
+# Context-independent libraries: one load, functions and launches on two devices.
+dc_test(test_library SOURCES ${DCTEST_MODULE}/test_library.cpp ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2
+  LABELS memcheck)
+target_link_libraries(test_library PRIVATE dctest_kernels)
+dc_uses_precompiled_kernels(test_library)
+# The same on a CUDA 12.0 driver: no kernel enumeration, names and layouts read from the image.
+dc_test(test_library_old_driver SOURCES ${DCTEST_MODULE}/test_library.cpp FAKE_ONLY
+  ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCFAKE_DRIVER_VERSION=12000)
+target_link_libraries(test_library_old_driver PRIVATE dctest_kernels)
+dc_uses_precompiled_kernels(test_library_old_driver)
+# A driver without cuLibrary.
+dc_test(test_library_unsupported SOURCES ${DCTEST_MODULE}/test_library_unsupported.cpp FAKE_ONLY
+  ENV ${DCTEST_FAKE_ENV} DCFAKE_MISSING=cuLibraryLoadData)

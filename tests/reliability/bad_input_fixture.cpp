@@ -86,6 +86,7 @@ std::string Fixture::open() {
   OPEN_STEP(dc_module_load_program(device, program, nullptr, &module));
   OPEN_STEP(dc_module_function_count(module, &function_count));
   OPEN_STEP(dc_module_get_function(module, "saxpy", &function));
+  OPEN_STEP(dc_library_load(image, image_size, nullptr, &library));
 
   args[0] = dc_arg{DC_ARG_VALUE, 4, &alpha, nullptr, 0};
   args[1] = dc_arg{DC_ARG_BUFFER, 8, nullptr, buffer, 0};
@@ -180,6 +181,8 @@ std::string Fixture::open() {
   }
   OPEN_STEP(dc_queue_create(device, DC_QUEUE_TO_DEVICE, 64, 16, &dead_queue));
   OPEN_STEP(dc_control_create(device, &dead_control));
+  OPEN_STEP(dc_library_load(image, image_size, nullptr, &dead_library));
+  dc_library_release(dead_library);
   dc_queue_release(dead_queue);
   dc_control_release(dead_control);
   dc_device_release(dead_device);
@@ -212,6 +215,7 @@ void Fixture::close() {
   dc_graph_release(built);
   dc_buffer_release(memory_buffer);
   dc_graph_release(memory_graph);
+  dc_library_release(library);
   dc_control_release(control_stopped);
   dc_buffer_release(zeros);
   dc_queue_release(queue_from_kernel);

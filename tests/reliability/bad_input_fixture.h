@@ -71,6 +71,7 @@ struct Fixture {
   dc_queue queue_from_kernel = nullptr;// DC_QUEUE_TO_HOST, 64-byte slots, never empty (refill_queue)
   dc_control control = nullptr;        // idle
   dc_control control_stopped = nullptr;// its kernel has stopped (written as a kernel would)
+  dc_library library = nullptr;        // program's CUBIN, loaded once
 
   // Released handles of every type (never reused: see the handle table).
   dc_device dead_device = nullptr;
@@ -84,6 +85,7 @@ struct Fixture {
   dc_graph dead_graph = nullptr;
   dc_queue dead_queue = nullptr;
   dc_control dead_control = nullptr;
+  dc_library dead_library = nullptr;
 
   // Values for the other arguments.
   std::vector<uint8_t> host_memory = std::vector<uint8_t>(kBytes, 0);
@@ -94,7 +96,7 @@ struct Fixture {
   const void* image = nullptr;          // program's CUBIN
   uint64_t image_size = 0;
   std::string module_path;              // the CUBIN in a file
-  uint32_t function_count = 0;          // kernels in module
+  uint32_t function_count = 0;          // kernels in module (and in library)
   int32_t device_arch = 0;              // 10 * major + minor
   const char* source = nullptr;         // kKernels
   float alpha = 2.0f;

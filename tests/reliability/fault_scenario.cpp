@@ -12,6 +12,7 @@ World::~World() {
   for (dc_launch l : launches) dc_launch_release(l);
   for (dc_function f : functions) dc_function_release(f);
   for (dc_module m : modules) dc_module_release(m);
+  for (dc_library l : libraries) dc_library_release(l);
   for (dc_program p : programs) dc_program_release(p);
   for (dc_buffer b : buffers) dc_buffer_release(b);
   for (dc_event e : events) dc_event_release(e);
@@ -312,6 +313,38 @@ Outcome run_scenario(World& w) {
   bool right = true;
   for (int i = 0; i < kN; ++i) right = right && out[i] == 6.0f * xs[i] + 1.0f;
   CHECK_DATA("saxpy results", right);
+
+  // -- a context-independent library: loaded once, its saxpy launched on the second device --------
+  const void* cubin = nullptr;
+  uint64_t cubin_size = 0;
+  STEP("dc_program_output for the library", dc_program_output(program, nullptr, &cubin, &cubin_size));
+  dc_library library = nullptr;
+  STEP("dc_library_load", dc_library_load(cubin, cubin_size, nullptr, &library));
+  keep(w.libraries, library);
+  uint32_t library_kernels = 0;
+  STEP("dc_library_function_count", dc_library_function_count(library, &library_kernels));
+  CHECK_DATA("library kernel count", library_kernels == 5);
+  dc_function saxpy1 = nullptr;
+  STEP("dc_library_get_function on device 1", dc_library_get_function(library, w.d1, "saxpy", &saxpy1));
+  keep(w.functions, saxpy1);
+  dc_buffer x1 = nullptr, y1 = nullptr;
+  STEP("dc_buffer_alloc x on device 1", dc_buffer_alloc(w.d1, kN * 4, 0, &x1));
+  keep(w.buffers, x1);
+  STEP("dc_buffer_alloc y on device 1", dc_buffer_alloc(w.d1, kN * 4, 0, &y1));
+  keep(w.buffers, y1);
+  STEP("dc_buffer_write x on device 1", dc_buffer_write(x1, 0, xs.data(), kN * 4));
+  STEP("dc_buffer_write y on device 1", dc_buffer_write(y1, 0, ys.data(), kN * 4));
+  dc_stream s1 = nullptr;
+  STEP("dc_stream_create on device 1", dc_stream_create(w.d1, 0, 0, &s1));
+  keep(w.streams, s1);
+  dc_arg args1[] = {{DC_ARG_VALUE, 4, &a, nullptr, 0}, {DC_ARG_BUFFER, 8, nullptr, x1, 0},
+                    {DC_ARG_BUFFER, 8, nullptr, y1, 0}, {DC_ARG_VALUE, 4, &n, nullptr, 0}};
+  STEP("dc_launch_kernel of the library's saxpy", dc_launch_kernel(saxpy1, &config, args1, 4, s1));  // y = 2x + 1
+  STEP("dc_stream_synchronize after the library's launch", dc_stream_synchronize(s1));
+  STEP("dc_buffer_read y on device 1", dc_buffer_read(y1, 0, out.data(), kN * 4));
+  right = true;
+  for (int i = 0; i < kN; ++i) right = right && out[i] == 2.0f * xs[i] + 1.0f;
+  CHECK_DATA("the library's saxpy results", right);
   int32_t blocks = 0, min_grid = 0, block = 0, clusters = 0;
   STEP("dc_occupancy_max_active_blocks", dc_occupancy_max_active_blocks(saxpy, 256, 0, &blocks));
   STEP("dc_occupancy_max_potential_block_size",

@@ -36,6 +36,7 @@ struct World {
   std::vector<dc_buffer> buffers;
   std::vector<dc_program> programs;
   std::vector<dc_module> modules;
+  std::vector<dc_library> libraries;
   std::vector<dc_function> functions;
   std::vector<dc_launch> launches;
   std::vector<dc_graph> graphs;

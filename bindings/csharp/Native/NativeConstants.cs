@@ -46,6 +46,7 @@ namespace Dccuda.Interop
         public const int DC_HANDLE_GRAPH = 9;
         public const int DC_HANDLE_QUEUE = 10;
         public const int DC_HANDLE_CONTROL = 11;
+        public const int DC_HANDLE_LIBRARY = 12;
 
         public const int DC_LIMIT_STACK_SIZE = 0;
         public const int DC_LIMIT_PRINTF_FIFO_SIZE = 1;

@@ -111,6 +111,66 @@ namespace Dccuda.Interop
 
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_library_load")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_library_load", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_library_load(void* image, ulong size, DcModuleOptions* options, IntPtr* library);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_library_load_file")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_library_load_file", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_library_load_file(byte* path, DcModuleOptions* options, IntPtr* library);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_library_release")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_library_release", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            void dc_library_release(IntPtr library);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_library_function_count")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_library_function_count", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_library_function_count(IntPtr library, uint* count);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_library_function_name")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_library_function_name", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_library_function_name(IntPtr library, uint index, IntPtr* name);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_library_get_function")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_library_get_function", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_library_get_function(IntPtr library, IntPtr device, byte* name, IntPtr* function);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
         [LibraryImport(Lib, EntryPoint = "dc_function_release")]
         public static partial
 #else

@@ -16,6 +16,7 @@ pub const Event = @import("event.zig").Event;
 pub const Program = @import("compile.zig").Program;
 pub const Module = @import("module.zig").Module;
 pub const Function = @import("function.zig").Function;
+pub const KernelLibrary = @import("kernel_library.zig").KernelLibrary;
 pub const Launch = @import("launch.zig").Launch;
 pub const Graph = @import("graph.zig").Graph;
 pub const Queue = @import("queue.zig").Queue;
@@ -123,6 +124,7 @@ pub const DC_HANDLE_LAUNCH: i32 = 8;
 pub const DC_HANDLE_GRAPH: i32 = 9;
 pub const DC_HANDLE_QUEUE: i32 = 10;
 pub const DC_HANDLE_CONTROL: i32 = 11;
+pub const DC_HANDLE_LIBRARY: i32 = 12;
 
 pub extern "dccuda" fn dc_handle_count(handle_type: i32, count: ?*u64) dc_status;
 
@@ -489,6 +491,12 @@ pub extern "dccuda" fn dc_module_get_function(module: ?*Module, name: ?[*:0]cons
 pub extern "dccuda" fn dc_module_function_count(module: ?*Module, count: ?*u32) dc_status;
 pub extern "dccuda" fn dc_module_function_name(module: ?*Module, index: u32, name: ?*?[*:0]const u8) dc_status;
 pub extern "dccuda" fn dc_module_get_global(module: ?*Module, name: ?[*:0]const u8, buffer: ?*?*Buffer) dc_status;
+pub extern "dccuda" fn dc_library_load(image: ?*const anyopaque, size: u64, options: ?*const dc_module_options, library: ?*?*KernelLibrary) dc_status;
+pub extern "dccuda" fn dc_library_load_file(path: ?[*:0]const u8, options: ?*const dc_module_options, library: ?*?*KernelLibrary) dc_status;
+pub extern "dccuda" fn dc_library_release(library: ?*KernelLibrary) void;
+pub extern "dccuda" fn dc_library_function_count(library: ?*KernelLibrary, count: ?*u32) dc_status;
+pub extern "dccuda" fn dc_library_function_name(library: ?*KernelLibrary, index: u32, name: ?*?[*:0]const u8) dc_status;
+pub extern "dccuda" fn dc_library_get_function(library: ?*KernelLibrary, device: ?*Device, name: ?[*:0]const u8, function: ?*?*Function) dc_status;
 pub extern "dccuda" fn dc_function_release(function: ?*Function) void;
 pub extern "dccuda" fn dc_function_name(function: ?*Function, name: ?*?[*:0]const u8) dc_status;
 

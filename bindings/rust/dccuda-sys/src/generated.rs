@@ -82,6 +82,7 @@ pub const DC_HANDLE_LAUNCH: i32 = 8;
 pub const DC_HANDLE_GRAPH: i32 = 9;
 pub const DC_HANDLE_QUEUE: i32 = 10;
 pub const DC_HANDLE_CONTROL: i32 = 11;
+pub const DC_HANDLE_LIBRARY: i32 = 12;
 /// Bytes of stack per GPU thread (deep recursion, large local arrays).
 pub const DC_LIMIT_STACK_SIZE: i32 = 0;
 /// Bytes of the FIFO device printf writes into (output past it is lost).
@@ -377,6 +378,13 @@ pub struct dc_function_s {
 }
 /// The `dc_function` handle (NULL = no handle).
 pub type dc_function = *mut dc_function_s;
+#[repr(C)]
+pub struct dc_library_s {
+    _private: [u8; 0],
+    _not_send_sync_or_unpin: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+/// The `dc_library` handle (NULL = no handle).
+pub type dc_library = *mut dc_library_s;
 #[repr(C)]
 pub struct dc_launch_s {
     _private: [u8; 0],
@@ -1458,7 +1466,9 @@ extern "C" {
     /// dc_event_synchronize, dc_event_query, dc_event_elapsed_ms,
     /// dc_module_load, dc_module_load_file, dc_module_load_program,
     /// dc_module_compile_and_load, dc_module_get_function, dc_module_get_global,
-    /// dc_module_function_count, dc_module_function_name, dc_function_attribute,
+    /// dc_module_function_count, dc_module_function_name, dc_library_load,
+    /// dc_library_load_file, dc_library_function_count, dc_library_function_name,
+    /// dc_library_get_function, dc_function_attribute,
     /// dc_function_get_info, dc_function_set_attribute,
     /// dc_function_set_cache_config, dc_occupancy_max_active_blocks,
     /// dc_occupancy_max_potential_block_size, dc_occupancy_max_active_clusters,
@@ -1738,6 +1748,55 @@ extern "C" {
     /// can be read, written and passed to kernels like any device buffer.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_NOT_FOUND.
     pub fn dc_module_get_global(module: dc_module, name: *const c_char, buffer: *mut dc_buffer) -> dc_status;
+
+    /// A dc_library is code loaded once for the whole process (the driver's
+    /// cuLibrary, CUDA 12.0+) rather than into one device's context as a dc_module
+    /// is: dc_library_get_function hands out a dc_function for any device, and the
+    /// driver loads the code into that device's context on first use. Multi-GPU
+    /// code loads an image once and asks for the function per device; every launch
+    /// path (dc_launch_kernel, dc_launch_create, graphs, occupancy) takes that
+    /// function as it takes one of a module. A dc_module keeps its meaning (code
+    /// in one device's context) and is unaffected.
+    ///
+    /// Load from an image in memory: PTX, CUBIN or fatbin, checked as dc_module_load
+    /// checks it (kind, bounds) before the driver sees it; the image is copied and
+    /// the caller keeps ownership. `options` may be NULL; its JIT settings apply to
+    /// PTX as in dc_module_load. Needs no device: the driver is initialised if it
+    /// was not. Any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL image or out, size 0, bad options),
+    /// DC_ERROR_INVALID_IMAGE (the JIT error log, if any, is in dc_last_error_detail()),
+    /// DC_ERROR_NOT_SUPPORTED (a driver older than CUDA 12.0 has no cuLibrary;
+    /// use dc_module_load per device), DC_ERROR_NO_DRIVER, DC_ERROR_OUT_OF_MEMORY.
+    pub fn dc_library_load(image: *const c_void, size: u64, options: *const dc_module_options, library: *mut dc_library) -> dc_status;
+
+    /// As dc_library_load, from a file (PTX, CUBIN or fatbin) read as
+    /// dc_module_load_file reads it. Errors: as dc_library_load, DC_ERROR_NOT_FOUND
+    /// (no such file), DC_ERROR_IO (a file that cannot be read).
+    pub fn dc_library_load_file(path: *const c_char, options: *const dc_module_options, library: *mut dc_library) -> dc_status;
+
+    /// Release a library. Functions got from it keep it loaded (on every device
+    /// they were got for) until they are released. NULL is ignored.
+    pub fn dc_library_release(library: dc_library);
+
+    /// The number of kernels in the library: from the driver (CUDA 12.4+), else
+    /// read from the image at load. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
+    pub fn dc_library_function_count(library: dc_library, count: *mut u32) -> dc_status;
+
+    /// The name of kernel `index` (0 .. count-1), valid while the library lives.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT, DC_ERROR_OUT_OF_RANGE.
+    pub fn dc_library_function_name(library: dc_library, index: u32, name: *mut *const c_char) -> dc_status;
+
+    /// The kernel `name` (mangled, for C++) of the library as a dc_function on
+    /// `device` (cuLibraryGetKernel, then cuKernelGetFunction in the device's
+    /// context, which loads the code there if it was not yet). The function keeps
+    /// the library and the device alive; it is used exactly as a function of a
+    /// module. Asking again for the same device and name gives another handle to
+    /// the same kernel. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL or empty
+    /// name), DC_ERROR_NOT_FOUND (the message lists the kernels the library has),
+    /// DC_ERROR_INVALID_IMAGE (no code in the library the device can run), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_library_get_function(library: dc_library, device: dc_device, name: *const c_char, function: *mut dc_function) -> dc_status;
 
     /// Release a function handle. NULL is ignored.
     pub fn dc_function_release(function: dc_function);
@@ -2461,6 +2520,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_HANDLE_GRAPH);
         $m!(DC_HANDLE_QUEUE);
         $m!(DC_HANDLE_CONTROL);
+        $m!(DC_HANDLE_LIBRARY);
         $m!(DC_LIMIT_STACK_SIZE);
         $m!(DC_LIMIT_PRINTF_FIFO_SIZE);
         $m!(DC_LIMIT_MALLOC_HEAP_SIZE);
