@@ -36,6 +36,7 @@ const event = @import("src/event.zig");
 const compile = @import("src/compile.zig");
 const linking = @import("src/link.zig");
 const module = @import("src/module.zig");
+const kernel_library = @import("src/kernel_library.zig");
 const function = @import("src/function.zig");
 const launch = @import("src/launch.zig");
 const graph = @import("src/graph.zig");
@@ -138,6 +139,7 @@ pub const LinkOptions = linking.LinkOptions;
 pub const NvJitLinkVersion = linking.NvJitLinkVersion;
 pub const nvjitlinkVersion = linking.nvjitlinkVersion;
 pub const Module = module.Module;
+pub const KernelLibrary = kernel_library.KernelLibrary;
 pub const ModuleOptions = module.ModuleOptions;
 pub const JitFlags = module.JitFlags;
 

@@ -147,6 +147,12 @@ namespace Dccuda
         internal override void Free(IntPtr value) { NativeMethods.dc_module_release(value); }
     }
 
+    /// <summary>Owns a dc_library.</summary>
+    public sealed class DcLibraryHandle : DcHandle
+    {
+        internal override void Free(IntPtr value) { NativeMethods.dc_library_release(value); }
+    }
+
     /// <summary>Owns a dc_function.</summary>
     public sealed class DcFunctionHandle : DcHandle
     {

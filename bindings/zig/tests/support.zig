@@ -125,7 +125,7 @@ pub fn expectNoLeaks() !void {
         return error.TestLeakedHandles;
     }
     if (fake()) |f| {
-        const kinds = [_][*:0]const u8{ "allocations", "host_allocations", "managed", "registrations", "pools", "streams", "events", "modules", "graphs", "graph_execs", "primary_retains" };
+        const kinds = [_][*:0]const u8{ "allocations", "host_allocations", "managed", "registrations", "pools", "streams", "events", "modules", "graphs", "graph_execs", "primary_retains", "libraries" };
         for (kinds) |k| {
             const n = f.live(k);
             if (n > 0) {
