@@ -87,7 +87,8 @@
  *   the object's device was lost or reset (see "Devices after a fault").
  *   Nor are the refusals that come from where a call is made, not from its
  *   arguments: DC_ERROR_INVALID_STATE in a forked child (see "Fork") and,
- *   for the calls dc_stream_add_callback lists, inside a host function; and
+ *   for the calls dc_stream_add_callback lists, inside a host function, and
+ *   for every call, inside the log callback (see dc_set_log_callback); and
  *   DC_ERROR_INVALID_ARGUMENT naming a malformed environment variable (see
  *   "Configuration").
  *
@@ -2774,6 +2775,59 @@ DC_API dc_status dc_control_check_progress(dc_control control, uint64_t stall_us
  * stop the kernel first).
  */
 DC_API dc_status dc_control_reset(dc_control control);
+
+/* =========================================================================
+ * Diagnostics: the log hook
+ * ========================================================================= */
+
+/* Log levels: the values of Microsoft.Extensions.Logging's LogLevel (Trace 0 to
+ * Error 4), so that a binding passes them on unchanged. */
+DC_CONSTANTS(dc_log_level, enumeration, int32_t)
+/** Every step of a decision (each cache lookup). */
+#define DC_LOG_TRACE    0
+/** A decision worth knowing when tuning: a copy staged through pinned
+ *  memory, a kernel-cache miss and why, an older entry point used. */
+#define DC_LOG_DEBUG    1
+/** A decision that changes what the process holds: the driver loaded, pool
+ *  memory given back. */
+#define DC_LOG_INFO     2
+/** Something the caller may want to act on: an entry point the driver lacks
+ *  (the call that needs it answers DC_ERROR_NOT_SUPPORTED). */
+#define DC_LOG_WARNING  3
+/** Reserved for failures no call reports (none today: failures are the calls'
+ *  statuses and last errors). */
+#define DC_LOG_ERROR    4
+
+/**
+ * A log callback: `level` a DC_LOG_* value, `category` one of "staging",
+ * "cache", "pool", "fallback", "driver" (static strings; more may come), and
+ * `message` one line of UTF-8 without a newline, valid during the call only.
+ */
+typedef void (*dc_log_fn)(void* user_data, int32_t level, const char* category, const char* message);
+
+/**
+ * Receive dccuda's decisions at `min_level` (a DC_LOG_* level) and above, in
+ * `fn(user_data, level, category, message)`; `fn` NULL stops them (then
+ * `min_level` must still be a level and `user_data` is ignored). One callback
+ * per process: a later call replaces the earlier one. No callback is set at
+ * start; while none is, each place that could report costs one relaxed atomic
+ * load. May be called before dc_init, to hear the driver being loaded.
+ *
+ * Threads. The callback runs on the thread that made the decision, inside the
+ * dc_ call that made it, and possibly while dccuda holds its own locks; several
+ * threads may run it at once. So it must be quick and must not call dccuda:
+ * every fallible dc_ call made from inside it fails at once with
+ * DC_ERROR_INVALID_STATE (the calling dc_ call's own last error is kept), a
+ * release function must not be called, and messages arising on that thread
+ * while it runs are dropped. dc_last_error_*, dc_status_name and dc_version
+ * may be called. When dc_set_log_callback returns, the previous callback runs
+ * on no thread and is never called again: its user_data may be freed. An
+ * exception or longjmp must not leave the callback.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (min_level not a DC_LOG_* level),
+ * DC_ERROR_INVALID_STATE (called from inside the log callback).
+ */
+DC_API dc_status dc_set_log_callback(DC_FAMILY(dc_log_level) int32_t min_level, DC_NULLABLE dc_log_fn fn,
+                                     DC_USER_DATA DC_NULLABLE void* user_data);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -21,6 +21,7 @@ struct ThreadError {
   int32_t nvrtc = 0;           // raw nvrtcResult behind the failure
   std::string message;
   std::string detail;          // long logs (compiler, JIT)
+  bool in_log_callback = false; // the log callback runs on this thread (core/log.h): calls are refused
 };
 
 ThreadError& thread_error() noexcept;

@@ -735,4 +735,10 @@ FACTS = {
         valid={"ops": "fx.mem_ops", "count": "1"},
         ints={"count": ("bad", ["0", "257", U32_MAX], ARG)},
     ),
+
+    # -- diagnostics ----------------------------------------------------------------------
+    "dc_set_log_callback": dict(
+        valid={"fn": "badinput::noop_log_fn", "user_data": "nullptr"},
+        after="dc_set_log_callback(DC_LOG_TRACE, nullptr, nullptr);",
+    ),
 }

@@ -13,6 +13,7 @@
 namespace badinput {
 
 void noop_host_fn(void*) {}
+void noop_log_fn(void*, int32_t, const char*, const char*) {}
 uint64_t no_shared_memory(int32_t, void*) { return 0; }
 void no_op(void*) {}
 

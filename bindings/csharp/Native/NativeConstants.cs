@@ -174,5 +174,11 @@ namespace Dccuda.Interop
         public const int DC_CONTROL_IDLE = 0;
         public const int DC_CONTROL_RUNNING = 1;
         public const int DC_CONTROL_STOPPED = 2;
+
+        public const int DC_LOG_TRACE = 0;
+        public const int DC_LOG_DEBUG = 1;
+        public const int DC_LOG_INFO = 2;
+        public const int DC_LOG_WARNING = 3;
+        public const int DC_LOG_ERROR = 4;
     }
 }

@@ -675,6 +675,19 @@ pub extern "dccuda" fn dc_control_status(control: ?*Control, info: ?*dc_control_
 pub extern "dccuda" fn dc_control_check_progress(control: ?*Control, stall_us: u64) dc_status;
 pub extern "dccuda" fn dc_control_reset(control: ?*Control) dc_status;
 
+// ---------------------------------------------------------------------------
+// Diagnostics: the log hook
+
+pub const DC_LOG_TRACE: i32 = 0;
+pub const DC_LOG_DEBUG: i32 = 1;
+pub const DC_LOG_INFO: i32 = 2;
+pub const DC_LOG_WARNING: i32 = 3;
+pub const DC_LOG_ERROR: i32 = 4;
+
+pub const dc_log_fn = *const fn (user_data: ?*anyopaque, level: i32, category: u8, message: u8) callconv(.C) void;
+
+pub extern "dccuda" fn dc_set_log_callback(min_level: i32, @"fn": ?dc_log_fn, user_data: ?*anyopaque) dc_status;
+
 /// The structs of the header, in header order: layout.zig prints these and the
 /// tests check that each `struct_size` default is the struct's own size.
 pub const structs = .{

@@ -284,6 +284,20 @@ pub const DC_CONTROL_IDLE: i32 = 0;
 pub const DC_CONTROL_RUNNING: i32 = 1;
 /// the kernel called dc_control_exit
 pub const DC_CONTROL_STOPPED: i32 = 2;
+/// Every step of a decision (each cache lookup).
+pub const DC_LOG_TRACE: i32 = 0;
+/// A decision worth knowing when tuning: a copy staged through pinned
+/// memory, a kernel-cache miss and why, an older entry point used.
+pub const DC_LOG_DEBUG: i32 = 1;
+/// A decision that changes what the process holds: the driver loaded, pool
+/// memory given back.
+pub const DC_LOG_INFO: i32 = 2;
+/// Something the caller may want to act on: an entry point the driver lacks
+/// (the call that needs it answers DC_ERROR_NOT_SUPPORTED).
+pub const DC_LOG_WARNING: i32 = 3;
+/// Reserved for failures no call reports (none today: failures are the calls'
+/// statuses and last errors).
+pub const DC_LOG_ERROR: i32 = 4;
 
 // ---------------------------------------------------------------------------
 // Handles: opaque, only ever behind a pointer; not Send or Sync by themselves.
@@ -373,6 +387,10 @@ pub type dc_control = *mut dc_control_s;
 pub type dc_host_fn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
 /// Dynamic shared memory a kernel needs for a given block size.
 pub type dc_block_shared_memory_fn = Option<unsafe extern "C" fn(block_size: i32, user_data: *mut c_void) -> u64>;
+/// A log callback: `level` a DC_LOG_* value, `category` one of "staging",
+/// "cache", "pool", "fallback", "driver" (static strings; more may come), and
+/// `message` one line of UTF-8 without a newline, valid during the call only.
+pub type dc_log_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, level: i32, category: *const c_char, message: *const c_char)>;
 
 // ---------------------------------------------------------------------------
 // Structs
@@ -2230,6 +2248,27 @@ extern "C" {
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (DC_CONTROL_RUNNING:
     /// stop the kernel first).
     pub fn dc_control_reset(control: dc_control) -> dc_status;
+
+    /// Receive dccuda's decisions at `min_level` (a DC_LOG_* level) and above, in
+    /// `fn(user_data, level, category, message)`; `fn` NULL stops them (then
+    /// `min_level` must still be a level and `user_data` is ignored). One callback
+    /// per process: a later call replaces the earlier one. No callback is set at
+    /// start; while none is, each place that could report costs one relaxed atomic
+    /// load. May be called before dc_init, to hear the driver being loaded.
+    ///
+    /// Threads. The callback runs on the thread that made the decision, inside the
+    /// dc_ call that made it, and possibly while dccuda holds its own locks; several
+    /// threads may run it at once. So it must be quick and must not call dccuda:
+    /// every fallible dc_ call made from inside it fails at once with
+    /// DC_ERROR_INVALID_STATE (the calling dc_ call's own last error is kept), a
+    /// release function must not be called, and messages arising on that thread
+    /// while it runs are dropped. dc_last_error_*, dc_status_name and dc_version
+    /// may be called. When dc_set_log_callback returns, the previous callback runs
+    /// on no thread and is never called again: its user_data may be freed. An
+    /// exception or longjmp must not leave the callback.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (min_level not a DC_LOG_* level),
+    /// DC_ERROR_INVALID_STATE (called from inside the log callback).
+    pub fn dc_set_log_callback(min_level: i32, fn_: dc_log_fn, user_data: *mut c_void) -> dc_status;
 }
 
 /// Every public struct with its fields, in declaration order: what the layout report
@@ -2395,5 +2434,10 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_CONTROL_IDLE);
         $m!(DC_CONTROL_RUNNING);
         $m!(DC_CONTROL_STOPPED);
+        $m!(DC_LOG_TRACE);
+        $m!(DC_LOG_DEBUG);
+        $m!(DC_LOG_INFO);
+        $m!(DC_LOG_WARNING);
+        $m!(DC_LOG_ERROR);
     };
 }
