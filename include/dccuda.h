@@ -292,6 +292,9 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
 #define DC_INIT_NO_DISK_CACHE      0x2u
 /** dc_init_options.flags: do not keep compiled kernels in memory. */
 #define DC_INIT_NO_MEMORY_CACHE    0x4u
+/** dc_init_options.flags: when the process exits, write the handles never
+ *  released to stderr (see dc_handle_report). */
+#define DC_INIT_REPORT_LEAKS       0x8u
 
 /*
  * Configuration: every setting, its dc_init option and its environment variable
@@ -318,6 +321,8 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * |  DC_INIT_NO_DISK_CACHE  |                                | DC_INIT_NO_DISK_CACHE and         |                                  |
  * |  DC_INIT_NO_MEMORY_CACHE|                                | DC_INIT_NO_MEMORY_CACHE together  |                                  |
  * | flags DC_INIT_NO_NVRTC  | (none)                         |                                   | NVRTC is loaded                  |
+ * | flags                   | DCCUDA_LEAK_REPORT             | yes/no (below); yes = the flag    | no: nothing is written at exit   |
+ * |  DC_INIT_REPORT_LEAKS   |                                | DC_INIT_REPORT_LEAKS              |                                  |
  * | (none)                  | DCCUDA_CACHE_KEY_FILE          | the path of a file of the user's, | none: a private cache            |
  * |                         |                                | mode 0600, holding a key of 32 to |                                  |
  * |                         |                                | 4096 bytes: a shared cache (below)|                                  |
@@ -2828,6 +2833,69 @@ typedef void (*dc_log_fn)(void* user_data, int32_t level, const char* category, 
  */
 DC_API dc_status dc_set_log_callback(DC_FAMILY(dc_log_level) int32_t min_level, DC_NULLABLE dc_log_fn fn,
                                      DC_USER_DATA DC_NULLABLE void* user_data);
+
+/* =========================================================================
+ * Diagnostics: live handles
+ * ========================================================================= */
+
+/** One live handle, as dc_handle_visit gives it. */
+typedef struct dc_handle_info {
+  uint32_t struct_size;          /**< sizeof(dc_handle_info) of the library that filled it */
+  DC_FAMILY(dc_handle_type) int32_t handle_type;   /**< DC_HANDLE_* */
+  /** The handle's value: compare it with (uint64_t)(uintptr_t)your_handle. */
+  uint64_t handle;
+  uint64_t age_ns;               /**< nanoseconds since the handle was made (steady clock) */
+  /** The operating system's id of the thread that made it (Linux: as gettid,
+   *  top and gdb show it; Windows: GetCurrentThreadId). */
+  uint64_t thread_id;
+  char     created_by[64];       /**< the dc_ call that made it ("dc_buffer_alloc"), NUL-terminated */
+  int32_t  device_ordinal;       /**< the device it lives on; -1 for none (a program) */
+  /** Buffers: DC_BUFFER_*; 0 for other handles. */
+  DC_FAMILY(dc_buffer_kind) int32_t buffer_kind;
+  uint64_t buffer_size;          /**< buffers: bytes; 0 for other handles */
+  uint32_t buffer_view;          /**< buffers: 1 for a view (dc_buffer_view), else 0 */
+  uint32_t reserved;             /**< 0 */
+} dc_handle_info;
+
+#define DC_HANDLE_INFO_INIT { (uint32_t)sizeof(dc_handle_info), 0, 0u, 0u, 0u, {0}, -1, 0, 0u, 0u, 0u }
+
+/**
+ * A handle-report callback: `info` (library-owned, valid during the call
+ * only) describes one live handle; read no further than info->struct_size.
+ */
+typedef void (*dc_handle_fn)(void* user_data, const dc_handle_info* info);
+
+/**
+ * Every handle of this process that is live now (made and not yet released),
+ * as text into `text` (`capacity` bytes): a summary line ("3 live handles: 1
+ * dc_device, 2 dc_buffer"), then one line per handle with its type and value,
+ * age, the call and thread that made it, its device, and for a buffer its size
+ * and kind; "" when no handle is live. A terminating NUL follows;
+ * `*length` receives the text's length in bytes (without the NUL). Ask for the
+ * length first with text NULL and capacity 0 (DC_SUCCESS, nothing written),
+ * then pass a buffer of *length + 1 bytes. When `capacity` is too small
+ * nothing is written to `text` or `*length` (0) and the status is
+ * DC_ERROR_OUT_OF_RANGE, its message giving the size needed. Handles come and
+ * go between two calls: size the second call's buffer with some room, or call
+ * again on DC_ERROR_OUT_OF_RANGE. For finding leaks in tests and finalizers:
+ * it visits every slot of the handle table (the cost grows with the number of
+ * handles ever live at once); creating a handle records its few facts, and
+ * nothing else pays for the report. Any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL text with a nonzero capacity, NULL
+ * length), DC_ERROR_OUT_OF_RANGE (capacity too small).
+ */
+DC_API dc_status dc_handle_report(DC_OUT DC_NULLABLE DC_ARRAY(capacity) char* text, uint64_t capacity,
+                                  DC_OUT uint64_t* length);
+
+/**
+ * Call `fn(user_data, info)` once for every handle live when the call began,
+ * on the calling thread, in no particular order, before returning. The
+ * handles are gathered first and nothing of dccuda is locked while `fn` runs:
+ * it may call dccuda, release the handle it is told about (the report is of
+ * the moment the call began) or make new ones (not reported this time).
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL fn).
+ */
+DC_API dc_status dc_handle_visit(dc_handle_fn fn, DC_USER_DATA DC_NULLABLE void* user_data);
 
 #ifdef __cplusplus
 } /* extern "C" */

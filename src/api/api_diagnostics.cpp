@@ -1,8 +1,16 @@
-// Entry points: seeing inside (the log hook).
+// Entry points: seeing inside (the log hook, live handles).
 #include "dccuda.h"
 
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/args.h"
+#include "core/error.h"
 #include "core/fork_guard.h"
 #include "core/guard.h"
+#include "core/handle_report.h"
+#include "core/handle_table.h"
 #include "core/log.h"
 
 using namespace dc;
@@ -13,6 +21,42 @@ DC_API dc_status dc_set_log_callback(int32_t min_level, dc_log_fn fn, void* user
   return guarded("dc_set_log_callback", [&] {
     forbid_after_fork();
     set_log_callback(min_level, fn, user_data);
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_handle_report(char* text, uint64_t capacity, uint64_t* length) {
+  return guarded("dc_handle_report", [&] {
+    clear_out(length);
+    forbid_after_fork();
+    require_arg(length, "length");
+    if (!text && capacity)
+      fail(DC_ERROR_INVALID_ARGUMENT, "text is NULL but capacity is %llu; pass a buffer of capacity bytes, or NULL "
+           "and 0 to ask for the length", static_cast<unsigned long long>(capacity));
+    std::string report = handle_report_text(HandleTable::live_handles(), steady_now_ns());
+    // As every out, *length stays 0 on failure: the message gives the size.
+    if (text && capacity <= report.size())
+      fail(DC_ERROR_OUT_OF_RANGE, "capacity %llu is too small for the report: it is %zu bytes and a terminating NUL; "
+           "pass a buffer of at least %zu bytes (text NULL and capacity 0 ask for the length)",
+           static_cast<unsigned long long>(capacity), report.size(), report.size() + 1);
+    *length = report.size();
+    if (!text) return DC_SUCCESS;
+    std::memcpy(text, report.data(), report.size());
+    text[report.size()] = '\0';
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_handle_visit(dc_handle_fn fn, void* user_data) {
+  return guarded("dc_handle_visit", [&] {
+    forbid_after_fork();
+    if (!fn) fail(DC_ERROR_INVALID_ARGUMENT, "fn is NULL; pass the function to call for each live handle");
+    std::vector<LiveHandle> handles = HandleTable::live_handles();
+    uint64_t now = steady_now_ns();
+    for (const LiveHandle& h : handles) {
+      dc_handle_info info = handle_info(h, now);
+      fn(user_data, &info);
+    }
     return DC_SUCCESS;
   });
 }

@@ -6,3 +6,5 @@ dc_test(test_log SOURCES ${DCTEST_DIAG}/test_log.cpp OWN_MAIN LABELS threads)
 # The same on a CUDA 12.0 driver: entry points missing, older ones standing in.
 dc_test(test_log_old_driver SOURCES ${DCTEST_DIAG}/test_log.cpp OWN_MAIN
   ENV ${DCTEST_FAKE_ENV} DCFAKE_DRIVER_VERSION=12000 FAKE_ONLY)
+# Live handles and the leak report at exit (children that leak on purpose).
+dc_test(test_handle_report SOURCES ${DCTEST_DIAG}/test_handle_report.cpp OWN_MAIN)

@@ -741,4 +741,12 @@ FACTS = {
         valid={"fn": "badinput::noop_log_fn", "user_data": "nullptr"},
         after="dc_set_log_callback(DC_LOG_TRACE, nullptr, nullptr);",
     ),
+    "dc_handle_report": dict(
+        valid={"text": "nullptr", "capacity": "0"},
+        # The valid call asks for the length (the fixture's report may exceed its host memory).
+        ints={"capacity": ("bad", ["1", U64_MAX], ARG)},
+    ),
+    "dc_handle_visit": dict(
+        valid={"fn": "badinput::noop_handle_fn", "user_data": "nullptr"},
+    ),
 }

@@ -34,6 +34,7 @@ namespace Dccuda.Interop
         public const uint DC_INIT_NO_NVRTC = 1u;
         public const uint DC_INIT_NO_DISK_CACHE = 2u;
         public const uint DC_INIT_NO_MEMORY_CACHE = 4u;
+        public const uint DC_INIT_REPORT_LEAKS = 8u;
 
         public const int DC_HANDLE_DEVICE = 1;
         public const int DC_HANDLE_BUFFER = 2;

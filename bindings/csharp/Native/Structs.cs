@@ -308,4 +308,38 @@ namespace Dccuda.Interop
             return new DcControlInfo { StructSize = (uint)sizeof(DcControlInfo) };
         }
     }
+
+    /// <summary>dc_handle_info.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct DcHandleInfo
+    {
+        /// <summary>sizeof(dc_handle_info) of the library that filled it</summary>
+        public uint StructSize;
+        /// <summary>DC_HANDLE_*</summary>
+        public int HandleType;
+        /// <summary>The handle's value: compare it with (uint64_t)(uintptr_t)your_handle.</summary>
+        public ulong Handle;
+        /// <summary>nanoseconds since the handle was made (steady clock)</summary>
+        public ulong AgeNs;
+        /// <summary>The operating system's id of the thread that made it (Linux: as gettid, top and gdb show it; Windows: GetCurrentThreadId).</summary>
+        public ulong ThreadId;
+        /// <summary>the dc_ call that made it ("dc_buffer_alloc"), NUL-terminated</summary>
+        public fixed byte CreatedBy[64];
+        /// <summary>the device it lives on; -1 for none (a program)</summary>
+        public int DeviceOrdinal;
+        /// <summary>Buffers: DC_BUFFER_*; 0 for other handles.</summary>
+        public int BufferKind;
+        /// <summary>buffers: bytes; 0 for other handles</summary>
+        public ulong BufferSize;
+        /// <summary>buffers: 1 for a view (dc_buffer_view), else 0</summary>
+        public uint BufferView;
+        /// <summary>0</summary>
+        public uint Reserved;
+
+        /// <summary>DC_HANDLE_INFO_INIT.</summary>
+        public static unsafe DcHandleInfo Init()
+        {
+            return new DcHandleInfo { StructSize = (uint)sizeof(DcHandleInfo), DeviceOrdinal = -1 };
+        }
+    }
 }

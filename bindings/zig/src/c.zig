@@ -95,6 +95,7 @@ pub extern "dccuda" fn dc_last_error_detail() [*:0]const u8;
 pub const DC_INIT_NO_NVRTC: u32 = 0x1;
 pub const DC_INIT_NO_DISK_CACHE: u32 = 0x2;
 pub const DC_INIT_NO_MEMORY_CACHE: u32 = 0x4;
+pub const DC_INIT_REPORT_LEAKS: u32 = 0x8;
 
 /// The defaults are DC_INIT_OPTIONS_INIT.
 pub const dc_init_options = extern struct {
@@ -684,9 +685,32 @@ pub const DC_LOG_INFO: i32 = 2;
 pub const DC_LOG_WARNING: i32 = 3;
 pub const DC_LOG_ERROR: i32 = 4;
 
-pub const dc_log_fn = *const fn (user_data: ?*anyopaque, level: i32, category: u8, message: u8) callconv(.C) void;
+pub const dc_log_fn = *const fn (user_data: ?*anyopaque, level: i32, category: ?[*:0]const u8, message: ?[*:0]const u8) callconv(.C) void;
 
 pub extern "dccuda" fn dc_set_log_callback(min_level: i32, @"fn": ?dc_log_fn, user_data: ?*anyopaque) dc_status;
+
+// ---------------------------------------------------------------------------
+// Diagnostics: live handles
+
+/// The defaults are DC_HANDLE_INFO_INIT.
+pub const dc_handle_info = extern struct {
+    struct_size: u32 = @sizeOf(dc_handle_info),
+    handle_type: i32 = 0,
+    handle: u64 = 0,
+    age_ns: u64 = 0,
+    thread_id: u64 = 0,
+    created_by: [64]u8 = [_]u8{0} ** 64,
+    device_ordinal: i32 = -1,
+    buffer_kind: i32 = 0,
+    buffer_size: u64 = 0,
+    buffer_view: u32 = 0,
+    reserved: u32 = 0,
+};
+
+pub const dc_handle_fn = *const fn (user_data: ?*anyopaque, info: ?*const dc_handle_info) callconv(.C) void;
+
+pub extern "dccuda" fn dc_handle_report(text: ?*anyopaque, capacity: u64, length: ?*u64) dc_status;
+pub extern "dccuda" fn dc_handle_visit(@"fn": ?dc_handle_fn, user_data: ?*anyopaque) dc_status;
 
 /// The structs of the header, in header order: layout.zig prints these and the
 /// tests check that each `struct_size` default is the struct's own size.
@@ -701,4 +725,5 @@ pub const structs = .{
     .{ "dc_arg", dc_arg },
     .{ "dc_queue_stats", dc_queue_stats },
     .{ "dc_control_info", dc_control_info },
+    .{ "dc_handle_info", dc_handle_info },
 };

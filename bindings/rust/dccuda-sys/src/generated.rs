@@ -71,6 +71,9 @@ pub const DC_INIT_NO_NVRTC: u32 = 0x1;
 pub const DC_INIT_NO_DISK_CACHE: u32 = 0x2;
 /// dc_init_options.flags: do not keep compiled kernels in memory.
 pub const DC_INIT_NO_MEMORY_CACHE: u32 = 0x4;
+/// dc_init_options.flags: when the process exits, write the handles never
+/// released to stderr (see dc_handle_report).
+pub const DC_INIT_REPORT_LEAKS: u32 = 0x8;
 pub const DC_HANDLE_DEVICE: i32 = 1;
 pub const DC_HANDLE_BUFFER: i32 = 2;
 pub const DC_HANDLE_STREAM: i32 = 3;
@@ -391,6 +394,9 @@ pub type dc_block_shared_memory_fn = Option<unsafe extern "C" fn(block_size: i32
 /// "cache", "pool", "fallback", "driver" (static strings; more may come), and
 /// `message` one line of UTF-8 without a newline, valid during the call only.
 pub type dc_log_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, level: i32, category: *const c_char, message: *const c_char)>;
+/// A handle-report callback: `info` (library-owned, valid during the call
+/// only) describes one live handle; read no further than info->struct_size.
+pub type dc_handle_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, info: *const dc_handle_info)>;
 
 // ---------------------------------------------------------------------------
 // Structs
@@ -822,6 +828,54 @@ impl Default for dc_control_info {
             heartbeat: 0,
             errors: 0,
             idle_us: 0,
+        }
+    }
+}
+
+/// One live handle, as dc_handle_visit gives it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_handle_info {
+    /// sizeof(dc_handle_info) of the library that filled it
+    pub struct_size: u32,
+    /// DC_HANDLE_*
+    pub handle_type: i32,
+    /// The handle's value: compare it with (uint64_t)(uintptr_t)your_handle.
+    pub handle: u64,
+    /// nanoseconds since the handle was made (steady clock)
+    pub age_ns: u64,
+    /// The operating system's id of the thread that made it (Linux: as gettid,
+    /// top and gdb show it; Windows: GetCurrentThreadId).
+    pub thread_id: u64,
+    /// the dc_ call that made it ("dc_buffer_alloc"), NUL-terminated
+    pub created_by: [c_char; 64],
+    /// the device it lives on; -1 for none (a program)
+    pub device_ordinal: i32,
+    /// Buffers: DC_BUFFER_*; 0 for other handles.
+    pub buffer_kind: i32,
+    /// buffers: bytes; 0 for other handles
+    pub buffer_size: u64,
+    /// buffers: 1 for a view (dc_buffer_view), else 0
+    pub buffer_view: u32,
+    /// 0
+    pub reserved: u32,
+}
+
+impl Default for dc_handle_info {
+    /// `DC_HANDLE_INFO_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_handle_info>() as u32,
+            handle_type: 0,
+            handle: 0,
+            age_ns: 0,
+            thread_id: 0,
+            created_by: [0; 64],
+            device_ordinal: -1,
+            buffer_kind: 0,
+            buffer_size: 0,
+            buffer_view: 0,
+            reserved: 0,
         }
     }
 }
@@ -2269,6 +2323,33 @@ extern "C" {
     /// Errors: DC_ERROR_INVALID_ARGUMENT (min_level not a DC_LOG_* level),
     /// DC_ERROR_INVALID_STATE (called from inside the log callback).
     pub fn dc_set_log_callback(min_level: i32, fn_: dc_log_fn, user_data: *mut c_void) -> dc_status;
+
+    /// Every handle of this process that is live now (made and not yet released),
+    /// as text into `text` (`capacity` bytes): a summary line ("3 live handles: 1
+    /// dc_device, 2 dc_buffer"), then one line per handle with its type and value,
+    /// age, the call and thread that made it, its device, and for a buffer its size
+    /// and kind; "" when no handle is live. A terminating NUL follows;
+    /// `*length` receives the text's length in bytes (without the NUL). Ask for the
+    /// length first with text NULL and capacity 0 (DC_SUCCESS, nothing written),
+    /// then pass a buffer of *length + 1 bytes. When `capacity` is too small
+    /// nothing is written to `text` or `*length` (0) and the status is
+    /// DC_ERROR_OUT_OF_RANGE, its message giving the size needed. Handles come and
+    /// go between two calls: size the second call's buffer with some room, or call
+    /// again on DC_ERROR_OUT_OF_RANGE. For finding leaks in tests and finalizers:
+    /// it visits every slot of the handle table (the cost grows with the number of
+    /// handles ever live at once); creating a handle records its few facts, and
+    /// nothing else pays for the report. Any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL text with a nonzero capacity, NULL
+    /// length), DC_ERROR_OUT_OF_RANGE (capacity too small).
+    pub fn dc_handle_report(text: *mut c_char, capacity: u64, length: *mut u64) -> dc_status;
+
+    /// Call `fn(user_data, info)` once for every handle live when the call began,
+    /// on the calling thread, in no particular order, before returning. The
+    /// handles are gathered first and nothing of dccuda is locked while `fn` runs:
+    /// it may call dccuda, release the handle it is told about (the report is of
+    /// the moment the call began) or make new ones (not reported this time).
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL fn).
+    pub fn dc_handle_visit(fn_: dc_handle_fn, user_data: *mut c_void) -> dc_status;
 }
 
 /// Every public struct with its fields, in declaration order: what the layout report
@@ -2287,6 +2368,7 @@ macro_rules! __dccuda_for_each_struct {
         $m!(dc_arg { kind, size, value, buffer, offset });
         $m!(dc_queue_stats { struct_size, direction, slot_size, capacity, length, enqueued, dequeued, full_waits, empty_waits, drops });
         $m!(dc_control_info { struct_size, state, stop_requested, last_error, heartbeat, errors, idle_us });
+        $m!(dc_handle_info { struct_size, handle_type, handle, age_ns, thread_id, created_by, device_ordinal, buffer_kind, buffer_size, buffer_view, reserved });
     };
 }
 
@@ -2323,6 +2405,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_INIT_NO_NVRTC);
         $m!(DC_INIT_NO_DISK_CACHE);
         $m!(DC_INIT_NO_MEMORY_CACHE);
+        $m!(DC_INIT_REPORT_LEAKS);
         $m!(DC_HANDLE_DEVICE);
         $m!(DC_HANDLE_BUFFER);
         $m!(DC_HANDLE_STREAM);
