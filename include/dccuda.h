@@ -313,6 +313,9 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * |                         |                                |                                   | then in $CUDA_HOME/lib64,        |
  * |                         |                                |                                   | $CUDA_PATH/lib64,                |
  * |                         |                                |                                   | /usr/local/cuda/lib64            |
+ * | (none)                  | DCCUDA_NVML_LIBRARY            | a library name or path (NVML, for | libnvidia-ml.so.1 (nvml.dll),    |
+ * |                         |                                | dc_device_telemetry_get)          | loaded at the first telemetry    |
+ * |                         |                                |                                   | call                             |
  * | cache_dir               | DCCUDA_CACHE_DIR               | a directory path                  | $XDG_CACHE_HOME/dccuda (if it is |
  * |                         |                                |                                   | absolute), else                  |
  * |                         |                                |                                   | $HOME/.cache/dccuda, else none   |
@@ -2896,6 +2899,110 @@ DC_API dc_status dc_handle_report(DC_OUT DC_NULLABLE DC_ARRAY(capacity) char* te
  * Errors: DC_ERROR_INVALID_ARGUMENT (NULL fn).
  */
 DC_API dc_status dc_handle_visit(dc_handle_fn fn, DC_USER_DATA DC_NULLABLE void* user_data);
+
+/* =========================================================================
+ * Diagnostics: telemetry (NVML)
+ * ========================================================================= */
+
+/* The fields of dc_device_telemetry, by their index in field_status and
+ * field_nvml_result. */
+DC_CONSTANTS(dc_telemetry_field, enumeration, int32_t)
+#define DC_TELEMETRY_FIELD_TEMPERATURE         0   /**< temperature_c */
+#define DC_TELEMETRY_FIELD_POWER               1   /**< power_mw */
+#define DC_TELEMETRY_FIELD_POWER_LIMIT         2   /**< power_limit_mw */
+#define DC_TELEMETRY_FIELD_SM_CLOCK            3   /**< sm_clock_mhz */
+#define DC_TELEMETRY_FIELD_MEMORY_CLOCK        4   /**< memory_clock_mhz */
+#define DC_TELEMETRY_FIELD_UTILIZATION         5   /**< gpu_utilization_percent, memory_utilization_percent */
+#define DC_TELEMETRY_FIELD_MEMORY              6   /**< memory_used_bytes, memory_total_bytes */
+#define DC_TELEMETRY_FIELD_PCIE_THROUGHPUT     7   /**< pcie_tx_kib_per_s, pcie_rx_kib_per_s */
+#define DC_TELEMETRY_FIELD_NVLINK_LINKS        8   /**< nvlink_active_links */
+#define DC_TELEMETRY_FIELD_THROTTLE_REASONS    9   /**< throttle_reasons */
+#define DC_TELEMETRY_FIELD_ECC_ERRORS          10  /**< ecc_corrected, ecc_uncorrected */
+#define DC_TELEMETRY_FIELD_PROCESSES           11  /**< running_processes */
+#define DC_TELEMETRY_FIELD_FAN_SPEED           12  /**< fan_speed_percent */
+
+/* Why a telemetry field is unavailable (field_status); 0 when it is there. */
+DC_CONSTANTS(dc_telemetry_reason, enumeration, int32_t)
+/** The value was read. */
+#define DC_TELEMETRY_AVAILABLE      0
+/** NVML could not be loaded or initialised: dc_telemetry_library says why. */
+#define DC_TELEMETRY_NO_NVML        1
+/** No NVML device has this CUDA device's UUID (a MIG instance, a device
+ *  hidden from NVML, or NVML from another driver). */
+#define DC_TELEMETRY_NOT_MAPPED     2
+/** The device or its driver does not offer it (NVML_ERROR_NOT_SUPPORTED:
+ *  a fan on a passively cooled board, ECC on a GPU without it). */
+#define DC_TELEMETRY_NOT_SUPPORTED  3
+/** The process may not read it (NVML_ERROR_NO_PERMISSION). */
+#define DC_TELEMETRY_NO_PERMISSION  4
+/** The GPU fell off the bus (NVML_ERROR_GPU_IS_LOST). */
+#define DC_TELEMETRY_GPU_LOST       5
+/** NVML failed otherwise: field_nvml_result holds its nvmlReturn_t. */
+#define DC_TELEMETRY_FAILED         6
+/** The loaded NVML lacks the function (an older driver). */
+#define DC_TELEMETRY_MISSING_ENTRY  7
+
+/**
+ * One snapshot of a device's telemetry (dc_device_telemetry). A field is valid
+ * only where field_status[its DC_TELEMETRY_FIELD_*] is DC_TELEMETRY_AVAILABLE;
+ * otherwise it reads 0 and the status says why.
+ */
+typedef struct dc_device_telemetry {
+  uint32_t struct_size;              /**< sizeof(dc_device_telemetry) */
+  int32_t  nvml_index;               /**< NVML's index of the device (nvidia-smi's), -1 when not mapped */
+  uint64_t timestamp_us;             /**< when it was taken: microseconds since the Unix epoch */
+  int64_t  temperature_c;            /**< GPU core, degrees Celsius */
+  uint64_t power_mw;                 /**< power draw, milliwatts */
+  uint64_t power_limit_mw;           /**< enforced power limit, milliwatts */
+  uint64_t sm_clock_mhz;             /**< current SM clock */
+  uint64_t memory_clock_mhz;         /**< current memory clock */
+  uint64_t gpu_utilization_percent;  /**< share of the last sample period a kernel ran */
+  uint64_t memory_utilization_percent; /**< share of it device memory was read or written */
+  uint64_t memory_used_bytes;        /**< device memory in use, every process */
+  uint64_t memory_total_bytes;
+  uint64_t pcie_tx_kib_per_s;        /**< PCIe throughput out of the GPU (a 20 ms sample) */
+  uint64_t pcie_rx_kib_per_s;        /**< PCIe throughput into the GPU */
+  uint64_t nvlink_active_links;      /**< NVLink links up (0 on a GPU without NVLink support: NOT_SUPPORTED) */
+  uint64_t throttle_reasons;         /**< NVML's clocks event reason bits (nvmlClocksEventReason*); 0: none */
+  uint64_t ecc_corrected;            /**< corrected ECC errors since the driver loaded */
+  uint64_t ecc_uncorrected;          /**< uncorrected ECC errors since the driver loaded */
+  uint64_t running_processes;        /**< compute processes on the device, this one included */
+  uint64_t fan_speed_percent;        /**< the fan's intended speed */
+  /** DC_TELEMETRY_* reason per field, indexed by DC_TELEMETRY_FIELD_* (room for growth; unused slots 0). */
+  DC_FAMILY(dc_telemetry_reason) int32_t field_status[32];
+  /** NVML's nvmlReturn_t behind each reason (0 when none), by the same index. */
+  int32_t  field_nvml_result[32];
+} dc_device_telemetry;
+
+#define DC_DEVICE_TELEMETRY_INIT { (uint32_t)sizeof(dc_device_telemetry), -1, 0u, 0, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, \
+  0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, {0}, {0} }
+
+/**
+ * Fill `telemetry` (the caller sets struct_size; every published size is
+ * accepted and only that many bytes are written) with the device's telemetry
+ * now, read from NVML, the NVIDIA driver's management library, which dccuda
+ * loads at the first call (DCCUDA_NVML_LIBRARY, else libnvidia-ml.so.1 /
+ * nvml.dll). The NVML device is found by the CUDA device's UUID, never by
+ * ordinal (CUDA_VISIBLE_DEVICES and CUDA's ordering differ from NVML's). The
+ * call succeeds whenever the arguments are good: each field the device, the
+ * driver or the process's permissions do not give is marked in field_status
+ * (and reads 0); without NVML every field is DC_TELEMETRY_NO_NVML, and
+ * dc_telemetry_library says why. It takes about a millisecond on a real GPU
+ * (about fifteen NVML queries, the PCIe counters sampling for 20 ms each on
+ * some drivers): poll it at human rates, not per kernel. Any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL telemetry,
+ * a struct_size smaller than the first published one).
+ */
+DC_API dc_status dc_device_telemetry_get(dc_device device, DC_INOUT dc_device_telemetry* telemetry);
+
+/**
+ * Where NVML was loaded from ("libnvidia-ml.so.1"), loading it if that was
+ * not tried yet. Static for the life of the process. When NVML cannot be used,
+ * DC_ERROR_NOT_SUPPORTED with a message saying what was tried, why it failed
+ * and what to do; telemetry is then all DC_TELEMETRY_NO_NVML.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NOT_SUPPORTED.
+ */
+DC_API dc_status dc_telemetry_library(DC_OUT DC_LIFETIME(static) const char** path);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,4 +1,4 @@
-// Entry points: seeing inside (the log hook, live handles).
+// Entry points: seeing inside (the log hook, live handles, telemetry).
 #include "dccuda.h"
 
 #include <cstring>
@@ -12,6 +12,9 @@
 #include "core/handle_report.h"
 #include "core/handle_table.h"
 #include "core/log.h"
+#include "device/device.h"
+#include "device/telemetry.h"
+#include "loader/nvml.h"
 
 using namespace dc;
 
@@ -57,6 +60,31 @@ DC_API dc_status dc_handle_visit(dc_handle_fn fn, void* user_data) {
       dc_handle_info info = handle_info(h, now);
       fn(user_data, &info);
     }
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_device_telemetry_get(dc_device device, dc_device_telemetry* telemetry) {
+  return guarded("dc_device_telemetry_get", [&] {
+    forbid_after_fork();
+    Pinned<Device> d = pin<Device>(device, "device");
+    require_arg(telemetry, "telemetry");
+    if (telemetry->struct_size < kDeviceTelemetryV1Size)
+      fail(DC_ERROR_INVALID_ARGUMENT, "telemetry->struct_size is %u, smaller than any published dc_device_telemetry "
+           "(%u); initialise it with DC_DEVICE_TELEMETRY_INIT", telemetry->struct_size, kDeviceTelemetryV1Size);
+    device_telemetry(*d, telemetry);
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_telemetry_library(const char** path) {
+  return guarded("dc_telemetry_library", [&] {
+    clear_out(path);
+    forbid_after_fork();
+    require_arg(path, "path");
+    const NvmlState& s = nvml_state();
+    if (s.status != DC_SUCCESS) fail(s.status, "%s", s.message.c_str());
+    *path = s.path.c_str();
     return DC_SUCCESS;
   });
 }

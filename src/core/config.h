@@ -23,6 +23,7 @@ struct Config {
   std::string driver_library;   // empty: the platform default
   std::string nvrtc_library;    // empty: the platform default
   std::string cache_dir;        // empty: the default location (below)
+  std::string nvml_library;     // empty: the platform default (loader/nvml.h)
   uint64_t cache_max_bytes = 0; // 0: the default
   uint32_t flags = 0;           // DC_INIT_*
 

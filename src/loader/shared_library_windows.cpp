@@ -108,6 +108,8 @@ std::string loaded_library_file(const void* address) { return platform::narrow(m
 
 const char* default_driver_library() { return "nvcuda.dll"; }
 
+const char* default_nvml_library() { return "nvml.dll"; }
+
 std::vector<std::string> nvrtc_file_names() { return {"nvrtc64_130_0.dll", "nvrtc64_120_0.dll"}; }
 
 std::vector<std::string> toolkit_nvrtc_folders(const std::string& cuda_home, const std::string& cuda_path) {

@@ -8,3 +8,24 @@ dc_test(test_log_old_driver SOURCES ${DCTEST_DIAG}/test_log.cpp OWN_MAIN
   ENV ${DCTEST_FAKE_ENV} DCFAKE_DRIVER_VERSION=12000 FAKE_ONLY)
 # Live handles and the leak report at exit (children that leak on purpose).
 dc_test(test_handle_report SOURCES ${DCTEST_DIAG}/test_handle_report.cpp OWN_MAIN)
+
+# The fake NVML (tests/fake_nvml): NVML's functions with fixed values, its
+# devices in another order than CUDA's.
+add_library(dcfake_nvml SHARED ${PROJECT_SOURCE_DIR}/tests/fake_nvml/fake_nvml.cpp)
+target_include_directories(dcfake_nvml PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_compile_options(dcfake_nvml PRIVATE -Wall -Wextra $<$<BOOL:${DCCUDA_WERROR}>:-Werror>)
+set_target_properties(dcfake_nvml PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
+set(DCFAKE_NVML_PATH ${PROJECT_BINARY_DIR}/tests/libdcfake_nvml.so)
+# Telemetry through the fake NVML, two devices listed in reverse order.
+dc_test(test_telemetry SOURCES ${DCTEST_DIAG}/test_telemetry.cpp
+  ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCCUDA_NVML_LIBRARY=${DCFAKE_NVML_PATH} DCTEST_FAKE_NVML_PATH=${DCFAKE_NVML_PATH}
+  FAKE_ONLY)
+add_dependencies(test_telemetry dcfake_nvml)
+# Without NVML: every field unavailable, with the reason (the GPU suite runs
+# this one against the real driver and its real NVML).
+dc_test(test_telemetry_real SOURCES ${DCTEST_DIAG}/test_telemetry.cpp
+  ENV ${DCTEST_FAKE_ENV} DCCUDA_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1 LABELS memcheck)
+# dccuda-info's telemetry: the report, --json, --watch SECONDS --count N.
+add_test(NAME dccuda_info.telemetry COMMAND ${Python3_EXECUTABLE} ${DCTEST_DIAG}/check_info_telemetry.py
+  $<TARGET_FILE:dccuda-info> ${DCFAKE_PATH} ${DCFAKE_NVML_PATH})
+set_tests_properties(dccuda_info.telemetry PROPERTIES LABELS fake TIMEOUT 60)

@@ -749,4 +749,7 @@ FACTS = {
     "dc_handle_visit": dict(
         valid={"fn": "badinput::noop_handle_fn", "user_data": "nullptr"},
     ),
+    "dc_device_telemetry_get": dict(),
+    # Where NVML is not installed (CI) the valid call answers NOT_SUPPORTED, saying why.
+    "dc_telemetry_library": dict(baseline=[OK, NOT_SUPPORTED]),
 }

@@ -342,4 +342,59 @@ namespace Dccuda.Interop
             return new DcHandleInfo { StructSize = (uint)sizeof(DcHandleInfo), DeviceOrdinal = -1 };
         }
     }
+
+    /// <summary>dc_device_telemetry.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct DcDeviceTelemetry
+    {
+        /// <summary>sizeof(dc_device_telemetry)</summary>
+        public uint StructSize;
+        /// <summary>NVML's index of the device (nvidia-smi's), -1 when not mapped</summary>
+        public int NvmlIndex;
+        /// <summary>when it was taken: microseconds since the Unix epoch</summary>
+        public ulong TimestampUs;
+        /// <summary>GPU core, degrees Celsius</summary>
+        public long TemperatureC;
+        /// <summary>power draw, milliwatts</summary>
+        public ulong PowerMw;
+        /// <summary>enforced power limit, milliwatts</summary>
+        public ulong PowerLimitMw;
+        /// <summary>current SM clock</summary>
+        public ulong SmClockMhz;
+        /// <summary>current memory clock</summary>
+        public ulong MemoryClockMhz;
+        /// <summary>share of the last sample period a kernel ran</summary>
+        public ulong GpuUtilizationPercent;
+        /// <summary>share of it device memory was read or written</summary>
+        public ulong MemoryUtilizationPercent;
+        /// <summary>device memory in use, every process</summary>
+        public ulong MemoryUsedBytes;
+        public ulong MemoryTotalBytes;
+        /// <summary>PCIe throughput out of the GPU (a 20 ms sample)</summary>
+        public ulong PcieTxKibPerS;
+        /// <summary>PCIe throughput into the GPU</summary>
+        public ulong PcieRxKibPerS;
+        /// <summary>NVLink links up (0 on a GPU without NVLink support: NOT_SUPPORTED)</summary>
+        public ulong NvlinkActiveLinks;
+        /// <summary>NVML's clocks event reason bits (nvmlClocksEventReason*); 0: none</summary>
+        public ulong ThrottleReasons;
+        /// <summary>corrected ECC errors since the driver loaded</summary>
+        public ulong EccCorrected;
+        /// <summary>uncorrected ECC errors since the driver loaded</summary>
+        public ulong EccUncorrected;
+        /// <summary>compute processes on the device, this one included</summary>
+        public ulong RunningProcesses;
+        /// <summary>the fan's intended speed</summary>
+        public ulong FanSpeedPercent;
+        /// <summary>DC_TELEMETRY_* reason per field, indexed by DC_TELEMETRY_FIELD_* (room for growth; unused slots 0).</summary>
+        public fixed int FieldStatus[32];
+        /// <summary>NVML's nvmlReturn_t behind each reason (0 when none), by the same index.</summary>
+        public fixed int FieldNvmlResult[32];
+
+        /// <summary>DC_DEVICE_TELEMETRY_INIT.</summary>
+        public static unsafe DcDeviceTelemetry Init()
+        {
+            return new DcDeviceTelemetry { StructSize = (uint)sizeof(DcDeviceTelemetry), NvmlIndex = -1 };
+        }
+    }
 }

@@ -712,6 +712,61 @@ pub const dc_handle_fn = *const fn (user_data: ?*anyopaque, info: ?*const dc_han
 pub extern "dccuda" fn dc_handle_report(text: ?*anyopaque, capacity: u64, length: ?*u64) dc_status;
 pub extern "dccuda" fn dc_handle_visit(@"fn": ?dc_handle_fn, user_data: ?*anyopaque) dc_status;
 
+// ---------------------------------------------------------------------------
+// Diagnostics: telemetry (NVML)
+
+pub const DC_TELEMETRY_FIELD_TEMPERATURE: i32 = 0;
+pub const DC_TELEMETRY_FIELD_POWER: i32 = 1;
+pub const DC_TELEMETRY_FIELD_POWER_LIMIT: i32 = 2;
+pub const DC_TELEMETRY_FIELD_SM_CLOCK: i32 = 3;
+pub const DC_TELEMETRY_FIELD_MEMORY_CLOCK: i32 = 4;
+pub const DC_TELEMETRY_FIELD_UTILIZATION: i32 = 5;
+pub const DC_TELEMETRY_FIELD_MEMORY: i32 = 6;
+pub const DC_TELEMETRY_FIELD_PCIE_THROUGHPUT: i32 = 7;
+pub const DC_TELEMETRY_FIELD_NVLINK_LINKS: i32 = 8;
+pub const DC_TELEMETRY_FIELD_THROTTLE_REASONS: i32 = 9;
+pub const DC_TELEMETRY_FIELD_ECC_ERRORS: i32 = 10;
+pub const DC_TELEMETRY_FIELD_PROCESSES: i32 = 11;
+pub const DC_TELEMETRY_FIELD_FAN_SPEED: i32 = 12;
+
+pub const DC_TELEMETRY_AVAILABLE: i32 = 0;
+pub const DC_TELEMETRY_NO_NVML: i32 = 1;
+pub const DC_TELEMETRY_NOT_MAPPED: i32 = 2;
+pub const DC_TELEMETRY_NOT_SUPPORTED: i32 = 3;
+pub const DC_TELEMETRY_NO_PERMISSION: i32 = 4;
+pub const DC_TELEMETRY_GPU_LOST: i32 = 5;
+pub const DC_TELEMETRY_FAILED: i32 = 6;
+pub const DC_TELEMETRY_MISSING_ENTRY: i32 = 7;
+
+/// The defaults are DC_DEVICE_TELEMETRY_INIT.
+pub const dc_device_telemetry = extern struct {
+    struct_size: u32 = @sizeOf(dc_device_telemetry),
+    nvml_index: i32 = -1,
+    timestamp_us: u64 = 0,
+    temperature_c: i64 = 0,
+    power_mw: u64 = 0,
+    power_limit_mw: u64 = 0,
+    sm_clock_mhz: u64 = 0,
+    memory_clock_mhz: u64 = 0,
+    gpu_utilization_percent: u64 = 0,
+    memory_utilization_percent: u64 = 0,
+    memory_used_bytes: u64 = 0,
+    memory_total_bytes: u64 = 0,
+    pcie_tx_kib_per_s: u64 = 0,
+    pcie_rx_kib_per_s: u64 = 0,
+    nvlink_active_links: u64 = 0,
+    throttle_reasons: u64 = 0,
+    ecc_corrected: u64 = 0,
+    ecc_uncorrected: u64 = 0,
+    running_processes: u64 = 0,
+    fan_speed_percent: u64 = 0,
+    field_status: [32]i32 = [_]i32{0} ** 32,
+    field_nvml_result: [32]i32 = [_]i32{0} ** 32,
+};
+
+pub extern "dccuda" fn dc_device_telemetry_get(device: ?*Device, telemetry: ?*dc_device_telemetry) dc_status;
+pub extern "dccuda" fn dc_telemetry_library(path: ?*?[*:0]const u8) dc_status;
+
 /// The structs of the header, in header order: layout.zig prints these and the
 /// tests check that each `struct_size` default is the struct's own size.
 pub const structs = .{
@@ -726,4 +781,5 @@ pub const structs = .{
     .{ "dc_queue_stats", dc_queue_stats },
     .{ "dc_control_info", dc_control_info },
     .{ "dc_handle_info", dc_handle_info },
+    .{ "dc_device_telemetry", dc_device_telemetry },
 };

@@ -301,6 +301,50 @@ pub const DC_LOG_WARNING: i32 = 3;
 /// Reserved for failures no call reports (none today: failures are the calls'
 /// statuses and last errors).
 pub const DC_LOG_ERROR: i32 = 4;
+/// temperature_c
+pub const DC_TELEMETRY_FIELD_TEMPERATURE: i32 = 0;
+/// power_mw
+pub const DC_TELEMETRY_FIELD_POWER: i32 = 1;
+/// power_limit_mw
+pub const DC_TELEMETRY_FIELD_POWER_LIMIT: i32 = 2;
+/// sm_clock_mhz
+pub const DC_TELEMETRY_FIELD_SM_CLOCK: i32 = 3;
+/// memory_clock_mhz
+pub const DC_TELEMETRY_FIELD_MEMORY_CLOCK: i32 = 4;
+/// gpu_utilization_percent, memory_utilization_percent
+pub const DC_TELEMETRY_FIELD_UTILIZATION: i32 = 5;
+/// memory_used_bytes, memory_total_bytes
+pub const DC_TELEMETRY_FIELD_MEMORY: i32 = 6;
+/// pcie_tx_kib_per_s, pcie_rx_kib_per_s
+pub const DC_TELEMETRY_FIELD_PCIE_THROUGHPUT: i32 = 7;
+/// nvlink_active_links
+pub const DC_TELEMETRY_FIELD_NVLINK_LINKS: i32 = 8;
+/// throttle_reasons
+pub const DC_TELEMETRY_FIELD_THROTTLE_REASONS: i32 = 9;
+/// ecc_corrected, ecc_uncorrected
+pub const DC_TELEMETRY_FIELD_ECC_ERRORS: i32 = 10;
+/// running_processes
+pub const DC_TELEMETRY_FIELD_PROCESSES: i32 = 11;
+/// fan_speed_percent
+pub const DC_TELEMETRY_FIELD_FAN_SPEED: i32 = 12;
+/// The value was read.
+pub const DC_TELEMETRY_AVAILABLE: i32 = 0;
+/// NVML could not be loaded or initialised: dc_telemetry_library says why.
+pub const DC_TELEMETRY_NO_NVML: i32 = 1;
+/// No NVML device has this CUDA device's UUID (a MIG instance, a device
+/// hidden from NVML, or NVML from another driver).
+pub const DC_TELEMETRY_NOT_MAPPED: i32 = 2;
+/// The device or its driver does not offer it (NVML_ERROR_NOT_SUPPORTED:
+/// a fan on a passively cooled board, ECC on a GPU without it).
+pub const DC_TELEMETRY_NOT_SUPPORTED: i32 = 3;
+/// The process may not read it (NVML_ERROR_NO_PERMISSION).
+pub const DC_TELEMETRY_NO_PERMISSION: i32 = 4;
+/// The GPU fell off the bus (NVML_ERROR_GPU_IS_LOST).
+pub const DC_TELEMETRY_GPU_LOST: i32 = 5;
+/// NVML failed otherwise: field_nvml_result holds its nvmlReturn_t.
+pub const DC_TELEMETRY_FAILED: i32 = 6;
+/// The loaded NVML lacks the function (an older driver).
+pub const DC_TELEMETRY_MISSING_ENTRY: i32 = 7;
 
 // ---------------------------------------------------------------------------
 // Handles: opaque, only ever behind a pointer; not Send or Sync by themselves.
@@ -876,6 +920,87 @@ impl Default for dc_handle_info {
             buffer_size: 0,
             buffer_view: 0,
             reserved: 0,
+        }
+    }
+}
+
+/// One snapshot of a device's telemetry (dc_device_telemetry). A field is valid
+/// only where field_status\[its DC_TELEMETRY_FIELD_*\] is DC_TELEMETRY_AVAILABLE;
+/// otherwise it reads 0 and the status says why.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_device_telemetry {
+    /// sizeof(dc_device_telemetry)
+    pub struct_size: u32,
+    /// NVML's index of the device (nvidia-smi's), -1 when not mapped
+    pub nvml_index: i32,
+    /// when it was taken: microseconds since the Unix epoch
+    pub timestamp_us: u64,
+    /// GPU core, degrees Celsius
+    pub temperature_c: i64,
+    /// power draw, milliwatts
+    pub power_mw: u64,
+    /// enforced power limit, milliwatts
+    pub power_limit_mw: u64,
+    /// current SM clock
+    pub sm_clock_mhz: u64,
+    /// current memory clock
+    pub memory_clock_mhz: u64,
+    /// share of the last sample period a kernel ran
+    pub gpu_utilization_percent: u64,
+    /// share of it device memory was read or written
+    pub memory_utilization_percent: u64,
+    /// device memory in use, every process
+    pub memory_used_bytes: u64,
+    pub memory_total_bytes: u64,
+    /// PCIe throughput out of the GPU (a 20 ms sample)
+    pub pcie_tx_kib_per_s: u64,
+    /// PCIe throughput into the GPU
+    pub pcie_rx_kib_per_s: u64,
+    /// NVLink links up (0 on a GPU without NVLink support: NOT_SUPPORTED)
+    pub nvlink_active_links: u64,
+    /// NVML's clocks event reason bits (nvmlClocksEventReason*); 0: none
+    pub throttle_reasons: u64,
+    /// corrected ECC errors since the driver loaded
+    pub ecc_corrected: u64,
+    /// uncorrected ECC errors since the driver loaded
+    pub ecc_uncorrected: u64,
+    /// compute processes on the device, this one included
+    pub running_processes: u64,
+    /// the fan's intended speed
+    pub fan_speed_percent: u64,
+    /// DC_TELEMETRY_* reason per field, indexed by DC_TELEMETRY_FIELD_* (room for growth; unused slots 0).
+    pub field_status: [i32; 32],
+    /// NVML's nvmlReturn_t behind each reason (0 when none), by the same index.
+    pub field_nvml_result: [i32; 32],
+}
+
+impl Default for dc_device_telemetry {
+    /// `DC_DEVICE_TELEMETRY_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_device_telemetry>() as u32,
+            nvml_index: -1,
+            timestamp_us: 0,
+            temperature_c: 0,
+            power_mw: 0,
+            power_limit_mw: 0,
+            sm_clock_mhz: 0,
+            memory_clock_mhz: 0,
+            gpu_utilization_percent: 0,
+            memory_utilization_percent: 0,
+            memory_used_bytes: 0,
+            memory_total_bytes: 0,
+            pcie_tx_kib_per_s: 0,
+            pcie_rx_kib_per_s: 0,
+            nvlink_active_links: 0,
+            throttle_reasons: 0,
+            ecc_corrected: 0,
+            ecc_uncorrected: 0,
+            running_processes: 0,
+            fan_speed_percent: 0,
+            field_status: [0; 32],
+            field_nvml_result: [0; 32],
         }
     }
 }
@@ -2350,6 +2475,29 @@ extern "C" {
     /// the moment the call began) or make new ones (not reported this time).
     /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL fn).
     pub fn dc_handle_visit(fn_: dc_handle_fn, user_data: *mut c_void) -> dc_status;
+
+    /// Fill `telemetry` (the caller sets struct_size; every published size is
+    /// accepted and only that many bytes are written) with the device's telemetry
+    /// now, read from NVML, the NVIDIA driver's management library, which dccuda
+    /// loads at the first call (DCCUDA_NVML_LIBRARY, else libnvidia-ml.so.1 /
+    /// nvml.dll). The NVML device is found by the CUDA device's UUID, never by
+    /// ordinal (CUDA_VISIBLE_DEVICES and CUDA's ordering differ from NVML's). The
+    /// call succeeds whenever the arguments are good: each field the device, the
+    /// driver or the process's permissions do not give is marked in field_status
+    /// (and reads 0); without NVML every field is DC_TELEMETRY_NO_NVML, and
+    /// dc_telemetry_library says why. It takes about a millisecond on a real GPU
+    /// (about fifteen NVML queries, the PCIe counters sampling for 20 ms each on
+    /// some drivers): poll it at human rates, not per kernel. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL telemetry,
+    /// a struct_size smaller than the first published one).
+    pub fn dc_device_telemetry_get(device: dc_device, telemetry: *mut dc_device_telemetry) -> dc_status;
+
+    /// Where NVML was loaded from ("libnvidia-ml.so.1"), loading it if that was
+    /// not tried yet. Static for the life of the process. When NVML cannot be used,
+    /// DC_ERROR_NOT_SUPPORTED with a message saying what was tried, why it failed
+    /// and what to do; telemetry is then all DC_TELEMETRY_NO_NVML.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NOT_SUPPORTED.
+    pub fn dc_telemetry_library(path: *mut *const c_char) -> dc_status;
 }
 
 /// Every public struct with its fields, in declaration order: what the layout report
@@ -2369,6 +2517,7 @@ macro_rules! __dccuda_for_each_struct {
         $m!(dc_queue_stats { struct_size, direction, slot_size, capacity, length, enqueued, dequeued, full_waits, empty_waits, drops });
         $m!(dc_control_info { struct_size, state, stop_requested, last_error, heartbeat, errors, idle_us });
         $m!(dc_handle_info { struct_size, handle_type, handle, age_ns, thread_id, created_by, device_ordinal, buffer_kind, buffer_size, buffer_view, reserved });
+        $m!(dc_device_telemetry { struct_size, nvml_index, timestamp_us, temperature_c, power_mw, power_limit_mw, sm_clock_mhz, memory_clock_mhz, gpu_utilization_percent, memory_utilization_percent, memory_used_bytes, memory_total_bytes, pcie_tx_kib_per_s, pcie_rx_kib_per_s, nvlink_active_links, throttle_reasons, ecc_corrected, ecc_uncorrected, running_processes, fan_speed_percent, field_status, field_nvml_result });
     };
 }
 
@@ -2522,5 +2671,26 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_LOG_INFO);
         $m!(DC_LOG_WARNING);
         $m!(DC_LOG_ERROR);
+        $m!(DC_TELEMETRY_FIELD_TEMPERATURE);
+        $m!(DC_TELEMETRY_FIELD_POWER);
+        $m!(DC_TELEMETRY_FIELD_POWER_LIMIT);
+        $m!(DC_TELEMETRY_FIELD_SM_CLOCK);
+        $m!(DC_TELEMETRY_FIELD_MEMORY_CLOCK);
+        $m!(DC_TELEMETRY_FIELD_UTILIZATION);
+        $m!(DC_TELEMETRY_FIELD_MEMORY);
+        $m!(DC_TELEMETRY_FIELD_PCIE_THROUGHPUT);
+        $m!(DC_TELEMETRY_FIELD_NVLINK_LINKS);
+        $m!(DC_TELEMETRY_FIELD_THROTTLE_REASONS);
+        $m!(DC_TELEMETRY_FIELD_ECC_ERRORS);
+        $m!(DC_TELEMETRY_FIELD_PROCESSES);
+        $m!(DC_TELEMETRY_FIELD_FAN_SPEED);
+        $m!(DC_TELEMETRY_AVAILABLE);
+        $m!(DC_TELEMETRY_NO_NVML);
+        $m!(DC_TELEMETRY_NOT_MAPPED);
+        $m!(DC_TELEMETRY_NOT_SUPPORTED);
+        $m!(DC_TELEMETRY_NO_PERMISSION);
+        $m!(DC_TELEMETRY_GPU_LOST);
+        $m!(DC_TELEMETRY_FAILED);
+        $m!(DC_TELEMETRY_MISSING_ENTRY);
     };
 }
