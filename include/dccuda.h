@@ -3004,6 +3004,61 @@ DC_API dc_status dc_device_telemetry_get(dc_device device, DC_INOUT dc_device_te
  */
 DC_API dc_status dc_telemetry_library(DC_OUT DC_LIFETIME(static) const char** path);
 
+/* =========================================================================
+ * Diagnostics: profiler ranges (NVTX)
+ * ========================================================================= */
+
+/*
+ * Named ranges and marks for a profiler's timeline (Nsight Systems), sent
+ * through NVTX v3's injection protocol: a profiler names its library in the
+ * environment variable NVTX_INJECTION64_PATH, which dccuda loads at its first
+ * range, mark or stream name, and the library receives them. Without a
+ * profiler nothing is loaded and each of these calls costs about what an
+ * empty dc_ call does (bench_launch measures it). Under a profiler dccuda also
+ * names each stream it creates ("dccuda stream 3 (device 0)"), and
+ * dc_stream_set_name names one yourself. Ranges are per thread, as NVTX's are:
+ * pop on the thread that pushed.
+ */
+
+/**
+ * Open a range named `name` (UTF-8, copied by the profiler) on the calling
+ * thread, nested in the thread's open ranges. Any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL name).
+ */
+DC_API dc_status dc_range_push(DC_IN const char* name);
+
+/**
+ * Close the calling thread's innermost open range. Cannot fail: without a
+ * profiler, when the thread has no range open, or in a forked child nothing
+ * happens; it never touches the last error. Any thread.
+ */
+DC_API void dc_range_pop(void);
+
+/**
+ * An instant event named `name` on the timeline. Any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL name).
+ */
+DC_API dc_status dc_mark(DC_IN const char* name);
+
+/**
+ * Name `stream` `name` in the profiler's timeline (nvtxNameCuStreamA); does
+ * nothing without a profiler. Any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL name).
+ */
+DC_API dc_status dc_stream_set_name(dc_stream stream, DC_IN const char* name);
+
+/**
+ * Start and stop the profiler's collection (cuProfilerStart/Stop), for a
+ * profiler started with collection off (nsys --capture-range=cudaProfilerApi):
+ * the region between them is what it records. Without a profiler they do
+ * nothing. `device`'s context is the one bound for the call. Any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_NOT_SUPPORTED (the driver lacks
+ * the entry point).
+ */
+DC_API dc_status dc_profiler_start(dc_device device);
+/** See dc_profiler_start. Errors: as dc_profiler_start. */
+DC_API dc_status dc_profiler_stop(dc_device device);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -1,4 +1,4 @@
-// Entry points: seeing inside (the log hook, live handles, telemetry).
+// Entry points: seeing inside (the log hook, live handles, telemetry, profiler ranges).
 #include "dccuda.h"
 
 #include <cstring>
@@ -14,7 +14,12 @@
 #include "core/log.h"
 #include "device/device.h"
 #include "device/telemetry.h"
+#include "device/cuda_check.h"
+#include "loader/driver.h"
 #include "loader/nvml.h"
+#include "loader/nvtx.h"
+#include "platform/process.h"
+#include "stream/stream.h"
 
 using namespace dc;
 
@@ -88,5 +93,56 @@ DC_API dc_status dc_telemetry_library(const char** path) {
     return DC_SUCCESS;
   });
 }
+
+DC_API dc_status dc_range_push(const char* name) {
+  return guarded("dc_range_push", [&] {
+    forbid_after_fork();
+    require_arg(name, "name");
+    nvtx_range_push(name);
+    return DC_SUCCESS;
+  });
+}
+
+DC_API void dc_range_pop(void) {
+  if (!platform::forked_child()) nvtx_range_pop();
+}
+
+DC_API dc_status dc_mark(const char* name) {
+  return guarded("dc_mark", [&] {
+    forbid_after_fork();
+    require_arg(name, "name");
+    nvtx_mark(name);
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_stream_set_name(dc_stream stream, const char* name) {
+  return guarded("dc_stream_set_name", [&] {
+    forbid_after_fork();
+    Pinned<Stream> s = pin<Stream>(stream, "stream");
+    require_arg(name, "name");
+    nvtx_name_stream(s->handle(), name);
+    return DC_SUCCESS;
+  });
+}
+
+namespace {
+dc_status profiler_switch(const char* call, dc_device device, bool start) {
+  return guarded(call, [&] {
+    forbid_after_fork();
+    Pinned<Device> d = pin<Device>(device, "device");
+    d->check_usable();
+    ContextScope bind(*d);
+    const DriverApi& api = driver_api();
+    if (start) check(api.cuProfilerStart(), "cuProfilerStart", d.get());
+    else check(api.cuProfilerStop(), "cuProfilerStop", d.get());
+    return DC_SUCCESS;
+  });
+}
+}  // namespace
+
+DC_API dc_status dc_profiler_start(dc_device device) { return profiler_switch("dc_profiler_start", device, true); }
+
+DC_API dc_status dc_profiler_stop(dc_device device) { return profiler_switch("dc_profiler_stop", device, false); }
 
 }  // extern "C"

@@ -136,6 +136,7 @@ Config from_environment(const dc_init_options* options) {
   c.cuda_home = env.foreign("CUDA_HOME");
   c.cuda_path = env.foreign("CUDA_PATH");
   c.ld_library_path = env.foreign("LD_LIBRARY_PATH");
+  c.nvtx_injection_path = env.foreign("NVTX_INJECTION64_PATH");
   return c;
 }
 
@@ -145,7 +146,7 @@ const char* const kConfigVariables[] = {
     "DCCUDA_DRIVER_LIBRARY", "DCCUDA_NVRTC_LIBRARY", "DCCUDA_NVML_LIBRARY", "DCCUDA_CACHE_DIR", "DCCUDA_CACHE_MAX_BYTES",
     "DCCUDA_CACHE_DISABLE", "DCCUDA_LEAK_REPORT", "DCCUDA_CACHE_KEY_FILE", "DCCUDA_STAGING_MIN_BYTES", "DCCUDA_STAGING_MIN_BYTES_H2D",
     "DCCUDA_STAGING_CHUNK_BYTES", "DCCUDA_STAGING_MIN_CHUNK_BYTES", "DCCUDA_STAGING_BUFFERS", "DCCUDA_COPY_THREADS",
-    "XDG_CACHE_HOME", "HOME", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", nullptr};
+    "XDG_CACHE_HOME", "HOME", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", "NVTX_INJECTION64_PATH", nullptr};
 
 const Config& config() {
   if (Config* c = g_config.load(std::memory_order_acquire)) return *c;

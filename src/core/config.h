@@ -34,6 +34,7 @@ struct Config {
   std::string cuda_home;        // NVRTC is looked for in $CUDA_HOME/lib64...
   std::string cuda_path;        // ...and $CUDA_PATH/lib64
   std::string ld_library_path;  // part of what decides which NVRTC dlopen finds
+  std::string nvtx_injection_path;  // NVTX_INJECTION64_PATH: a profiler's library (loader/nvtx.h)
 
   // Tunables for measurements (memory/staging.h, memory/host_copy.h); 0: the
   // built-in default.

@@ -43,6 +43,7 @@
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <cudaProfilerTypedefs.h>  // cuProfilerStart/Stop
 #include <nvrtc.h>
 
 #include "cuda_abi/symbol_names.h"

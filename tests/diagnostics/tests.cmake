@@ -29,3 +29,13 @@ dc_test(test_telemetry_real SOURCES ${DCTEST_DIAG}/test_telemetry.cpp
 add_test(NAME dccuda_info.telemetry COMMAND ${Python3_EXECUTABLE} ${DCTEST_DIAG}/check_info_telemetry.py
   $<TARGET_FILE:dccuda-info> ${DCFAKE_PATH} ${DCFAKE_NVML_PATH})
 set_tests_properties(dccuda_info.telemetry PROPERTIES LABELS fake TIMEOUT 60)
+
+# Profiler ranges: the recording NVTX injection library, and the tests with and without it.
+add_library(dctest_nvtx_recorder SHARED ${DCTEST_DIAG}/nvtx_recorder.cpp)
+target_compile_options(dctest_nvtx_recorder PRIVATE -Wall -Wextra $<$<BOOL:${DCCUDA_WERROR}>:-Werror>)
+set_target_properties(dctest_nvtx_recorder PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
+set(DCTEST_NVTX_RECORDER ${PROJECT_BINARY_DIR}/tests/libdctest_nvtx_recorder.so)
+dc_test(test_profiler SOURCES ${DCTEST_DIAG}/test_profiler.cpp
+  ENV ${DCTEST_FAKE_ENV} NVTX_INJECTION64_PATH=${DCTEST_NVTX_RECORDER})
+add_dependencies(test_profiler dctest_nvtx_recorder)
+dc_test(test_profiler_no_tool SOURCES ${DCTEST_DIAG}/test_profiler.cpp FAKE_ONLY)

@@ -752,4 +752,10 @@ FACTS = {
     "dc_device_telemetry_get": dict(),
     # Where NVML is not installed (CI) the valid call answers NOT_SUPPORTED, saying why.
     "dc_telemetry_library": dict(baseline=[OK, NOT_SUPPORTED]),
+    "dc_range_push": dict(valid={"name": '"bad-input range"'}, after="dc_range_pop();"),
+    "dc_range_pop": dict(exempt="takes nothing and cannot fail (void): there is no bad input to give it"),
+    "dc_mark": dict(valid={"name": '"bad-input mark"'}),
+    "dc_stream_set_name": dict(valid={"name": '"bad-input stream"'}),
+    "dc_profiler_start": dict(after="dc_profiler_stop(fx.device);"),
+    "dc_profiler_stop": dict(),
 }

@@ -767,6 +767,16 @@ pub const dc_device_telemetry = extern struct {
 pub extern "dccuda" fn dc_device_telemetry_get(device: ?*Device, telemetry: ?*dc_device_telemetry) dc_status;
 pub extern "dccuda" fn dc_telemetry_library(path: ?*?[*:0]const u8) dc_status;
 
+// ---------------------------------------------------------------------------
+// Diagnostics: profiler ranges (NVTX)
+
+pub extern "dccuda" fn dc_range_push(name: ?[*:0]const u8) dc_status;
+pub extern "dccuda" fn dc_range_pop() void;
+pub extern "dccuda" fn dc_mark(name: ?[*:0]const u8) dc_status;
+pub extern "dccuda" fn dc_stream_set_name(stream: ?*Stream, name: ?[*:0]const u8) dc_status;
+pub extern "dccuda" fn dc_profiler_start(device: ?*Device) dc_status;
+pub extern "dccuda" fn dc_profiler_stop(device: ?*Device) dc_status;
+
 /// The structs of the header, in header order: layout.zig prints these and the
 /// tests check that each `struct_size` default is the struct's own size.
 pub const structs = .{

@@ -2498,6 +2498,36 @@ extern "C" {
     /// and what to do; telemetry is then all DC_TELEMETRY_NO_NVML.
     /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NOT_SUPPORTED.
     pub fn dc_telemetry_library(path: *mut *const c_char) -> dc_status;
+
+    /// Open a range named `name` (UTF-8, copied by the profiler) on the calling
+    /// thread, nested in the thread's open ranges. Any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL name).
+    pub fn dc_range_push(name: *const c_char) -> dc_status;
+
+    /// Close the calling thread's innermost open range. Cannot fail: without a
+    /// profiler, when the thread has no range open, or in a forked child nothing
+    /// happens; it never touches the last error. Any thread.
+    pub fn dc_range_pop();
+
+    /// An instant event named `name` on the timeline. Any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL name).
+    pub fn dc_mark(name: *const c_char) -> dc_status;
+
+    /// Name `stream` `name` in the profiler's timeline (nvtxNameCuStreamA); does
+    /// nothing without a profiler. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL name).
+    pub fn dc_stream_set_name(stream: dc_stream, name: *const c_char) -> dc_status;
+
+    /// Start and stop the profiler's collection (cuProfilerStart/Stop), for a
+    /// profiler started with collection off (nsys --capture-range=cudaProfilerApi):
+    /// the region between them is what it records. Without a profiler they do
+    /// nothing. `device`'s context is the one bound for the call. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_NOT_SUPPORTED (the driver lacks
+    /// the entry point).
+    pub fn dc_profiler_start(device: dc_device) -> dc_status;
+
+    /// See dc_profiler_start. Errors: as dc_profiler_start.
+    pub fn dc_profiler_stop(device: dc_device) -> dc_status;
 }
 
 /// Every public struct with its fields, in declaration order: what the layout report

@@ -1,0 +1,100 @@
+// Profiler ranges (dc_range_push/pop, dc_mark, stream names) through NVTX's
+// injection protocol, seen by the recording injection library
+// (nvtx_recorder.cpp) that NVTX_INJECTION64_PATH names; without it the calls
+// succeed and nothing is loaded. cuProfilerStart/Stop through the driver.
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "dccuda.h"
+#include "support/fake.h"
+
+namespace {
+
+const char* recorder_path() {
+  const char* p = std::getenv("NVTX_INJECTION64_PATH");
+  return p && *p ? p : nullptr;
+}
+
+// The recorder's log, from the copy dccuda loaded ("" if it was not loaded).
+std::string recorded() {
+  const char* path = recorder_path();
+  if (!path) return "";
+  void* lib = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+  if (!lib) return "";
+  auto log = reinterpret_cast<const char* (*)()>(dlsym(lib, "nvtx_recorder_log"));
+  std::string out = log ? log() : "";
+  dlclose(lib);
+  return out;
+}
+
+TEST(Profiler, RangesAndMarksReachTheTool) {
+  if (!recorder_path()) GTEST_SKIP() << "runs with NVTX_INJECTION64_PATH naming the recorder";
+  ASSERT_DC_OK(dc_range_push("outer"));
+  ASSERT_DC_OK(dc_range_push("inner"));
+  ASSERT_DC_OK(dc_mark("checkpoint"));
+  dc_range_pop();
+  dc_range_pop();
+  std::thread([] { EXPECT_EQ(dc_range_push("on another thread"), DC_SUCCESS); dc_range_pop(); })
+      .join();
+  std::string log = recorded();
+  EXPECT_NE(log.find("attached\npush outer\npush inner\nmark checkpoint\npop\npop\npush on another thread\npop\n"),
+            std::string::npos)
+      << log;
+  EXPECT_EQ(log.find("pop (none open)"), std::string::npos) << log;
+}
+
+TEST(Profiler, StreamsAreNamed) {
+  if (!recorder_path()) GTEST_SKIP() << "runs with NVTX_INJECTION64_PATH naming the recorder";
+  REQUIRE_DEVICE();
+  dc_device device = nullptr;
+  ASSERT_DC_OK(dc_device_open(0, &device));
+  dc_stream stream = nullptr;
+  ASSERT_DC_OK(dc_stream_create(device, 0, 0, &stream));
+  void* native = nullptr;
+  ASSERT_DC_OK(dc_stream_native(stream, &native));
+  std::string id = std::to_string(reinterpret_cast<uintptr_t>(native));
+  ASSERT_DC_OK(dc_stream_set_name(stream, "my copies"));
+  std::string log = recorded();
+  EXPECT_NE(log.find("stream " + id + " dccuda stream "), std::string::npos) << log;
+  EXPECT_NE(log.find("(device 0)\n"), std::string::npos) << log;
+  EXPECT_NE(log.find("stream " + id + " my copies\n"), std::string::npos) << log;
+  dc_stream_release(stream);
+  dc_device_release(device);
+}
+
+TEST(Profiler, WithoutAToolNothingIsLoaded) {
+  if (recorder_path()) GTEST_SKIP() << "runs without NVTX_INJECTION64_PATH";
+  ASSERT_DC_OK(dc_range_push("nobody listens"));
+  ASSERT_DC_OK(dc_mark("nobody"));
+  dc_range_pop();
+  dc_range_pop();  // nothing open: still fine
+}
+
+TEST(Profiler, BadArguments) {
+  EXPECT_DC_ERROR(dc_range_push(nullptr), DC_ERROR_INVALID_ARGUMENT, "name");
+  EXPECT_DC_ERROR(dc_mark(nullptr), DC_ERROR_INVALID_ARGUMENT, "name");
+  EXPECT_DC_ERROR(dc_stream_set_name(nullptr, "x"), DC_ERROR_INVALID_HANDLE, "stream");
+  EXPECT_DC_ERROR(dc_profiler_start(nullptr), DC_ERROR_INVALID_HANDLE, "device");
+}
+
+TEST(Profiler, StartAndStopReachTheDriver) {
+  REQUIRE_DEVICE();
+  dc_device device = nullptr;
+  ASSERT_DC_OK(dc_device_open(0, &device));
+  long before = dctest::fake_driver() ? dctest::fake_driver()->call_count("cuProfilerStart") : 0;
+  ASSERT_DC_OK(dc_profiler_start(device));
+  ASSERT_DC_OK(dc_profiler_stop(device));
+  if (dctest::fake_driver()) {
+    EXPECT_EQ(dctest::fake_driver()->call_count("cuProfilerStart"), before + 1);
+    EXPECT_GE(dctest::fake_driver()->call_count("cuProfilerStop"), 1);
+  }
+  dc_device_release(device);
+}
+
+}  // namespace
