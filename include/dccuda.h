@@ -3059,6 +3059,63 @@ DC_API dc_status dc_profiler_start(dc_device device);
 /** See dc_profiler_start. Errors: as dc_profiler_start. */
 DC_API dc_status dc_profiler_stop(dc_device device);
 
+/* =========================================================================
+ * Diagnostics: the launch-trace hook
+ * ========================================================================= */
+
+/** One kernel launch, as the launch-trace callbacks are told it. */
+typedef struct dc_launch_trace {
+  uint32_t struct_size;            /**< sizeof(dc_launch_trace) of the library that filled it */
+  int32_t  device_ordinal;
+  /** The kernel's name as the module has it (mangled for C++ kernels); valid
+   *  during the callback only. */
+  DC_LIFETIME(thread) const char* kernel_name;
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint32_t shared_memory_bytes;
+  DC_FAMILY(dc_launch_flags) uint32_t flags;   /**< the launch's DC_LAUNCH_* flags */
+  /** The CUstream it went to (what dc_stream_native gives). */
+  DC_NATIVE void* stream;
+  /** A number per traced launch in this process, from 1: matches a
+   *  completion to its launch. */
+  uint64_t sequence;
+  /** In a completion: the kernel's GPU time in nanoseconds (between events
+   *  recorded around it, about 0.5 us resolution); 0 in a launch. */
+  uint64_t gpu_time_ns;
+} dc_launch_trace;
+
+#define DC_LAUNCH_TRACE_INIT { (uint32_t)sizeof(dc_launch_trace), -1, NULL, {0u, 0u, 0u}, {0u, 0u, 0u}, 0u, 0u, NULL, \
+  0u, 0u }
+
+/** A launch-trace callback: `trace` is library-owned, valid during the call only. */
+typedef void (*dc_launch_trace_fn)(void* user_data, const dc_launch_trace* trace);
+
+/**
+ * Trace kernel launches: `on_launch(user_data, trace)` after each launch the
+ * driver accepted (dc_launch_kernel, dc_launch_enqueue; launches captured into
+ * a graph included, graph replays not), on the launching thread; and, when
+ * `on_complete` is not NULL, `on_complete(user_data, trace)` once the kernel
+ * has run, with its GPU time: dccuda then records an event before and after
+ * each launch (not while the stream captures a graph: such launches get no
+ * completion) and a thread of dccuda's waits for them and calls on_complete,
+ * in launch order per device. Either function may be NULL; both NULL stops
+ * tracing (completions still pending are dropped). One tracer per process: a
+ * later call replaces the earlier one. While no tracer is set, a launch pays
+ * one relaxed atomic load (bench_launch measures it); with on_complete, each
+ * launch also pays two event records.
+ *
+ * The callbacks may run while dccuda holds its own locks, so they must be
+ * quick and must not call dccuda: a fallible dc_ call from inside them fails
+ * with DC_ERROR_INVALID_STATE, as inside the log callback (see
+ * dc_set_log_callback), and a release function must not be called. When this
+ * call returns, the previous callbacks run on no thread and are never called
+ * again: their user_data may be freed.
+ * Errors: DC_ERROR_INVALID_STATE (called from inside a dccuda callback).
+ */
+DC_API dc_status dc_set_launch_trace(DC_NULLABLE dc_launch_trace_fn on_launch,
+                                     DC_NULLABLE dc_launch_trace_fn on_complete,
+                                     DC_USER_DATA DC_NULLABLE void* user_data);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

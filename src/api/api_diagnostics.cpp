@@ -15,6 +15,7 @@
 #include "device/device.h"
 #include "device/telemetry.h"
 #include "device/cuda_check.h"
+#include "launch/launch_trace.h"
 #include "loader/driver.h"
 #include "loader/nvml.h"
 #include "loader/nvtx.h"
@@ -144,5 +145,13 @@ dc_status profiler_switch(const char* call, dc_device device, bool start) {
 DC_API dc_status dc_profiler_start(dc_device device) { return profiler_switch("dc_profiler_start", device, true); }
 
 DC_API dc_status dc_profiler_stop(dc_device device) { return profiler_switch("dc_profiler_stop", device, false); }
+
+DC_API dc_status dc_set_launch_trace(dc_launch_trace_fn on_launch, dc_launch_trace_fn on_complete, void* user_data) {
+  return guarded("dc_set_launch_trace", [&] {
+    forbid_after_fork();
+    set_launch_trace(on_launch, on_complete, user_data);
+    return DC_SUCCESS;
+  });
+}
 
 }  // extern "C"

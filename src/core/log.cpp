@@ -83,9 +83,9 @@ dc_status refuse_in_log_callback(const char* call) noexcept {
   // (log_message), so naming this call here misleads nobody afterwards.
   thread_error().call = call;
   return record_failure(DC_ERROR_INVALID_STATE,
-                        "called from inside the log callback (dc_set_log_callback), which runs while dccuda may hold "
-                        "its own locks; do not call dccuda from the callback: keep the message and act on it after the "
-                        "callback returns");
+                        "called from inside a dccuda callback (the log callback or a launch-trace callback), which "
+                        "runs while dccuda may hold its own locks; do not call dccuda from the callback: keep what it "
+                        "was told and act on it after the callback returns");
 }
 
 }  // namespace dc

@@ -191,7 +191,7 @@ TEST(Log, CallsFromInsideTheCallbackAreRefused) {
   EXPECT_EQ(outer, DC_SUCCESS);
   EXPECT_EQ(outer_message, "") << "the refused inner call's error leaked into the outer call";
   EXPECT_EQ(r.inner, DC_ERROR_INVALID_STATE);
-  EXPECT_NE(r.inner_message.find("dc_device_count: called from inside the log callback"), std::string::npos)
+  EXPECT_NE(r.inner_message.find("dc_device_count: called from inside a dccuda callback (the log callback"), std::string::npos)
       << r.inner_message;
   EXPECT_EQ(r.set_inside, DC_ERROR_INVALID_STATE);
   dc_device_release(device);

@@ -39,3 +39,7 @@ dc_test(test_profiler SOURCES ${DCTEST_DIAG}/test_profiler.cpp
   ENV ${DCTEST_FAKE_ENV} NVTX_INJECTION64_PATH=${DCTEST_NVTX_RECORDER})
 add_dependencies(test_profiler dctest_nvtx_recorder)
 dc_test(test_profiler_no_tool SOURCES ${DCTEST_DIAG}/test_profiler.cpp FAKE_ONLY)
+
+# The launch-trace hook (the launch tests' kernels, emulated by the fake driver).
+dc_test(test_launch_trace SOURCES ${DCTEST_DIAG}/test_launch_trace.cpp LABELS memcheck)
+target_link_libraries(test_launch_trace PRIVATE dctest_kernels)

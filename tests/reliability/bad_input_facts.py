@@ -758,4 +758,7 @@ FACTS = {
     "dc_stream_set_name": dict(valid={"name": '"bad-input stream"'}),
     "dc_profiler_start": dict(after="dc_profiler_stop(fx.device);"),
     "dc_profiler_stop": dict(),
+    "dc_set_launch_trace": dict(
+        valid={"on_launch": "nullptr", "on_complete": "nullptr", "user_data": "nullptr"},
+    ),
 }

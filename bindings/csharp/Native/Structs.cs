@@ -397,4 +397,32 @@ namespace Dccuda.Interop
             return new DcDeviceTelemetry { StructSize = (uint)sizeof(DcDeviceTelemetry), NvmlIndex = -1 };
         }
     }
+
+    /// <summary>dc_launch_trace.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct DcLaunchTrace
+    {
+        /// <summary>sizeof(dc_launch_trace) of the library that filled it</summary>
+        public uint StructSize;
+        public int DeviceOrdinal;
+        /// <summary>const char*: The kernel's name as the module has it (mangled for C++ kernels); valid during the callback only.</summary>
+        public IntPtr KernelName;
+        public fixed uint Grid[3];
+        public fixed uint Block[3];
+        public uint SharedMemoryBytes;
+        /// <summary>the launch's DC_LAUNCH_* flags</summary>
+        public uint Flags;
+        /// <summary>void*: The CUstream it went to (what dc_stream_native gives).</summary>
+        public IntPtr Stream;
+        /// <summary>A number per traced launch in this process, from 1: matches a completion to its launch.</summary>
+        public ulong Sequence;
+        /// <summary>In a completion: the kernel's GPU time in nanoseconds (between events recorded around it, about 0.5 us resolution); 0 in a launch.</summary>
+        public ulong GpuTimeNs;
+
+        /// <summary>DC_LAUNCH_TRACE_INIT.</summary>
+        public static unsafe DcLaunchTrace Init()
+        {
+            return new DcLaunchTrace { StructSize = (uint)sizeof(DcLaunchTrace), DeviceOrdinal = -1 };
+        }
+    }
 }

@@ -777,6 +777,27 @@ pub extern "dccuda" fn dc_stream_set_name(stream: ?*Stream, name: ?[*:0]const u8
 pub extern "dccuda" fn dc_profiler_start(device: ?*Device) dc_status;
 pub extern "dccuda" fn dc_profiler_stop(device: ?*Device) dc_status;
 
+// ---------------------------------------------------------------------------
+// Diagnostics: the launch-trace hook
+
+/// The defaults are DC_LAUNCH_TRACE_INIT.
+pub const dc_launch_trace = extern struct {
+    struct_size: u32 = @sizeOf(dc_launch_trace),
+    device_ordinal: i32 = -1,
+    kernel_name: ?[*:0]const u8 = null,
+    grid: [3]u32 = .{ 0, 0, 0 },
+    block: [3]u32 = .{ 0, 0, 0 },
+    shared_memory_bytes: u32 = 0,
+    flags: u32 = 0,
+    stream: ?*anyopaque = null,
+    sequence: u64 = 0,
+    gpu_time_ns: u64 = 0,
+};
+
+pub const dc_launch_trace_fn = *const fn (user_data: ?*anyopaque, trace: ?*const dc_launch_trace) callconv(.C) void;
+
+pub extern "dccuda" fn dc_set_launch_trace(on_launch: ?dc_launch_trace_fn, on_complete: ?dc_launch_trace_fn, user_data: ?*anyopaque) dc_status;
+
 /// The structs of the header, in header order: layout.zig prints these and the
 /// tests check that each `struct_size` default is the struct's own size.
 pub const structs = .{
@@ -792,4 +813,5 @@ pub const structs = .{
     .{ "dc_control_info", dc_control_info },
     .{ "dc_handle_info", dc_handle_info },
     .{ "dc_device_telemetry", dc_device_telemetry },
+    .{ "dc_launch_trace", dc_launch_trace },
 };

@@ -441,6 +441,8 @@ pub type dc_log_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, level: 
 /// A handle-report callback: `info` (library-owned, valid during the call
 /// only) describes one live handle; read no further than info->struct_size.
 pub type dc_handle_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, info: *const dc_handle_info)>;
+/// A launch-trace callback: `trace` is library-owned, valid during the call only.
+pub type dc_launch_trace_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, trace: *const dc_launch_trace)>;
 
 // ---------------------------------------------------------------------------
 // Structs
@@ -1001,6 +1003,49 @@ impl Default for dc_device_telemetry {
             fan_speed_percent: 0,
             field_status: [0; 32],
             field_nvml_result: [0; 32],
+        }
+    }
+}
+
+/// One kernel launch, as the launch-trace callbacks are told it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_launch_trace {
+    /// sizeof(dc_launch_trace) of the library that filled it
+    pub struct_size: u32,
+    pub device_ordinal: i32,
+    /// The kernel's name as the module has it (mangled for C++ kernels); valid
+    /// during the callback only.
+    pub kernel_name: *const c_char,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub shared_memory_bytes: u32,
+    /// the launch's DC_LAUNCH_* flags
+    pub flags: u32,
+    /// The CUstream it went to (what dc_stream_native gives).
+    pub stream: *mut c_void,
+    /// A number per traced launch in this process, from 1: matches a
+    /// completion to its launch.
+    pub sequence: u64,
+    /// In a completion: the kernel's GPU time in nanoseconds (between events
+    /// recorded around it, about 0.5 us resolution); 0 in a launch.
+    pub gpu_time_ns: u64,
+}
+
+impl Default for dc_launch_trace {
+    /// `DC_LAUNCH_TRACE_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_launch_trace>() as u32,
+            device_ordinal: -1,
+            kernel_name: core::ptr::null(),
+            grid: [0, 0, 0],
+            block: [0, 0, 0],
+            shared_memory_bytes: 0,
+            flags: 0,
+            stream: core::ptr::null_mut(),
+            sequence: 0,
+            gpu_time_ns: 0,
         }
     }
 }
@@ -2528,6 +2573,28 @@ extern "C" {
 
     /// See dc_profiler_start. Errors: as dc_profiler_start.
     pub fn dc_profiler_stop(device: dc_device) -> dc_status;
+
+    /// Trace kernel launches: `on_launch(user_data, trace)` after each launch the
+    /// driver accepted (dc_launch_kernel, dc_launch_enqueue; launches captured into
+    /// a graph included, graph replays not), on the launching thread; and, when
+    /// `on_complete` is not NULL, `on_complete(user_data, trace)` once the kernel
+    /// has run, with its GPU time: dccuda then records an event before and after
+    /// each launch (not while the stream captures a graph: such launches get no
+    /// completion) and a thread of dccuda's waits for them and calls on_complete,
+    /// in launch order per device. Either function may be NULL; both NULL stops
+    /// tracing (completions still pending are dropped). One tracer per process: a
+    /// later call replaces the earlier one. While no tracer is set, a launch pays
+    /// one relaxed atomic load (bench_launch measures it); with on_complete, each
+    /// launch also pays two event records.
+    ///
+    /// The callbacks may run while dccuda holds its own locks, so they must be
+    /// quick and must not call dccuda: a fallible dc_ call from inside them fails
+    /// with DC_ERROR_INVALID_STATE, as inside the log callback (see
+    /// dc_set_log_callback), and a release function must not be called. When this
+    /// call returns, the previous callbacks run on no thread and are never called
+    /// again: their user_data may be freed.
+    /// Errors: DC_ERROR_INVALID_STATE (called from inside a dccuda callback).
+    pub fn dc_set_launch_trace(on_launch: dc_launch_trace_fn, on_complete: dc_launch_trace_fn, user_data: *mut c_void) -> dc_status;
 }
 
 /// Every public struct with its fields, in declaration order: what the layout report
@@ -2548,6 +2615,7 @@ macro_rules! __dccuda_for_each_struct {
         $m!(dc_control_info { struct_size, state, stop_requested, last_error, heartbeat, errors, idle_us });
         $m!(dc_handle_info { struct_size, handle_type, handle, age_ns, thread_id, created_by, device_ordinal, buffer_kind, buffer_size, buffer_view, reserved });
         $m!(dc_device_telemetry { struct_size, nvml_index, timestamp_us, temperature_c, power_mw, power_limit_mw, sm_clock_mhz, memory_clock_mhz, gpu_utilization_percent, memory_utilization_percent, memory_used_bytes, memory_total_bytes, pcie_tx_kib_per_s, pcie_rx_kib_per_s, nvlink_active_links, throttle_reasons, ecc_corrected, ecc_uncorrected, running_processes, fan_speed_percent, field_status, field_nvml_result });
+        $m!(dc_launch_trace { struct_size, device_ordinal, kernel_name, grid, block, shared_memory_bytes, flags, stream, sequence, gpu_time_ns });
     };
 }
 
