@@ -14,7 +14,7 @@ test "every declaration of the binding compiles" {
         dc,           dc.c,        dc.Device,        dc.Buffer,     dc.Stream,       dc.Event,
         dc.Graph,     dc.Program,  dc.Module,        dc.Function,   dc.Launch,       dc.CompileOptions,
         dc.LastError, dc.Location, dc.ModuleOptions, dc.DeviceInfo, dc.LaunchConfig, dc.Arg,
-        dc.Queue,     dc.Control,  dc.MemOp,
+        dc.Queue,     dc.Control,  dc.MemOp,        dc.Telemetry,
     }) |T| std.testing.refAllDecls(T);
 }
 
@@ -28,4 +28,5 @@ test {
     _ = @import("graph_build_test.zig");
     _ = @import("queue_test.zig");
     _ = @import("stream_values_test.zig");
+    _ = @import("diagnostics_test.zig");
 }
