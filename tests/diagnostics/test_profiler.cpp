@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "dccuda.h"
+#include "support/child_process.h"
 #include "support/fake.h"
 
 namespace {
@@ -66,6 +67,32 @@ TEST(Profiler, StreamsAreNamed) {
   EXPECT_NE(log.find("stream " + id + " my copies\n"), std::string::npos) << log;
   dc_stream_release(stream);
   dc_device_release(device);
+}
+
+// Without NVTX_INJECTION64_PATH (the GPU suite's run): the two tests above in
+// a child given the recorder, found beside this program (the build) or in
+// ../lib (the GPU bundle).
+TEST(Profiler, RangesReachTheRecorderInAChild) {
+  if (recorder_path()) GTEST_SKIP() << "runs without NVTX_INJECTION64_PATH (the tests above ran with it)";
+  std::string self = dctest::self_executable();
+  std::string dir = self.substr(0, self.rfind('/'));
+  std::string recorder;
+  for (const std::string& candidate : {dir + "/libdctest_nvtx_recorder.so", dir + "/../lib/libdctest_nvtx_recorder.so"})
+    if (void* lib = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+      dlclose(lib);
+      recorder = candidate;
+      break;
+    }
+  if (recorder.empty()) GTEST_SKIP() << "libdctest_nvtx_recorder.so is not beside " << self << " nor in ../lib";
+  dctest::ChildOptions options;
+  options.set_env = {"NVTX_INJECTION64_PATH=" + recorder};
+  options.timeout_seconds = 60;
+  dctest::ChildResult r = dctest::run_program(
+      {self, "--gtest_filter=Profiler.RangesAndMarksReachTheTool:Profiler.StreamsAreNamed"}, options);
+  std::string shown = r.output;
+  for (size_t at = shown.find("SKIPPED"); at != std::string::npos; at = shown.find("SKIPPED", at)) shown.replace(at, 7, "skipped");
+  EXPECT_EQ(r.exit_code, 0) << r.how() << "\n" << shown;
+  EXPECT_NE(r.output.find("[  PASSED  ] 2 tests"), std::string::npos) << shown;
 }
 
 TEST(Profiler, WithoutAToolNothingIsLoaded) {
