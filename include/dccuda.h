@@ -340,6 +340,8 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * |                         | DCCUDA_COPY_THREADS            | integer 1 .. 64 (1: no pool)      | 16 (at most the CPUs there are)  |
  * | (none: other programs'  | XDG_CACHE_HOME, HOME           | see cache_dir; empty = unset      |                                  |
  * |  variables)             | CUDA_HOME, CUDA_PATH           | see nvrtc_library; empty = unset  |                                  |
+ * |                         | NVTX_INJECTION64_PATH          | a profiler's NVTX library (see    | none: ranges and marks go nowhere|
+ * |                         |                                | dc_range_push)                    |                                  |
  *
  * On Windows (dccuda.dll) the defaults are: driver_library nvcuda.dll, loaded
  * from System32 only; nvrtc_library nvrtc64_130_0.dll, then nvrtc64_120_0.dll,
