@@ -100,6 +100,10 @@ void complete_launches() {
       ok = api.cuEventSynchronize(p.end) == CUDA_SUCCESS && api.cuEventElapsedTime(&ms, p.start, p.end) == CUDA_SUCCESS;
     } catch (...) {
     }
+    // The events go before the callback: once a caller has heard every
+    // completion, nothing of the trace is left on the device.
+    destroy_events(*p.device, p.start, p.end);
+    p.device = Ref<Device>();
     if (ok) {
       std::shared_lock<std::shared_mutex> lock(tracer_mutex());
       if (g_tracer.on_complete && g_tracer.generation == p.generation) {
@@ -108,7 +112,6 @@ void complete_launches() {
         call_user(g_tracer.on_complete, g_tracer.user_data, p.trace);
       }
     }
-    destroy_events(*p.device, p.start, p.end);
   }
 }
 

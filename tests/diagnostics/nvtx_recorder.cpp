@@ -11,6 +11,10 @@
 #include <mutex>
 #include <string>
 
+// CUstream as cuda.h declares it: NVTX's nvtxNameCuStreamA takes a CUstream, and a
+// call through a slot of another type is undefined (UBSan's function check).
+struct CUstream_st;
+
 namespace {
 
 using FunctionPointer = void (*)();
@@ -50,7 +54,7 @@ int range_pop() {
   return --t_depth;
 }
 void mark_a(const char* message) { record("mark " + std::string(message)); }
-void name_cu_stream_a(void* stream, const char* name) {
+void name_cu_stream_a(CUstream_st* stream, const char* name) {
   record("stream " + std::to_string(reinterpret_cast<uintptr_t>(stream)) + " " + name);
 }
 

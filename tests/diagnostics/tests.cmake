@@ -41,5 +41,5 @@ add_dependencies(test_profiler dctest_nvtx_recorder)
 dc_test(test_profiler_no_tool SOURCES ${DCTEST_DIAG}/test_profiler.cpp FAKE_ONLY)
 
 # The launch-trace hook (the launch tests' kernels, emulated by the fake driver).
-dc_test(test_launch_trace SOURCES ${DCTEST_DIAG}/test_launch_trace.cpp LABELS memcheck)
+dc_test(test_launch_trace SOURCES ${DCTEST_DIAG}/test_launch_trace.cpp LABELS memcheck threads)
 target_link_libraries(test_launch_trace PRIVATE dctest_kernels)
