@@ -2989,9 +2989,9 @@ typedef struct dc_device_telemetry {
  * call succeeds whenever the arguments are good: each field the device, the
  * driver or the process's permissions do not give is marked in field_status
  * (and reads 0); without NVML every field is DC_TELEMETRY_NO_NVML, and
- * dc_telemetry_library says why. It takes about a millisecond on a real GPU
- * (about fifteen NVML queries, the PCIe counters sampling for 20 ms each on
- * some drivers): poll it at human rates, not per kernel. Any thread.
+ * dc_telemetry_library says why. It takes some tens of milliseconds on a real
+ * GPU (about fifteen NVML queries; NVML samples each PCIe counter over 20 ms):
+ * poll it at human rates, not per kernel. Any thread.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL telemetry,
  * a struct_size smaller than the first published one).
  */
