@@ -45,6 +45,7 @@
 %include "typemaps/callbacks.i"
 %include "typemaps/copies.i"
 %include "typemaps/mem_ops.i"
+%include "typemaps/link.i"
 
 /* Calls that take a callback with a string or struct argument (the log hook, the
    live-handle visitor, the launch-trace hook): SWIG would hand out raw function-pointer
