@@ -87,7 +87,8 @@
  *   the object's device was lost or reset (see "Devices after a fault").
  *   Nor are the refusals that come from where a call is made, not from its
  *   arguments: DC_ERROR_INVALID_STATE in a forked child (see "Fork") and,
- *   for the calls dc_stream_add_callback lists, inside a host function; and
+ *   for the calls dc_stream_add_callback lists, inside a host function, and
+ *   for every call, inside the log callback (see dc_set_log_callback); and
  *   DC_ERROR_INVALID_ARGUMENT naming a malformed environment variable (see
  *   "Configuration").
  *
@@ -291,6 +292,9 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
 #define DC_INIT_NO_DISK_CACHE      0x2u
 /** dc_init_options.flags: do not keep compiled kernels in memory. */
 #define DC_INIT_NO_MEMORY_CACHE    0x4u
+/** dc_init_options.flags: when the process exits, write the handles never
+ *  released to stderr (see dc_handle_report). */
+#define DC_INIT_REPORT_LEAKS       0x8u
 
 /*
  * Configuration: every setting, its dc_init option and its environment variable
@@ -311,6 +315,9 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * |                         |                                |                                   | /usr/local/cuda/lib64            |
  * | (none)                  | DCCUDA_NVJITLINK_LIBRARY       | a library name or path (the only  | libnvJitLink.so.13, then .12,    |
  * |                         |                                | one tried)                        | looked for as NVRTC is (dc_link) |
+ * | (none)                  | DCCUDA_NVML_LIBRARY            | a library name or path (NVML, for | libnvidia-ml.so.1 (nvml.dll),    |
+ * |                         |                                | dc_device_telemetry_get)          | loaded at the first telemetry    |
+ * |                         |                                |                                   | call                             |
  * | cache_dir               | DCCUDA_CACHE_DIR               | a directory path                  | $XDG_CACHE_HOME/dccuda (if it is |
  * |                         |                                |                                   | absolute), else                  |
  * |                         |                                |                                   | $HOME/.cache/dccuda, else none   |
@@ -319,6 +326,8 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * |  DC_INIT_NO_DISK_CACHE  |                                | DC_INIT_NO_DISK_CACHE and         |                                  |
  * |  DC_INIT_NO_MEMORY_CACHE|                                | DC_INIT_NO_MEMORY_CACHE together  |                                  |
  * | flags DC_INIT_NO_NVRTC  | (none)                         |                                   | NVRTC is loaded                  |
+ * | flags                   | DCCUDA_LEAK_REPORT             | yes/no (below); yes = the flag    | no: nothing is written at exit   |
+ * |  DC_INIT_REPORT_LEAKS   |                                | DC_INIT_REPORT_LEAKS              |                                  |
  * | (none)                  | DCCUDA_CACHE_KEY_FILE          | the path of a file of the user's, | none: a private cache            |
  * |                         |                                | mode 0600, holding a key of 32 to |                                  |
  * |                         |                                | 4096 bytes: a shared cache (below)|                                  |
@@ -333,6 +342,8 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * |                         | DCCUDA_COPY_THREADS            | integer 1 .. 64 (1: no pool)      | 16 (at most the CPUs there are)  |
  * | (none: other programs'  | XDG_CACHE_HOME, HOME           | see cache_dir; empty = unset      |                                  |
  * |  variables)             | CUDA_HOME, CUDA_PATH           | see nvrtc_library; empty = unset  |                                  |
+ * |                         | NVTX_INJECTION64_PATH          | a profiler's NVTX library (see    | none: ranges and marks go nowhere|
+ * |                         |                                | dc_range_push)                    |                                  |
  *
  * On Windows (dccuda.dll) the defaults are: driver_library nvcuda.dll, loaded
  * from System32 only; nvrtc_library nvrtc64_130_0.dll, then nvrtc64_120_0.dll,
@@ -2922,6 +2933,338 @@ DC_API dc_status dc_control_check_progress(dc_control control, uint64_t stall_us
  * stop the kernel first).
  */
 DC_API dc_status dc_control_reset(dc_control control);
+
+/* =========================================================================
+ * Diagnostics: the log hook
+ * ========================================================================= */
+
+/* Log levels: the values of Microsoft.Extensions.Logging's LogLevel (Trace 0 to
+ * Error 4), so that a binding passes them on unchanged. */
+DC_CONSTANTS(dc_log_level, enumeration, int32_t)
+/** Every step of a decision (each cache lookup). */
+#define DC_LOG_TRACE    0
+/** A decision worth knowing when tuning: a copy staged through pinned
+ *  memory, a kernel-cache miss and why, an older entry point used. */
+#define DC_LOG_DEBUG    1
+/** A decision that changes what the process holds: the driver loaded, pool
+ *  memory given back. */
+#define DC_LOG_INFO     2
+/** Something the caller may want to act on: an entry point the driver lacks
+ *  (the call that needs it answers DC_ERROR_NOT_SUPPORTED). */
+#define DC_LOG_WARNING  3
+/** Reserved for failures no call reports (none today: failures are the calls'
+ *  statuses and last errors). */
+#define DC_LOG_ERROR    4
+
+/**
+ * A log callback: `level` a DC_LOG_* value, `category` one of "staging",
+ * "cache", "pool", "fallback", "driver" (static strings; more may come), and
+ * `message` one line of UTF-8 without a newline, valid during the call only.
+ */
+typedef void (*dc_log_fn)(void* user_data, int32_t level, const char* category, const char* message);
+
+/**
+ * Receive dccuda's decisions at `min_level` (a DC_LOG_* level) and above, in
+ * `fn(user_data, level, category, message)`; `fn` NULL stops them (then
+ * `min_level` must still be a level and `user_data` is ignored). One callback
+ * per process: a later call replaces the earlier one. No callback is set at
+ * start; while none is, each place that could report costs one relaxed atomic
+ * load. May be called before dc_init, to hear the driver being loaded.
+ *
+ * Threads. The callback runs on the thread that made the decision, inside the
+ * dc_ call that made it, and possibly while dccuda holds its own locks; several
+ * threads may run it at once. So it must be quick and must not call dccuda:
+ * every fallible dc_ call made from inside it fails at once with
+ * DC_ERROR_INVALID_STATE (the calling dc_ call's own last error is kept), a
+ * release function must not be called, and messages arising on that thread
+ * while it runs are dropped. dc_last_error_*, dc_status_name and dc_version
+ * may be called. When dc_set_log_callback returns, the previous callback runs
+ * on no thread and is never called again: its user_data may be freed. An
+ * exception or longjmp must not leave the callback.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (min_level not a DC_LOG_* level),
+ * DC_ERROR_INVALID_STATE (called from inside the log callback).
+ */
+DC_API dc_status dc_set_log_callback(DC_FAMILY(dc_log_level) int32_t min_level, DC_NULLABLE dc_log_fn fn,
+                                     DC_USER_DATA DC_NULLABLE void* user_data);
+
+/* =========================================================================
+ * Diagnostics: live handles
+ * ========================================================================= */
+
+/** One live handle, as dc_handle_visit gives it. */
+typedef struct dc_handle_info {
+  uint32_t struct_size;          /**< sizeof(dc_handle_info) of the library that filled it */
+  DC_FAMILY(dc_handle_type) int32_t handle_type;   /**< DC_HANDLE_* */
+  /** The handle's value: compare it with (uint64_t)(uintptr_t)your_handle. */
+  uint64_t handle;
+  uint64_t age_ns;               /**< nanoseconds since the handle was made (steady clock) */
+  /** The operating system's id of the thread that made it (Linux: as gettid,
+   *  top and gdb show it; Windows: GetCurrentThreadId). */
+  uint64_t thread_id;
+  char     created_by[64];       /**< the dc_ call that made it ("dc_buffer_alloc"), NUL-terminated */
+  int32_t  device_ordinal;       /**< the device it lives on; -1 for none (a program) */
+  /** Buffers: DC_BUFFER_*; 0 for other handles. */
+  DC_FAMILY(dc_buffer_kind) int32_t buffer_kind;
+  uint64_t buffer_size;          /**< buffers: bytes; 0 for other handles */
+  uint32_t buffer_view;          /**< buffers: 1 for a view (dc_buffer_view), else 0 */
+  uint32_t reserved;             /**< 0 */
+} dc_handle_info;
+
+#define DC_HANDLE_INFO_INIT { (uint32_t)sizeof(dc_handle_info), 0, 0u, 0u, 0u, {0}, -1, 0, 0u, 0u, 0u }
+
+/**
+ * A handle-report callback: `info` (library-owned, valid during the call
+ * only) describes one live handle; read no further than info->struct_size.
+ */
+typedef void (*dc_handle_fn)(void* user_data, const dc_handle_info* info);
+
+/**
+ * Every handle of this process that is live now (made and not yet released),
+ * as text into `text` (`capacity` bytes): a summary line ("3 live handles: 1
+ * dc_device, 2 dc_buffer"), then one line per handle with its type and value,
+ * age, the call and thread that made it, its device, and for a buffer its size
+ * and kind; "" when no handle is live. A terminating NUL follows;
+ * `*length` receives the text's length in bytes (without the NUL). Ask for the
+ * length first with text NULL and capacity 0 (DC_SUCCESS, nothing written),
+ * then pass a buffer of *length + 1 bytes. When `capacity` is too small
+ * nothing is written to `text` or `*length` (0) and the status is
+ * DC_ERROR_OUT_OF_RANGE, its message giving the size needed. Handles come and
+ * go between two calls: size the second call's buffer with some room, or call
+ * again on DC_ERROR_OUT_OF_RANGE. For finding leaks in tests and finalizers:
+ * it visits every slot of the handle table (the cost grows with the number of
+ * handles ever live at once); creating a handle records its few facts, and
+ * nothing else pays for the report. Any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL text with a nonzero capacity, NULL
+ * length), DC_ERROR_OUT_OF_RANGE (capacity too small).
+ */
+DC_API dc_status dc_handle_report(DC_OUT DC_NULLABLE DC_ARRAY(capacity) char* text, uint64_t capacity,
+                                  DC_OUT uint64_t* length);
+
+/**
+ * Call `fn(user_data, info)` once for every handle live when the call began,
+ * on the calling thread, in no particular order, before returning. The
+ * handles are gathered first and nothing of dccuda is locked while `fn` runs:
+ * it may call dccuda, release the handle it is told about (the report is of
+ * the moment the call began) or make new ones (not reported this time).
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL fn).
+ */
+DC_API dc_status dc_handle_visit(dc_handle_fn fn, DC_USER_DATA DC_NULLABLE void* user_data);
+
+/* =========================================================================
+ * Diagnostics: telemetry (NVML)
+ * ========================================================================= */
+
+/* The fields of dc_device_telemetry, by their index in field_status and
+ * field_nvml_result. */
+DC_CONSTANTS(dc_telemetry_field, enumeration, int32_t)
+#define DC_TELEMETRY_FIELD_TEMPERATURE         0   /**< temperature_c */
+#define DC_TELEMETRY_FIELD_POWER               1   /**< power_mw */
+#define DC_TELEMETRY_FIELD_POWER_LIMIT         2   /**< power_limit_mw */
+#define DC_TELEMETRY_FIELD_SM_CLOCK            3   /**< sm_clock_mhz */
+#define DC_TELEMETRY_FIELD_MEMORY_CLOCK        4   /**< memory_clock_mhz */
+#define DC_TELEMETRY_FIELD_UTILIZATION         5   /**< gpu_utilization_percent, memory_utilization_percent */
+#define DC_TELEMETRY_FIELD_MEMORY              6   /**< memory_used_bytes, memory_total_bytes */
+#define DC_TELEMETRY_FIELD_PCIE_THROUGHPUT     7   /**< pcie_tx_kib_per_s, pcie_rx_kib_per_s */
+#define DC_TELEMETRY_FIELD_NVLINK_LINKS        8   /**< nvlink_active_links */
+#define DC_TELEMETRY_FIELD_THROTTLE_REASONS    9   /**< throttle_reasons */
+#define DC_TELEMETRY_FIELD_ECC_ERRORS          10  /**< ecc_corrected, ecc_uncorrected */
+#define DC_TELEMETRY_FIELD_PROCESSES           11  /**< running_processes */
+#define DC_TELEMETRY_FIELD_FAN_SPEED           12  /**< fan_speed_percent */
+
+/* Why a telemetry field is unavailable (field_status); 0 when it is there. */
+DC_CONSTANTS(dc_telemetry_reason, enumeration, int32_t)
+/** The value was read. */
+#define DC_TELEMETRY_AVAILABLE      0
+/** NVML could not be loaded or initialised: dc_telemetry_library says why. */
+#define DC_TELEMETRY_NO_NVML        1
+/** No NVML device has this CUDA device's UUID (a MIG instance, a device
+ *  hidden from NVML, or NVML from another driver). */
+#define DC_TELEMETRY_NOT_MAPPED     2
+/** The device or its driver does not offer it (NVML_ERROR_NOT_SUPPORTED:
+ *  a fan on a passively cooled board, ECC on a GPU without it). */
+#define DC_TELEMETRY_NOT_SUPPORTED  3
+/** The process may not read it (NVML_ERROR_NO_PERMISSION). */
+#define DC_TELEMETRY_NO_PERMISSION  4
+/** The GPU fell off the bus (NVML_ERROR_GPU_IS_LOST). */
+#define DC_TELEMETRY_GPU_LOST       5
+/** NVML failed otherwise: field_nvml_result holds its nvmlReturn_t. */
+#define DC_TELEMETRY_FAILED         6
+/** The loaded NVML lacks the function (an older driver). */
+#define DC_TELEMETRY_MISSING_ENTRY  7
+
+/**
+ * One snapshot of a device's telemetry (dc_device_telemetry). A field is valid
+ * only where field_status[its DC_TELEMETRY_FIELD_*] is DC_TELEMETRY_AVAILABLE;
+ * otherwise it reads 0 and the status says why.
+ */
+typedef struct dc_device_telemetry {
+  uint32_t struct_size;              /**< sizeof(dc_device_telemetry) */
+  int32_t  nvml_index;               /**< NVML's index of the device (nvidia-smi's), -1 when not mapped */
+  uint64_t timestamp_us;             /**< when it was taken: microseconds since the Unix epoch */
+  int64_t  temperature_c;            /**< GPU core, degrees Celsius */
+  uint64_t power_mw;                 /**< power draw, milliwatts */
+  uint64_t power_limit_mw;           /**< enforced power limit, milliwatts */
+  uint64_t sm_clock_mhz;             /**< current SM clock */
+  uint64_t memory_clock_mhz;         /**< current memory clock */
+  uint64_t gpu_utilization_percent;  /**< share of the last sample period a kernel ran */
+  uint64_t memory_utilization_percent; /**< share of it device memory was read or written */
+  uint64_t memory_used_bytes;        /**< device memory in use, every process */
+  uint64_t memory_total_bytes;
+  uint64_t pcie_tx_kib_per_s;        /**< PCIe throughput out of the GPU (a 20 ms sample) */
+  uint64_t pcie_rx_kib_per_s;        /**< PCIe throughput into the GPU */
+  uint64_t nvlink_active_links;      /**< NVLink links up (0 on a GPU without NVLink support: NOT_SUPPORTED) */
+  uint64_t throttle_reasons;         /**< NVML's clocks event reason bits (nvmlClocksEventReason*); 0: none */
+  uint64_t ecc_corrected;            /**< corrected ECC errors since the driver loaded */
+  uint64_t ecc_uncorrected;          /**< uncorrected ECC errors since the driver loaded */
+  uint64_t running_processes;        /**< compute processes on the device, this one included */
+  uint64_t fan_speed_percent;        /**< the fan's intended speed */
+  /** DC_TELEMETRY_* reason per field, indexed by DC_TELEMETRY_FIELD_* (room for growth; unused slots 0). */
+  DC_FAMILY(dc_telemetry_reason) int32_t field_status[32];
+  /** NVML's nvmlReturn_t behind each reason (0 when none), by the same index. */
+  int32_t  field_nvml_result[32];
+} dc_device_telemetry;
+
+#define DC_DEVICE_TELEMETRY_INIT { (uint32_t)sizeof(dc_device_telemetry), -1, 0u, 0, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, \
+  0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, {0}, {0} }
+
+/**
+ * Fill `telemetry` (the caller sets struct_size; every published size is
+ * accepted and only that many bytes are written) with the device's telemetry
+ * now, read from NVML, the NVIDIA driver's management library, which dccuda
+ * loads at the first call (DCCUDA_NVML_LIBRARY, else libnvidia-ml.so.1 /
+ * nvml.dll). The NVML device is found by the CUDA device's UUID, never by
+ * ordinal (CUDA_VISIBLE_DEVICES and CUDA's ordering differ from NVML's). The
+ * call succeeds whenever the arguments are good: each field the device, the
+ * driver or the process's permissions do not give is marked in field_status
+ * (and reads 0); without NVML every field is DC_TELEMETRY_NO_NVML, and
+ * dc_telemetry_library says why. It takes some tens of milliseconds on a real
+ * GPU (about fifteen NVML queries; NVML samples each PCIe counter over 20 ms):
+ * poll it at human rates, not per kernel. Any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL telemetry,
+ * a struct_size smaller than the first published one).
+ */
+DC_API dc_status dc_device_telemetry_get(dc_device device, DC_INOUT dc_device_telemetry* telemetry);
+
+/**
+ * Where NVML was loaded from ("libnvidia-ml.so.1"), loading it if that was
+ * not tried yet. Static for the life of the process. When NVML cannot be used,
+ * DC_ERROR_NOT_SUPPORTED with a message saying what was tried, why it failed
+ * and what to do; telemetry is then all DC_TELEMETRY_NO_NVML.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NOT_SUPPORTED.
+ */
+DC_API dc_status dc_telemetry_library(DC_OUT DC_LIFETIME(static) const char** path);
+
+/* =========================================================================
+ * Diagnostics: profiler ranges (NVTX)
+ * ========================================================================= */
+
+/*
+ * Named ranges and marks for a profiler's timeline (Nsight Systems), sent
+ * through NVTX v3's injection protocol: a profiler names its library in the
+ * environment variable NVTX_INJECTION64_PATH, which dccuda loads at its first
+ * range, mark or stream name, and the library receives them. Without a
+ * profiler nothing is loaded and each of these calls costs about what an
+ * empty dc_ call does (bench_launch measures it). Under a profiler dccuda also
+ * names each stream it creates ("dccuda stream 3 (device 0)"), and
+ * dc_stream_set_name names one yourself. Ranges are per thread, as NVTX's are:
+ * pop on the thread that pushed.
+ */
+
+/**
+ * Open a range named `name` (UTF-8, copied by the profiler) on the calling
+ * thread, nested in the thread's open ranges. Any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL name).
+ */
+DC_API dc_status dc_range_push(DC_IN const char* name);
+
+/**
+ * Close the calling thread's innermost open range. Cannot fail: without a
+ * profiler, when the thread has no range open, or in a forked child nothing
+ * happens; it never touches the last error. Any thread.
+ */
+DC_API void dc_range_pop(void);
+
+/**
+ * An instant event named `name` on the timeline. Any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL name).
+ */
+DC_API dc_status dc_mark(DC_IN const char* name);
+
+/**
+ * Name `stream` `name` in the profiler's timeline (nvtxNameCuStreamA); does
+ * nothing without a profiler. Any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL name).
+ */
+DC_API dc_status dc_stream_set_name(dc_stream stream, DC_IN const char* name);
+
+/**
+ * Start and stop the profiler's collection (cuProfilerStart/Stop), for a
+ * profiler started with collection off (nsys --capture-range=cudaProfilerApi):
+ * the region between them is what it records. Without a profiler they do
+ * nothing. `device`'s context is the one bound for the call. Any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_NOT_SUPPORTED (the driver lacks
+ * the entry point).
+ */
+DC_API dc_status dc_profiler_start(dc_device device);
+/** See dc_profiler_start. Errors: as dc_profiler_start. */
+DC_API dc_status dc_profiler_stop(dc_device device);
+
+/* =========================================================================
+ * Diagnostics: the launch-trace hook
+ * ========================================================================= */
+
+/** One kernel launch, as the launch-trace callbacks are told it. */
+typedef struct dc_launch_trace {
+  uint32_t struct_size;            /**< sizeof(dc_launch_trace) of the library that filled it */
+  int32_t  device_ordinal;
+  /** The kernel's name as the module has it (mangled for C++ kernels); valid
+   *  during the callback only. */
+  DC_LIFETIME(thread) const char* kernel_name;
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint32_t shared_memory_bytes;
+  DC_FAMILY(dc_launch_flags) uint32_t flags;   /**< the launch's DC_LAUNCH_* flags */
+  /** The CUstream it went to (what dc_stream_native gives). */
+  DC_NATIVE void* stream;
+  /** A number per traced launch in this process, from 1: matches a
+   *  completion to its launch. */
+  uint64_t sequence;
+  /** In a completion: the kernel's GPU time in nanoseconds (between events
+   *  recorded around it, about 0.5 us resolution); 0 in a launch. */
+  uint64_t gpu_time_ns;
+} dc_launch_trace;
+
+#define DC_LAUNCH_TRACE_INIT { (uint32_t)sizeof(dc_launch_trace), -1, NULL, {0u, 0u, 0u}, {0u, 0u, 0u}, 0u, 0u, NULL, \
+  0u, 0u }
+
+/** A launch-trace callback: `trace` is library-owned, valid during the call only. */
+typedef void (*dc_launch_trace_fn)(void* user_data, const dc_launch_trace* trace);
+
+/**
+ * Trace kernel launches: `on_launch(user_data, trace)` after each launch the
+ * driver accepted (dc_launch_kernel, dc_launch_enqueue; launches captured into
+ * a graph included, graph replays not), on the launching thread; and, when
+ * `on_complete` is not NULL, `on_complete(user_data, trace)` once the kernel
+ * has run, with its GPU time: dccuda then records an event before and after
+ * each launch (not while the stream captures a graph: such launches get no
+ * completion) and a thread of dccuda's waits for them and calls on_complete,
+ * in launch order per device. Either function may be NULL; both NULL stops
+ * tracing (completions still pending are dropped). One tracer per process: a
+ * later call replaces the earlier one. While no tracer is set, a launch pays
+ * one relaxed atomic load (bench_launch measures it); with on_complete, each
+ * launch also pays two event records.
+ *
+ * The callbacks may run while dccuda holds its own locks, so they must be
+ * quick and must not call dccuda: a fallible dc_ call from inside them fails
+ * with DC_ERROR_INVALID_STATE, as inside the log callback (see
+ * dc_set_log_callback), and a release function must not be called. When this
+ * call returns, the previous callbacks run on no thread and are never called
+ * again: their user_data may be freed.
+ * Errors: DC_ERROR_INVALID_STATE (called from inside a dccuda callback).
+ */
+DC_API dc_status dc_set_launch_trace(DC_NULLABLE dc_launch_trace_fn on_launch,
+                                     DC_NULLABLE dc_launch_trace_fn on_complete,
+                                     DC_USER_DATA DC_NULLABLE void* user_data);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -202,11 +202,19 @@ def c_zig(ctx: Ctx) -> str:
 
 
 def _as_param(api, p):
-    """A callback's parameter has no annotations: read it as a by-value input."""
+    """A callback's parameter has no annotations: read it as an input, a `const char*` as
+    a string and a pointer to a struct as that struct (borrowed for the call)."""
     if p.model is None:
         from api_model import ParamModel
-        kind = "user_data" if p.type.base == "void" and p.type.pointer_depth == 1 else (
-            "float" if p.type.base in ("float", "double") else "int")
+        t = p.type
+        if t.base == "void" and t.pointer_depth == 1:
+            kind = "user_data"
+        elif t.base == "char" and t.pointer_depth == 1:
+            kind = "string"
+        elif t.pointer_depth == 1 and any(st.name == t.base for st in api.structs):
+            kind = "struct"
+        else:
+            kind = "float" if t.base in ("float", "double") else "int"
         p.model = ParamModel(kind=kind)
     return p
 

@@ -41,6 +41,7 @@ const launch = @import("src/launch.zig");
 const graph = @import("src/graph.zig");
 const queue = @import("src/queue.zig");
 const args = @import("src/args.zig");
+const diagnostics = @import("src/diagnostics.zig");
 
 // Status and errors.
 pub const Status = errors.Status;
@@ -76,6 +77,17 @@ pub const cacheClear = library.cacheClear;
 pub const cacheDirectory = library.cacheDirectory;
 pub const cacheDirectoryAlloc = library.cacheDirectoryAlloc;
 pub const driverLibraryAlloc = library.driverLibraryAlloc;
+
+// Seeing inside: the log, live handles, telemetry.
+pub const LogLevel = diagnostics.LogLevel;
+pub const LogHandler = diagnostics.LogHandler;
+pub const setLogHandler = diagnostics.setLogHandler;
+pub const logToStd = diagnostics.logToStd;
+pub const stopLog = diagnostics.stopLog;
+pub const handleReportAlloc = diagnostics.handleReportAlloc;
+pub const telemetryLibrary = diagnostics.telemetryLibrary;
+pub const Telemetry = diagnostics.Telemetry;
+pub const telemetry = diagnostics.telemetry;
 
 // Devices.
 pub const Device = device.Device;

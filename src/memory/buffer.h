@@ -66,6 +66,12 @@ class Buffer : public DeviceObject {
 
   int32_t kind() const noexcept { return kind_; }
   uint64_t size() const noexcept { return size_; }
+  void describe(ObjectDescription& d) const noexcept override {
+    DeviceObject::describe(d);
+    d.size = size_;
+    d.buffer_kind = kind_;
+    d.view = parent_.get() != nullptr;
+  }
   uint32_t flags() const noexcept { return flags_; }
   Memory memory() const noexcept { return memory_; }
   // The buffer a view is a view of (never itself a view); null for others.

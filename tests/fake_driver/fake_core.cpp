@@ -567,6 +567,22 @@ CUresult CUDAAPI cuCtxSynchronize(void) {
 }
 FAKE_EXPORT(cuCtxSynchronize, 2000)
 
+// The profiler's switch: nothing to collect here; a context must be current,
+// as the driver wants one.
+CUresult CUDAAPI cuProfilerStart(void) {
+  FAKE_ENTER(cuProfilerStart);
+  FAKE_REQUIRE_CONTEXT();
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuProfilerStart, 4000)
+
+CUresult CUDAAPI cuProfilerStop(void) {
+  FAKE_ENTER(cuProfilerStop);
+  FAKE_REQUIRE_CONTEXT();
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuProfilerStop, 4000)
+
 CUresult CUDAAPI cuCtxGetStreamPriorityRange(int* least, int* greatest) {
   FAKE_ENTER(cuCtxGetStreamPriorityRange);
   FAKE_REQUIRE_CONTEXT();

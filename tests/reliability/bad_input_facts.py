@@ -753,4 +753,30 @@ FACTS = {
         valid={"ops": "fx.mem_ops", "count": "1"},
         ints={"count": ("bad", ["0", "257", U32_MAX], ARG)},
     ),
+
+    # -- diagnostics ----------------------------------------------------------------------
+    "dc_set_log_callback": dict(
+        valid={"fn": "badinput::noop_log_fn", "user_data": "nullptr"},
+        after="dc_set_log_callback(DC_LOG_TRACE, nullptr, nullptr);",
+    ),
+    "dc_handle_report": dict(
+        valid={"text": "nullptr", "capacity": "0"},
+        # The valid call asks for the length (the fixture's report may exceed its host memory).
+        ints={"capacity": ("bad", ["1", U64_MAX], ARG)},
+    ),
+    "dc_handle_visit": dict(
+        valid={"fn": "badinput::noop_handle_fn", "user_data": "nullptr"},
+    ),
+    "dc_device_telemetry_get": dict(),
+    # Where NVML is not installed (CI) the valid call answers NOT_SUPPORTED, saying why.
+    "dc_telemetry_library": dict(baseline=[OK, NOT_SUPPORTED]),
+    "dc_range_push": dict(valid={"name": '"bad-input range"'}, after="dc_range_pop();"),
+    "dc_range_pop": dict(exempt="takes nothing and cannot fail (void): there is no bad input to give it"),
+    "dc_mark": dict(valid={"name": '"bad-input mark"'}),
+    "dc_stream_set_name": dict(valid={"name": '"bad-input stream"'}),
+    "dc_profiler_start": dict(after="dc_profiler_stop(fx.device);"),
+    "dc_profiler_stop": dict(),
+    "dc_set_launch_trace": dict(
+        valid={"on_launch": "nullptr", "on_complete": "nullptr", "user_data": "nullptr"},
+    ),
 }

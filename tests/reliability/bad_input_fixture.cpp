@@ -13,6 +13,8 @@
 namespace badinput {
 
 void noop_host_fn(void*) {}
+void noop_log_fn(void*, int32_t, const char*, const char*) {}
+void noop_handle_fn(void*, const dc_handle_info*) {}
 uint64_t no_shared_memory(int32_t, void*) { return 0; }
 void no_op(void*) {}
 

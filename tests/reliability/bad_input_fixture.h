@@ -130,6 +130,10 @@ struct Fixture {
 
 // A host function and an occupancy callback that do nothing.
 void noop_host_fn(void* user_data);
+// A log callback that does nothing (dc_set_log_callback's valid call).
+void noop_log_fn(void* user_data, int32_t level, const char* category, const char* message);
+// A live-handle visitor that does nothing (dc_handle_visit's valid call).
+void noop_handle_fn(void* user_data, const dc_handle_info* info);
 uint64_t no_shared_memory(int32_t block_size, void* user_data);
 // A host function that does nothing (dc_graph_add_host_node).
 void no_op(void* user_data);

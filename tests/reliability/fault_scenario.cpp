@@ -403,6 +403,10 @@ Outcome run_scenario(World& w) {
   }
   STEP("dc_stream_synchronize after built graphs", dc_stream_synchronize(s));
 
+  // -- the profiler's switch (cuProfilerStart/Stop) ------------------------------------------------------
+  STEP("dc_profiler_start", dc_profiler_start(w.d0));
+  STEP("dc_profiler_stop", dc_profiler_stop(w.d0));
+
   // -- the end of work -----------------------------------------------------------------------------------
   STEP("dc_device_synchronize", dc_device_synchronize(w.d0));
   STEP("dc_device_trim_memory", dc_device_trim_memory(w.d0, 0));

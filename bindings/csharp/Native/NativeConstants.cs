@@ -34,6 +34,7 @@ namespace Dccuda.Interop
         public const uint DC_INIT_NO_NVRTC = 1u;
         public const uint DC_INIT_NO_DISK_CACHE = 2u;
         public const uint DC_INIT_NO_MEMORY_CACHE = 4u;
+        public const uint DC_INIT_REPORT_LEAKS = 8u;
 
         public const int DC_HANDLE_DEVICE = 1;
         public const int DC_HANDLE_BUFFER = 2;
@@ -191,5 +192,34 @@ namespace Dccuda.Interop
         public const int DC_CONTROL_IDLE = 0;
         public const int DC_CONTROL_RUNNING = 1;
         public const int DC_CONTROL_STOPPED = 2;
+
+        public const int DC_LOG_TRACE = 0;
+        public const int DC_LOG_DEBUG = 1;
+        public const int DC_LOG_INFO = 2;
+        public const int DC_LOG_WARNING = 3;
+        public const int DC_LOG_ERROR = 4;
+
+        public const int DC_TELEMETRY_FIELD_TEMPERATURE = 0;
+        public const int DC_TELEMETRY_FIELD_POWER = 1;
+        public const int DC_TELEMETRY_FIELD_POWER_LIMIT = 2;
+        public const int DC_TELEMETRY_FIELD_SM_CLOCK = 3;
+        public const int DC_TELEMETRY_FIELD_MEMORY_CLOCK = 4;
+        public const int DC_TELEMETRY_FIELD_UTILIZATION = 5;
+        public const int DC_TELEMETRY_FIELD_MEMORY = 6;
+        public const int DC_TELEMETRY_FIELD_PCIE_THROUGHPUT = 7;
+        public const int DC_TELEMETRY_FIELD_NVLINK_LINKS = 8;
+        public const int DC_TELEMETRY_FIELD_THROTTLE_REASONS = 9;
+        public const int DC_TELEMETRY_FIELD_ECC_ERRORS = 10;
+        public const int DC_TELEMETRY_FIELD_PROCESSES = 11;
+        public const int DC_TELEMETRY_FIELD_FAN_SPEED = 12;
+
+        public const int DC_TELEMETRY_AVAILABLE = 0;
+        public const int DC_TELEMETRY_NO_NVML = 1;
+        public const int DC_TELEMETRY_NOT_MAPPED = 2;
+        public const int DC_TELEMETRY_NOT_SUPPORTED = 3;
+        public const int DC_TELEMETRY_NO_PERMISSION = 4;
+        public const int DC_TELEMETRY_GPU_LOST = 5;
+        public const int DC_TELEMETRY_FAILED = 6;
+        public const int DC_TELEMETRY_MISSING_ENTRY = 7;
     }
 }

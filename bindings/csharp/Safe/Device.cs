@@ -79,6 +79,19 @@ namespace Dccuda
             }
         }
 
+        /// <summary>The device's telemetry now, from NVML (dc_device_telemetry_get): check each
+        /// field with Diagnostics.Available before using it (unavailable ones read 0).</summary>
+        public DcDeviceTelemetry Telemetry
+        {
+            get
+            {
+                DcDeviceTelemetry t = DcDeviceTelemetry.Init();
+                using (var d = Use())
+                    DcException.Check(NativeMethods.dc_device_telemetry_get(d.Raw, &t));
+                return t;
+            }
+        }
+
         private int ordinal = -1;
 
         /// <summary>The device's ordinal (asked once).</summary>

@@ -63,6 +63,8 @@ namespace Dccuda
         NoDiskCache = C.DC_INIT_NO_DISK_CACHE,
         /// <summary>DC_INIT_NO_MEMORY_CACHE: dc_init_options.flags: do not keep compiled kernels in memory.</summary>
         NoMemoryCache = C.DC_INIT_NO_MEMORY_CACHE,
+        /// <summary>DC_INIT_REPORT_LEAKS: dc_init_options.flags: when the process exits, write the handles never released to stderr.</summary>
+        ReportLeaks = C.DC_INIT_REPORT_LEAKS,
     }
 
     /// <summary>DC_HANDLE_*: the handle types dc_handle_count counts.</summary>

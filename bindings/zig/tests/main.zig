@@ -15,6 +15,7 @@ test "every declaration of the binding compiles" {
         dc.Graph,     dc.Program,  dc.Module,        dc.Function,   dc.Launch,       dc.CompileOptions,
         dc.LastError, dc.Location, dc.ModuleOptions, dc.DeviceInfo, dc.LaunchConfig, dc.Arg,
         dc.Queue,     dc.Control,  dc.MemOp,        dc.LinkInput,  dc.LinkOptions,
+        dc.Telemetry,
     }) |T| std.testing.refAllDecls(T);
 }
 
@@ -29,4 +30,5 @@ test {
     _ = @import("graph_build_test.zig");
     _ = @import("queue_test.zig");
     _ = @import("stream_values_test.zig");
+    _ = @import("diagnostics_test.zig");
 }

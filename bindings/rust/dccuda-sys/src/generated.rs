@@ -71,6 +71,9 @@ pub const DC_INIT_NO_NVRTC: u32 = 0x1;
 pub const DC_INIT_NO_DISK_CACHE: u32 = 0x2;
 /// dc_init_options.flags: do not keep compiled kernels in memory.
 pub const DC_INIT_NO_MEMORY_CACHE: u32 = 0x4;
+/// dc_init_options.flags: when the process exits, write the handles never
+/// released to stderr (see dc_handle_report).
+pub const DC_INIT_REPORT_LEAKS: u32 = 0x8;
 pub const DC_HANDLE_DEVICE: i32 = 1;
 pub const DC_HANDLE_BUFFER: i32 = 2;
 pub const DC_HANDLE_STREAM: i32 = 3;
@@ -324,6 +327,64 @@ pub const DC_CONTROL_IDLE: i32 = 0;
 pub const DC_CONTROL_RUNNING: i32 = 1;
 /// the kernel called dc_control_exit
 pub const DC_CONTROL_STOPPED: i32 = 2;
+/// Every step of a decision (each cache lookup).
+pub const DC_LOG_TRACE: i32 = 0;
+/// A decision worth knowing when tuning: a copy staged through pinned
+/// memory, a kernel-cache miss and why, an older entry point used.
+pub const DC_LOG_DEBUG: i32 = 1;
+/// A decision that changes what the process holds: the driver loaded, pool
+/// memory given back.
+pub const DC_LOG_INFO: i32 = 2;
+/// Something the caller may want to act on: an entry point the driver lacks
+/// (the call that needs it answers DC_ERROR_NOT_SUPPORTED).
+pub const DC_LOG_WARNING: i32 = 3;
+/// Reserved for failures no call reports (none today: failures are the calls'
+/// statuses and last errors).
+pub const DC_LOG_ERROR: i32 = 4;
+/// temperature_c
+pub const DC_TELEMETRY_FIELD_TEMPERATURE: i32 = 0;
+/// power_mw
+pub const DC_TELEMETRY_FIELD_POWER: i32 = 1;
+/// power_limit_mw
+pub const DC_TELEMETRY_FIELD_POWER_LIMIT: i32 = 2;
+/// sm_clock_mhz
+pub const DC_TELEMETRY_FIELD_SM_CLOCK: i32 = 3;
+/// memory_clock_mhz
+pub const DC_TELEMETRY_FIELD_MEMORY_CLOCK: i32 = 4;
+/// gpu_utilization_percent, memory_utilization_percent
+pub const DC_TELEMETRY_FIELD_UTILIZATION: i32 = 5;
+/// memory_used_bytes, memory_total_bytes
+pub const DC_TELEMETRY_FIELD_MEMORY: i32 = 6;
+/// pcie_tx_kib_per_s, pcie_rx_kib_per_s
+pub const DC_TELEMETRY_FIELD_PCIE_THROUGHPUT: i32 = 7;
+/// nvlink_active_links
+pub const DC_TELEMETRY_FIELD_NVLINK_LINKS: i32 = 8;
+/// throttle_reasons
+pub const DC_TELEMETRY_FIELD_THROTTLE_REASONS: i32 = 9;
+/// ecc_corrected, ecc_uncorrected
+pub const DC_TELEMETRY_FIELD_ECC_ERRORS: i32 = 10;
+/// running_processes
+pub const DC_TELEMETRY_FIELD_PROCESSES: i32 = 11;
+/// fan_speed_percent
+pub const DC_TELEMETRY_FIELD_FAN_SPEED: i32 = 12;
+/// The value was read.
+pub const DC_TELEMETRY_AVAILABLE: i32 = 0;
+/// NVML could not be loaded or initialised: dc_telemetry_library says why.
+pub const DC_TELEMETRY_NO_NVML: i32 = 1;
+/// No NVML device has this CUDA device's UUID (a MIG instance, a device
+/// hidden from NVML, or NVML from another driver).
+pub const DC_TELEMETRY_NOT_MAPPED: i32 = 2;
+/// The device or its driver does not offer it (NVML_ERROR_NOT_SUPPORTED:
+/// a fan on a passively cooled board, ECC on a GPU without it).
+pub const DC_TELEMETRY_NOT_SUPPORTED: i32 = 3;
+/// The process may not read it (NVML_ERROR_NO_PERMISSION).
+pub const DC_TELEMETRY_NO_PERMISSION: i32 = 4;
+/// The GPU fell off the bus (NVML_ERROR_GPU_IS_LOST).
+pub const DC_TELEMETRY_GPU_LOST: i32 = 5;
+/// NVML failed otherwise: field_nvml_result holds its nvmlReturn_t.
+pub const DC_TELEMETRY_FAILED: i32 = 6;
+/// The loaded NVML lacks the function (an older driver).
+pub const DC_TELEMETRY_MISSING_ENTRY: i32 = 7;
 
 // ---------------------------------------------------------------------------
 // Handles: opaque, only ever behind a pointer; not Send or Sync by themselves.
@@ -413,6 +474,15 @@ pub type dc_control = *mut dc_control_s;
 pub type dc_host_fn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
 /// Dynamic shared memory a kernel needs for a given block size.
 pub type dc_block_shared_memory_fn = Option<unsafe extern "C" fn(block_size: i32, user_data: *mut c_void) -> u64>;
+/// A log callback: `level` a DC_LOG_* value, `category` one of "staging",
+/// "cache", "pool", "fallback", "driver" (static strings; more may come), and
+/// `message` one line of UTF-8 without a newline, valid during the call only.
+pub type dc_log_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, level: i32, category: *const c_char, message: *const c_char)>;
+/// A handle-report callback: `info` (library-owned, valid during the call
+/// only) describes one live handle; read no further than info->struct_size.
+pub type dc_handle_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, info: *const dc_handle_info)>;
+/// A launch-trace callback: `trace` is library-owned, valid during the call only.
+pub type dc_launch_trace_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, trace: *const dc_launch_trace)>;
 
 // ---------------------------------------------------------------------------
 // Structs
@@ -905,6 +975,178 @@ impl Default for dc_control_info {
             heartbeat: 0,
             errors: 0,
             idle_us: 0,
+        }
+    }
+}
+
+/// One live handle, as dc_handle_visit gives it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_handle_info {
+    /// sizeof(dc_handle_info) of the library that filled it
+    pub struct_size: u32,
+    /// DC_HANDLE_*
+    pub handle_type: i32,
+    /// The handle's value: compare it with (uint64_t)(uintptr_t)your_handle.
+    pub handle: u64,
+    /// nanoseconds since the handle was made (steady clock)
+    pub age_ns: u64,
+    /// The operating system's id of the thread that made it (Linux: as gettid,
+    /// top and gdb show it; Windows: GetCurrentThreadId).
+    pub thread_id: u64,
+    /// the dc_ call that made it ("dc_buffer_alloc"), NUL-terminated
+    pub created_by: [c_char; 64],
+    /// the device it lives on; -1 for none (a program)
+    pub device_ordinal: i32,
+    /// Buffers: DC_BUFFER_*; 0 for other handles.
+    pub buffer_kind: i32,
+    /// buffers: bytes; 0 for other handles
+    pub buffer_size: u64,
+    /// buffers: 1 for a view (dc_buffer_view), else 0
+    pub buffer_view: u32,
+    /// 0
+    pub reserved: u32,
+}
+
+impl Default for dc_handle_info {
+    /// `DC_HANDLE_INFO_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_handle_info>() as u32,
+            handle_type: 0,
+            handle: 0,
+            age_ns: 0,
+            thread_id: 0,
+            created_by: [0; 64],
+            device_ordinal: -1,
+            buffer_kind: 0,
+            buffer_size: 0,
+            buffer_view: 0,
+            reserved: 0,
+        }
+    }
+}
+
+/// One snapshot of a device's telemetry (dc_device_telemetry). A field is valid
+/// only where field_status\[its DC_TELEMETRY_FIELD_*\] is DC_TELEMETRY_AVAILABLE;
+/// otherwise it reads 0 and the status says why.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_device_telemetry {
+    /// sizeof(dc_device_telemetry)
+    pub struct_size: u32,
+    /// NVML's index of the device (nvidia-smi's), -1 when not mapped
+    pub nvml_index: i32,
+    /// when it was taken: microseconds since the Unix epoch
+    pub timestamp_us: u64,
+    /// GPU core, degrees Celsius
+    pub temperature_c: i64,
+    /// power draw, milliwatts
+    pub power_mw: u64,
+    /// enforced power limit, milliwatts
+    pub power_limit_mw: u64,
+    /// current SM clock
+    pub sm_clock_mhz: u64,
+    /// current memory clock
+    pub memory_clock_mhz: u64,
+    /// share of the last sample period a kernel ran
+    pub gpu_utilization_percent: u64,
+    /// share of it device memory was read or written
+    pub memory_utilization_percent: u64,
+    /// device memory in use, every process
+    pub memory_used_bytes: u64,
+    pub memory_total_bytes: u64,
+    /// PCIe throughput out of the GPU (a 20 ms sample)
+    pub pcie_tx_kib_per_s: u64,
+    /// PCIe throughput into the GPU
+    pub pcie_rx_kib_per_s: u64,
+    /// NVLink links up (0 on a GPU without NVLink support: NOT_SUPPORTED)
+    pub nvlink_active_links: u64,
+    /// NVML's clocks event reason bits (nvmlClocksEventReason*); 0: none
+    pub throttle_reasons: u64,
+    /// corrected ECC errors since the driver loaded
+    pub ecc_corrected: u64,
+    /// uncorrected ECC errors since the driver loaded
+    pub ecc_uncorrected: u64,
+    /// compute processes on the device, this one included
+    pub running_processes: u64,
+    /// the fan's intended speed
+    pub fan_speed_percent: u64,
+    /// DC_TELEMETRY_* reason per field, indexed by DC_TELEMETRY_FIELD_* (room for growth; unused slots 0).
+    pub field_status: [i32; 32],
+    /// NVML's nvmlReturn_t behind each reason (0 when none), by the same index.
+    pub field_nvml_result: [i32; 32],
+}
+
+impl Default for dc_device_telemetry {
+    /// `DC_DEVICE_TELEMETRY_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_device_telemetry>() as u32,
+            nvml_index: -1,
+            timestamp_us: 0,
+            temperature_c: 0,
+            power_mw: 0,
+            power_limit_mw: 0,
+            sm_clock_mhz: 0,
+            memory_clock_mhz: 0,
+            gpu_utilization_percent: 0,
+            memory_utilization_percent: 0,
+            memory_used_bytes: 0,
+            memory_total_bytes: 0,
+            pcie_tx_kib_per_s: 0,
+            pcie_rx_kib_per_s: 0,
+            nvlink_active_links: 0,
+            throttle_reasons: 0,
+            ecc_corrected: 0,
+            ecc_uncorrected: 0,
+            running_processes: 0,
+            fan_speed_percent: 0,
+            field_status: [0; 32],
+            field_nvml_result: [0; 32],
+        }
+    }
+}
+
+/// One kernel launch, as the launch-trace callbacks are told it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_launch_trace {
+    /// sizeof(dc_launch_trace) of the library that filled it
+    pub struct_size: u32,
+    pub device_ordinal: i32,
+    /// The kernel's name as the module has it (mangled for C++ kernels); valid
+    /// during the callback only.
+    pub kernel_name: *const c_char,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub shared_memory_bytes: u32,
+    /// the launch's DC_LAUNCH_* flags
+    pub flags: u32,
+    /// The CUstream it went to (what dc_stream_native gives).
+    pub stream: *mut c_void,
+    /// A number per traced launch in this process, from 1: matches a
+    /// completion to its launch.
+    pub sequence: u64,
+    /// In a completion: the kernel's GPU time in nanoseconds (between events
+    /// recorded around it, about 0.5 us resolution); 0 in a launch.
+    pub gpu_time_ns: u64,
+}
+
+impl Default for dc_launch_trace {
+    /// `DC_LAUNCH_TRACE_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_launch_trace>() as u32,
+            device_ordinal: -1,
+            kernel_name: core::ptr::null(),
+            grid: [0, 0, 0],
+            block: [0, 0, 0],
+            shared_memory_bytes: 0,
+            flags: 0,
+            stream: core::ptr::null_mut(),
+            sequence: 0,
+            gpu_time_ns: 0,
         }
     }
 }
@@ -2394,6 +2636,129 @@ extern "C" {
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (DC_CONTROL_RUNNING:
     /// stop the kernel first).
     pub fn dc_control_reset(control: dc_control) -> dc_status;
+
+    /// Receive dccuda's decisions at `min_level` (a DC_LOG_* level) and above, in
+    /// `fn(user_data, level, category, message)`; `fn` NULL stops them (then
+    /// `min_level` must still be a level and `user_data` is ignored). One callback
+    /// per process: a later call replaces the earlier one. No callback is set at
+    /// start; while none is, each place that could report costs one relaxed atomic
+    /// load. May be called before dc_init, to hear the driver being loaded.
+    ///
+    /// Threads. The callback runs on the thread that made the decision, inside the
+    /// dc_ call that made it, and possibly while dccuda holds its own locks; several
+    /// threads may run it at once. So it must be quick and must not call dccuda:
+    /// every fallible dc_ call made from inside it fails at once with
+    /// DC_ERROR_INVALID_STATE (the calling dc_ call's own last error is kept), a
+    /// release function must not be called, and messages arising on that thread
+    /// while it runs are dropped. dc_last_error_*, dc_status_name and dc_version
+    /// may be called. When dc_set_log_callback returns, the previous callback runs
+    /// on no thread and is never called again: its user_data may be freed. An
+    /// exception or longjmp must not leave the callback.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (min_level not a DC_LOG_* level),
+    /// DC_ERROR_INVALID_STATE (called from inside the log callback).
+    pub fn dc_set_log_callback(min_level: i32, fn_: dc_log_fn, user_data: *mut c_void) -> dc_status;
+
+    /// Every handle of this process that is live now (made and not yet released),
+    /// as text into `text` (`capacity` bytes): a summary line ("3 live handles: 1
+    /// dc_device, 2 dc_buffer"), then one line per handle with its type and value,
+    /// age, the call and thread that made it, its device, and for a buffer its size
+    /// and kind; "" when no handle is live. A terminating NUL follows;
+    /// `*length` receives the text's length in bytes (without the NUL). Ask for the
+    /// length first with text NULL and capacity 0 (DC_SUCCESS, nothing written),
+    /// then pass a buffer of *length + 1 bytes. When `capacity` is too small
+    /// nothing is written to `text` or `*length` (0) and the status is
+    /// DC_ERROR_OUT_OF_RANGE, its message giving the size needed. Handles come and
+    /// go between two calls: size the second call's buffer with some room, or call
+    /// again on DC_ERROR_OUT_OF_RANGE. For finding leaks in tests and finalizers:
+    /// it visits every slot of the handle table (the cost grows with the number of
+    /// handles ever live at once); creating a handle records its few facts, and
+    /// nothing else pays for the report. Any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL text with a nonzero capacity, NULL
+    /// length), DC_ERROR_OUT_OF_RANGE (capacity too small).
+    pub fn dc_handle_report(text: *mut c_char, capacity: u64, length: *mut u64) -> dc_status;
+
+    /// Call `fn(user_data, info)` once for every handle live when the call began,
+    /// on the calling thread, in no particular order, before returning. The
+    /// handles are gathered first and nothing of dccuda is locked while `fn` runs:
+    /// it may call dccuda, release the handle it is told about (the report is of
+    /// the moment the call began) or make new ones (not reported this time).
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL fn).
+    pub fn dc_handle_visit(fn_: dc_handle_fn, user_data: *mut c_void) -> dc_status;
+
+    /// Fill `telemetry` (the caller sets struct_size; every published size is
+    /// accepted and only that many bytes are written) with the device's telemetry
+    /// now, read from NVML, the NVIDIA driver's management library, which dccuda
+    /// loads at the first call (DCCUDA_NVML_LIBRARY, else libnvidia-ml.so.1 /
+    /// nvml.dll). The NVML device is found by the CUDA device's UUID, never by
+    /// ordinal (CUDA_VISIBLE_DEVICES and CUDA's ordering differ from NVML's). The
+    /// call succeeds whenever the arguments are good: each field the device, the
+    /// driver or the process's permissions do not give is marked in field_status
+    /// (and reads 0); without NVML every field is DC_TELEMETRY_NO_NVML, and
+    /// dc_telemetry_library says why. It takes some tens of milliseconds on a real
+    /// GPU (about fifteen NVML queries; NVML samples each PCIe counter over 20 ms):
+    /// poll it at human rates, not per kernel. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL telemetry,
+    /// a struct_size smaller than the first published one).
+    pub fn dc_device_telemetry_get(device: dc_device, telemetry: *mut dc_device_telemetry) -> dc_status;
+
+    /// Where NVML was loaded from ("libnvidia-ml.so.1"), loading it if that was
+    /// not tried yet. Static for the life of the process. When NVML cannot be used,
+    /// DC_ERROR_NOT_SUPPORTED with a message saying what was tried, why it failed
+    /// and what to do; telemetry is then all DC_TELEMETRY_NO_NVML.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NOT_SUPPORTED.
+    pub fn dc_telemetry_library(path: *mut *const c_char) -> dc_status;
+
+    /// Open a range named `name` (UTF-8, copied by the profiler) on the calling
+    /// thread, nested in the thread's open ranges. Any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL name).
+    pub fn dc_range_push(name: *const c_char) -> dc_status;
+
+    /// Close the calling thread's innermost open range. Cannot fail: without a
+    /// profiler, when the thread has no range open, or in a forked child nothing
+    /// happens; it never touches the last error. Any thread.
+    pub fn dc_range_pop();
+
+    /// An instant event named `name` on the timeline. Any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL name).
+    pub fn dc_mark(name: *const c_char) -> dc_status;
+
+    /// Name `stream` `name` in the profiler's timeline (nvtxNameCuStreamA); does
+    /// nothing without a profiler. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL name).
+    pub fn dc_stream_set_name(stream: dc_stream, name: *const c_char) -> dc_status;
+
+    /// Start and stop the profiler's collection (cuProfilerStart/Stop), for a
+    /// profiler started with collection off (nsys --capture-range=cudaProfilerApi):
+    /// the region between them is what it records. Without a profiler they do
+    /// nothing. `device`'s context is the one bound for the call. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_NOT_SUPPORTED (the driver lacks
+    /// the entry point).
+    pub fn dc_profiler_start(device: dc_device) -> dc_status;
+
+    /// See dc_profiler_start. Errors: as dc_profiler_start.
+    pub fn dc_profiler_stop(device: dc_device) -> dc_status;
+
+    /// Trace kernel launches: `on_launch(user_data, trace)` after each launch the
+    /// driver accepted (dc_launch_kernel, dc_launch_enqueue; launches captured into
+    /// a graph included, graph replays not), on the launching thread; and, when
+    /// `on_complete` is not NULL, `on_complete(user_data, trace)` once the kernel
+    /// has run, with its GPU time: dccuda then records an event before and after
+    /// each launch (not while the stream captures a graph: such launches get no
+    /// completion) and a thread of dccuda's waits for them and calls on_complete,
+    /// in launch order per device. Either function may be NULL; both NULL stops
+    /// tracing (completions still pending are dropped). One tracer per process: a
+    /// later call replaces the earlier one. While no tracer is set, a launch pays
+    /// one relaxed atomic load (bench_launch measures it); with on_complete, each
+    /// launch also pays two event records.
+    ///
+    /// The callbacks may run while dccuda holds its own locks, so they must be
+    /// quick and must not call dccuda: a fallible dc_ call from inside them fails
+    /// with DC_ERROR_INVALID_STATE, as inside the log callback (see
+    /// dc_set_log_callback), and a release function must not be called. When this
+    /// call returns, the previous callbacks run on no thread and are never called
+    /// again: their user_data may be freed.
+    /// Errors: DC_ERROR_INVALID_STATE (called from inside a dccuda callback).
+    pub fn dc_set_launch_trace(on_launch: dc_launch_trace_fn, on_complete: dc_launch_trace_fn, user_data: *mut c_void) -> dc_status;
 }
 
 /// Every public struct with its fields, in declaration order: what the layout report
@@ -2414,6 +2779,9 @@ macro_rules! __dccuda_for_each_struct {
         $m!(dc_arg { kind, size, value, buffer, offset });
         $m!(dc_queue_stats { struct_size, direction, slot_size, capacity, length, enqueued, dequeued, full_waits, empty_waits, drops });
         $m!(dc_control_info { struct_size, state, stop_requested, last_error, heartbeat, errors, idle_us });
+        $m!(dc_handle_info { struct_size, handle_type, handle, age_ns, thread_id, created_by, device_ordinal, buffer_kind, buffer_size, buffer_view, reserved });
+        $m!(dc_device_telemetry { struct_size, nvml_index, timestamp_us, temperature_c, power_mw, power_limit_mw, sm_clock_mhz, memory_clock_mhz, gpu_utilization_percent, memory_utilization_percent, memory_used_bytes, memory_total_bytes, pcie_tx_kib_per_s, pcie_rx_kib_per_s, nvlink_active_links, throttle_reasons, ecc_corrected, ecc_uncorrected, running_processes, fan_speed_percent, field_status, field_nvml_result });
+        $m!(dc_launch_trace { struct_size, device_ordinal, kernel_name, grid, block, shared_memory_bytes, flags, stream, sequence, gpu_time_ns });
     };
 }
 
@@ -2450,6 +2818,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_INIT_NO_NVRTC);
         $m!(DC_INIT_NO_DISK_CACHE);
         $m!(DC_INIT_NO_MEMORY_CACHE);
+        $m!(DC_INIT_REPORT_LEAKS);
         $m!(DC_HANDLE_DEVICE);
         $m!(DC_HANDLE_BUFFER);
         $m!(DC_HANDLE_STREAM);
@@ -2576,5 +2945,31 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_CONTROL_IDLE);
         $m!(DC_CONTROL_RUNNING);
         $m!(DC_CONTROL_STOPPED);
+        $m!(DC_LOG_TRACE);
+        $m!(DC_LOG_DEBUG);
+        $m!(DC_LOG_INFO);
+        $m!(DC_LOG_WARNING);
+        $m!(DC_LOG_ERROR);
+        $m!(DC_TELEMETRY_FIELD_TEMPERATURE);
+        $m!(DC_TELEMETRY_FIELD_POWER);
+        $m!(DC_TELEMETRY_FIELD_POWER_LIMIT);
+        $m!(DC_TELEMETRY_FIELD_SM_CLOCK);
+        $m!(DC_TELEMETRY_FIELD_MEMORY_CLOCK);
+        $m!(DC_TELEMETRY_FIELD_UTILIZATION);
+        $m!(DC_TELEMETRY_FIELD_MEMORY);
+        $m!(DC_TELEMETRY_FIELD_PCIE_THROUGHPUT);
+        $m!(DC_TELEMETRY_FIELD_NVLINK_LINKS);
+        $m!(DC_TELEMETRY_FIELD_THROTTLE_REASONS);
+        $m!(DC_TELEMETRY_FIELD_ECC_ERRORS);
+        $m!(DC_TELEMETRY_FIELD_PROCESSES);
+        $m!(DC_TELEMETRY_FIELD_FAN_SPEED);
+        $m!(DC_TELEMETRY_AVAILABLE);
+        $m!(DC_TELEMETRY_NO_NVML);
+        $m!(DC_TELEMETRY_NOT_MAPPED);
+        $m!(DC_TELEMETRY_NOT_SUPPORTED);
+        $m!(DC_TELEMETRY_NO_PERMISSION);
+        $m!(DC_TELEMETRY_GPU_LOST);
+        $m!(DC_TELEMETRY_FAILED);
+        $m!(DC_TELEMETRY_MISSING_ENTRY);
     };
 }
