@@ -442,6 +442,7 @@ DC_CONSTANTS(dc_handle_type, enumeration, int32_t)
 #define DC_HANDLE_GRAPH     9
 #define DC_HANDLE_QUEUE    10
 #define DC_HANDLE_CONTROL  11
+#define DC_HANDLE_POOL     12
 
 /**
  * How many handles of a type (DC_HANDLE_*) are live in this process: a leak
@@ -465,6 +466,7 @@ typedef struct dc_launch_s*   dc_launch;
 typedef struct dc_graph_s*    dc_graph;
 typedef struct dc_queue_s*    dc_queue;
 typedef struct dc_control_s*  dc_control;
+typedef struct dc_pool_s*     dc_pool;
 
 /* =========================================================================
  * Devices
@@ -1134,6 +1136,144 @@ DC_API dc_status dc_buffer_fill_2d(dc_buffer buffer, uint64_t offset, uint64_t p
 DC_API dc_status dc_buffer_fill_2d_async(dc_buffer buffer, uint64_t offset, uint64_t pitch, uint64_t width,
                                          uint64_t height, uint32_t value, uint32_t element_size, dc_stream stream);
 
+/* -- Memory pools you control ------------------------------------------------
+ *
+ * dccuda allocates device memory from one private stream-ordered pool per device
+ * (dc_buffer_alloc). A dc_pool is a pool of your own (cuMemPoolCreate) on one
+ * device, with its own size limit, release threshold, reuse rules, statistics
+ * and peer access; dc_buffer_alloc_from_pool takes memory from it. Buffers from
+ * a pool are ordinary DC_BUFFER_DEVICE buffers, usable everywhere a buffer is,
+ * and freed in stream order back to their pool when released.
+ *
+ * Lifetime: every buffer allocated from a pool keeps the pool alive.
+ * dc_pool_release drops the caller's handle only; the driver's pool is
+ * destroyed when the last of its buffers has been released (and their frees
+ * have been enqueued). Buffers therefore never outlive their pool's memory.
+ * A dc_device_reset kills pools made before it (DC_ERROR_CONTEXT_LOST).
+ * Threads: every call may come from any thread; calls on one pool are
+ * serialised by the driver.
+ */
+
+/* Flags of dc_pool_create. */
+DC_CONSTANTS(dc_pool_flags, flags, uint32_t)
+/** The pool's memory may be exported to other processes (POSIX file
+ *  descriptor handles; Linux only). */
+#define DC_POOL_EXPORTABLE          0x01u
+
+/* Attributes of a pool (dc_pool_set_attribute, dc_pool_attribute): the values
+ * of cuda.h's CU_MEMPOOL_ATTR_*. */
+DC_CONSTANTS(dc_pool_attribute, enumeration, int32_t)
+/** 0 or 1: reuse memory freed on another stream once an event dependency
+ *  orders the two (on by default). */
+#define DC_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES    1
+/** 0 or 1: reuse memory whose free has completed, without a dependency (on by
+ *  default). */
+#define DC_POOL_REUSE_ALLOW_OPPORTUNISTIC          2
+/** 0 or 1: let the driver insert dependencies to reuse memory (on by default). */
+#define DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES  3
+/** Bytes of freed memory the pool keeps cached at a synchronisation instead of
+ *  giving it back to the system (0 by default; UINT64_MAX: keep everything). */
+#define DC_POOL_RELEASE_THRESHOLD                  4
+
+/**
+ * Create a memory pool on `device`. `max_size` bounds the memory the pool
+ * reserves (0: the driver's default, the device's memory; needs a CUDA 12.2
+ * driver otherwise). Flags: DC_POOL_EXPORTABLE. The caller owns the handle.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown flag, NULL
+ * out, max_size above the device's memory), DC_ERROR_NOT_SUPPORTED (the device
+ * or driver has no memory pools, a max_size on a driver before 12.2,
+ * DC_POOL_EXPORTABLE outside Linux), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_create(dc_device device, uint64_t max_size, DC_FAMILY(dc_pool_flags) uint32_t flags,
+                                DC_OUT DC_OWNED dc_pool* pool);
+
+/** Release the caller's reference to a pool; buffers allocated from it keep
+ *  it alive until they are released (see "Lifetime" above). NULL is ignored. */
+DC_API void dc_pool_release(DC_OWNED DC_NULLABLE dc_pool pool);
+
+/**
+ * Set an attribute (DC_POOL_*) of the pool: the reuse ones take 0 or 1,
+ * DC_POOL_RELEASE_THRESHOLD any number of bytes.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown attribute,
+ * a reuse value other than 0 or 1), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_set_attribute(dc_pool pool, DC_FAMILY(dc_pool_attribute) int32_t attribute,
+                                       uint64_t value);
+
+/** The value of an attribute (DC_POOL_*) of the pool.
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown attribute,
+ *  NULL out), DC_ERROR_DRIVER. */
+DC_API dc_status dc_pool_attribute(dc_pool pool, DC_FAMILY(dc_pool_attribute) int32_t attribute,
+                                   DC_OUT uint64_t* value);
+
+/** A pool's statistics (dc_pool_statistics, dc_device_pool_statistics): bytes
+ *  the pool has reserved from the device (in use or cached) and bytes in use
+ *  by allocations, now and at their high-water marks. */
+typedef struct dc_pool_stats {
+  uint32_t struct_size;     /**< sizeof(dc_pool_stats) */
+  int32_t device_ordinal;   /**< the pool's device */
+  uint64_t reserved_current;  /**< bytes reserved now */
+  uint64_t reserved_high;     /**< the most bytes reserved since creation or the last reset */
+  uint64_t used_current;      /**< bytes in use by allocations now */
+  uint64_t used_high;         /**< the most bytes in use since creation or the last reset */
+} dc_pool_stats;
+
+#define DC_POOL_STATS_INIT { (uint32_t)sizeof(dc_pool_stats), 0, 0u, 0u, 0u, 0u }
+
+/**
+ * Fill `stats` (the caller sets struct_size) with the pool's statistics.
+ * Memory freed in stream order counts as used until the free has run on its
+ * stream. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL stats,
+ * bad struct_size), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_statistics(dc_pool pool, DC_INOUT dc_pool_stats* stats);
+
+/**
+ * Fill `stats` with the statistics of dccuda's own pool on `device` (the one
+ * dc_buffer_alloc uses). All zero on a device without pools, or before the
+ * device's first allocation. Errors: DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_device_pool_statistics(dc_device device, DC_INOUT dc_pool_stats* stats);
+
+/** Reset the pool's high-water marks (reserved_high, used_high) to the current
+ *  values. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER. */
+DC_API dc_status dc_pool_reset_high_water(dc_pool pool);
+
+/**
+ * Give the pool's cached memory back to the system until it reserves at most
+ * `keep_bytes` (cuMemPoolTrimTo). Memory freed in stream order is trimmed once
+ * its free has run: synchronise the streams first to trim everything.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_trim(dc_pool pool, uint64_t keep_bytes);
+
+/**
+ * Let kernels and copies on `accessor` use the pool's memory (enable 1), or
+ * take that back (enable 0), for memory allocated before and after the call
+ * (cuMemPoolSetAccess). The pool's own device always has access: enabling it is
+ * DC_SUCCESS, disabling it is refused. Needs peer capability between the two
+ * devices (dc_device_can_access_peer).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (enable not 0 or 1,
+ * disabling the pool's own device), DC_ERROR_NOT_SUPPORTED (the devices cannot
+ * access each other), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_set_access(dc_pool pool, dc_device accessor, int32_t enable);
+
+/**
+ * Allocate `size` bytes (size > 0) of device memory from `pool`. With a
+ * `stream` (of the pool's device) the allocation is in stream order, as
+ * dc_buffer_alloc_async: work enqueued on `stream` after the call may use it,
+ * other streams must first wait for `stream`. With a NULL stream it is usable
+ * from every stream when the call returns, as dc_buffer_alloc. The buffer
+ * keeps the pool alive and its memory goes back to the pool when released.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0, NULL out,
+ * a stream of another device), DC_ERROR_OUT_OF_MEMORY (the device, or the
+ * pool's max_size, has no room), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_buffer_alloc_from_pool(dc_pool pool, DC_NULLABLE dc_stream stream, uint64_t size,
+                                           DC_OUT DC_OWNED dc_buffer* buffer);
+
 /* =========================================================================
  * Streams and events
  * ========================================================================= */
@@ -1227,6 +1367,7 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_device_set_limit, dc_device_limit, dc_device_set_cache_config,
  *   dc_device_cache_config,
  *   dc_device_enable_peer_access, dc_device_disable_peer_access,
+ *   dc_pool_create, dc_pool_set_access, dc_buffer_alloc_from_pool,
  *   dc_stream_create, dc_stream_synchronize, dc_stream_query,
  *   dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
  *   dc_stream_end_capture, dc_event_create, dc_event_record,

@@ -7,6 +7,7 @@
 #include "device/quiet_context.h"
 #include "loader/driver.h"
 #include "memory/memory_state.h"
+#include "memory/pool.h"
 #include "platform/physical_memory.h"
 #include "stream/device_wait.h"
 
@@ -138,6 +139,28 @@ Ref<Buffer> Buffer::alloc_device_async(Stream& stream, uint64_t size, uint32_t f
   b->address_ = b->device_address_ = p;
   // Freed in order on the stream it was allocated on, unless used elsewhere later.
   b->note_use(&stream);
+  return b;
+}
+
+Ref<Buffer> Buffer::alloc_from_pool(Pool& pool, Stream* stream, uint64_t size) {
+  Device& d = pool.device();
+  MemoryState& state = memory_state(d);
+  require_fits(d, state, size);
+  if (pool.max_size() != 0 && size > pool.max_size())
+    fail(DC_ERROR_OUT_OF_MEMORY, "size %" PRIu64 " bytes exceeds the pool's max_size (%" PRIu64
+         " bytes); allocate less, or from a larger pool", size, pool.max_size());
+  Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(pool.device_ref(), DC_BUFFER_DEVICE, Memory::Pool, size, 0));
+  CUdeviceptr p = 0;
+  CUstream on = stream ? stream->handle() : state.internal;
+  check_alloc(pool_alloc(d, &p, size, pool.handle(), on), "cuMemAllocFromPoolAsync", d, size);
+  b->address_ = b->device_address_ = p;
+  // The pool outlives the free the buffer enqueues (members die after the destructor's body).
+  b->owner_ = Ref<Object>::share(&pool);
+  if (stream) {
+    b->note_use(stream);
+  } else {
+    check(driver_api().cuStreamSynchronize(state.internal), "cuStreamSynchronize", &d);
+  }
   return b;
 }
 

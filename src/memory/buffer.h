@@ -29,13 +29,15 @@
 
 namespace dc {
 
+class Pool;
+
 class Buffer : public DeviceObject {
  public:
   static constexpr HandleType kHandleType = HandleType::Buffer;
 
   // Where the memory came from, and so how it is freed.
   enum class Memory : uint8_t {
-    Pool,        // dccuda's pool (cuMemAllocFromPoolAsync): cuMemFreeAsync
+    Pool,        // dccuda's pool or the caller's (cuMemAllocFromPoolAsync): cuMemFreeAsync
     Driver,      // cuMemAlloc: cuMemFree
     Pinned,      // cuMemHostAlloc: cuMemFreeHost
     Managed,     // cuMemAllocManaged: cuMemFree
@@ -47,6 +49,10 @@ class Buffer : public DeviceObject {
   // arguments (size > 0, known flags): the entry points check them.
   static Ref<Buffer> alloc_device(Ref<Device> device, uint64_t size, uint32_t flags);
   static Ref<Buffer> alloc_device_async(Stream& stream, uint64_t size, uint32_t flags);
+  // From the caller's pool: in order on `stream` (of the pool's device), or,
+  // with a null stream, on the internal stream and waited for. The buffer
+  // keeps the pool alive (memory/pool.h).
+  static Ref<Buffer> alloc_from_pool(Pool& pool, Stream* stream, uint64_t size);
   static Ref<Buffer> alloc_pinned(Ref<Device> device, uint64_t size, uint32_t flags);
   static Ref<Buffer> alloc_managed(Ref<Device> device, uint64_t size, uint32_t flags);
   // `height` rows of `width` bytes padded to the driver's pitch

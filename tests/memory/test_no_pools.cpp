@@ -18,6 +18,19 @@ class NoPoolsTest : public MemoryTest {
   }
 };
 
+TEST_F(NoPoolsTest, PoolsOfYourOwnAreNotSupported) {
+  dc_pool pool = nullptr;
+  EXPECT_DC_ERROR(dc_pool_create(device_, 0, 0, &pool), DC_ERROR_NOT_SUPPORTED, "has no stream-ordered memory pools");
+  EXPECT_EQ(pool, nullptr);
+  // dccuda's own pool does not exist either: its statistics read zero.
+  dc_buffer b = alloc(1 << 20);
+  dc_pool_stats st = DC_POOL_STATS_INIT;
+  ASSERT_DC_OK(dc_device_pool_statistics(device_, &st));
+  EXPECT_EQ(st.used_current, 0u);
+  EXPECT_EQ(st.reserved_high, 0u);
+  dc_buffer_release(b);
+}
+
 TEST_F(NoPoolsTest, EverythingUsesCuMemAlloc) {
   auto* f = dctest::fake_driver();
   dc_device_info info = DC_DEVICE_INFO_INIT;

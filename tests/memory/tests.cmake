@@ -2,7 +2,8 @@
 # driver; the same binaries run against a real driver on a GPU machine.
 set(DCTEST_MEMORY ${CMAKE_CURRENT_SOURCE_DIR}/memory)
 
-dc_test(test_buffer SOURCES ${DCTEST_MEMORY}/test_buffer.cpp ${DCTEST_MEMORY}/test_view.cpp LABELS threads memcheck)
+dc_test(test_buffer SOURCES ${DCTEST_MEMORY}/test_buffer.cpp ${DCTEST_MEMORY}/test_view.cpp
+  ${DCTEST_MEMORY}/test_pool.cpp LABELS threads memcheck)
 dc_test(test_copy SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_fill.cpp ${DCTEST_MEMORY}/test_copy_2d.cpp
   LABELS threads memcheck)
 # The same copies with the staging tunables pushed to their edges: every

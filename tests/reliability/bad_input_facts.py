@@ -683,6 +683,33 @@ FACTS = {
         ints={"size": ("bad", ["0", "63"], ARG), "stride": ("bad", ["0", "8"], ARG)},
     ),
     "dc_queue_counters": dict(),
+    "dc_pool_create": dict(
+        ints={"max_size": ("bad", [U64_MAX], ARG)},
+        extra=[("an unknown flag", {"flags": "0x2"}, ARG, "flags 0x2 has bits this call does not take")],
+    ),
+    "dc_pool_release": dict(),
+    "dc_pool_set_attribute": dict(
+        valid={"attribute": "DC_POOL_RELEASE_THRESHOLD", "value": "0"},
+        ints={"value": ("any", "every release threshold is valid")},
+        extra=[("a reuse value other than 0 or 1", {"attribute": "DC_POOL_REUSE_ALLOW_OPPORTUNISTIC", "value": "2"},
+                ARG, "is not 0 or 1"),
+               ("a statistic, which only dc_pool_statistics reads", {"attribute": "5"}, ARG, "dc_pool_statistics")],
+    ),
+    "dc_pool_attribute": dict(valid={"attribute": "DC_POOL_RELEASE_THRESHOLD"}),
+    "dc_pool_statistics": dict(),
+    "dc_device_pool_statistics": dict(),
+    "dc_pool_reset_high_water": dict(),
+    "dc_pool_trim": dict(ints={"keep_bytes": ("size", OK, OK)}),
+    "dc_pool_set_access": dict(
+        valid={"accessor": "fx.device", "enable": "1"},
+        ints={"enable": ("bad", ["2", "-1", I32_MIN], ARG)},
+        extra=[("taking the pool's own device's access", {"enable": "0"}, ARG, "cannot be taken away")],
+    ),
+    "dc_buffer_alloc_from_pool": dict(
+        valid={"stream": "fx.stream", "size": "badinput::kBytes"},
+        ints={"size": ("size", ARG, OOM)},
+        msg={"size": ""},  # an allocation too large for the device names the device
+    ),
     "dc_control_create": dict(),
     "dc_control_release": dict(),
     "dc_control_buffer": dict(),

@@ -71,6 +71,7 @@ struct Fixture {
   dc_queue queue_from_kernel = nullptr;// DC_QUEUE_TO_HOST, 64-byte slots, never empty (refill_queue)
   dc_control control = nullptr;        // idle
   dc_control control_stopped = nullptr;// its kernel has stopped (written as a kernel would)
+  dc_pool pool = nullptr;              // a pool of the device, no limit
 
   // Released handles of every type (never reused: see the handle table).
   dc_device dead_device = nullptr;
@@ -84,6 +85,7 @@ struct Fixture {
   dc_graph dead_graph = nullptr;
   dc_queue dead_queue = nullptr;
   dc_control dead_control = nullptr;
+  dc_pool dead_pool = nullptr;
 
   // Values for the other arguments.
   std::vector<uint8_t> host_memory = std::vector<uint8_t>(kBytes, 0);

@@ -14,6 +14,7 @@ World::~World() {
   for (dc_module m : modules) dc_module_release(m);
   for (dc_program p : programs) dc_program_release(p);
   for (dc_buffer b : buffers) dc_buffer_release(b);
+  for (dc_pool p : pools) dc_pool_release(p);
   for (dc_event e : events) dc_event_release(e);
   for (dc_stream s : streams) dc_stream_release(s);
   std::free(registered);
@@ -139,6 +140,27 @@ Outcome run_scenario(World& w) {
   keep(w.buffers, wrap);
   STEP("dc_buffer_alloc big", dc_buffer_alloc(w.d0, kBig, 0, &big));
   keep(w.buffers, big);
+  // A pool of the caller's own: its attributes, a buffer from it in each mode, its statistics.
+  dc_pool pool = nullptr;
+  dc_buffer pooled = nullptr, pooled_async = nullptr;
+  STEP("dc_pool_create", dc_pool_create(w.d0, 0, 0, &pool));
+  keep(w.pools, pool);
+  STEP("dc_pool_set_attribute", dc_pool_set_attribute(pool, DC_POOL_RELEASE_THRESHOLD, kBig));
+  uint64_t threshold = 0;
+  STEP("dc_pool_attribute", dc_pool_attribute(pool, DC_POOL_RELEASE_THRESHOLD, &threshold));
+  CHECK_DATA("pool attribute read back", threshold == kBig);
+  STEP("dc_buffer_alloc_from_pool", dc_buffer_alloc_from_pool(pool, nullptr, kSmall, &pooled));
+  keep(w.buffers, pooled);
+  STEP("dc_buffer_alloc_from_pool stream", dc_buffer_alloc_from_pool(pool, s, kSmall, &pooled_async));
+  keep(w.buffers, pooled_async);
+  STEP("dc_buffer_copy_async pooled", dc_buffer_copy_async(pooled_async, 0, pooled, 0, kSmall, s));
+  STEP("dc_pool_set_access", dc_pool_set_access(pool, w.d0, 1));
+  dc_pool_stats pool_stats = DC_POOL_STATS_INIT;
+  STEP("dc_pool_statistics", dc_pool_statistics(pool, &pool_stats));
+  CHECK_DATA("pool statistics", pool_stats.used_current >= 2 * kSmall);
+  STEP("dc_pool_reset_high_water", dc_pool_reset_high_water(pool));
+  STEP("dc_pool_trim", dc_pool_trim(pool, 0));
+  STEP("dc_device_pool_statistics", dc_device_pool_statistics(w.d0, &pool_stats));
 
   // -- copies and fills -------------------------------------------------------------------------
   std::vector<uint8_t> data = pattern(kBig, 7), back(kBig, 0);

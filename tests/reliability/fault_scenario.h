@@ -39,6 +39,7 @@ struct World {
   std::vector<dc_function> functions;
   std::vector<dc_launch> launches;
   std::vector<dc_graph> graphs;
+  std::vector<dc_pool> pools;
   void* registered = nullptr;  // host memory registered with the driver (freed after its buffer)
   int callbacks = 0;
   ~World();

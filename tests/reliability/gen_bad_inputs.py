@@ -42,7 +42,8 @@ TYPE_MIN = {"uint32_t": "0", "int32_t": "INT32_MIN", "uint64_t": "0", "int64_t":
 HANDLE_CONST = {"dc_device": "DC_HANDLE_DEVICE", "dc_buffer": "DC_HANDLE_BUFFER", "dc_stream": "DC_HANDLE_STREAM",
                 "dc_event": "DC_HANDLE_EVENT", "dc_program": "DC_HANDLE_PROGRAM", "dc_module": "DC_HANDLE_MODULE",
                 "dc_function": "DC_HANDLE_FUNCTION", "dc_launch": "DC_HANDLE_LAUNCH", "dc_graph": "DC_HANDLE_GRAPH",
-                "dc_queue": "DC_HANDLE_QUEUE", "dc_control": "DC_HANDLE_CONTROL"}
+                "dc_queue": "DC_HANDLE_QUEUE", "dc_control": "DC_HANDLE_CONTROL",
+                "dc_pool": "DC_HANDLE_POOL"}
 
 # The fixture's valid input structs, where the name is not fx.<struct without dc_>.
 IN_STRUCT_VALID = {"dc_launch_config": "&fx.config", "dc_arg": "fx.args"}

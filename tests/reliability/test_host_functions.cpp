@@ -40,6 +40,7 @@ struct Objects {
   dc_queue to_device = nullptr;  // full: an enqueue would wait
   dc_queue to_host = nullptr;    // empty: a dequeue would wait
   dc_control control = nullptr;  // idle: a wait for its stop would wait
+  dc_pool pool = nullptr;
   std::vector<uint8_t> host = std::vector<uint8_t>(4096, 1);
   dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
 };
@@ -58,6 +59,7 @@ void release_any(dc_launch h) { dc_launch_release(h); }
 void release_any(dc_graph h) { dc_graph_release(h); }
 void release_any(dc_queue h) { dc_queue_release(h); }
 void release_any(dc_control h) { dc_control_release(h); }
+void release_any(dc_pool h) { dc_pool_release(h); }
 
 // Out-pointers start as a made-up handle: a refused call must clear them.
 template <class Handle>
@@ -81,6 +83,9 @@ std::vector<Case> refused_calls() {
   return {
       {"dc_buffer_alloc", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc(o.device, 64, 0, &b); return cleared(s, b); }},
       {"dc_buffer_alloc_async", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_async(o.stream, 64, 0, &b); return cleared(s, b); }},
+      {"dc_pool_create", [](Objects& o) { dc_pool p = sentinel<dc_pool>(); dc_status s = dc_pool_create(o.device, 0, 0, &p); return cleared(s, p); }},
+      {"dc_pool_set_access", [](Objects& o) { return dc_pool_set_access(o.pool, o.device, 1); }},
+      {"dc_buffer_alloc_from_pool", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_from_pool(o.pool, nullptr, 64, &b); return cleared(s, b); }},
       {"dc_buffer_alloc_pinned", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_pinned(o.device, 64, 0, &b); return cleared(s, b); }},
       {"dc_buffer_alloc_managed", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_managed(o.device, 64, 0, &b); return cleared(s, b); }},
       {"dc_buffer_wrap_device", [](Objects& o) { uint64_t p = 0; dc_buffer_device_pointer(o.buffer, &p); dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_wrap_device(o.device, p, 64, &b); return cleared(s, b); }},
@@ -243,6 +248,7 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   ASSERT_DC_OK(dc_queue_try_enqueue(o.to_device, &message, 8));
   ASSERT_DC_OK(dc_queue_create(device_, DC_QUEUE_TO_HOST, 8, 2, &o.to_host));
   ASSERT_DC_OK(dc_control_create(device_, &o.control));
+  ASSERT_DC_OK(dc_pool_create(device_, 0, 0, &o.pool));
 
   CallbackRun run;
   run.objects = &o;
@@ -266,6 +272,7 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   dc_queue_release(o.to_device);
   dc_queue_release(o.to_host);
   dc_control_release(o.control);
+  dc_pool_release(o.pool);
   dc_graph_release(o.graph);
   dc_graph_release(o.built);
   dc_launch_release(o.launch);

@@ -46,6 +46,7 @@ namespace Dccuda.Interop
         public const int DC_HANDLE_GRAPH = 9;
         public const int DC_HANDLE_QUEUE = 10;
         public const int DC_HANDLE_CONTROL = 11;
+        public const int DC_HANDLE_POOL = 12;
 
         public const int DC_LIMIT_STACK_SIZE = 0;
         public const int DC_LIMIT_PRINTF_FIFO_SIZE = 1;
@@ -84,6 +85,13 @@ namespace Dccuda.Interop
         public const int DC_COPY_PATH_PEER = 2;
         public const int DC_COPY_PATH_STAGED = 3;
         public const int DC_COPY_PATH_HOST = 4;
+
+        public const uint DC_POOL_EXPORTABLE = 1u;
+
+        public const int DC_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES = 1;
+        public const int DC_POOL_REUSE_ALLOW_OPPORTUNISTIC = 2;
+        public const int DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES = 3;
+        public const int DC_POOL_RELEASE_THRESHOLD = 4;
 
         public const uint DC_STREAM_BLOCKING = 1u;
 

@@ -358,5 +358,105 @@ namespace Dccuda.Interop
         public static extern
 #endif
             int dc_buffer_fill_2d_async(IntPtr buffer, ulong offset, ulong pitch, ulong width, ulong height, uint value, uint element_size, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_create")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_create", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_create(IntPtr device, ulong max_size, uint flags, IntPtr* pool);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_release")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_release", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            void dc_pool_release(IntPtr pool);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_set_attribute")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_set_attribute", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_set_attribute(IntPtr pool, int attribute, ulong value);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_attribute")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_attribute", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_attribute(IntPtr pool, int attribute, ulong* value);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_statistics")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_statistics", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_statistics(IntPtr pool, DcPoolStats* stats);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_device_pool_statistics")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_device_pool_statistics", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_device_pool_statistics(IntPtr device, DcPoolStats* stats);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_reset_high_water")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_reset_high_water", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_reset_high_water(IntPtr pool);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_trim")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_trim", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_trim(IntPtr pool, ulong keep_bytes);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_set_access")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_set_access", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_set_access(IntPtr pool, IntPtr accessor, int enable);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_alloc_from_pool")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_alloc_from_pool", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_alloc_from_pool(IntPtr pool, IntPtr stream, ulong size, IntPtr* buffer);
     }
 }

@@ -20,6 +20,7 @@ pub const Launch = @import("launch.zig").Launch;
 pub const Graph = @import("graph.zig").Graph;
 pub const Queue = @import("queue.zig").Queue;
 pub const Control = @import("queue.zig").Control;
+pub const Pool = opaque {};
 
 // ---------------------------------------------------------------------------
 // Version
@@ -123,6 +124,7 @@ pub const DC_HANDLE_LAUNCH: i32 = 8;
 pub const DC_HANDLE_GRAPH: i32 = 9;
 pub const DC_HANDLE_QUEUE: i32 = 10;
 pub const DC_HANDLE_CONTROL: i32 = 11;
+pub const DC_HANDLE_POOL: i32 = 12;
 
 pub extern "dccuda" fn dc_handle_count(handle_type: i32, count: ?*u64) dc_status;
 
@@ -281,6 +283,35 @@ pub extern "dccuda" fn dc_buffer_copy_3d(dst: ?*Buffer, dst_offset: u64, dst_pit
 pub extern "dccuda" fn dc_buffer_copy_3d_async(dst: ?*Buffer, dst_offset: u64, dst_pitch: u64, dst_rows_per_plane: u64, src: ?*Buffer, src_offset: u64, src_pitch: u64, src_rows_per_plane: u64, width: u64, height: u64, depth: u64, stream: ?*Stream) dc_status;
 pub extern "dccuda" fn dc_buffer_fill_2d(buffer: ?*Buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32) dc_status;
 pub extern "dccuda" fn dc_buffer_fill_2d_async(buffer: ?*Buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32, stream: ?*Stream) dc_status;
+
+pub const DC_POOL_EXPORTABLE: u32 = 0x1;
+
+pub const DC_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES: i32 = 1;
+pub const DC_POOL_REUSE_ALLOW_OPPORTUNISTIC: i32 = 2;
+pub const DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES: i32 = 3;
+pub const DC_POOL_RELEASE_THRESHOLD: i32 = 4;
+
+pub extern "dccuda" fn dc_pool_create(device: ?*Device, max_size: u64, flags: u32, pool: ?*?*Pool) dc_status;
+pub extern "dccuda" fn dc_pool_release(pool: ?*Pool) void;
+pub extern "dccuda" fn dc_pool_set_attribute(pool: ?*Pool, attribute: i32, value: u64) dc_status;
+pub extern "dccuda" fn dc_pool_attribute(pool: ?*Pool, attribute: i32, value: ?*u64) dc_status;
+
+/// The defaults are DC_POOL_STATS_INIT.
+pub const dc_pool_stats = extern struct {
+    struct_size: u32 = @sizeOf(dc_pool_stats),
+    device_ordinal: i32 = 0,
+    reserved_current: u64 = 0,
+    reserved_high: u64 = 0,
+    used_current: u64 = 0,
+    used_high: u64 = 0,
+};
+
+pub extern "dccuda" fn dc_pool_statistics(pool: ?*Pool, stats: ?*dc_pool_stats) dc_status;
+pub extern "dccuda" fn dc_device_pool_statistics(device: ?*Device, stats: ?*dc_pool_stats) dc_status;
+pub extern "dccuda" fn dc_pool_reset_high_water(pool: ?*Pool) dc_status;
+pub extern "dccuda" fn dc_pool_trim(pool: ?*Pool, keep_bytes: u64) dc_status;
+pub extern "dccuda" fn dc_pool_set_access(pool: ?*Pool, accessor: ?*Device, enable: i32) dc_status;
+pub extern "dccuda" fn dc_buffer_alloc_from_pool(pool: ?*Pool, stream: ?*Stream, size: u64, buffer: ?*?*Buffer) dc_status;
 
 // ---------------------------------------------------------------------------
 // Streams and events
@@ -680,6 +711,7 @@ pub extern "dccuda" fn dc_control_reset(control: ?*Control) dc_status;
 pub const structs = .{
     .{ "dc_init_options", dc_init_options },
     .{ "dc_device_info", dc_device_info },
+    .{ "dc_pool_stats", dc_pool_stats },
     .{ "dc_stream_mem_op", dc_stream_mem_op },
     .{ "dc_compile_options", dc_compile_options },
     .{ "dc_module_options", dc_module_options },

@@ -82,6 +82,7 @@ pub const DC_HANDLE_LAUNCH: i32 = 8;
 pub const DC_HANDLE_GRAPH: i32 = 9;
 pub const DC_HANDLE_QUEUE: i32 = 10;
 pub const DC_HANDLE_CONTROL: i32 = 11;
+pub const DC_HANDLE_POOL: i32 = 12;
 /// Bytes of stack per GPU thread (deep recursion, large local arrays).
 pub const DC_LIMIT_STACK_SIZE: i32 = 0;
 /// Bytes of the FIFO device printf writes into (output past it is lost).
@@ -140,6 +141,20 @@ pub const DC_COPY_PATH_PEER: i32 = 2;
 pub const DC_COPY_PATH_STAGED: i32 = 3;
 /// at least one side is host memory (pinned or registered)
 pub const DC_COPY_PATH_HOST: i32 = 4;
+/// The pool's memory may be exported to other processes (POSIX file
+/// descriptor handles; Linux only).
+pub const DC_POOL_EXPORTABLE: u32 = 0x1;
+/// 0 or 1: reuse memory freed on another stream once an event dependency
+/// orders the two (on by default).
+pub const DC_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES: i32 = 1;
+/// 0 or 1: reuse memory whose free has completed, without a dependency (on by
+/// default).
+pub const DC_POOL_REUSE_ALLOW_OPPORTUNISTIC: i32 = 2;
+/// 0 or 1: let the driver insert dependencies to reuse memory (on by default).
+pub const DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES: i32 = 3;
+/// Bytes of freed memory the pool keeps cached at a synchronisation instead of
+/// giving it back to the system (0 by default; UINT64_MAX: keep everything).
+pub const DC_POOL_RELEASE_THRESHOLD: i32 = 4;
 /// dc_stream_create flags: synchronise with the legacy default stream
 /// (CU_STREAM_DEFAULT). Without it streams are non-blocking.
 pub const DC_STREAM_BLOCKING: u32 = 0x1;
@@ -365,6 +380,13 @@ pub struct dc_control_s {
 }
 /// The `dc_control` handle (NULL = no handle).
 pub type dc_control = *mut dc_control_s;
+#[repr(C)]
+pub struct dc_pool_s {
+    _private: [u8; 0],
+    _not_send_sync_or_unpin: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+/// The `dc_pool` handle (NULL = no handle).
+pub type dc_pool = *mut dc_pool_s;
 
 // ---------------------------------------------------------------------------
 // Callbacks
@@ -501,6 +523,40 @@ impl Default for dc_device_info {
             kernel_exec_timeout: 0,
             integrated: 0,
             tcc_driver: 0,
+        }
+    }
+}
+
+/// A pool's statistics (dc_pool_statistics, dc_device_pool_statistics): bytes
+/// the pool has reserved from the device (in use or cached) and bytes in use
+/// by allocations, now and at their high-water marks.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_pool_stats {
+    /// sizeof(dc_pool_stats)
+    pub struct_size: u32,
+    /// the pool's device
+    pub device_ordinal: i32,
+    /// bytes reserved now
+    pub reserved_current: u64,
+    /// the most bytes reserved since creation or the last reset
+    pub reserved_high: u64,
+    /// bytes in use by allocations now
+    pub used_current: u64,
+    /// the most bytes in use since creation or the last reset
+    pub used_high: u64,
+}
+
+impl Default for dc_pool_stats {
+    /// `DC_POOL_STATS_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_pool_stats>() as u32,
+            device_ordinal: 0,
+            reserved_current: 0,
+            reserved_high: 0,
+            used_current: 0,
+            used_high: 0,
         }
     }
 }
@@ -1286,6 +1342,73 @@ extern "C" {
     /// registered with DC_ALLOC_READ_ONLY).
     pub fn dc_buffer_fill_2d_async(buffer: dc_buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32, stream: dc_stream) -> dc_status;
 
+    /// Create a memory pool on `device`. `max_size` bounds the memory the pool
+    /// reserves (0: the driver's default, the device's memory; needs a CUDA 12.2
+    /// driver otherwise). Flags: DC_POOL_EXPORTABLE. The caller owns the handle.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown flag, NULL
+    /// out, max_size above the device's memory), DC_ERROR_NOT_SUPPORTED (the device
+    /// or driver has no memory pools, a max_size on a driver before 12.2,
+    /// DC_POOL_EXPORTABLE outside Linux), DC_ERROR_DRIVER.
+    pub fn dc_pool_create(device: dc_device, max_size: u64, flags: u32, pool: *mut dc_pool) -> dc_status;
+
+    /// Release the caller's reference to a pool; buffers allocated from it keep
+    /// it alive until they are released (see "Lifetime" above). NULL is ignored.
+    pub fn dc_pool_release(pool: dc_pool);
+
+    /// Set an attribute (DC_POOL_*) of the pool: the reuse ones take 0 or 1,
+    /// DC_POOL_RELEASE_THRESHOLD any number of bytes.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown attribute,
+    /// a reuse value other than 0 or 1), DC_ERROR_DRIVER.
+    pub fn dc_pool_set_attribute(pool: dc_pool, attribute: i32, value: u64) -> dc_status;
+
+    /// The value of an attribute (DC_POOL_*) of the pool.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown attribute,
+    /// NULL out), DC_ERROR_DRIVER.
+    pub fn dc_pool_attribute(pool: dc_pool, attribute: i32, value: *mut u64) -> dc_status;
+
+    /// Fill `stats` (the caller sets struct_size) with the pool's statistics.
+    /// Memory freed in stream order counts as used until the free has run on its
+    /// stream. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL stats,
+    /// bad struct_size), DC_ERROR_DRIVER.
+    pub fn dc_pool_statistics(pool: dc_pool, stats: *mut dc_pool_stats) -> dc_status;
+
+    /// Fill `stats` with the statistics of dccuda's own pool on `device` (the one
+    /// dc_buffer_alloc uses). All zero on a device without pools, or before the
+    /// device's first allocation. Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size), DC_ERROR_DRIVER.
+    pub fn dc_device_pool_statistics(device: dc_device, stats: *mut dc_pool_stats) -> dc_status;
+
+    /// Reset the pool's high-water marks (reserved_high, used_high) to the current
+    /// values. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER.
+    pub fn dc_pool_reset_high_water(pool: dc_pool) -> dc_status;
+
+    /// Give the pool's cached memory back to the system until it reserves at most
+    /// `keep_bytes` (cuMemPoolTrimTo). Memory freed in stream order is trimmed once
+    /// its free has run: synchronise the streams first to trim everything.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER.
+    pub fn dc_pool_trim(pool: dc_pool, keep_bytes: u64) -> dc_status;
+
+    /// Let kernels and copies on `accessor` use the pool's memory (enable 1), or
+    /// take that back (enable 0), for memory allocated before and after the call
+    /// (cuMemPoolSetAccess). The pool's own device always has access: enabling it is
+    /// DC_SUCCESS, disabling it is refused. Needs peer capability between the two
+    /// devices (dc_device_can_access_peer).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (enable not 0 or 1,
+    /// disabling the pool's own device), DC_ERROR_NOT_SUPPORTED (the devices cannot
+    /// access each other), DC_ERROR_DRIVER.
+    pub fn dc_pool_set_access(pool: dc_pool, accessor: dc_device, enable: i32) -> dc_status;
+
+    /// Allocate `size` bytes (size > 0) of device memory from `pool`. With a
+    /// `stream` (of the pool's device) the allocation is in stream order, as
+    /// dc_buffer_alloc_async: work enqueued on `stream` after the call may use it,
+    /// other streams must first wait for `stream`. With a NULL stream it is usable
+    /// from every stream when the call returns, as dc_buffer_alloc. The buffer
+    /// keeps the pool alive and its memory goes back to the pool when released.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0, NULL out,
+    /// a stream of another device), DC_ERROR_OUT_OF_MEMORY (the device, or the
+    /// pool's max_size, has no room), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_buffer_alloc_from_pool(pool: dc_pool, stream: dc_stream, size: u64, buffer: *mut dc_buffer) -> dc_status;
+
     /// Create a stream on `device`: non-blocking unless DC_STREAM_BLOCKING is given.
     /// `priority`: 0 is the default; lower numbers are higher priority, clamped to
     /// the range dc_stream_priority_range() gives.
@@ -1351,6 +1474,7 @@ extern "C" {
     /// dc_device_set_limit, dc_device_limit, dc_device_set_cache_config,
     /// dc_device_cache_config,
     /// dc_device_enable_peer_access, dc_device_disable_peer_access,
+    /// dc_pool_create, dc_pool_set_access, dc_buffer_alloc_from_pool,
     /// dc_stream_create, dc_stream_synchronize, dc_stream_query,
     /// dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
     /// dc_stream_end_capture, dc_event_create, dc_event_record,
@@ -2240,6 +2364,7 @@ macro_rules! __dccuda_for_each_struct {
     ($m:ident) => {
         $m!(dc_init_options { struct_size, flags, driver_library, nvrtc_library, cache_dir, cache_max_bytes });
         $m!(dc_device_info { struct_size, ordinal, name, uuid, pci_domain_id, pci_bus_id, pci_device_id, compute_capability_major, compute_capability_minor, multiprocessor_count, total_memory, free_memory, clock_rate_khz, memory_clock_rate_khz, memory_bus_width_bits, warp_size, max_threads_per_block, max_threads_per_multiprocessor, max_block_dim, max_grid_dim, max_shared_memory_per_block, max_shared_memory_per_block_optin, max_shared_memory_per_multiprocessor, max_registers_per_block, l2_cache_size, async_engine_count, unified_addressing, managed_memory, concurrent_managed_access, pageable_memory_access, cooperative_launch, cluster_launch, memory_pools_supported, host_native_atomics, ecc_enabled, kernel_exec_timeout, integrated, tcc_driver });
+        $m!(dc_pool_stats { struct_size, device_ordinal, reserved_current, reserved_high, used_current, used_high });
         $m!(dc_stream_mem_op { kind, compare, flags, reserved, buffer, offset, value });
         $m!(dc_compile_options { struct_size, output, arch, flags, max_registers, num_options, num_defines, num_include_paths, num_headers, num_name_expressions, std, options, defines, include_paths, header_names, header_sources, name_expressions });
         $m!(dc_module_options { struct_size, flags, optimization_level, max_registers, log_size, reserved });
@@ -2295,6 +2420,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_HANDLE_GRAPH);
         $m!(DC_HANDLE_QUEUE);
         $m!(DC_HANDLE_CONTROL);
+        $m!(DC_HANDLE_POOL);
         $m!(DC_LIMIT_STACK_SIZE);
         $m!(DC_LIMIT_PRINTF_FIFO_SIZE);
         $m!(DC_LIMIT_MALLOC_HEAP_SIZE);
@@ -2326,6 +2452,11 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_COPY_PATH_PEER);
         $m!(DC_COPY_PATH_STAGED);
         $m!(DC_COPY_PATH_HOST);
+        $m!(DC_POOL_EXPORTABLE);
+        $m!(DC_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES);
+        $m!(DC_POOL_REUSE_ALLOW_OPPORTUNISTIC);
+        $m!(DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES);
+        $m!(DC_POOL_RELEASE_THRESHOLD);
         $m!(DC_STREAM_BLOCKING);
         $m!(DC_STREAM_LEGACY);
         $m!(DC_STREAM_PER_THREAD);
