@@ -1274,6 +1274,68 @@ DC_API dc_status dc_pool_set_access(dc_pool pool, dc_device accessor, int32_t en
 DC_API dc_status dc_buffer_alloc_from_pool(dc_pool pool, DC_NULLABLE dc_stream stream, uint64_t size,
                                            DC_OUT DC_OWNED dc_buffer* buffer);
 
+/* -- Growable buffers (virtual memory) ----------------------------------------
+ *
+ * A growable buffer reserves a range of device addresses once and maps
+ * physical memory into it as it grows (cuMemAddressReserve, cuMemCreate,
+ * cuMemMap, cuMemSetAccess): its device address never changes and growing
+ * never copies, so a growing array keeps the pointers kernels hold. It is a
+ * DC_BUFFER_DEVICE buffer, usable everywhere a buffer is (copies, fills,
+ * views, kernel arguments) over its current size, which is the mapped size:
+ * sizes are rounded up to the device's allocation granularity
+ * (dc_device_allocation_granularity, 2 MiB on current GPUs). Its memory is
+ * accessible from its own device (not through peer access). Needs a device
+ * with virtual memory management (CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED).
+ */
+
+/* Which granularity dc_device_allocation_granularity gives. */
+DC_CONSTANTS(dc_granularity, enumeration, int32_t)
+#define DC_GRANULARITY_MINIMUM      0  /**< what sizes and addresses must be multiples of */
+#define DC_GRANULARITY_RECOMMENDED  1  /**< what is best for performance */
+
+/**
+ * The device's allocation granularity for device memory in bytes
+ * (cuMemGetAllocationGranularity): growable buffers round their sizes up to
+ * the minimum one. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+ * (unknown `which`, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual memory
+ * management on the device), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_device_allocation_granularity(dc_device device, DC_FAMILY(dc_granularity) int32_t which,
+                                                  DC_OUT uint64_t* granularity);
+
+/**
+ * Allocate a growable buffer on `device`: reserve `max_size` bytes of device
+ * address space (cheap: no memory behind it) and map `initial_size` bytes of
+ * memory (both rounded up to the minimum granularity; 0 < initial_size <=
+ * max_size). dc_buffer_grow maps more; dc_buffer_reserved_size gives the
+ * reservation; dc_buffer_size the current size. The memory is not
+ * initialised. Release with dc_buffer_release, which frees it in stream order
+ * as any buffer's.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size of 0,
+ * initial_size above max_size, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual
+ * memory management on the device), DC_ERROR_OUT_OF_MEMORY (no room for
+ * initial_size, or no address space for max_size), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_alloc_growable(dc_device device, uint64_t max_size, uint64_t initial_size,
+                                          DC_OUT DC_OWNED dc_buffer* buffer);
+
+/**
+ * Grow a growable buffer to at least `size` bytes (rounded up to the
+ * granularity), mapping new memory after what it has: its address and its
+ * contents stay; the new bytes are not initialised. A size at or below the
+ * current one changes nothing (buffers never shrink). The new bytes are usable
+ * from every stream when the call returns. Other threads may use the buffer
+ * while it grows (over the size they saw); grows are serialised.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a growable
+ * buffer, or a view of one), DC_ERROR_OUT_OF_RANGE (size above the
+ * reservation), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_grow(dc_buffer buffer, uint64_t size);
+
+/** The bytes a growable buffer may grow to (its reservation); for any other
+ *  buffer, its size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_buffer_reserved_size(dc_buffer buffer, DC_OUT uint64_t* size);
+
 /* =========================================================================
  * Streams and events
  * ========================================================================= */
@@ -1368,6 +1430,7 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_device_cache_config,
  *   dc_device_enable_peer_access, dc_device_disable_peer_access,
  *   dc_pool_create, dc_pool_set_access, dc_buffer_alloc_from_pool,
+ *   dc_buffer_alloc_growable, dc_buffer_grow,
  *   dc_stream_create, dc_stream_synchronize, dc_stream_query,
  *   dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
  *   dc_stream_end_capture, dc_event_create, dc_event_record,

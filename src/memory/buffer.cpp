@@ -8,6 +8,7 @@
 #include "loader/driver.h"
 #include "memory/memory_state.h"
 #include "memory/pool.h"
+#include "memory/virtual_range.h"
 #include "platform/physical_memory.h"
 #include "stream/device_wait.h"
 
@@ -206,6 +207,26 @@ Ref<Buffer> Buffer::alloc_managed(Ref<Device> device, uint64_t size, uint32_t fl
   return b;
 }
 
+Ref<Buffer> Buffer::alloc_growable(Ref<Device> device, uint64_t max_size, uint64_t initial) {
+  Device& d = *device;
+  MemoryState& state = memory_state(d);
+  require_fits(d, state, initial);
+  Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_DEVICE, Memory::Virtual, 0, 0));
+  b->virtual_ = VirtualRange::create(d, max_size, initial);
+  b->address_ = b->device_address_ = b->virtual_->base();
+  b->size_.store(b->virtual_->mapped(), std::memory_order_release);
+  return b;
+}
+
+uint64_t Buffer::grow(uint64_t size) {
+  uint64_t now = virtual_->grow(device(), size);
+  // Another grow may have published a larger size already: never shrink it.
+  uint64_t seen = size_.load(std::memory_order_relaxed);
+  while (seen < now && !size_.compare_exchange_weak(seen, now, std::memory_order_release, std::memory_order_relaxed)) {
+  }
+  return size_.load(std::memory_order_acquire);
+}
+
 Ref<Buffer> Buffer::wrap_device(Ref<Device> device, CUdeviceptr pointer, uint64_t size) {
   const DriverApi& api = driver_api();
   // Where the driver knows the allocation, a size that runs past it would let
@@ -301,11 +322,13 @@ bool Buffer::defer_behind_resident(Stream* last) noexcept {
   Memory memory = memory_;
   CUdeviceptr address = address_;
   void* host = host_;
-  return d.residency().defer(last->handle(), [&d, generation, memory, address, host] {
+  std::shared_ptr<VirtualRange> range = virtual_;
+  return d.residency().defer(last->handle(), [&d, generation, memory, address, host, range] {
     // After dc_device_reset the memory died with the old context.
     if (d.generation() != generation) return;
     const DriverApi& api = driver_api();
-    if (memory == Memory::Pinned) release_quietly([&] { return api.cuMemFreeHost(host); });
+    if (memory == Memory::Virtual) range->release();
+    else if (memory == Memory::Pinned) release_quietly([&] { return api.cuMemFreeHost(host); });
     else if (memory == Memory::Registered) release_quietly([&] { return api.cuMemHostUnregister(host); });
     else release_quietly([&] { return api.cuMemFree(address); });
   });
@@ -351,6 +374,11 @@ void Buffer::free_memory(Stream* last) noexcept {
       if (defer_behind_resident(last)) return;
       wait_quietly(last);
       release_quietly([&] { return api.cuMemHostUnregister(host_); });
+      return;
+    case Memory::Virtual:
+      if (defer_behind_resident(last)) return;
+      wait_quietly(last);
+      virtual_->release();
       return;
     case Memory::Borrowed:
       return;

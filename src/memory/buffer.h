@@ -22,6 +22,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 
 #include "dccuda.h"
 #include "device/device.h"
@@ -30,6 +31,7 @@
 namespace dc {
 
 class Pool;
+class VirtualRange;
 
 class Buffer : public DeviceObject {
  public:
@@ -43,6 +45,7 @@ class Buffer : public DeviceObject {
     Managed,     // cuMemAllocManaged: cuMemFree
     Registered,  // cuMemHostRegister on the caller's memory: cuMemHostUnregister
     Borrowed,    // a wrapped pointer or a module global: nothing to free
+    Virtual,     // a growable buffer (memory/virtual_range.h): unmap, release, free the range
   };
 
   // Every factory needs the device's context bound and takes checked
@@ -59,6 +62,10 @@ class Buffer : public DeviceObject {
   // (cuMemAllocPitch, never the pool); the size is *pitch * height.
   static Ref<Buffer> alloc_pitched(Ref<Device> device, uint64_t width, uint64_t height, uint32_t element_size,
                                    uint64_t* pitch);
+  // A growable buffer: `max_size` bytes of address space reserved, `initial`
+  // bytes mapped (both rounded up to the granularity); its size is what is
+  // mapped. Grows with grow().
+  static Ref<Buffer> alloc_growable(Ref<Device> device, uint64_t max_size, uint64_t initial);
   static Ref<Buffer> wrap_device(Ref<Device> device, CUdeviceptr pointer, uint64_t size);
   static Ref<Buffer> register_host(Ref<Device> device, void* host, uint64_t size, uint32_t flags);
   // A module's __device__ variable (DC_BUFFER_MODULE_GLOBAL): keeps `owner`
@@ -71,7 +78,14 @@ class Buffer : public DeviceObject {
   ~Buffer() override;
 
   int32_t kind() const noexcept { return kind_; }
-  uint64_t size() const noexcept { return size_; }
+  // Only a growable buffer's size changes, and only upwards: an acquire load
+  // sees its memory mapped.
+  uint64_t size() const noexcept { return size_.load(std::memory_order_acquire); }
+  // A growable buffer's reservation, null for others.
+  VirtualRange* virtual_range() const noexcept { return virtual_.get(); }
+  // Grows a growable buffer to at least `size` bytes (memory/virtual_range.h);
+  // returns its new size. The device's context must be bound.
+  uint64_t grow(uint64_t size);
   uint32_t flags() const noexcept { return flags_; }
   Memory memory() const noexcept { return memory_; }
   // The buffer a view is a view of (never itself a view); null for others.
@@ -109,7 +123,7 @@ class Buffer : public DeviceObject {
   int32_t kind_;
   Memory memory_;
   uint32_t flags_;
-  uint64_t size_;
+  std::atomic<uint64_t> size_;
   CUdeviceptr address_ = 0;
   CUdeviceptr device_address_ = 0;
   void* host_ = nullptr;
@@ -119,6 +133,8 @@ class Buffer : public DeviceObject {
   // A view's root buffer: its last stream is handed to the root when the view dies.
   Ref<Buffer> parent_;
   uint64_t view_offset_ = 0;
+  // A growable buffer's range (shared with a free deferred behind a persistent kernel).
+  std::shared_ptr<VirtualRange> virtual_;
 };
 
 }  // namespace dc

@@ -120,6 +120,7 @@ void trim_pool(Pool* pool, size_t keep) {
 void drop_allocation(std::map<uintptr_t, Allocation>::iterator it) {
   Allocation a = it->second;
   allocations().erase(it);
+  if (a.vmm) return;  // fake_virtual.cpp owns the pages
   live_add(live_kind(a.kind), -1);
   void* p = reinterpret_cast<void*>(a.base);
   switch (a.kind) {
@@ -287,6 +288,22 @@ CUresult map_graph_memory(CUdeviceptr p, size_t size) {
   return CUDA_SUCCESS;
 }
 
+void set_virtual_runs(uintptr_t begin, uintptr_t end, const std::vector<std::pair<uintptr_t, size_t>>& runs) {
+  auto& all = allocations();
+  for (auto it = all.lower_bound(begin); it != all.end() && it->first < end;)
+    it = it->second.vmm ? all.erase(it) : std::next(it);
+  for (const auto& [base, size] : runs) {
+    Allocation a;
+    a.base = base;
+    a.size = size;
+    a.kind = MemKind::Device;
+    a.ctx = current_context();
+    a.ordinal = a.ctx ? a.ctx->ordinal : 0;
+    a.vmm = true;
+    all[base] = a;
+  }
+}
+
 CUresult unmap_graph_memory(CUdeviceptr p) {
   auto it = allocations().find(static_cast<uintptr_t>(p));
   if (it == allocations().end()) return CUDA_ERROR_INVALID_VALUE;
@@ -371,7 +388,8 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr dptr) {
   FAKE_REQUIRE_CONTEXT();
   std::lock_guard<std::recursive_mutex> g(lock());
   auto it = allocations().find(static_cast<uintptr_t>(dptr));
-  if (it == allocations().end() || (it->second.kind != MemKind::Device && it->second.kind != MemKind::Managed))
+  if (it == allocations().end() || it->second.vmm ||
+      (it->second.kind != MemKind::Device && it->second.kind != MemKind::Managed))
     return CUDA_ERROR_INVALID_VALUE;
   drop_allocation(it);
   return CUDA_SUCCESS;
@@ -531,7 +549,7 @@ CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) {
   Stream* s = nullptr;
   if (CUresult r = stream_for_work(hStream, &s)) return r;
   auto it = allocations().find(static_cast<uintptr_t>(dptr));
-  if (it == allocations().end() || it->second.kind != MemKind::Device) return CUDA_ERROR_INVALID_VALUE;
+  if (it == allocations().end() || it->second.kind != MemKind::Device || it->second.vmm) return CUDA_ERROR_INVALID_VALUE;
   return enqueue(s, "cuMemFreeAsync", [&] {
     drop_allocation(it);
     return CUDA_SUCCESS;

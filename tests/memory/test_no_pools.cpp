@@ -31,6 +31,16 @@ TEST_F(NoPoolsTest, PoolsOfYourOwnAreNotSupported) {
   dc_buffer_release(b);
 }
 
+TEST_F(NoPoolsTest, GrowableBuffersNeedVirtualMemoryManagement) {
+  if (!std::getenv("DCFAKE_NO_VMM")) GTEST_SKIP() << "runs with DCFAKE_NO_VMM=1";
+  dc_buffer b = nullptr;
+  EXPECT_DC_ERROR(dc_buffer_alloc_growable(device_, 1 << 30, 1, &b), DC_ERROR_NOT_SUPPORTED,
+                  "has no virtual memory management");
+  uint64_t g = 1;
+  EXPECT_DC_ERROR(dc_device_allocation_granularity(device_, DC_GRANULARITY_MINIMUM, &g), DC_ERROR_NOT_SUPPORTED,
+                  "has no virtual memory management");
+}
+
 TEST_F(NoPoolsTest, EverythingUsesCuMemAlloc) {
   auto* f = dctest::fake_driver();
   dc_device_info info = DC_DEVICE_INFO_INIT;

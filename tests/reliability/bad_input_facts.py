@@ -710,6 +710,17 @@ FACTS = {
         ints={"size": ("size", ARG, OOM)},
         msg={"size": ""},  # an allocation too large for the device names the device
     ),
+    "dc_device_allocation_granularity": dict(),
+    "dc_buffer_alloc_growable": dict(
+        valid={"max_size": "64u << 20", "initial_size": "1"},
+        ints={"max_size": ("bad", ["0", U64_MAX], [ARG, OOM]), "initial_size": ("bad", ["0", U64_MAX], ARG)},
+    ),
+    "dc_buffer_grow": dict(
+        valid={"buffer": "fx.growable", "size": "1"},
+        ints={"size": ("bad", ["(64u << 20) + 1", U64_MAX], RANGE)},
+        extra=[("a buffer that is not growable", {"buffer": "fx.buffer"}, ARG, "not made by dc_buffer_alloc_growable")],
+    ),
+    "dc_buffer_reserved_size": dict(),
     "dc_control_create": dict(),
     "dc_control_release": dict(),
     "dc_control_buffer": dict(),

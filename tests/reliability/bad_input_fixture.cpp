@@ -172,6 +172,7 @@ std::string Fixture::open() {
   OPEN_STEP(dc_queue_create(device, DC_QUEUE_TO_DEVICE, 64, 16, &dead_queue));
   OPEN_STEP(dc_control_create(device, &dead_control));
   OPEN_STEP(dc_pool_create(device, 0, 0, &pool));
+  OPEN_STEP(dc_buffer_alloc_growable(device, 64u << 20, 1, &growable));
   OPEN_STEP(dc_pool_create(device, 0, 0, &dead_pool));
   dc_pool_release(dead_pool);
   dc_queue_release(dead_queue);
@@ -208,6 +209,7 @@ void Fixture::close() {
   dc_graph_release(memory_graph);
   dc_control_release(control_stopped);
   dc_pool_release(pool);
+  dc_buffer_release(growable);
   dc_buffer_release(zeros);
   dc_queue_release(queue_from_kernel);
   dc_control_release(control);

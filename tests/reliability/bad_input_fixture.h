@@ -72,6 +72,7 @@ struct Fixture {
   dc_control control = nullptr;        // idle
   dc_control control_stopped = nullptr;// its kernel has stopped (written as a kernel would)
   dc_pool pool = nullptr;              // a pool of the device, no limit
+  dc_buffer growable = nullptr;        // dc_buffer_alloc_growable: 64 MiB reserved, 1 byte asked (one granule)
 
   // Released handles of every type (never reused: see the handle table).
   dc_device dead_device = nullptr;

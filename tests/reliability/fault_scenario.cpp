@@ -161,6 +161,22 @@ Outcome run_scenario(World& w) {
   STEP("dc_pool_reset_high_water", dc_pool_reset_high_water(pool));
   STEP("dc_pool_trim", dc_pool_trim(pool, 0));
   STEP("dc_device_pool_statistics", dc_device_pool_statistics(w.d0, &pool_stats));
+  // A growable buffer: mapped, grown, written across its two chunks and read back.
+  dc_buffer growable = nullptr;
+  uint64_t granularity = 0;
+  STEP("dc_device_allocation_granularity",
+       dc_device_allocation_granularity(w.d0, DC_GRANULARITY_MINIMUM, &granularity));
+  STEP("dc_buffer_alloc_growable", dc_buffer_alloc_growable(w.d0, 4 * granularity, 1, &growable));
+  keep(w.buffers, growable);
+  STEP("dc_buffer_grow", dc_buffer_grow(growable, granularity + 1));
+  uint64_t reserved = 0;
+  STEP("dc_buffer_reserved_size", dc_buffer_reserved_size(growable, &reserved));
+  {
+    std::vector<uint8_t> across = pattern(kSmall, 3), got(kSmall, 0);
+    STEP("dc_buffer_write growable", dc_buffer_write(growable, granularity - kSmall / 2, across.data(), kSmall));
+    STEP("dc_buffer_read growable", dc_buffer_read(growable, granularity - kSmall / 2, got.data(), kSmall));
+    CHECK_DATA("growable round trip", got == across);
+  }
 
   // -- copies and fills -------------------------------------------------------------------------
   std::vector<uint8_t> data = pattern(kBig, 7), back(kBig, 0);

@@ -41,6 +41,7 @@ struct Objects {
   dc_queue to_host = nullptr;    // empty: a dequeue would wait
   dc_control control = nullptr;  // idle: a wait for its stop would wait
   dc_pool pool = nullptr;
+  dc_buffer growable = nullptr;
   std::vector<uint8_t> host = std::vector<uint8_t>(4096, 1);
   dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
 };
@@ -86,6 +87,8 @@ std::vector<Case> refused_calls() {
       {"dc_pool_create", [](Objects& o) { dc_pool p = sentinel<dc_pool>(); dc_status s = dc_pool_create(o.device, 0, 0, &p); return cleared(s, p); }},
       {"dc_pool_set_access", [](Objects& o) { return dc_pool_set_access(o.pool, o.device, 1); }},
       {"dc_buffer_alloc_from_pool", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_from_pool(o.pool, nullptr, 64, &b); return cleared(s, b); }},
+      {"dc_buffer_alloc_growable", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_growable(o.device, 1 << 30, 1, &b); return cleared(s, b); }},
+      {"dc_buffer_grow", [](Objects& o) { return dc_buffer_grow(o.growable, 4u << 20); }},
       {"dc_buffer_alloc_pinned", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_pinned(o.device, 64, 0, &b); return cleared(s, b); }},
       {"dc_buffer_alloc_managed", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_managed(o.device, 64, 0, &b); return cleared(s, b); }},
       {"dc_buffer_wrap_device", [](Objects& o) { uint64_t p = 0; dc_buffer_device_pointer(o.buffer, &p); dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_wrap_device(o.device, p, 64, &b); return cleared(s, b); }},
@@ -249,6 +252,7 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   ASSERT_DC_OK(dc_queue_create(device_, DC_QUEUE_TO_HOST, 8, 2, &o.to_host));
   ASSERT_DC_OK(dc_control_create(device_, &o.control));
   ASSERT_DC_OK(dc_pool_create(device_, 0, 0, &o.pool));
+  ASSERT_DC_OK(dc_buffer_alloc_growable(device_, 64u << 20, 1, &o.growable));
 
   CallbackRun run;
   run.objects = &o;
@@ -273,6 +277,7 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   dc_queue_release(o.to_host);
   dc_control_release(o.control);
   dc_pool_release(o.pool);
+  dc_buffer_release(o.growable);
   dc_graph_release(o.graph);
   dc_graph_release(o.built);
   dc_launch_release(o.launch);

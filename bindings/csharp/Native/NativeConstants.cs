@@ -93,6 +93,9 @@ namespace Dccuda.Interop
         public const int DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES = 3;
         public const int DC_POOL_RELEASE_THRESHOLD = 4;
 
+        public const int DC_GRANULARITY_MINIMUM = 0;
+        public const int DC_GRANULARITY_RECOMMENDED = 1;
+
         public const uint DC_STREAM_BLOCKING = 1u;
 
         public const int DC_STREAM_LEGACY = 1;

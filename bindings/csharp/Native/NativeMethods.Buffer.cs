@@ -458,5 +458,45 @@ namespace Dccuda.Interop
         public static extern
 #endif
             int dc_buffer_alloc_from_pool(IntPtr pool, IntPtr stream, ulong size, IntPtr* buffer);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_device_allocation_granularity")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_device_allocation_granularity", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_device_allocation_granularity(IntPtr device, int which, ulong* granularity);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_alloc_growable")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_alloc_growable", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_alloc_growable(IntPtr device, ulong max_size, ulong initial_size, IntPtr* buffer);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_grow")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_grow", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_grow(IntPtr buffer, ulong size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_reserved_size")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_reserved_size", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_reserved_size(IntPtr buffer, ulong* size);
     }
 }

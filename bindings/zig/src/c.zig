@@ -313,6 +313,14 @@ pub extern "dccuda" fn dc_pool_trim(pool: ?*Pool, keep_bytes: u64) dc_status;
 pub extern "dccuda" fn dc_pool_set_access(pool: ?*Pool, accessor: ?*Device, enable: i32) dc_status;
 pub extern "dccuda" fn dc_buffer_alloc_from_pool(pool: ?*Pool, stream: ?*Stream, size: u64, buffer: ?*?*Buffer) dc_status;
 
+pub const DC_GRANULARITY_MINIMUM: i32 = 0;
+pub const DC_GRANULARITY_RECOMMENDED: i32 = 1;
+
+pub extern "dccuda" fn dc_device_allocation_granularity(device: ?*Device, which: i32, granularity: ?*u64) dc_status;
+pub extern "dccuda" fn dc_buffer_alloc_growable(device: ?*Device, max_size: u64, initial_size: u64, buffer: ?*?*Buffer) dc_status;
+pub extern "dccuda" fn dc_buffer_grow(buffer: ?*Buffer, size: u64) dc_status;
+pub extern "dccuda" fn dc_buffer_reserved_size(buffer: ?*Buffer, size: ?*u64) dc_status;
+
 // ---------------------------------------------------------------------------
 // Streams and events
 

@@ -155,6 +155,10 @@ pub const DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES: i32 = 3;
 /// Bytes of freed memory the pool keeps cached at a synchronisation instead of
 /// giving it back to the system (0 by default; UINT64_MAX: keep everything).
 pub const DC_POOL_RELEASE_THRESHOLD: i32 = 4;
+/// what sizes and addresses must be multiples of
+pub const DC_GRANULARITY_MINIMUM: i32 = 0;
+/// what is best for performance
+pub const DC_GRANULARITY_RECOMMENDED: i32 = 1;
 /// dc_stream_create flags: synchronise with the legacy default stream
 /// (CU_STREAM_DEFAULT). Without it streams are non-blocking.
 pub const DC_STREAM_BLOCKING: u32 = 0x1;
@@ -1409,6 +1413,41 @@ extern "C" {
     /// pool's max_size, has no room), DC_ERROR_CONTEXT_LOST.
     pub fn dc_buffer_alloc_from_pool(pool: dc_pool, stream: dc_stream, size: u64, buffer: *mut dc_buffer) -> dc_status;
 
+    /// The device's allocation granularity for device memory in bytes
+    /// (cuMemGetAllocationGranularity): growable buffers round their sizes up to
+    /// the minimum one. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+    /// (unknown `which`, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual memory
+    /// management on the device), DC_ERROR_DRIVER.
+    pub fn dc_device_allocation_granularity(device: dc_device, which: i32, granularity: *mut u64) -> dc_status;
+
+    /// Allocate a growable buffer on `device`: reserve `max_size` bytes of device
+    /// address space (cheap: no memory behind it) and map `initial_size` bytes of
+    /// memory (both rounded up to the minimum granularity; 0 \< initial_size \<=
+    /// max_size). dc_buffer_grow maps more; dc_buffer_reserved_size gives the
+    /// reservation; dc_buffer_size the current size. The memory is not
+    /// initialised. Release with dc_buffer_release, which frees it in stream order
+    /// as any buffer's.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size of 0,
+    /// initial_size above max_size, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual
+    /// memory management on the device), DC_ERROR_OUT_OF_MEMORY (no room for
+    /// initial_size, or no address space for max_size), DC_ERROR_DRIVER.
+    pub fn dc_buffer_alloc_growable(device: dc_device, max_size: u64, initial_size: u64, buffer: *mut dc_buffer) -> dc_status;
+
+    /// Grow a growable buffer to at least `size` bytes (rounded up to the
+    /// granularity), mapping new memory after what it has: its address and its
+    /// contents stay; the new bytes are not initialised. A size at or below the
+    /// current one changes nothing (buffers never shrink). The new bytes are usable
+    /// from every stream when the call returns. Other threads may use the buffer
+    /// while it grows (over the size they saw); grows are serialised.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a growable
+    /// buffer, or a view of one), DC_ERROR_OUT_OF_RANGE (size above the
+    /// reservation), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_buffer_grow(buffer: dc_buffer, size: u64) -> dc_status;
+
+    /// The bytes a growable buffer may grow to (its reservation); for any other
+    /// buffer, its size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
+    pub fn dc_buffer_reserved_size(buffer: dc_buffer, size: *mut u64) -> dc_status;
+
     /// Create a stream on `device`: non-blocking unless DC_STREAM_BLOCKING is given.
     /// `priority`: 0 is the default; lower numbers are higher priority, clamped to
     /// the range dc_stream_priority_range() gives.
@@ -1475,6 +1514,7 @@ extern "C" {
     /// dc_device_cache_config,
     /// dc_device_enable_peer_access, dc_device_disable_peer_access,
     /// dc_pool_create, dc_pool_set_access, dc_buffer_alloc_from_pool,
+    /// dc_buffer_alloc_growable, dc_buffer_grow,
     /// dc_stream_create, dc_stream_synchronize, dc_stream_query,
     /// dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
     /// dc_stream_end_capture, dc_event_create, dc_event_record,
@@ -2457,6 +2497,8 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_POOL_REUSE_ALLOW_OPPORTUNISTIC);
         $m!(DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES);
         $m!(DC_POOL_RELEASE_THRESHOLD);
+        $m!(DC_GRANULARITY_MINIMUM);
+        $m!(DC_GRANULARITY_RECOMMENDED);
         $m!(DC_STREAM_BLOCKING);
         $m!(DC_STREAM_LEGACY);
         $m!(DC_STREAM_PER_THREAD);
