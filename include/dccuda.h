@@ -1336,6 +1336,82 @@ DC_API dc_status dc_buffer_grow(dc_buffer buffer, uint64_t size);
  *  buffer, its size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
 DC_API dc_status dc_buffer_reserved_size(dc_buffer buffer, DC_OUT uint64_t* size);
 
+/* -- Sharing memory and events with other processes (IPC) -------------------
+ *
+ * A process exports a buffer or an event as DC_IPC_HANDLE_SIZE opaque bytes
+ * (cuIpcGetMemHandle, cuIpcGetEventHandle), hands them to another process on
+ * the same machine by any means (a pipe, a file, shared memory), and that
+ * process imports them (cuIpcOpenMemHandle, cuIpcOpenEventHandle) as a
+ * dc_buffer or dc_event of its own. Linux only (the driver's legacy IPC).
+ *
+ * What can be exported: device memory from cuMemAlloc (DC_ALLOC_NO_POOL,
+ * dc_buffer_alloc_pitched) and views of it; events created with
+ * DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING. Pinned host memory,
+ * registered host memory, managed memory, memory from a pool (dccuda's or a
+ * dc_pool), growable buffers and memory dccuda does not own are refused.
+ *
+ * Lifetimes: an imported buffer does not own the memory: the exporter must
+ * keep its buffer alive until every importer has finished using the memory
+ * and released its import (releasing the import unmaps it in that process:
+ * closing is the importer's job). An imported event is the importer's own
+ * event object on the shared event: waiting on it waits for the exporter's
+ * last record. A process cannot import what it exported itself (the driver's
+ * rule). Copies and kernels in the two processes are ordered only by what the
+ * processes do: record an event after writing, wait for it before reading.
+ */
+
+/* Sizes of the IPC functions. */
+DC_CONSTANTS(dc_ipc_sizes, values, int32_t)
+/** The bytes of an exported buffer or event. */
+#define DC_IPC_HANDLE_SIZE 128
+
+/**
+ * Export `buffer` for another process: writes DC_IPC_HANDLE_SIZE bytes to
+ * `handle` (`size` >= DC_IPC_HANDLE_SIZE). The buffer must be device memory
+ * from cuMemAlloc (see above); a view exports its own range.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
+ * below DC_IPC_HANDLE_SIZE), DC_ERROR_NOT_SUPPORTED (memory that cannot be
+ * exported, named with what to use instead; not Linux), DC_ERROR_CONTEXT_LOST,
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_export_ipc(dc_buffer buffer, DC_OUT DC_ARRAY(size) void* handle, uint64_t size);
+
+/**
+ * Import memory another process exported (dc_buffer_export_ipc) into
+ * `device`'s context: a DC_BUFFER_WRAPPED_DEVICE buffer over the exported
+ * range, usable in copies and as a kernel argument. It does not own the
+ * memory (see "Lifetimes" above); releasing it unmaps it. A device other than
+ * the exporter's reaches it through peer access, enabled as needed.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+ * out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported buffer,
+ * a handle this process exported, memory the exporter has freed),
+ * DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_import_ipc(dc_device device, DC_IN DC_ARRAY(size) const void* handle, uint64_t size,
+                                      DC_OUT DC_OWNED dc_buffer* buffer);
+
+/**
+ * Export `event` (created with DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING)
+ * for another process: writes DC_IPC_HANDLE_SIZE bytes to `handle`.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
+ * below DC_IPC_HANDLE_SIZE, an event without DC_EVENT_INTERPROCESS),
+ * DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_event_export_ipc(dc_event event, DC_OUT DC_ARRAY(size) void* handle, uint64_t size);
+
+/**
+ * Import an event another process exported (dc_event_export_ipc) on `device`:
+ * an event of this process (release it as any event) that dc_stream_wait_event,
+ * dc_event_synchronize and dc_event_query see as the exporter's; it may be
+ * recorded here too. It cannot time (dc_event_elapsed_ms).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+ * out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported event, a
+ * handle this process exported), DC_ERROR_NOT_SUPPORTED (not Linux),
+ * DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_event_import_ipc(dc_device device, DC_IN DC_ARRAY(size) const void* handle, uint64_t size,
+                                     DC_OUT DC_OWNED dc_event* event);
+
 /* =========================================================================
  * Streams and events
  * ========================================================================= */
@@ -1430,7 +1506,8 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_device_cache_config,
  *   dc_device_enable_peer_access, dc_device_disable_peer_access,
  *   dc_pool_create, dc_pool_set_access, dc_buffer_alloc_from_pool,
- *   dc_buffer_alloc_growable, dc_buffer_grow,
+ *   dc_buffer_alloc_growable, dc_buffer_grow, dc_buffer_import_ipc,
+ *   dc_event_import_ipc,
  *   dc_stream_create, dc_stream_synchronize, dc_stream_query,
  *   dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
  *   dc_stream_end_capture, dc_event_create, dc_event_record,
@@ -1579,8 +1656,11 @@ DC_CONSTANTS(dc_event_flags, flags, uint32_t)
 /** dc_event_create flags. */
 #define DC_EVENT_DISABLE_TIMING  0x1u  /**< cheaper; dc_event_elapsed_ms is refused */
 #define DC_EVENT_BLOCKING_SYNC   0x2u  /**< dc_event_synchronize sleeps instead of spinning */
+/** Shareable with other processes (dc_event_export_ipc); needs DC_EVENT_DISABLE_TIMING too. */
+#define DC_EVENT_INTERPROCESS    0x4u
 
-/** Create an event on `device`. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
+/** Create an event on `device` (DC_EVENT_INTERPROCESS only with DC_EVENT_DISABLE_TIMING).
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
  *  DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_event_create(dc_device device, DC_FAMILY(dc_event_flags) uint32_t flags,
                                  DC_OUT DC_OWNED dc_event* event);

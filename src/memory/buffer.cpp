@@ -1,6 +1,7 @@
 #include "memory/buffer.h"
 
 #include <cinttypes>
+#include <cstring>
 
 #include "core/error.h"
 #include "device/cuda_check.h"
@@ -227,6 +228,59 @@ uint64_t Buffer::grow(uint64_t size) {
   return size_.load(std::memory_order_acquire);
 }
 
+Ref<Buffer> Buffer::import_ipc(Ref<Device> device, const void* driver_handle, uint64_t offset, uint64_t size) {
+  Device& d = *device;
+  Ref<Buffer> b =
+      Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_WRAPPED_DEVICE, Memory::Imported, size, 0));
+  CUipcMemHandle h;
+  std::memcpy(&h, driver_handle, sizeof h);
+  CUdeviceptr base = 0;
+  CUresult r = driver_api().cuIpcOpenMemHandle(&base, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+  if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_INVALID_HANDLE || r == CUDA_ERROR_INVALID_CONTEXT ||
+      r == CUDA_ERROR_MAP_FAILED)
+    fail_cuda(DC_ERROR_INVALID_ARGUMENT, r, "the driver refused the exported memory (cuIpcOpenMemHandle: %s); "
+              "import it in another process than the exporter, while the exporter's buffer lives",
+              cuda_error_name(r));
+  check(r, "cuIpcOpenMemHandle", &d);
+  // The driver maps the whole allocation; the buffer is the exported range of it.
+  b->ipc_base_ = base;
+  b->address_ = b->device_address_ = base + offset;
+  return b;
+}
+
+void Buffer::export_ipc(void* driver_handle, uint64_t* offset) const {
+  const Buffer& root = parent_ ? *parent_ : *this;
+  const char* refusal = nullptr;
+  switch (root.memory_) {
+    case Memory::Driver: break;
+    case Memory::Pool:
+      refusal = "memory from a stream-ordered pool cannot be exported with the driver's IPC handles; allocate it with "
+                "DC_ALLOC_NO_POOL";
+      break;
+    case Memory::Pinned:
+    case Memory::Registered:
+      refusal = "host memory cannot be exported (the driver shares device memory only); share it through the "
+                "operating system, or copy into a buffer allocated with DC_ALLOC_NO_POOL";
+      break;
+    case Memory::Managed:
+      refusal = "managed memory cannot be exported (the driver's rule); use a buffer allocated with DC_ALLOC_NO_POOL";
+      break;
+    case Memory::Virtual:
+      refusal = "a growable buffer cannot be exported; use a buffer allocated with DC_ALLOC_NO_POOL";
+      break;
+    case Memory::Imported:
+    case Memory::Borrowed:
+      refusal = "the buffer does not own its memory (wrapped, imported or a module global); export it from the "
+                "buffer that allocated it";
+      break;
+  }
+  if (refusal) fail(DC_ERROR_NOT_SUPPORTED, "%s", refusal);
+  CUipcMemHandle h{};
+  check(driver_api().cuIpcGetMemHandle(&h, root.address_), "cuIpcGetMemHandle", &device());
+  std::memcpy(driver_handle, &h, sizeof h);
+  *offset = view_offset_;
+}
+
 Ref<Buffer> Buffer::wrap_device(Ref<Device> device, CUdeviceptr pointer, uint64_t size) {
   const DriverApi& api = driver_api();
   // Where the driver knows the allocation, a size that runs past it would let
@@ -374,6 +428,10 @@ void Buffer::free_memory(Stream* last) noexcept {
       if (defer_behind_resident(last)) return;
       wait_quietly(last);
       release_quietly([&] { return api.cuMemHostUnregister(host_); });
+      return;
+    case Memory::Imported:
+      wait_quietly(last);
+      release_quietly([&] { return api.cuIpcCloseMemHandle(ipc_base_); });
       return;
     case Memory::Virtual:
       if (defer_behind_resident(last)) return;

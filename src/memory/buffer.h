@@ -46,6 +46,7 @@ class Buffer : public DeviceObject {
     Registered,  // cuMemHostRegister on the caller's memory: cuMemHostUnregister
     Borrowed,    // a wrapped pointer or a module global: nothing to free
     Virtual,     // a growable buffer (memory/virtual_range.h): unmap, release, free the range
+    Imported,    // another process's memory (cuIpcOpenMemHandle): cuIpcCloseMemHandle
   };
 
   // Every factory needs the device's context bound and takes checked
@@ -66,6 +67,12 @@ class Buffer : public DeviceObject {
   // bytes mapped (both rounded up to the granularity); its size is what is
   // mapped. Grows with grow().
   static Ref<Buffer> alloc_growable(Ref<Device> device, uint64_t max_size, uint64_t initial);
+  // Another process's memory (core/ipc_blob.h, checked by the caller): mapped
+  // with cuIpcOpenMemHandle, unmapped when the buffer dies.
+  static Ref<Buffer> import_ipc(Ref<Device> device, const void* driver_handle, uint64_t offset, uint64_t size);
+  // The driver's interprocess handle (64 bytes) of the allocation and this
+  // buffer's offset in it; NOT_SUPPORTED for memory that cannot be shared.
+  void export_ipc(void* driver_handle, uint64_t* offset) const;
   static Ref<Buffer> wrap_device(Ref<Device> device, CUdeviceptr pointer, uint64_t size);
   static Ref<Buffer> register_host(Ref<Device> device, void* host, uint64_t size, uint32_t flags);
   // A module's __device__ variable (DC_BUFFER_MODULE_GLOBAL): keeps `owner`
@@ -135,6 +142,8 @@ class Buffer : public DeviceObject {
   uint64_t view_offset_ = 0;
   // A growable buffer's range (shared with a free deferred behind a persistent kernel).
   std::shared_ptr<VirtualRange> virtual_;
+  // An imported buffer's mapping (the driver's allocation base).
+  CUdeviceptr ipc_base_ = 0;
 };
 
 }  // namespace dc

@@ -77,6 +77,8 @@ bool graph_range_ok(CUdeviceptr p, size_t n);
 // parameters (graph memory counts as there) and at each replay (every row in
 // live memory, else CUDA_ERROR_ILLEGAL_ADDRESS). Callers hold fake::lock().
 CUresult make_copy_3d_work(const CUDA_MEMCPY3D* p, std::function<CUresult()>* work);
+// This process's id, as the fake's interprocess handles record it (fake_ipc.cpp).
+uint32_t fake_process_id();
 CUresult map_graph_memory(CUdeviceptr p, size_t size);
 // Virtual memory (fake_virtual.cpp): replaces the live memory the fake knows in
 // [begin, end) of a reservation by `runs` (base, size: the contiguous runs of

@@ -721,6 +721,32 @@ FACTS = {
         extra=[("a buffer that is not growable", {"buffer": "fx.buffer"}, ARG, "not made by dc_buffer_alloc_growable")],
     ),
     "dc_buffer_reserved_size": dict(),
+    # A real driver refuses to import in the exporting process; the fake models IPC inside one process.
+    "dc_buffer_export_ipc": dict(
+        valid={"buffer": "fx.no_pool", "handle": "fx.host", "size": "DC_IPC_HANDLE_SIZE"},
+        ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
+        extra=[("memory of the stream-ordered pool", {"buffer": "fx.buffer"}, NOT_SUPPORTED, "DC_ALLOC_NO_POOL"),
+               ("pinned host memory", {"buffer": "fx.pinned"}, NOT_SUPPORTED, "host memory"),
+               ("managed memory", {"buffer": "fx.managed"}, NOT_SUPPORTED, "managed memory")],
+    ),
+    "dc_buffer_import_ipc": dict(
+        valid={"handle": "fx.ipc_buffer_bytes", "size": "DC_IPC_HANDLE_SIZE"},
+        baseline=[OK, ARG],
+        ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
+        extra=[("an event's bytes", {"handle": "fx.ipc_event_bytes"}, ARG, "not the bytes of an exported buffer"),
+               ("bytes that are no export", {"handle": "fx.host"}, ARG, "not the bytes of an exported buffer")],
+    ),
+    "dc_event_export_ipc": dict(
+        valid={"event": "fx.ipc_event", "handle": "fx.host", "size": "DC_IPC_HANDLE_SIZE"},
+        ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
+        extra=[("an event without DC_EVENT_INTERPROCESS", {"event": "fx.event"}, ARG, "without DC_EVENT_INTERPROCESS")],
+    ),
+    "dc_event_import_ipc": dict(
+        valid={"handle": "fx.ipc_event_bytes", "size": "DC_IPC_HANDLE_SIZE"},
+        baseline=[OK, ARG],
+        ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
+        extra=[("a buffer's bytes", {"handle": "fx.ipc_buffer_bytes"}, ARG, "not the bytes of an exported event")],
+    ),
     "dc_control_create": dict(),
     "dc_control_release": dict(),
     "dc_control_buffer": dict(),

@@ -173,6 +173,9 @@ std::string Fixture::open() {
   OPEN_STEP(dc_control_create(device, &dead_control));
   OPEN_STEP(dc_pool_create(device, 0, 0, &pool));
   OPEN_STEP(dc_buffer_alloc_growable(device, 64u << 20, 1, &growable));
+  OPEN_STEP(dc_event_create(device, DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING, &ipc_event));
+  OPEN_STEP(dc_buffer_export_ipc(no_pool, ipc_buffer_bytes, sizeof ipc_buffer_bytes));
+  OPEN_STEP(dc_event_export_ipc(ipc_event, ipc_event_bytes, sizeof ipc_event_bytes));
   OPEN_STEP(dc_pool_create(device, 0, 0, &dead_pool));
   dc_pool_release(dead_pool);
   dc_queue_release(dead_queue);
@@ -210,6 +213,7 @@ void Fixture::close() {
   dc_control_release(control_stopped);
   dc_pool_release(pool);
   dc_buffer_release(growable);
+  dc_event_release(ipc_event);
   dc_buffer_release(zeros);
   dc_queue_release(queue_from_kernel);
   dc_control_release(control);

@@ -73,6 +73,9 @@ struct Fixture {
   dc_control control_stopped = nullptr;// its kernel has stopped (written as a kernel would)
   dc_pool pool = nullptr;              // a pool of the device, no limit
   dc_buffer growable = nullptr;        // dc_buffer_alloc_growable: 64 MiB reserved, 1 byte asked (one granule)
+  dc_event ipc_event = nullptr;        // DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING
+  uint8_t ipc_buffer_bytes[DC_IPC_HANDLE_SIZE] = {};  // no_pool, exported
+  uint8_t ipc_event_bytes[DC_IPC_HANDLE_SIZE] = {};   // ipc_event, exported
 
   // Released handles of every type (never reused: see the handle table).
   dc_device dead_device = nullptr;

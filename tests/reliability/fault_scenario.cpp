@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "compile/kernel_sources.h"
+#include "support/fake.h"
 
 namespace faults {
 
@@ -176,6 +177,20 @@ Outcome run_scenario(World& w) {
     STEP("dc_buffer_write growable", dc_buffer_write(growable, granularity - kSmall / 2, across.data(), kSmall));
     STEP("dc_buffer_read growable", dc_buffer_read(growable, granularity - kSmall / 2, got.data(), kSmall));
     CHECK_DATA("growable round trip", got == across);
+  }
+  // IPC: the fake opens its own exports (fake_ipc.cpp); a real driver refuses the exporting process.
+  if (dctest::fake_driver()) {
+    uint8_t exported[DC_IPC_HANDLE_SIZE] = {};
+    dc_buffer imported = nullptr;
+    dc_event shared = nullptr, opened = nullptr;
+    STEP("dc_buffer_export_ipc", dc_buffer_export_ipc(nopool, exported, sizeof exported));
+    STEP("dc_buffer_import_ipc", dc_buffer_import_ipc(w.d0, exported, sizeof exported, &imported));
+    keep(w.buffers, imported);
+    STEP("dc_event_create interprocess", dc_event_create(w.d0, DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING, &shared));
+    keep(w.events, shared);
+    STEP("dc_event_export_ipc", dc_event_export_ipc(shared, exported, sizeof exported));
+    STEP("dc_event_import_ipc", dc_event_import_ipc(w.d0, exported, sizeof exported, &opened));
+    keep(w.events, opened);
   }
 
   // -- copies and fills -------------------------------------------------------------------------

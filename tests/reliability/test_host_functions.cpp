@@ -42,6 +42,10 @@ struct Objects {
   dc_control control = nullptr;  // idle: a wait for its stop would wait
   dc_pool pool = nullptr;
   dc_buffer growable = nullptr;
+  dc_buffer no_pool = nullptr;   // exported into ipc_buffer
+  dc_event shared = nullptr;     // exported into ipc_event
+  uint8_t ipc_buffer[DC_IPC_HANDLE_SIZE] = {};
+  uint8_t ipc_event[DC_IPC_HANDLE_SIZE] = {};
   std::vector<uint8_t> host = std::vector<uint8_t>(4096, 1);
   dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
 };
@@ -89,6 +93,8 @@ std::vector<Case> refused_calls() {
       {"dc_buffer_alloc_from_pool", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_from_pool(o.pool, nullptr, 64, &b); return cleared(s, b); }},
       {"dc_buffer_alloc_growable", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_growable(o.device, 1 << 30, 1, &b); return cleared(s, b); }},
       {"dc_buffer_grow", [](Objects& o) { return dc_buffer_grow(o.growable, 4u << 20); }},
+      {"dc_buffer_import_ipc", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_import_ipc(o.device, o.ipc_buffer, sizeof o.ipc_buffer, &b); return cleared(s, b); }},
+      {"dc_event_import_ipc", [](Objects& o) { dc_event e = sentinel<dc_event>(); dc_status s = dc_event_import_ipc(o.device, o.ipc_event, sizeof o.ipc_event, &e); return cleared(s, e); }},
       {"dc_buffer_alloc_pinned", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_pinned(o.device, 64, 0, &b); return cleared(s, b); }},
       {"dc_buffer_alloc_managed", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_managed(o.device, 64, 0, &b); return cleared(s, b); }},
       {"dc_buffer_wrap_device", [](Objects& o) { uint64_t p = 0; dc_buffer_device_pointer(o.buffer, &p); dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_wrap_device(o.device, p, 64, &b); return cleared(s, b); }},
@@ -253,6 +259,10 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   ASSERT_DC_OK(dc_control_create(device_, &o.control));
   ASSERT_DC_OK(dc_pool_create(device_, 0, 0, &o.pool));
   ASSERT_DC_OK(dc_buffer_alloc_growable(device_, 64u << 20, 1, &o.growable));
+  ASSERT_DC_OK(dc_buffer_alloc(device_, 4096, DC_ALLOC_NO_POOL, &o.no_pool));
+  ASSERT_DC_OK(dc_buffer_export_ipc(o.no_pool, o.ipc_buffer, sizeof o.ipc_buffer));
+  ASSERT_DC_OK(dc_event_create(device_, DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING, &o.shared));
+  ASSERT_DC_OK(dc_event_export_ipc(o.shared, o.ipc_event, sizeof o.ipc_event));
 
   CallbackRun run;
   run.objects = &o;
@@ -278,6 +288,8 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   dc_control_release(o.control);
   dc_pool_release(o.pool);
   dc_buffer_release(o.growable);
+  dc_buffer_release(o.no_pool);
+  dc_event_release(o.shared);
   dc_graph_release(o.graph);
   dc_graph_release(o.built);
   dc_launch_release(o.launch);

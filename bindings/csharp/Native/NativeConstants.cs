@@ -96,6 +96,8 @@ namespace Dccuda.Interop
         public const int DC_GRANULARITY_MINIMUM = 0;
         public const int DC_GRANULARITY_RECOMMENDED = 1;
 
+        public const int DC_IPC_HANDLE_SIZE = 128;
+
         public const uint DC_STREAM_BLOCKING = 1u;
 
         public const int DC_STREAM_LEGACY = 1;
@@ -116,6 +118,7 @@ namespace Dccuda.Interop
 
         public const uint DC_EVENT_DISABLE_TIMING = 1u;
         public const uint DC_EVENT_BLOCKING_SYNC = 2u;
+        public const uint DC_EVENT_INTERPROCESS = 4u;
 
         public const int DC_OUTPUT_CUBIN = 0;
         public const int DC_OUTPUT_PTX = 1;

@@ -498,5 +498,45 @@ namespace Dccuda.Interop
         public static extern
 #endif
             int dc_buffer_reserved_size(IntPtr buffer, ulong* size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_export_ipc")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_export_ipc", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_export_ipc(IntPtr buffer, void* handle, ulong size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_import_ipc")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_import_ipc", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_import_ipc(IntPtr device, void* handle, ulong size, IntPtr* buffer);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_event_export_ipc")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_event_export_ipc", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_event_export_ipc(IntPtr @event, void* handle, ulong size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_event_import_ipc")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_event_import_ipc", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_event_import_ipc(IntPtr device, void* handle, ulong size, IntPtr* @event);
     }
 }

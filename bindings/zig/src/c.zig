@@ -321,6 +321,13 @@ pub extern "dccuda" fn dc_buffer_alloc_growable(device: ?*Device, max_size: u64,
 pub extern "dccuda" fn dc_buffer_grow(buffer: ?*Buffer, size: u64) dc_status;
 pub extern "dccuda" fn dc_buffer_reserved_size(buffer: ?*Buffer, size: ?*u64) dc_status;
 
+pub const DC_IPC_HANDLE_SIZE: i32 = 128;
+
+pub extern "dccuda" fn dc_buffer_export_ipc(buffer: ?*Buffer, handle: ?*anyopaque, size: u64) dc_status;
+pub extern "dccuda" fn dc_buffer_import_ipc(device: ?*Device, handle: ?*const anyopaque, size: u64, buffer: ?*?*Buffer) dc_status;
+pub extern "dccuda" fn dc_event_export_ipc(event: ?*Event, handle: ?*anyopaque, size: u64) dc_status;
+pub extern "dccuda" fn dc_event_import_ipc(device: ?*Device, handle: ?*const anyopaque, size: u64, event: ?*?*Event) dc_status;
+
 // ---------------------------------------------------------------------------
 // Streams and events
 
@@ -395,6 +402,7 @@ pub extern "dccuda" fn dc_stream_batch_mem_ops(stream: ?*Stream, ops: ?[*]const 
 
 pub const DC_EVENT_DISABLE_TIMING: u32 = 0x1;
 pub const DC_EVENT_BLOCKING_SYNC: u32 = 0x2;
+pub const DC_EVENT_INTERPROCESS: u32 = 0x4;
 
 pub extern "dccuda" fn dc_event_create(device: ?*Device, flags: u32, event: ?*?*Event) dc_status;
 pub extern "dccuda" fn dc_event_release(event: ?*Event) void;

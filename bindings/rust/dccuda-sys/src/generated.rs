@@ -159,6 +159,8 @@ pub const DC_POOL_RELEASE_THRESHOLD: i32 = 4;
 pub const DC_GRANULARITY_MINIMUM: i32 = 0;
 /// what is best for performance
 pub const DC_GRANULARITY_RECOMMENDED: i32 = 1;
+/// The bytes of an exported buffer or event.
+pub const DC_IPC_HANDLE_SIZE: i32 = 128;
 /// dc_stream_create flags: synchronise with the legacy default stream
 /// (CU_STREAM_DEFAULT). Without it streams are non-blocking.
 pub const DC_STREAM_BLOCKING: u32 = 0x1;
@@ -189,6 +191,8 @@ pub const DC_MEM_OP_WRITE64: u32 = 4;
 pub const DC_EVENT_DISABLE_TIMING: u32 = 0x1;
 /// dc_event_synchronize sleeps instead of spinning
 pub const DC_EVENT_BLOCKING_SYNC: u32 = 0x2;
+/// Shareable with other processes (dc_event_export_ipc); needs DC_EVENT_DISABLE_TIMING too.
+pub const DC_EVENT_INTERPROCESS: u32 = 0x4;
 /// machine code for one architecture (the default)
 pub const DC_OUTPUT_CUBIN: i32 = 0;
 /// PTX, JIT-compiled by the driver at load
@@ -1448,6 +1452,43 @@ extern "C" {
     /// buffer, its size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
     pub fn dc_buffer_reserved_size(buffer: dc_buffer, size: *mut u64) -> dc_status;
 
+    /// Export `buffer` for another process: writes DC_IPC_HANDLE_SIZE bytes to
+    /// `handle` (`size` >= DC_IPC_HANDLE_SIZE). The buffer must be device memory
+    /// from cuMemAlloc (see above); a view exports its own range.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
+    /// below DC_IPC_HANDLE_SIZE), DC_ERROR_NOT_SUPPORTED (memory that cannot be
+    /// exported, named with what to use instead; not Linux), DC_ERROR_CONTEXT_LOST,
+    /// DC_ERROR_DRIVER.
+    pub fn dc_buffer_export_ipc(buffer: dc_buffer, handle: *mut c_void, size: u64) -> dc_status;
+
+    /// Import memory another process exported (dc_buffer_export_ipc) into
+    /// `device`'s context: a DC_BUFFER_WRAPPED_DEVICE buffer over the exported
+    /// range, usable in copies and as a kernel argument. It does not own the
+    /// memory (see "Lifetimes" above); releasing it unmaps it. A device other than
+    /// the exporter's reaches it through peer access, enabled as needed.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+    /// out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported buffer,
+    /// a handle this process exported, memory the exporter has freed),
+    /// DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_buffer_import_ipc(device: dc_device, handle: *const c_void, size: u64, buffer: *mut dc_buffer) -> dc_status;
+
+    /// Export `event` (created with DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING)
+    /// for another process: writes DC_IPC_HANDLE_SIZE bytes to `handle`.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
+    /// below DC_IPC_HANDLE_SIZE, an event without DC_EVENT_INTERPROCESS),
+    /// DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_event_export_ipc(event: dc_event, handle: *mut c_void, size: u64) -> dc_status;
+
+    /// Import an event another process exported (dc_event_export_ipc) on `device`:
+    /// an event of this process (release it as any event) that dc_stream_wait_event,
+    /// dc_event_synchronize and dc_event_query see as the exporter's; it may be
+    /// recorded here too. It cannot time (dc_event_elapsed_ms).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+    /// out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported event, a
+    /// handle this process exported), DC_ERROR_NOT_SUPPORTED (not Linux),
+    /// DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_event_import_ipc(device: dc_device, handle: *const c_void, size: u64, event: *mut dc_event) -> dc_status;
+
     /// Create a stream on `device`: non-blocking unless DC_STREAM_BLOCKING is given.
     /// `priority`: 0 is the default; lower numbers are higher priority, clamped to
     /// the range dc_stream_priority_range() gives.
@@ -1514,7 +1555,8 @@ extern "C" {
     /// dc_device_cache_config,
     /// dc_device_enable_peer_access, dc_device_disable_peer_access,
     /// dc_pool_create, dc_pool_set_access, dc_buffer_alloc_from_pool,
-    /// dc_buffer_alloc_growable, dc_buffer_grow,
+    /// dc_buffer_alloc_growable, dc_buffer_grow, dc_buffer_import_ipc,
+    /// dc_event_import_ipc,
     /// dc_stream_create, dc_stream_synchronize, dc_stream_query,
     /// dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
     /// dc_stream_end_capture, dc_event_create, dc_event_record,
@@ -1593,7 +1635,8 @@ extern "C" {
     /// 2^32 - 1).
     pub fn dc_stream_batch_mem_ops(stream: dc_stream, ops: *const dc_stream_mem_op, count: u32) -> dc_status;
 
-    /// Create an event on `device`. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
+    /// Create an event on `device` (DC_EVENT_INTERPROCESS only with DC_EVENT_DISABLE_TIMING).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
     /// DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
     pub fn dc_event_create(device: dc_device, flags: u32, event: *mut dc_event) -> dc_status;
 
@@ -2499,6 +2542,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_POOL_RELEASE_THRESHOLD);
         $m!(DC_GRANULARITY_MINIMUM);
         $m!(DC_GRANULARITY_RECOMMENDED);
+        $m!(DC_IPC_HANDLE_SIZE);
         $m!(DC_STREAM_BLOCKING);
         $m!(DC_STREAM_LEGACY);
         $m!(DC_STREAM_PER_THREAD);
@@ -2514,6 +2558,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_MEM_OP_WRITE64);
         $m!(DC_EVENT_DISABLE_TIMING);
         $m!(DC_EVENT_BLOCKING_SYNC);
+        $m!(DC_EVENT_INTERPROCESS);
         $m!(DC_OUTPUT_CUBIN);
         $m!(DC_OUTPUT_PTX);
         $m!(DC_OUTPUT_LTOIR);
