@@ -104,6 +104,33 @@ impl Device {
         Ok((free, total))
     }
 
+    /// The statistics of the library's own stream-ordered pool on the device (the one
+    /// [`DeviceBuffer::new`](crate::DeviceBuffer::new) uses); all zero without pools.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_device_pool_statistics`](crate::sys::dc_device_pool_statistics) fails (the header's
+    /// documentation, on the `sys` item, says when).
+    pub fn pool_stats(&self) -> Result<crate::PoolStats> {
+        let mut s = sys::dc_pool_stats::default();
+        check(unsafe { sys::dc_device_pool_statistics(self.raw, &mut s) })?;
+        Ok(crate::PoolStats::from_raw(&s))
+    }
+
+    /// The device's allocation granularity in bytes (`recommended`: the one best for
+    /// performance, else the minimum growable buffers round to).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_device_allocation_granularity`](crate::sys::dc_device_allocation_granularity) fails
+    /// (the header's documentation, on the `sys` item, says when).
+    pub fn allocation_granularity(&self, recommended: bool) -> Result<u64> {
+        let which = if recommended { sys::DC_GRANULARITY_RECOMMENDED } else { sys::DC_GRANULARITY_MINIMUM };
+        let mut g = 0u64;
+        check(unsafe { sys::dc_device_allocation_granularity(self.raw, which, &mut g) })?;
+        Ok(g)
+    }
+
     /// Waits until all work on the device has finished.
     ///
     /// # Errors
