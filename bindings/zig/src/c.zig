@@ -20,7 +20,7 @@ pub const Launch = @import("launch.zig").Launch;
 pub const Graph = @import("graph.zig").Graph;
 pub const Queue = @import("queue.zig").Queue;
 pub const Control = @import("queue.zig").Control;
-pub const Pool = opaque {};
+pub const Pool = @import("pool.zig").Pool;
 
 // ---------------------------------------------------------------------------
 // Version

@@ -75,6 +75,23 @@ pub const Device = opaque {
         return m;
     }
 
+    /// The statistics of dccuda's own stream-ordered pool on the device (the
+    /// one Buffer.alloc uses); all zero without pools.
+    pub fn poolStats(self: *Device) DcError!c.dc_pool_stats {
+        var s: c.dc_pool_stats = .{};
+        try check(c.dc_device_pool_statistics(self, &s));
+        return s;
+    }
+
+    /// The allocation granularity in bytes (recommended, or the minimum that
+    /// growable buffers round to).
+    pub fn allocationGranularity(self: *Device, recommended: bool) DcError!u64 {
+        var g: u64 = 0;
+        const which = if (recommended) c.DC_GRANULARITY_RECOMMENDED else c.DC_GRANULARITY_MINIMUM;
+        try check(c.dc_device_allocation_granularity(self, which, &g));
+        return g;
+    }
+
     /// Wait for all work on the device; a fault in it is error.ContextLost.
     pub fn synchronize(self: *Device) DcError!void {
         try check(c.dc_device_synchronize(self));

@@ -28,4 +28,5 @@ test {
     _ = @import("graph_build_test.zig");
     _ = @import("queue_test.zig");
     _ = @import("stream_values_test.zig");
+    _ = @import("memory_wave2_test.zig");
 }
