@@ -1336,6 +1336,99 @@ DC_API dc_status dc_buffer_grow(dc_buffer buffer, uint64_t size);
  *  buffer, its size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
 DC_API dc_status dc_buffer_reserved_size(dc_buffer buffer, DC_OUT uint64_t* size);
 
+/* -- Virtual memory pieces ----------------------------------------------------
+ *
+ * For users who build their own growable or sparse structures: the driver's
+ * virtual memory calls, each checked by dccuda first (sizes and addresses
+ * multiples of dc_device_allocation_granularity's minimum, ranges inside one
+ * reservation, mappings that do not overlap, whole mappings unmapped) with a
+ * message naming the value and the rule. Addresses are device addresses
+ * (CUdeviceptr) in `device`'s address space; physical allocations are
+ * uint64_t handles (CUmemGenericAllocationHandle) that only these calls take.
+ * The caller owns what these calls make and frees it (dc_vmm_free,
+ * dc_vmm_release): dccuda frees nothing of it, not even at exit. To copy or
+ * launch on mapped memory, wrap it: dc_buffer_wrap_device. After
+ * dc_device_reset everything made before it is gone (DC_ERROR_CONTEXT_LOST).
+ * Threads: any; calls on overlapping ranges must be ordered by the caller.
+ */
+
+/* Access of dc_vmm_set_access: the values of cuda.h's CUmemAccess_flags. */
+DC_CONSTANTS(dc_vmm_access, enumeration, int32_t)
+#define DC_VMM_ACCESS_NONE       0  /**< no access (faults) */
+#define DC_VMM_ACCESS_READ       1  /**< read only */
+#define DC_VMM_ACCESS_READWRITE  3  /**< read and write */
+
+/**
+ * Reserve `size` bytes of device address space (cuMemAddressReserve; no
+ * memory behind it): `size` a multiple of the granularity, `alignment` 0 (the
+ * granularity) or a power of two. Writes the range's first address.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size that is 0
+ * or not a multiple of the granularity, an alignment that is not a power of
+ * two, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual memory management),
+ * DC_ERROR_OUT_OF_MEMORY (no address space that large), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_reserve(dc_device device, uint64_t size, uint64_t alignment,
+                                DC_OUT DC_NATIVE uint64_t* address);
+
+/**
+ * Free a reservation (cuMemAddressFree): `address` and `size` exactly as
+ * dc_vmm_reserve gave them, with nothing mapped in it any more.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a reservation
+ * of this device, another size), DC_ERROR_INVALID_STATE (memory still mapped
+ * in it: dc_vmm_unmap first), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_free(dc_device device, DC_NATIVE uint64_t address, uint64_t size);
+
+/**
+ * Create `size` bytes of physical device memory (cuMemCreate; `size` a multiple
+ * of the granularity), to be mapped with dc_vmm_map. Writes its handle.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size that is 0
+ * or not a multiple of the granularity, NULL out), DC_ERROR_NOT_SUPPORTED,
+ * DC_ERROR_OUT_OF_MEMORY, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_create(dc_device device, uint64_t size, DC_OUT DC_NATIVE uint64_t* handle);
+
+/**
+ * Release physical memory made by dc_vmm_create (cuMemRelease). Memory still
+ * mapped stays usable and is freed when its last mapping is unmapped.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a live
+ * handle of this device, or released already), DC_ERROR_CONTEXT_LOST,
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_release(dc_device device, DC_NATIVE uint64_t handle);
+
+/**
+ * Map the first `size` bytes of physical memory `handle` at `address`
+ * (cuMemMap): `address` and `size` multiples of the granularity, the range
+ * inside one reservation and over no other mapping, `size` at most the
+ * handle's. Nothing may touch the range until dc_vmm_set_access grants access.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (misaligned address
+ * or size, a range outside every reservation or over a mapping, an unknown or
+ * released handle, a size above the handle's), DC_ERROR_CONTEXT_LOST,
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_map(dc_device device, DC_NATIVE uint64_t address, uint64_t size,
+                            DC_NATIVE uint64_t handle);
+
+/**
+ * Unmap [address, address + size) (cuMemUnmap): whole mappings made by
+ * dc_vmm_map, back to back. Work using the range must have completed.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a range that is
+ * not whole mappings), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_unmap(dc_device device, DC_NATIVE uint64_t address, uint64_t size);
+
+/**
+ * Set what `accessor` may do with the mapped range [address, address + size)
+ * (cuMemSetAccess): DC_VMM_ACCESS_*. The range must be mapped throughout;
+ * another device needs peer capability.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown access, a
+ * range not mapped throughout), DC_ERROR_NOT_SUPPORTED (the accessor cannot
+ * reach the device's memory), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_set_access(dc_device device, DC_NATIVE uint64_t address, uint64_t size,
+                                   dc_device accessor, DC_FAMILY(dc_vmm_access) int32_t access);
+
 /* -- Sharing memory and events with other processes (IPC) -------------------
  *
  * A process exports a buffer or an event as DC_IPC_HANDLE_SIZE opaque bytes
@@ -1507,7 +1600,8 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_device_enable_peer_access, dc_device_disable_peer_access,
  *   dc_pool_create, dc_pool_set_access, dc_buffer_alloc_from_pool,
  *   dc_buffer_alloc_growable, dc_buffer_grow, dc_buffer_import_ipc,
- *   dc_event_import_ipc,
+ *   dc_event_import_ipc, dc_vmm_reserve, dc_vmm_free, dc_vmm_create,
+ *   dc_vmm_release, dc_vmm_map, dc_vmm_unmap, dc_vmm_set_access,
  *   dc_stream_create, dc_stream_synchronize, dc_stream_query,
  *   dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
  *   dc_stream_end_capture, dc_event_create, dc_event_record,

@@ -747,6 +747,51 @@ FACTS = {
         ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
         extra=[("a buffer's bytes", {"handle": "fx.ipc_buffer_bytes"}, ARG, "not the bytes of an exported event")],
     ),
+    # Virtual memory pieces: the fixture's reservation (4 granules, the first mapped), a spare
+    # physical allocation and an empty reservation; each valid call is undone after.
+    "dc_vmm_reserve": dict(
+        valid={"size": "fx.granularity", "alignment": "0"},
+        ints={"size": ("bad", ["0", "1", "fx.granularity + 1"], ARG), "alignment": ("bad", ["3"], ARG)},
+        after="dc_vmm_free(fx.device, o_address, fx.granularity);",
+    ),
+    "dc_vmm_free": dict(
+        valid={"address": "fx.vmm_empty", "size": "fx.granularity"},
+        ints={"address": ("bad", ["0", "fx.vmm_empty + 1"], ARG), "size": ("bad", ["0", "2 * fx.granularity"], ARG)},
+        extra=[("a reservation with memory mapped", {"address": "fx.vmm_reserved", "size": "4 * fx.granularity"},
+                STATE, "dc_vmm_unmap them first")],
+        after="dc_vmm_reserve(fx.device, fx.granularity, 0, &fx.vmm_empty);",
+    ),
+    "dc_vmm_create": dict(
+        valid={"size": "fx.granularity"},
+        ints={"size": ("bad", ["0", "fx.granularity + 1"], ARG)},
+        after="dc_vmm_release(fx.device, o_handle);",
+    ),
+    "dc_vmm_release": dict(
+        valid={"handle": "fx.vmm_spare"},
+        ints={"handle": ("bad", ["0", "1"], ARG)},
+        after="dc_vmm_create(fx.device, fx.granularity, &fx.vmm_spare);",
+    ),
+    "dc_vmm_map": dict(
+        valid={"address": "fx.vmm_reserved + 2 * fx.granularity", "size": "fx.granularity", "handle": "fx.vmm_spare"},
+        ints={"address": ("bad", ["0", "fx.vmm_reserved + 1", "fx.vmm_reserved + 4 * fx.granularity"], ARG),
+              "size": ("bad", ["0", "fx.granularity + 1", "2 * fx.granularity"], ARG),
+              "handle": ("bad", ["0", "1"], ARG)},
+        extra=[("over a mapping", {"address": "fx.vmm_reserved"}, ARG, "overlaps the mapping")],
+        after="dc_vmm_unmap(fx.device, fx.vmm_reserved + 2 * fx.granularity, fx.granularity);",
+    ),
+    "dc_vmm_unmap": dict(
+        valid={"address": "fx.vmm_reserved", "size": "fx.granularity"},
+        ints={"address": ("bad", ["0", "fx.vmm_reserved + fx.granularity"], ARG),
+              "size": ("bad", ["0", "fx.granularity / 2", "2 * fx.granularity"], ARG)},
+        after=("dc_vmm_map(fx.device, fx.vmm_reserved, fx.granularity, fx.vmm_mapped); "
+               "dc_vmm_set_access(fx.device, fx.vmm_reserved, fx.granularity, fx.device, DC_VMM_ACCESS_READWRITE);"),
+    ),
+    "dc_vmm_set_access": dict(
+        valid={"address": "fx.vmm_reserved", "size": "fx.granularity", "accessor": "fx.device",
+               "access": "DC_VMM_ACCESS_READWRITE"},
+        ints={"address": ("bad", ["0", "fx.vmm_reserved + fx.granularity"], ARG),
+              "size": ("bad", ["0", "2 * fx.granularity"], ARG)},
+    ),
     "dc_control_create": dict(),
     "dc_control_release": dict(),
     "dc_control_buffer": dict(),

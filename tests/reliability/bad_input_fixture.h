@@ -74,6 +74,11 @@ struct Fixture {
   dc_pool pool = nullptr;              // a pool of the device, no limit
   dc_buffer growable = nullptr;        // dc_buffer_alloc_growable: 64 MiB reserved, 1 byte asked (one granule)
   dc_event ipc_event = nullptr;        // DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING
+  uint64_t granularity = 0;            // the device's minimum allocation granularity
+  uint64_t vmm_reserved = 0;           // dc_vmm_reserve: 4 granules; the first mapped (vmm_mapped), access granted
+  uint64_t vmm_mapped = 0;             // dc_vmm_create: 1 granule, mapped at vmm_reserved
+  uint64_t vmm_spare = 0;              // dc_vmm_create: 1 granule, never mapped
+  uint64_t vmm_empty = 0;              // dc_vmm_reserve: 1 granule, nothing mapped
   uint8_t ipc_buffer_bytes[DC_IPC_HANDLE_SIZE] = {};  // no_pool, exported
   uint8_t ipc_event_bytes[DC_IPC_HANDLE_SIZE] = {};   // ipc_event, exported
 

@@ -178,6 +178,24 @@ Outcome run_scenario(World& w) {
     STEP("dc_buffer_read growable", dc_buffer_read(growable, granularity - kSmall / 2, got.data(), kSmall));
     CHECK_DATA("growable round trip", got == across);
   }
+  // The virtual memory pieces: a reservation, two chunks mapped back to back, access, a copy through a wrap.
+  {
+    uint64_t base = 0, first = 0, second = 0;
+    dc_buffer wrapped_range = nullptr;
+    STEP("dc_vmm_reserve", dc_vmm_reserve(w.d0, 4 * granularity, 0, &base));
+    STEP("dc_vmm_create", dc_vmm_create(w.d0, granularity, &first));
+    STEP("dc_vmm_create second", dc_vmm_create(w.d0, granularity, &second));
+    STEP("dc_vmm_map", dc_vmm_map(w.d0, base, granularity, first));
+    STEP("dc_vmm_map second", dc_vmm_map(w.d0, base + granularity, granularity, second));
+    STEP("dc_vmm_set_access", dc_vmm_set_access(w.d0, base, 2 * granularity, w.d0, DC_VMM_ACCESS_READWRITE));
+    STEP("dc_buffer_wrap_device vmm", dc_buffer_wrap_device(w.d0, base, 2 * granularity, &wrapped_range));
+    keep(w.buffers, wrapped_range);
+    STEP("dc_buffer_copy into vmm", dc_buffer_copy(wrapped_range, granularity - kSmall / 2, growable, 0, kSmall));
+    STEP("dc_vmm_release", dc_vmm_release(w.d0, first));
+    STEP("dc_vmm_unmap", dc_vmm_unmap(w.d0, base, 2 * granularity));
+    STEP("dc_vmm_release second", dc_vmm_release(w.d0, second));
+    STEP("dc_vmm_free", dc_vmm_free(w.d0, base, 4 * granularity));
+  }
   // IPC: the fake opens its own exports (fake_ipc.cpp); a real driver refuses the exporting process.
   if (dctest::fake_driver()) {
     uint8_t exported[DC_IPC_HANDLE_SIZE] = {};

@@ -174,9 +174,13 @@ class Generator:
         else:
             lines.append("  r.is_void = true;")
         call_args, checks, releases = [], [], []
+        # An `after` may name the out storage (o_<param>); a case that replaces an out
+        # pointer has none, and its call cannot have made anything to undo.
+        out_replaced = False
         for p in f.params:
             kind = classify(p, self.a)
             if p.name in overrides:
+                out_replaced = out_replaced or kind in ("out_handle", "out_scalar", "out_ptr")
                 expr = overrides[p.name]
                 if kind == "int":
                     expr = f"static_cast<{p.type.c}>({expr})"
@@ -210,7 +214,7 @@ class Generator:
         else:
             lines.append(f"  r.status = {call};")
             lines.extend(checks)
-            after = facts.get("after", "")
+            after = "" if out_replaced else facts.get("after", "")
             if releases or after:
                 lines.append("  if (r.status == DC_SUCCESS) {")
                 lines.extend(releases)

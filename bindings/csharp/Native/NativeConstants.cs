@@ -96,6 +96,10 @@ namespace Dccuda.Interop
         public const int DC_GRANULARITY_MINIMUM = 0;
         public const int DC_GRANULARITY_RECOMMENDED = 1;
 
+        public const int DC_VMM_ACCESS_NONE = 0;
+        public const int DC_VMM_ACCESS_READ = 1;
+        public const int DC_VMM_ACCESS_READWRITE = 3;
+
         public const int DC_IPC_HANDLE_SIZE = 128;
 
         public const uint DC_STREAM_BLOCKING = 1u;

@@ -501,6 +501,76 @@ namespace Dccuda.Interop
 
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_vmm_reserve")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_vmm_reserve", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_vmm_reserve(IntPtr device, ulong size, ulong alignment, ulong* address);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_vmm_free")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_vmm_free", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_vmm_free(IntPtr device, ulong address, ulong size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_vmm_create")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_vmm_create", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_vmm_create(IntPtr device, ulong size, ulong* handle);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_vmm_release")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_vmm_release", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_vmm_release(IntPtr device, ulong handle);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_vmm_map")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_vmm_map", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_vmm_map(IntPtr device, ulong address, ulong size, ulong handle);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_vmm_unmap")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_vmm_unmap", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_vmm_unmap(IntPtr device, ulong address, ulong size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_vmm_set_access")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_vmm_set_access", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_vmm_set_access(IntPtr device, ulong address, ulong size, IntPtr accessor, int access);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
         [LibraryImport(Lib, EntryPoint = "dc_buffer_export_ipc")]
         public static partial
 #else

@@ -321,6 +321,18 @@ pub extern "dccuda" fn dc_buffer_alloc_growable(device: ?*Device, max_size: u64,
 pub extern "dccuda" fn dc_buffer_grow(buffer: ?*Buffer, size: u64) dc_status;
 pub extern "dccuda" fn dc_buffer_reserved_size(buffer: ?*Buffer, size: ?*u64) dc_status;
 
+pub const DC_VMM_ACCESS_NONE: i32 = 0;
+pub const DC_VMM_ACCESS_READ: i32 = 1;
+pub const DC_VMM_ACCESS_READWRITE: i32 = 3;
+
+pub extern "dccuda" fn dc_vmm_reserve(device: ?*Device, size: u64, alignment: u64, address: ?*u64) dc_status;
+pub extern "dccuda" fn dc_vmm_free(device: ?*Device, address: u64, size: u64) dc_status;
+pub extern "dccuda" fn dc_vmm_create(device: ?*Device, size: u64, handle: ?*u64) dc_status;
+pub extern "dccuda" fn dc_vmm_release(device: ?*Device, handle: u64) dc_status;
+pub extern "dccuda" fn dc_vmm_map(device: ?*Device, address: u64, size: u64, handle: u64) dc_status;
+pub extern "dccuda" fn dc_vmm_unmap(device: ?*Device, address: u64, size: u64) dc_status;
+pub extern "dccuda" fn dc_vmm_set_access(device: ?*Device, address: u64, size: u64, accessor: ?*Device, access: i32) dc_status;
+
 pub const DC_IPC_HANDLE_SIZE: i32 = 128;
 
 pub extern "dccuda" fn dc_buffer_export_ipc(buffer: ?*Buffer, handle: ?*anyopaque, size: u64) dc_status;

@@ -159,6 +159,12 @@ pub const DC_POOL_RELEASE_THRESHOLD: i32 = 4;
 pub const DC_GRANULARITY_MINIMUM: i32 = 0;
 /// what is best for performance
 pub const DC_GRANULARITY_RECOMMENDED: i32 = 1;
+/// no access (faults)
+pub const DC_VMM_ACCESS_NONE: i32 = 0;
+/// read only
+pub const DC_VMM_ACCESS_READ: i32 = 1;
+/// read and write
+pub const DC_VMM_ACCESS_READWRITE: i32 = 3;
 /// The bytes of an exported buffer or event.
 pub const DC_IPC_HANDLE_SIZE: i32 = 128;
 /// dc_stream_create flags: synchronise with the legacy default stream
@@ -1452,6 +1458,60 @@ extern "C" {
     /// buffer, its size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
     pub fn dc_buffer_reserved_size(buffer: dc_buffer, size: *mut u64) -> dc_status;
 
+    /// Reserve `size` bytes of device address space (cuMemAddressReserve; no
+    /// memory behind it): `size` a multiple of the granularity, `alignment` 0 (the
+    /// granularity) or a power of two. Writes the range's first address.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size that is 0
+    /// or not a multiple of the granularity, an alignment that is not a power of
+    /// two, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual memory management),
+    /// DC_ERROR_OUT_OF_MEMORY (no address space that large), DC_ERROR_DRIVER.
+    pub fn dc_vmm_reserve(device: dc_device, size: u64, alignment: u64, address: *mut u64) -> dc_status;
+
+    /// Free a reservation (cuMemAddressFree): `address` and `size` exactly as
+    /// dc_vmm_reserve gave them, with nothing mapped in it any more.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a reservation
+    /// of this device, another size), DC_ERROR_INVALID_STATE (memory still mapped
+    /// in it: dc_vmm_unmap first), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_vmm_free(device: dc_device, address: u64, size: u64) -> dc_status;
+
+    /// Create `size` bytes of physical device memory (cuMemCreate; `size` a multiple
+    /// of the granularity), to be mapped with dc_vmm_map. Writes its handle.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size that is 0
+    /// or not a multiple of the granularity, NULL out), DC_ERROR_NOT_SUPPORTED,
+    /// DC_ERROR_OUT_OF_MEMORY, DC_ERROR_DRIVER.
+    pub fn dc_vmm_create(device: dc_device, size: u64, handle: *mut u64) -> dc_status;
+
+    /// Release physical memory made by dc_vmm_create (cuMemRelease). Memory still
+    /// mapped stays usable and is freed when its last mapping is unmapped.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a live
+    /// handle of this device, or released already), DC_ERROR_CONTEXT_LOST,
+    /// DC_ERROR_DRIVER.
+    pub fn dc_vmm_release(device: dc_device, handle: u64) -> dc_status;
+
+    /// Map the first `size` bytes of physical memory `handle` at `address`
+    /// (cuMemMap): `address` and `size` multiples of the granularity, the range
+    /// inside one reservation and over no other mapping, `size` at most the
+    /// handle's. Nothing may touch the range until dc_vmm_set_access grants access.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (misaligned address
+    /// or size, a range outside every reservation or over a mapping, an unknown or
+    /// released handle, a size above the handle's), DC_ERROR_CONTEXT_LOST,
+    /// DC_ERROR_DRIVER.
+    pub fn dc_vmm_map(device: dc_device, address: u64, size: u64, handle: u64) -> dc_status;
+
+    /// Unmap \[address, address + size) (cuMemUnmap): whole mappings made by
+    /// dc_vmm_map, back to back. Work using the range must have completed.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a range that is
+    /// not whole mappings), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_vmm_unmap(device: dc_device, address: u64, size: u64) -> dc_status;
+
+    /// Set what `accessor` may do with the mapped range \[address, address + size)
+    /// (cuMemSetAccess): DC_VMM_ACCESS_*. The range must be mapped throughout;
+    /// another device needs peer capability.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown access, a
+    /// range not mapped throughout), DC_ERROR_NOT_SUPPORTED (the accessor cannot
+    /// reach the device's memory), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_vmm_set_access(device: dc_device, address: u64, size: u64, accessor: dc_device, access: i32) -> dc_status;
+
     /// Export `buffer` for another process: writes DC_IPC_HANDLE_SIZE bytes to
     /// `handle` (`size` >= DC_IPC_HANDLE_SIZE). The buffer must be device memory
     /// from cuMemAlloc (see above); a view exports its own range.
@@ -2542,6 +2602,9 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_POOL_RELEASE_THRESHOLD);
         $m!(DC_GRANULARITY_MINIMUM);
         $m!(DC_GRANULARITY_RECOMMENDED);
+        $m!(DC_VMM_ACCESS_NONE);
+        $m!(DC_VMM_ACCESS_READ);
+        $m!(DC_VMM_ACCESS_READWRITE);
         $m!(DC_IPC_HANDLE_SIZE);
         $m!(DC_STREAM_BLOCKING);
         $m!(DC_STREAM_LEGACY);
