@@ -399,6 +399,63 @@ namespace Dccuda
             return new Event(h, device);
         }
 
+        /// <summary>Reserve `size` bytes of device address space (a multiple of the granularity;
+        /// `alignment` 0 or a power of two); free it with VmmFree.</summary>
+        public ulong VmmReserve(ulong size, ulong alignment = 0)
+        {
+            ulong address;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_vmm_reserve(d.Raw, size, alignment, &address));
+            return address;
+        }
+
+        /// <summary>Free a reservation whole, once nothing is mapped in it.</summary>
+        public void VmmFree(ulong address, ulong size)
+        {
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_vmm_free(d.Raw, address, size));
+        }
+
+        /// <summary>Create `size` bytes of physical memory (a multiple of the granularity);
+        /// release it with VmmRelease.</summary>
+        public ulong VmmCreate(ulong size)
+        {
+            ulong handle;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_vmm_create(d.Raw, size, &handle));
+            return handle;
+        }
+
+        /// <summary>Release physical memory (freed at its last unmap if mapped).</summary>
+        public void VmmRelease(ulong handle)
+        {
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_vmm_release(d.Raw, handle));
+        }
+
+        /// <summary>Map the first `size` bytes of `handle` at `address` inside a reservation.</summary>
+        public void VmmMap(ulong address, ulong size, ulong handle)
+        {
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_vmm_map(d.Raw, address, size, handle));
+        }
+
+        /// <summary>Unmap whole mappings covering [address, address + size).</summary>
+        public void VmmUnmap(ulong address, ulong size)
+        {
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_vmm_unmap(d.Raw, address, size));
+        }
+
+        /// <summary>Set `accessor`'s access (DC_VMM_ACCESS_*: 0 none, 1 read, 3 read and write)
+        /// to a mapped range.</summary>
+        public void VmmSetAccess(ulong address, ulong size, Device accessor, int access)
+        {
+            using (var d = Use())
+            using (var a = accessor.Use())
+                DcException.Check(NativeMethods.dc_vmm_set_access(d.Raw, address, size, a.Raw, access));
+        }
+
         /// <summary>A new event on this device (DisableTiming makes it cheaper).</summary>
         public Event CreateEvent(EventFlags flags = EventFlags.None)
         {

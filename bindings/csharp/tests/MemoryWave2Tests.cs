@@ -66,6 +66,26 @@ namespace Dccuda.Tests
         }
 
         [Fact]
+        public void VirtualMemoryPiecesMakeOneRange()
+        {
+            using (Device d = TestEnv.OpenDevice())
+            {
+                ulong g = d.AllocationGranularity();
+                ulong b = d.VmmReserve(2 * g);
+                ulong first = d.VmmCreate(g), second = d.VmmCreate(g);
+                d.VmmMap(b, g, first);
+                d.VmmMap(b + g, g, second);
+                d.VmmSetAccess(b, 2 * g, d, Dccuda.Interop.NativeConstants.DC_VMM_ACCESS_READWRITE);
+                Expect.Throws(DcStatus.InvalidArgument, () => d.VmmMap(b, g, second), "a map over a mapping", "overlaps");
+                Expect.Throws(DcStatus.InvalidState, () => d.VmmFree(b, 2 * g), "a free with mappings", "dc_vmm_unmap");
+                d.VmmUnmap(b, 2 * g);
+                d.VmmRelease(first);
+                d.VmmRelease(second);
+                d.VmmFree(b, 2 * g);
+            }
+        }
+
+        [Fact]
         public void OnlyShareableMemoryIsExported()
         {
             using (Device d = TestEnv.OpenDevice())

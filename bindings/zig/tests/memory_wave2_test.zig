@@ -80,3 +80,23 @@ test "only shareable memory is exported" {
         }
     }.run);
 }
+
+test "virtual memory pieces make one range" {
+    try support.withDevice(struct {
+        fn run(dev: *dc.Device) !void {
+            const g = try dev.allocationGranularity(false);
+            const base = try dev.vmmReserve(2 * g, 0);
+            const a = try dev.vmmCreate(g);
+            const b = try dev.vmmCreate(g);
+            try dev.vmmMap(base, g, a);
+            try dev.vmmMap(base + g, g, b);
+            try dev.vmmSetAccess(base, 2 * g, dev, dc.c.DC_VMM_ACCESS_READWRITE);
+            try expectError(error.InvalidArgument, dev.vmmMap(base, g, b), &.{"overlaps"});
+            try expectError(error.InvalidState, dev.vmmFree(base, 2 * g), &.{"dc_vmm_unmap"});
+            try dev.vmmUnmap(base, 2 * g);
+            try dev.vmmRelease(a);
+            try dev.vmmRelease(b);
+            try dev.vmmFree(base, 2 * g);
+        }
+    }.run);
+}

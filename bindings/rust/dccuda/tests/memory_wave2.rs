@@ -74,3 +74,30 @@ fn only_shareable_memory_is_exported() {
     assert_eq!(DeviceBuffer::<u8>::import_ipc(&device, &junk).unwrap_err().status(), Status::INVALID_ARGUMENT);
     assert_eq!(Event::import_ipc(&device, &junk).unwrap_err().status(), Status::INVALID_ARGUMENT);
 }
+
+#[test]
+fn virtual_memory_pieces_make_one_range() {
+    let Some(device) = common::device() else { return };
+    let g = device.allocation_granularity(false).unwrap();
+    let base = device.vmm_reserve(2 * g, 0).unwrap();
+    let a = device.vmm_create(g).unwrap();
+    let b = device.vmm_create(g).unwrap();
+    device.vmm_map(base, g, a).unwrap();
+    device.vmm_map(base + g, g, b).unwrap();
+    device.vmm_set_access(base, 2 * g, &device, dccuda::sys::DC_VMM_ACCESS_READWRITE).unwrap();
+    assert_eq!(device.vmm_map(base, g, b).unwrap_err().status(), Status::INVALID_ARGUMENT);
+    {
+        // SAFETY: [base, base + 2g) is mapped device memory that outlives the wrap.
+        let mut range = unsafe { DeviceBuffer::<u8>::wrap(&device, base, (2 * g) as usize) }.unwrap();
+        let data: Vec<u8> = (0..8192u32).map(|i| (i * 7) as u8).collect();
+        range.write_at((g - 4096) as usize, &data).unwrap();
+        let mut back = vec![0u8; 8192];
+        range.read_at((g - 4096) as usize, &mut back).unwrap();
+        assert_eq!(back, data);
+    }
+    assert_eq!(device.vmm_free(base, 2 * g).unwrap_err().status(), Status::INVALID_STATE);
+    device.vmm_unmap(base, 2 * g).unwrap();
+    device.vmm_release(a).unwrap();
+    device.vmm_release(b).unwrap();
+    device.vmm_free(base, 2 * g).unwrap();
+}
