@@ -62,11 +62,16 @@ TEST_F(PoolTest, StatisticsMoveWithAllocations) {
   EXPECT_EQ(s.used_high, s.used_current);
   EXPECT_EQ(s.reserved_high, s.reserved_current);
 
-  // Trimming gives the cached memory back; what is in use stays.
+  // Trimming gives the cached memory back; what is in use stays. (A GPU's pool
+  // reserves in chunks that may hold both buffers, so the trim may keep them.)
+  const uint64_t reserved_before_trim = s.reserved_current;
   ASSERT_DC_OK(dc_pool_trim(pool, 0));
   s = stats_of(pool);
   EXPECT_GE(s.reserved_current, s.used_current);
-  EXPECT_LT(s.reserved_current, used_both);
+  EXPECT_LE(s.reserved_current, reserved_before_trim);
+  if (dctest::fake_driver()) {
+    EXPECT_LT(s.reserved_current, used_both);
+  }
   dc_buffer_release(a);
   ASSERT_DC_OK(dc_device_synchronize(device_));
   ASSERT_DC_OK(dc_pool_trim(pool, 0));

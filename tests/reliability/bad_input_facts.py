@@ -731,7 +731,7 @@ FACTS = {
     ),
     "dc_buffer_import_ipc": dict(
         valid={"handle": "fx.ipc_buffer_bytes", "size": "DC_IPC_HANDLE_SIZE"},
-        baseline=[OK, ARG],
+        baseline=[OK, ARG, "DC_ERROR_DRIVER"],
         ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
         extra=[("an event's bytes", {"handle": "fx.ipc_event_bytes"}, ARG, "not the bytes of an exported buffer"),
                ("bytes that are no export", {"handle": "fx.host"}, ARG, "not the bytes of an exported buffer")],
@@ -743,7 +743,7 @@ FACTS = {
     ),
     "dc_event_import_ipc": dict(
         valid={"handle": "fx.ipc_event_bytes", "size": "DC_IPC_HANDLE_SIZE"},
-        baseline=[OK, ARG],
+        baseline=[OK, ARG, "DC_ERROR_DRIVER"],
         ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
         extra=[("a buffer's bytes", {"handle": "fx.ipc_buffer_bytes"}, ARG, "not the bytes of an exported event")],
     ),
