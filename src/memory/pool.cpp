@@ -43,9 +43,10 @@ uint64_t get(Device& device, CUmemoryPool pool, CUmemPool_attribute attr) {
 Ref<Pool> Pool::create(Ref<Device> device, uint64_t max_size, uint32_t flags) {
   const DriverApi& api = driver_api();
   Device& d = *device;
-  if (!d.limits().memory_pools || !present(api.cuMemPoolCreate))
-    fail(DC_ERROR_NOT_SUPPORTED, "device %d has no stream-ordered memory pools (device or driver); allocate with "
-         "dc_buffer_alloc, which falls back to cuMemAlloc", d.ordinal());
+  // A driver without the entry point is reported by check() below, naming it and the version needed.
+  if (!d.limits().memory_pools)
+    fail(DC_ERROR_NOT_SUPPORTED, "device %d has no stream-ordered memory pools; allocate with dc_buffer_alloc, which "
+         "falls back to cuMemAlloc", d.ordinal());
   MemoryState& state = memory_state(d);
   if (max_size > state.total_memory)
     fail(DC_ERROR_INVALID_ARGUMENT, "max_size %" PRIu64 " exceeds device %d's memory (%" PRIu64

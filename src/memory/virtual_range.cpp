@@ -35,7 +35,8 @@ bool round_up(uint64_t n, uint64_t unit, uint64_t* out) {
 
 uint64_t allocation_granularity(Device& device, bool recommended) {
   const DriverApi& api = driver_api();
-  if (!device.limits().virtual_memory || !present(api.cuMemGetAllocationGranularity))
+  // A driver without the entry point is reported by check() below, naming it and the version needed.
+  if (!device.limits().virtual_memory)
     fail(DC_ERROR_NOT_SUPPORTED, "device %d has no virtual memory management (cuMemCreate, cuMemMap); use "
          "dc_buffer_alloc and copy to grow", device.ordinal());
   CUmemAllocationProp prop = device_memory(device);

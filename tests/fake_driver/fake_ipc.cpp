@@ -36,11 +36,24 @@ struct FakeIpcMemory {
 };
 constexpr char kIpcMemoryMagic[4] = {'F', 'K', 'I', 'M'};
 
-// Opened address -> opens not yet closed.
-std::map<uintptr_t, int>& opens() {
-  static auto* m = new std::map<uintptr_t, int>;
+// (opened address, the context it was opened in) -> opens not yet closed.
+std::map<std::pair<uintptr_t, Context*>, int>& opens() {
+  static auto* m = new std::map<std::pair<uintptr_t, Context*>, int>;
   return *m;
 }
+
+// On cuDevicePrimaryCtxReset: the context's imports are unmapped with it.
+void drop_context_opens(Context* ctx) {
+  for (auto it = opens().begin(); it != opens().end();) {
+    if (it->first.second == ctx) {
+      live_add("ipc_opens", -it->second);
+      it = opens().erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+ResetHook g_ipc_reset_hook(drop_context_opens);
 
 }  // namespace
 }  // namespace fake
@@ -80,7 +93,7 @@ CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr* pdptr, CUipcMemHandle handle, u
   // The exporter must still have it.
   Allocation* a = find_allocation(static_cast<uintptr_t>(h.base), 1);
   if (!a || a->base != h.base || a->size != h.size) return CUDA_ERROR_INVALID_VALUE;
-  ++opens()[a->base];
+  ++opens()[{a->base, current_context()}];
   live_add("ipc_opens", 1);
   *pdptr = static_cast<CUdeviceptr>(a->base);
   return CUDA_SUCCESS;
@@ -91,7 +104,7 @@ CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr) {
   FAKE_ENTER(cuIpcCloseMemHandle);
   FAKE_REQUIRE_CONTEXT();
   std::lock_guard<std::recursive_mutex> g(lock());
-  auto it = opens().find(static_cast<uintptr_t>(dptr));
+  auto it = opens().find({static_cast<uintptr_t>(dptr), current_context()});
   if (it == opens().end()) return CUDA_ERROR_INVALID_VALUE;
   if (--it->second == 0) opens().erase(it);
   live_add("ipc_opens", -1);

@@ -16,6 +16,14 @@ World::~World() {
   for (dc_program p : programs) dc_program_release(p);
   for (dc_buffer b : buffers) dc_buffer_release(b);
   for (dc_pool p : pools) dc_pool_release(p);
+  // A failed step can leave virtual memory mapped: unmap what may be, release, free.
+  if (vmm_base) {
+    dc_vmm_unmap(d0, vmm_base, vmm_granularity);
+    dc_vmm_unmap(d0, vmm_base + vmm_granularity, vmm_granularity);
+  }
+  if (vmm_first) dc_vmm_release(d0, vmm_first);
+  if (vmm_second) dc_vmm_release(d0, vmm_second);
+  if (vmm_base) dc_vmm_free(d0, vmm_base, 4 * vmm_granularity);
   for (dc_event e : events) dc_event_release(e);
   for (dc_stream s : streams) dc_stream_release(s);
   std::free(registered);
@@ -180,7 +188,10 @@ Outcome run_scenario(World& w) {
   }
   // The virtual memory pieces: a reservation, two chunks mapped back to back, access, a copy through a wrap.
   {
-    uint64_t base = 0, first = 0, second = 0;
+    uint64_t& base = w.vmm_base;
+    uint64_t& first = w.vmm_first;
+    uint64_t& second = w.vmm_second;
+    w.vmm_granularity = granularity;
     dc_buffer wrapped_range = nullptr;
     STEP("dc_vmm_reserve", dc_vmm_reserve(w.d0, 4 * granularity, 0, &base));
     STEP("dc_vmm_create", dc_vmm_create(w.d0, granularity, &first));
@@ -192,9 +203,12 @@ Outcome run_scenario(World& w) {
     keep(w.buffers, wrapped_range);
     STEP("dc_buffer_copy into vmm", dc_buffer_copy(wrapped_range, granularity - kSmall / 2, growable, 0, kSmall));
     STEP("dc_vmm_release", dc_vmm_release(w.d0, first));
+    first = 0;
     STEP("dc_vmm_unmap", dc_vmm_unmap(w.d0, base, 2 * granularity));
     STEP("dc_vmm_release second", dc_vmm_release(w.d0, second));
+    second = 0;
     STEP("dc_vmm_free", dc_vmm_free(w.d0, base, 4 * granularity));
+    base = 0;
   }
   // IPC: the fake opens its own exports (fake_ipc.cpp); a real driver refuses the exporting process.
   if (dctest::fake_driver()) {
