@@ -793,7 +793,8 @@ DC_API dc_status dc_buffer_alloc_managed(dc_device device, uint64_t size,
  * library) without taking ownership: releasing the buffer frees nothing. The
  * memory must stay valid while the buffer is used. Bounds checks use `size`;
  * where the driver knows the allocation the pointer lies in, a size that runs
- * past it is refused.
+ * past it is refused (in a range built with dc_vmm_*: past the memory mapped
+ * there back to back).
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (0 pointer or size,
  * NULL out), DC_ERROR_OUT_OF_RANGE (size runs past the allocation).
  */

@@ -10,6 +10,7 @@
 #include "memory/memory_state.h"
 #include "memory/pool.h"
 #include "memory/virtual_range.h"
+#include "memory/vmm_pieces.h"
 #include "platform/physical_memory.h"
 #include "stream/device_wait.h"
 
@@ -283,6 +284,19 @@ void Buffer::export_ipc(void* driver_handle, uint64_t* offset) const {
 
 Ref<Buffer> Buffer::wrap_device(Ref<Device> device, CUdeviceptr pointer, uint64_t size) {
   const DriverApi& api = driver_api();
+  // A range built with the dc_vmm_* calls: the driver's attributes describe one
+  // mapping, so the wrap is checked against the mappings back to back there.
+  uint64_t mapped = 0;
+  if (vmm::mapped_from(*device, pointer, &mapped)) {
+    if (size > mapped)
+      fail(DC_ERROR_OUT_OF_RANGE, "device_pointer 0x%" PRIx64 " + size %" PRIu64 " runs past the memory mapped there "
+           "back to back (%" PRIu64 " bytes, dc_vmm_map); map more first, or wrap less",
+           static_cast<uint64_t>(pointer), size, mapped);
+    Ref<Buffer> b =
+        Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_WRAPPED_DEVICE, Memory::Borrowed, size, 0));
+    b->address_ = b->device_address_ = pointer;
+    return b;
+  }
   // Where the driver knows the allocation, a size that runs past it would let
   // bounds checks pass for copies that fault: refuse it now.
   CUdeviceptr start = 0;

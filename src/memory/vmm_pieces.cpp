@@ -90,6 +90,26 @@ std::map<uint64_t, Mapping>::iterator whole_mappings(Reservation& res, uint64_t 
 
 }  // namespace
 
+bool mapped_from(const Device& device, uint64_t address, uint64_t* mapped) {
+  *mapped = 0;
+  Registry& reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  auto it = reg.reservations.upper_bound(address);
+  if (it == reg.reservations.begin()) return false;
+  --it;
+  const Reservation& res = it->second;
+  if (res.device != device.ordinal() || address - it->first >= res.size) return false;
+  // The mapping holding `address`, then those that follow it without a gap.
+  auto m = res.mappings.upper_bound(address);
+  if (m == res.mappings.begin()) return true;
+  --m;
+  if (address - m->first >= m->second.size) return true;
+  uint64_t end = m->first + m->second.size;
+  for (++m; m != res.mappings.end() && m->first == end; ++m) end += m->second.size;
+  *mapped = end - address;
+  return true;
+}
+
 uint64_t reserve(Device& device, uint64_t size, uint64_t alignment) {
   if (size == 0) fail(DC_ERROR_INVALID_ARGUMENT, "size is 0; reserve at least one granule");
   if (alignment & (alignment - 1))

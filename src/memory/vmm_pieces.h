@@ -21,4 +21,10 @@ void map(Device& device, uint64_t address, uint64_t size, uint64_t handle);
 void unmap(Device& device, uint64_t address, uint64_t size);
 void set_access(Device& device, uint64_t address, uint64_t size, Device& accessor, int32_t access);
 
+// Whether `address` lies in a reservation of `device` made by reserve(); if so,
+// *mapped is the bytes mapped back to back from `address` on (0 when it is not
+// mapped). The driver's pointer attributes describe one mapping only, so a
+// wrap of a range built of several is checked against this instead.
+bool mapped_from(const Device& device, uint64_t address, uint64_t* mapped);
+
 }  // namespace dc::vmm

@@ -39,6 +39,11 @@ TEST_F(VmmTest, TwoAllocationsMappedBackToBackAreOneRange) {
   ASSERT_DC_OK(dc_buffer_read(view, g_ - 4096, back.data(), back.size()));
   EXPECT_EQ(first_difference(back.data(), data.data(), data.size()), -1) << "across the two allocations";
   dc_buffer_release(view);
+  // A wrap may not run past what is mapped back to back (a GPU's pointer
+  // attributes would describe the first mapping only).
+  EXPECT_DC_ERROR(dc_buffer_wrap_device(device_, base, 3 * g_ + 1, &view), DC_ERROR_OUT_OF_RANGE,
+                  "runs past the memory mapped there");
+  EXPECT_DC_ERROR(dc_buffer_wrap_device(device_, base + 3 * g_, 1, &view), DC_ERROR_OUT_OF_RANGE, "(0 bytes");
 
   // The rules, each refused with its reason.
   EXPECT_DC_ERROR(dc_vmm_free(device_, base, 4 * g_), DC_ERROR_INVALID_STATE, "dc_vmm_unmap them first");

@@ -1142,7 +1142,8 @@ extern "C" {
     /// library) without taking ownership: releasing the buffer frees nothing. The
     /// memory must stay valid while the buffer is used. Bounds checks use `size`;
     /// where the driver knows the allocation the pointer lies in, a size that runs
-    /// past it is refused.
+    /// past it is refused (in a range built with dc_vmm_*: past the memory mapped
+    /// there back to back).
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (0 pointer or size,
     /// NULL out), DC_ERROR_OUT_OF_RANGE (size runs past the allocation).
     pub fn dc_buffer_wrap_device(device: dc_device, device_pointer: u64, size: u64, buffer: *mut dc_buffer) -> dc_status;
