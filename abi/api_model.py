@@ -21,7 +21,8 @@ Parameter kinds (ParamModel.kind):
     native          void* that is a raw CUDA object (DC_NATIVE)
     string          const char*, UTF-8, NUL-terminated, read during the call
     strings         const char* const*: an array of strings (DC_ARRAY)
-    memory          void* / const void* / char* with DC_ARRAY(n): n bytes
+    memory          void* / const void* / char* with DC_ARRAY(n): n bytes; also a number
+                    type with DC_OUT DC_ARRAY(n): n numbers the call writes
     struct          a pointer to a public struct (in, out or inout; DC_ARRAY for several)
     out_handle      dc_x*: a handle written by the call (DC_OWNED or DC_BORROWED)
     out_scalar      int32_t*, uint64_t*, float*...: a number written by the call
@@ -296,8 +297,10 @@ def _param_model(api, anns, ty, name: str, ctx: str, line: int, problem, handles
             m.kind = "struct"
         elif base in SCALAR_TYPES or base in FLOAT_TYPES or base in api.typedefs:
             m.kind = "out_scalar"
-            if m.direction == "out" or is_field:
+            if is_field or (m.direction == "out" and m.array is None):
                 pass
+            elif m.direction == "out":
+                m.kind = "memory"  # an array of numbers the call writes (DC_OUT DC_ARRAY(count))
             elif m.array is None:
                 problem(line, f"{ctx}: `{ty.c}`: a pointer to a number is an out-parameter (DC_OUT); an "
                               "input array needs DC_IN DC_ARRAY(count)")

@@ -1,6 +1,9 @@
 // Compilation and the kernel cache: NVRTC (raw and through dccuda), the
 // in-process cache hit, the disk cache hit in this process and in a new
-// process, and loading a module from CUBIN against PTX JIT (raw and dccuda).
+// process, a kernel including the toolkit's CCCL and cooperative groups
+// headers with and without NVRTC's precompiled headers (--pch), linking two programs' LTO-IR with nvJitLink (uncached, a memory
+// hit, and a linked module's disk hit in a new process), and loading a module
+// from CUBIN against PTX JIT (raw and dccuda).
 //
 //   bench_compile [--benchmark_filter=...]
 //
@@ -23,6 +26,7 @@
 #include <dlfcn.h>
 #include "loader/cuda_abi/nvrtc_abi.h"
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -236,6 +240,112 @@ void BM_Compile_DiskHit(benchmark::State& state) {
 }
 BENCHMARK(BM_Compile_DiskHit)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
+// --- The toolkit's headers and NVRTC's precompiled headers --------------------------
+
+// A kernel that includes CCCL and cooperative groups (DC_COMPILE_TOOLKIT_HEADERS).
+const char* kToolkitSource = R"(
+#include <cuda/atomic>
+#include <cooperative_groups.h>
+extern "C" __global__ void count_grid(int* counter) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  cuda::atomic_ref<int, cuda::thread_scope_device>(*counter).fetch_add(1, cuda::memory_order_relaxed);
+  grid.sync();
+}
+)";
+
+// Uncached compiles of kToolkitSource; with `pch`, NVRTC's automatic
+// precompiled headers (--pch) in a folder of the run's own, made by the
+// untimed first compile and used by every timed one.
+void compile_toolkit_source(benchmark::State& state, bool pch) {
+  std::string dir = std::string(std::getenv("DCCUDA_CACHE_DIR")) + "/pch";
+  mkdir(dir.c_str(), 0700);
+  std::string pch_dir = "--pch-dir=" + dir;
+  const char* raw[] = {"--pch", pch_dir.c_str()};
+  dc_compile_options o = options(DC_OUTPUT_CUBIN, DC_COMPILE_NO_CACHE | DC_COMPILE_TOOLKIT_HEADERS);
+  if (pch) {
+    o.num_options = 2;
+    o.options = raw;
+  }
+  dc_program first = nullptr;
+  if (dc_compile(kToolkitSource, "toolkit.cu", &o, nullptr, &first) != DC_SUCCESS)
+    return state.SkipWithError(dc_last_error_message());
+  dc_program_release(first);
+  time_each(state, [&] {
+    dc_program p = nullptr;
+    if (dc_compile(kToolkitSource, "toolkit.cu", &o, nullptr, &p) != DC_SUCCESS)
+      return skip(state, dc_last_error_message());
+    dc_program_release(p);
+    return true;
+  });
+}
+void BM_Compile_ToolkitHeaders(benchmark::State& s) { compile_toolkit_source(s, false); }
+void BM_Compile_ToolkitHeaders_Pch(benchmark::State& s) { compile_toolkit_source(s, true); }
+BENCHMARK(BM_Compile_ToolkitHeaders)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(BM_Compile_ToolkitHeaders_Pch)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
+
+// --- Linking ------------------------------------------------------------------------
+
+// Two relocatable programs: a kernel calling a __device__ function of the other.
+const char* kCallee = R"(
+extern "C" __device__ float axpy_one(float a, float x, float y) { return a * x + y; }
+)";
+const char* kCaller = R"(
+extern "C" __device__ float axpy_one(float a, float x, float y);
+extern "C" __global__ void saxpy(float a, const float* x, float* y, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) y[i] = axpy_one(a, x[i], y[i]);
+}
+)";
+
+bool have_nvjitlink() {
+  int32_t major = 0, minor = 0;
+  return dc_nvjitlink_version(&major, &minor) == DC_SUCCESS;
+}
+
+// Compiles the two LTO-IR inputs (through the cache) and links them; the
+// program, or nullptr with the error in the last-error message.
+dc_program link_pair(uint32_t link_flags) {
+  dc_program a = compile_or_die(kCaller, options(DC_OUTPUT_LTOIR, DC_COMPILE_RELOCATABLE));
+  dc_program b = compile_or_die(kCallee, options(DC_OUTPUT_LTOIR, DC_COMPILE_RELOCATABLE));
+  dc_link_input in[] = {{DC_LINK_INPUT_PROGRAM, 0u, a, nullptr, 0, nullptr, nullptr},
+                        {DC_LINK_INPUT_PROGRAM, 0u, b, nullptr, 0, nullptr, nullptr}};
+  dc_link_options o = DC_LINK_OPTIONS_INIT;
+  o.arch = g_arch;
+  o.flags = link_flags;
+  dc_program linked = nullptr;
+  if (dc_link(in, 2, &o, nullptr, &linked) != DC_SUCCESS) linked = nullptr;
+  dc_program_release(a);
+  dc_program_release(b);
+  return linked;
+}
+
+// nvJitLink linking LTO-IR of two programs (the inputs come from the cache).
+void BM_Link_LtoIr_Uncached(benchmark::State& state) {
+  if (!have_nvjitlink()) return state.SkipWithError(dc_last_error_message());
+  dc_program_release(link_pair(DC_LINK_NO_CACHE));  // warm: the inputs are cached, nvJitLink loaded
+  time_each(state, [&] {
+    dc_program p = link_pair(DC_LINK_NO_CACHE);
+    if (!p) return skip(state, dc_last_error_message());
+    dc_program_release(p);
+    return true;
+  });
+}
+BENCHMARK(BM_Link_LtoIr_Uncached)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// The same served from the in-process cache (the two compiles are memory hits too).
+void BM_Link_MemoryHit(benchmark::State& state) {
+  if (!have_nvjitlink()) return state.SkipWithError(dc_last_error_message());
+  dc_program_release(link_pair(0));
+  time_each(state, [&] {
+    dc_program p = link_pair(0);
+    int32_t source = -1;
+    if (!p || dc_program_cache_source(p, &source) != DC_SUCCESS || source != DC_CACHE_MEMORY)
+      return skip(state, "not a memory hit");
+    dc_program_release(p);
+    return true;
+  });
+}
+BENCHMARK(BM_Link_MemoryHit)->UseManualTime()->Unit(benchmark::kMicrosecond);
+
 // --- New processes ----------------------------------------------------------------
 
 struct ChildTimes {
@@ -310,6 +420,27 @@ void BM_NewProcess_DiskHit(benchmark::State& state) {
 }
 BENCHMARK(BM_NewProcess_DiskHit)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
 
+// A new process that finds a linked module in the disk cache: the two input
+// compiles and the link (all disk hits) as compile_us, then loading the CUBIN.
+// nvjitlink_loaded: the share of children that loaded nvJitLink (the cache key
+// holds its version, so today every one does).
+void BM_NewProcess_LinkDiskHit(benchmark::State& state) {
+  if (!have_nvjitlink()) return state.SkipWithError(dc_last_error_message());
+  dc_program_release(link_pair(0));  // the entries exist on disk
+  ChildSamples samples;
+  int nvjitlink_loaded = 0;
+  for (auto _ : state) {
+    ChildTimes t = run_child("link-disk-hit");
+    if (!t.ok || t.cache_source != DC_CACHE_DISK) return state.SkipWithError("the child did not get a disk hit");
+    state.SetIterationTime(t.compile_s + t.load_s);
+    samples.add(t);
+    nvjitlink_loaded += t.nvrtc_loaded;
+  }
+  samples.report(state);
+  state.counters["nvjitlink_loaded"] = benchmark::Counter(nvjitlink_loaded, benchmark::Counter::kAvgIterations);
+}
+BENCHMARK(BM_NewProcess_LinkDiskHit)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+
 // The same without a cache: the first NVRTC compile of a new process
 // (loading NVRTC and its builtins included), plus loading the CUBIN.
 void BM_NewProcess_NvrtcCold(benchmark::State& state) {
@@ -383,7 +514,9 @@ BENCHMARK(BM_CompileAndLoad_MemoryHit)->UseManualTime()->Unit(benchmark::kMicros
 
 // --- The child process ---------------------------------------------------------------
 
-// --child disk-hit|cold: prints "<compile seconds> <load seconds> <cache source> <nvrtc loaded>".
+// --child disk-hit|cold|link-disk-hit: prints "<compile seconds> <load seconds> <cache source>
+// <nvrtc loaded>" (for link-disk-hit: the inputs' compiles and the link, and whether nvJitLink
+// was loaded).
 int child_main(const char* mode) {
   dc_device device = nullptr;
   if (dc_device_open(0, &device) == DC_SUCCESS) {
@@ -392,9 +525,11 @@ int child_main(const char* mode) {
     g_arch = info.compute_capability_major * 10 + info.compute_capability_minor;
   }
   bool cold = std::strcmp(mode, "cold") == 0;
+  bool linking = std::strcmp(mode, "link-disk-hit") == 0;
   dc_compile_options o = options(DC_OUTPUT_CUBIN, cold ? DC_COMPILE_NO_CACHE : 0u);
   auto t0 = bench::Clock::now();
-  dc_program p = compile_or_die(kSource, o);
+  dc_program p = linking ? link_pair(0) : compile_or_die(kSource, o);
+  if (!p) return 4;
   double compile_s = bench::seconds_since(t0);
   double load_s = 0;
   if (device) {
@@ -415,7 +550,8 @@ int child_main(const char* mode) {
   std::ifstream maps("/proc/self/maps");
   std::string line;
   int nvrtc = 0;
-  while (std::getline(maps, line)) nvrtc |= line.find("libnvrtc") != std::string::npos;
+  const char* library = linking ? "libnvJitLink" : "libnvrtc";
+  while (std::getline(maps, line)) nvrtc |= line.find(library) != std::string::npos;
   std::printf("%.9f %.9f %d %d\n", compile_s, load_s, source, nvrtc);
   return 0;
 }

@@ -3,6 +3,12 @@
 //                       resident echo actor (tests/queue/echo_kernel.cuh,
 //                       launched once with DC_LAUNCH_PERSISTENT) and its answer
 //                       back through a DC_QUEUE_TO_HOST queue;
+//   queue_cursor        the same through the echo actor that uses cursors
+//                       (dccuda_device.h's dc_ring_cursor_*: fewer reads of
+//                       host memory per message);
+//   gpu_to_gpu          two resident kernels answering each other through two
+//                       DC_QUEUE_BETWEEN_KERNELS queues (device memory), timed
+//                       on the GPU (SM clock cycles; 8-byte messages);
 //   launch_synchronize  the same work (the message copied into mapped pinned
 //                       memory, answered by a kernel, read back) done by one
 //                       kernel launch + stream synchronisation per message
@@ -74,11 +80,12 @@ bool answer_ok(const uint8_t* a, uint64_t seq, uint32_t n) {
 struct Setup {
   dc_device device = nullptr;
   dc_module echo_module = nullptr, once_module = nullptr;
-  dc_function echo = nullptr, once = nullptr;
+  dc_function echo = nullptr, echo_cursor = nullptr, once = nullptr;
   dc_stream stream = nullptr;
   ~Setup() {
     dc_stream_release(stream);
     dc_function_release(echo);
+    dc_function_release(echo_cursor);
     dc_function_release(once);
     dc_module_release(echo_module);
     dc_module_release(once_module);
@@ -87,7 +94,7 @@ struct Setup {
 };
 
 // The queue side: start the actor, time `count` round trips of `bytes`, stop it.
-bool time_queue(Setup& s, uint32_t bytes, int count, std::vector<double>* ns) {
+bool time_queue(Setup& s, dc_function actor, uint32_t bytes, int count, std::vector<double>* ns) {
   dc_queue in = nullptr, out = nullptr;
   dc_control control = nullptr;
   dc_buffer b[3] = {};
@@ -99,7 +106,7 @@ bool time_queue(Setup& s, uint32_t bytes, int count, std::vector<double>* ns) {
   dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
   config.flags = DC_LAUNCH_PERSISTENT;
   dc_arg args[3] = {DC_ARG_BUFFER_OF(b[0]), DC_ARG_BUFFER_OF(b[1]), DC_ARG_BUFFER_OF(b[2])};
-  if (dc_launch_kernel(s.echo, &config, args, 3, s.stream) != DC_SUCCESS) return fail("launching the echo actor");
+  if (dc_launch_kernel(actor, &config, args, 3, s.stream) != DC_SUCCESS) return fail("launching the echo actor");
   uint8_t m[256], a[256];
   uint64_t seq = 0;
   ns->clear();
@@ -188,6 +195,222 @@ bool time_launch_sync(Setup& s, const bench::RawDriver& raw, uint32_t bytes, int
   return ok;
 }
 
+// GPU to GPU: two resident kernels, one block of one thread each, talking
+// through two DC_QUEUE_BETWEEN_KERNELS queues (rings in device memory) with
+// the cursors of dccuda_device.h. gpu_ping sends a sequence number, waits for
+// gpu_pong's answer (the number plus one) and keeps the round trip's time
+// in SM clock cycles (clock64: the global timer ticks in about 1 us steps on
+// an H200, too coarse here), turned into nanoseconds with the device's clock
+// rate; a number out of place counts an error. ~0 tells gpu_pong to end.
+const char* const kGpuPairSource = R"(
+#include "dccuda_device.h"
+
+extern "C" __global__ void gpu_ping(dc_queue_ring* to, dc_queue_ring* from, unsigned long long* ns,
+                                    unsigned warmup, unsigned count, unsigned* errors) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  dc_ring_cursor tx, rx;
+  dc_ring_cursor_open(&tx, to, 1);
+  dc_ring_cursor_open(&rx, from, 0);
+  for (unsigned i = 0; i < warmup + count; ++i) {
+    long long t0 = clock64();
+    dc_dev_u64 m = i, a = 0;
+    dc_dev_u32 n = 0;
+    while (dc_ring_cursor_try_enqueue(&tx, &m, 8) != DC_RING_DONE) {
+    }
+    while (dc_ring_cursor_try_dequeue(&rx, &a, 8, &n) != DC_RING_DONE) {
+    }
+    long long t1 = clock64();
+    if (a != m + 1 || n != 8) *errors += 1;
+    if (i >= warmup) ns[i - warmup] = t1 - t0;
+  }
+  dc_dev_u64 stop = ~0ull;
+  while (dc_ring_cursor_try_enqueue(&tx, &stop, 8) != DC_RING_DONE) {
+  }
+}
+// One-way throughput: takes every message, checks its sequence number, and
+// keeps the count of messages taken in the heartbeat (set when caught up and
+// every 64 messages; slots given back every 32 messages or when caught up).
+extern "C" __global__ void sink(dc_queue_ring* in, dc_control_block* control) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  dc_control_enter(control);
+  dc_ring_cursor rx;
+  dc_ring_cursor_open(&rx, in, 0);
+  dc_dev_u64 taken = 0;
+  dc_dev_u32 turns = 0;
+  for (;;) {
+    dc_dev_u64 m = 0;
+    dc_dev_u32 n = 0;
+    int r = dc_ring_cursor_take(&rx, &m, 8, &n);
+    if (r == DC_RING_DONE) {
+      if (m != taken || n != 8) dc_control_report_error(control, 2);
+      ++taken;
+      if ((taken & 31u) == 0) dc_ring_cursor_publish(&rx);
+      if ((taken & 63u) == 0) dc_control_beat_to(control, taken);
+      continue;
+    }
+    if (r != DC_RING_NOT_READY) {
+      dc_control_report_error(control, 1);
+      break;
+    }
+    dc_ring_cursor_publish(&rx);
+    dc_control_beat_to(control, taken);
+    if ((++turns & 63u) == 0 && dc_control_stop_requested(control)) break;
+  }
+  dc_ring_cursor_publish(&rx);
+  dc_control_beat_to(control, taken);
+  dc_control_exit(control);
+}
+extern "C" __global__ void gpu_pong(dc_queue_ring* from, dc_queue_ring* to) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  dc_ring_cursor rx, tx;
+  dc_ring_cursor_open(&rx, from, 0);
+  dc_ring_cursor_open(&tx, to, 1);
+  for (;;) {
+    dc_dev_u64 m = 0;
+    dc_dev_u32 n = 0;
+    while (dc_ring_cursor_take(&rx, &m, 8, &n) != DC_RING_DONE) {
+    }
+    if (m == ~0ull) break;
+    dc_dev_u64 a = m + 1;
+    while (dc_ring_cursor_try_enqueue(&tx, &a, 8) != DC_RING_DONE) {
+    }
+    dc_ring_cursor_publish_after_fence(&rx);
+  }
+  dc_ring_cursor_publish(&rx);
+}
+)";
+
+// One way, host to GPU: `count` 8-byte messages into a DC_QUEUE_TO_DEVICE
+// queue of 1024 slots, one dc_queue_enqueue each or dc_queue_enqueue_batch of
+// `batch`, taken by the sink kernel; timed from the first enqueue until the
+// kernel reports having taken the last. Messages per second, or 0.
+double one_way_rate(Setup& s, dc_function sink, int count, uint32_t batch) {
+  dc_queue in = nullptr;
+  dc_control control = nullptr;
+  dc_buffer b[2] = {};
+  dc_stream stream = nullptr;
+  double rate = 0;
+  if (dc_queue_create(s.device, DC_QUEUE_TO_DEVICE, 8, 1024, &in) != DC_SUCCESS ||
+      dc_control_create(s.device, &control) != DC_SUCCESS || dc_queue_buffer(in, &b[0]) != DC_SUCCESS ||
+      dc_control_buffer(control, &b[1]) != DC_SUCCESS || dc_stream_create(s.device, 0, 0, &stream) != DC_SUCCESS) {
+    fail("the one-way queue");
+  } else {
+    dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
+    config.flags = DC_LAUNCH_PERSISTENT;
+    dc_arg args[2] = {DC_ARG_BUFFER_OF(b[0]), DC_ARG_BUFFER_OF(b[1])};
+    if (dc_launch_kernel(sink, &config, args, 2, stream) != DC_SUCCESS) {
+      fail("launching the sink");
+    } else {
+      std::vector<uint64_t> m(batch);
+      auto t = std::chrono::steady_clock::now();
+      bool ok = true;
+      for (uint64_t sent = 0; sent < uint64_t(count) && ok;) {
+        uint32_t k = uint32_t(std::min<uint64_t>(batch, uint64_t(count) - sent));
+        for (uint32_t j = 0; j < k; ++j) m[j] = sent + j;
+        if (batch == 1) {
+          ok = dc_queue_enqueue(in, m.data(), 8, DC_WAIT_SPIN, kTimeoutUs) == DC_SUCCESS;
+          sent += ok ? 1 : 0;
+        } else {
+          uint32_t done = 0;
+          dc_status st = dc_queue_enqueue_batch(in, m.data(), uint64_t(k) * 8, 8, &done);
+          ok = st == DC_SUCCESS || st == DC_NOT_READY;
+          sent += done;
+        }
+      }
+      dc_control_info info = DC_CONTROL_INFO_INIT;
+      while (ok && dc_control_status(control, &info) == DC_SUCCESS && info.heartbeat < uint64_t(count) &&
+             ns_since(t) < 60e9) {
+      }
+      double took = ns_since(t);
+      if (ok && info.heartbeat >= uint64_t(count) && info.errors == 0) rate = double(count) / (took / 1e9);
+      else fail("the one-way run");
+      dc_control_request_stop(control);
+      if (dc_control_wait_stopped(control, DC_WAIT_BLOCK, kTimeoutUs) != DC_SUCCESS) {
+        fail("stopping the sink");
+        std::_Exit(2);  // never free what a running kernel uses
+      }
+    }
+  }
+  dc_stream_release(stream);
+  dc_buffer_release(b[0]);
+  dc_buffer_release(b[1]);
+  dc_queue_release(in);
+  dc_control_release(control);
+  return rate;
+}
+
+bool time_gpu_to_gpu(Setup& s, int count, std::vector<double>* ns, double* one_way, double* one_way_batched) {
+  const char* names[] = {"dccuda_device.h"};
+  const char* sources[] = {kDeviceHeaderSource};
+  dc_compile_options options = DC_COMPILE_OPTIONS_INIT;
+  options.num_headers = 1;
+  options.header_names = names;
+  options.header_sources = sources;
+  dc_module module = nullptr;
+  dc_function ping = nullptr, pong = nullptr;
+  dc_queue there = nullptr, back = nullptr;
+  dc_buffer to = nullptr, from = nullptr, times = nullptr, errors = nullptr;
+  dc_stream ping_stream = nullptr, pong_stream = nullptr;
+  bool ok = dc_module_compile_and_load(s.device, kGpuPairSource, "gpu_pair.cu", &options, &module) == DC_SUCCESS &&
+            dc_module_get_function(module, "gpu_ping", &ping) == DC_SUCCESS &&
+            dc_module_get_function(module, "gpu_pong", &pong) == DC_SUCCESS &&
+            dc_queue_create(s.device, DC_QUEUE_BETWEEN_KERNELS, 8, 64, &there) == DC_SUCCESS &&
+            dc_queue_create(s.device, DC_QUEUE_BETWEEN_KERNELS, 8, 64, &back) == DC_SUCCESS &&
+            dc_queue_buffer(there, &to) == DC_SUCCESS && dc_queue_buffer(back, &from) == DC_SUCCESS &&
+            dc_buffer_alloc(s.device, uint64_t(count) * 8, DC_ALLOC_NO_POOL, &times) == DC_SUCCESS &&
+            dc_buffer_alloc(s.device, 4, DC_ALLOC_NO_POOL, &errors) == DC_SUCCESS &&
+            dc_buffer_fill(errors, 0, 4, 0, 4) == DC_SUCCESS &&
+            dc_stream_create(s.device, 0, 0, &ping_stream) == DC_SUCCESS &&
+            dc_stream_create(s.device, 0, 0, &pong_stream) == DC_SUCCESS;
+  if (!ok) fail("the GPU-to-GPU kernels and queues");
+  uint32_t warmup = kWarmup, n = uint32_t(count);
+  dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
+  config.flags = DC_LAUNCH_PERSISTENT;
+  dc_arg pong_args[2] = {DC_ARG_BUFFER_OF(to), DC_ARG_BUFFER_OF(from)};
+  dc_arg ping_args[6] = {DC_ARG_BUFFER_OF(to), DC_ARG_BUFFER_OF(from), DC_ARG_BUFFER_OF(times),
+                         DC_ARG_VALUE_OF(&warmup), DC_ARG_VALUE_OF(&n), DC_ARG_BUFFER_OF(errors)};
+  if (ok && (dc_launch_kernel(pong, &config, pong_args, 2, pong_stream) != DC_SUCCESS ||
+             dc_launch_kernel(ping, &config, ping_args, 6, ping_stream) != DC_SUCCESS))
+    ok = fail("launching the GPU-to-GPU pair");
+  // Both end on their own (ping after its count, pong at ping's last message).
+  if (ok && (dc_stream_synchronize(ping_stream) != DC_SUCCESS || dc_stream_synchronize(pong_stream) != DC_SUCCESS))
+    ok = fail("waiting for the GPU-to-GPU pair");
+  std::vector<uint64_t> raw(ok ? count : 0);
+  uint32_t wrong = 0;
+  if (ok && (dc_buffer_read(times, 0, raw.data(), raw.size() * 8) != DC_SUCCESS ||
+             dc_buffer_read(errors, 0, &wrong, 4) != DC_SUCCESS))
+    ok = fail("reading the GPU-to-GPU times");
+  if (ok && wrong) {
+    std::fprintf(stderr, "bench_queue: %u GPU-to-GPU answers were wrong\n", wrong);
+    ok = false;
+  }
+  dc_function sink = nullptr;
+  if (ok && dc_module_get_function(module, "sink", &sink) == DC_SUCCESS) {
+    *one_way = one_way_rate(s, sink, count * 10, 1);
+    *one_way_batched = one_way_rate(s, sink, count * 10, 32);
+    dc_function_release(sink);
+  }
+  // Cycles to nanoseconds at the device's SM clock rate (kHz).
+  dc_device_info info = DC_DEVICE_INFO_INIT;
+  double ns_per_cycle = dc_device_get_info(s.device, &info) == DC_SUCCESS && info.clock_rate_khz > 0
+                            ? 1e6 / double(info.clock_rate_khz)
+                            : 0;
+  ns->clear();
+  for (uint64_t c : raw) ns->push_back(double(c) * ns_per_cycle);
+  dc_stream_release(ping_stream);
+  dc_stream_release(pong_stream);
+  dc_buffer_release(to);
+  dc_buffer_release(from);
+  dc_buffer_release(times);
+  dc_buffer_release(errors);
+  dc_queue_release(there);
+  dc_queue_release(back);
+  dc_function_release(ping);
+  dc_function_release(pong);
+  dc_module_release(module);
+  return ok;
+}
+
 double percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
   double rank = std::ceil(p / 100.0 * double(v.size()));
@@ -235,6 +458,7 @@ int main(int argc, char** argv) {
   options.header_sources = sources;
   if (dc_module_compile_and_load(s.device, "#include \"echo_kernel.cuh\"\n", "echo.cu", &options, &s.echo_module) ||
       dc_module_get_function(s.echo_module, "dc_echo", &s.echo) ||
+      dc_module_get_function(s.echo_module, "dc_echo_cursor", &s.echo_cursor) ||
       dc_module_compile_and_load(s.device, kOnceSource, "echo_once.cu", nullptr, &s.once_module) ||
       dc_module_get_function(s.once_module, "echo_once", &s.once) || dc_stream_create(s.device, 0, 0, &s.stream))
     return fail("compiling the kernels (needs NVRTC)") ? 0 : 1;
@@ -246,24 +470,52 @@ int main(int argc, char** argv) {
   for (uint32_t bytes : {8u, 256u}) {
     std::string suffix = bytes == 8 ? "" : "_256B";
     bench::RoundTrips q{"queue" + suffix, "dccuda queue round trip, " + std::to_string(bytes) + " B", {}};
+    bench::RoundTrips c{"queue_cursor" + suffix,
+                        "dccuda queue round trip, cursor actor, " + std::to_string(bytes) + " B", {}};
     bench::RoundTrips l{"launch_synchronize" + suffix,
                         "cuLaunchKernel + cuStreamSynchronize, " + std::to_string(bytes) + " B", {}};
-    ok = time_queue(s, bytes, count, &q.ns) && ok;
+    ok = time_queue(s, s.echo, bytes, count, &q.ns) && ok;
+    ok = time_queue(s, s.echo_cursor, bytes, count, &c.ns) && ok;
     ok = time_launch_sync(s, *raw, bytes, count, &l.ns) && ok;
-    if (q.ns.empty() || l.ns.empty()) break;
+    if (q.ns.empty() || c.ns.empty() || l.ns.empty()) break;
+    double c50 = percentile(c.ns, 50);
     double q50 = percentile(q.ns, 50), l50 = percentile(l.ns, 50);
     std::printf("%3u B  queue: p50 %.2f us  p99 %.2f us  p99.9 %.2f us | launch+sync: p50 %.2f us  p99 %.2f us  "
                 "p99.9 %.2f us | launch+sync / queue at p50: %.2fx\n",
                 bytes, q50 / 1e3, percentile(q.ns, 99) / 1e3, percentile(q.ns, 99.9) / 1e3, l50 / 1e3,
                 percentile(l.ns, 99) / 1e3, percentile(l.ns, 99.9) / 1e3, l50 / q50);
+    std::printf("%3u B  queue, cursor actor: p50 %.2f us  p99 %.2f us  p99.9 %.2f us | launch+sync / queue at p50: "
+                "%.2fx\n",
+                bytes, c50 / 1e3, percentile(c.ns, 99) / 1e3, percentile(c.ns, 99.9) / 1e3, l50 / c50);
     sets.push_back(std::move(q));
+    sets.push_back(std::move(c));
     sets.push_back(std::move(l));
   }
-  if (sets.size() != 4) return 1;
+  if (sets.size() != 6) return 1;
   std::vector<std::pair<std::string, std::string>> context = {
       {"date_utc", bench::utc_now_iso()}, {"device", device_name}, {"driver", bench::driver_cuda_version()},
       {"messages_per_set", std::to_string(count)}, {"warmup_per_set", std::to_string(kWarmup)},
       {"wait", "DC_WAIT_SPIN both ways; one message in flight"}};
+  // GPU to GPU (not on the fake driver, which runs no kernel it does not know).
+  if (!bench::any_fake({device_name})) {
+    bench::RoundTrips g{"gpu_to_gpu", "GPU to GPU round trip, two resident kernels, 8 B", {}};
+    double one_way = 0, one_way_batched = 0;
+    ok = time_gpu_to_gpu(s, count, &g.ns, &one_way, &one_way_batched) && ok;
+    std::printf("  8 B  one way, host to GPU (sink kernel, %d messages): %.0f messages/s one by one, %.0f messages/s "
+                "in batches of 32\n",
+                count * 10, one_way, one_way_batched);
+    context.push_back({"one_way_messages_per_s", std::to_string(one_way)});
+    context.push_back({"one_way_batched_32_messages_per_s", std::to_string(one_way_batched)});
+    if (!g.ns.empty()) {
+      double g50 = percentile(g.ns, 50);
+      std::printf("  8 B  GPU to GPU (two resident kernels, device-memory queues; SM cycles at the reported clock "
+                  "%d MHz): round trip p50 %.3f us  p99 %.3f us  p99.9 %.3f us; one way (half the round trip) p50 "
+                  "%.3f us\n",
+                  info.clock_rate_khz / 1000, g50 / 1e3, percentile(g.ns, 99) / 1e3, percentile(g.ns, 99.9) / 1e3,
+                  g50 / 2e3);
+      sets.push_back(std::move(g));
+    }
+  }
   if (bench::any_fake({device_name})) context.push_back({"synthetic", "the FAKE driver: a smoke run, not a measurement"});
   if (!bench::write_round_trips_json(out_path, context, sets, &why)) {
     std::fprintf(stderr, "bench_queue: %s\n", why.c_str());

@@ -309,6 +309,8 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * |                         |                                |                                   | then in $CUDA_HOME/lib64,        |
  * |                         |                                |                                   | $CUDA_PATH/lib64,                |
  * |                         |                                |                                   | /usr/local/cuda/lib64            |
+ * | (none)                  | DCCUDA_NVJITLINK_LIBRARY       | a library name or path (the only  | libnvJitLink.so.13, then .12,    |
+ * |                         |                                | one tried)                        | looked for as NVRTC is (dc_link) |
  * | cache_dir               | DCCUDA_CACHE_DIR               | a directory path                  | $XDG_CACHE_HOME/dccuda (if it is |
  * |                         |                                |                                   | absolute), else                  |
  * |                         |                                |                                   | $HOME/.cache/dccuda, else none   |
@@ -336,7 +338,8 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * from System32 only; nvrtc_library nvrtc64_130_0.dll, then nvrtc64_120_0.dll,
  * each first in the folder of dccuda.dll, then in the application's folder and
  * System32, then in %CUDA_PATH%\bin\x64 and %CUDA_PATH%\bin (and the same in
- * %CUDA_HOME%); cache_dir %LOCALAPPDATA%\dccuda\kernels. The current directory
+ * %CUDA_HOME%); nvJitLink nvJitLink_130_0.dll, then nvJitLink_120_0.dll,
+ * looked for as NVRTC is; cache_dir %LOCALAPPDATA%\dccuda\kernels. The current directory
  * and PATH are never searched. Paths are UTF-8 there too.
  *
  * Integers are decimal digits only: no sign, spaces, hexadecimal, exponent or
@@ -1807,6 +1810,15 @@ DC_CONSTANTS(dc_compile_flags, flags, uint32_t)
 #define DC_COMPILE_RELOCATABLE     0x08u  /**< --relocatable-device-code=true */
 #define DC_COMPILE_ARCH_SPECIFIC   0x10u  /**< sm_XYa: architecture-specific features (Hopper wgmma...) */
 #define DC_COMPILE_NO_CACHE        0x20u  /**< neither read nor write the kernel cache */
+/** Add the installed CUDA toolkit's include directories (<root>/include and,
+ *  where it exists, <root>/include/cccl), so that <cuda/std/...>,
+ *  <cuda/atomic> and <cooperative_groups.h> resolve. The toolkit is looked for
+ *  as NVRTC is: $CUDA_PATH, $CUDA_HOME, the toolkit of the NVRTC named by
+ *  DCCUDA_NVRTC_LIBRARY (or already loaded), /usr/local/cuda; the first with
+ *  cooperative_groups.h wins. Not found: DC_ERROR_NOT_FOUND naming every
+ *  place tried. The cache key holds these folders (and NVRTC's version), not
+ *  the toolkit headers' contents. */
+#define DC_COMPILE_TOOLKIT_HEADERS 0x40u
 
 typedef struct dc_compile_options {
   uint32_t struct_size;          /**< sizeof(dc_compile_options) */
@@ -1834,6 +1846,22 @@ typedef struct dc_compile_options {
 
 #define DC_COMPILE_OPTIONS_INIT { (uint32_t)sizeof(dc_compile_options), DC_OUTPUT_CUBIN, 0, 0u, 0, \
   0u, 0u, 0u, 0u, 0u, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+
+/**
+ * The GPU architectures the loaded NVRTC can target (nvrtcGetSupportedArchs),
+ * as 10 * major + minor, ascending (e.g. 75, 80, 86, 87, 89, 90, ... for NVRTC
+ * 13), written to `archs` (`capacity` entries); `*count` receives how many
+ * there are. Ask for the count first with archs NULL and capacity 0
+ * (DC_SUCCESS, nothing written), then pass an array of *count entries. When
+ * `capacity` is too small nothing is written to `archs` or `*count` (0) and
+ * the status is DC_ERROR_OUT_OF_RANGE, its message giving the count needed.
+ * Loads NVRTC if needed. Any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL count, NULL archs with a nonzero
+ * capacity), DC_ERROR_OUT_OF_RANGE (capacity too small), DC_ERROR_NO_COMPILER
+ * (no NVRTC), DC_ERROR_NOT_SUPPORTED (an NVRTC without the query, before 11.2).
+ */
+DC_API dc_status dc_nvrtc_supported_archs(DC_OUT DC_NULLABLE DC_ARRAY(capacity) int32_t* archs, uint32_t capacity,
+                                          DC_OUT uint32_t* count);
 
 /**
  * Compile CUDA C++ `source` with NVRTC. `program_name` names the source in
@@ -1866,7 +1894,8 @@ typedef struct dc_compile_options {
  * no architecture, an option NVRTC rejects: its log is in dc_last_error_detail),
  * DC_ERROR_NO_COMPILER, DC_ERROR_COMPILE, DC_ERROR_NOT_SUPPORTED (PTX newer than
  * the installed driver can load; an architecture NVRTC does not know),
- * DC_ERROR_INVALID_HANDLE (a non-NULL device that is not valid).
+ * DC_ERROR_INVALID_HANDLE (a non-NULL device that is not valid),
+ * DC_ERROR_NOT_FOUND (DC_COMPILE_TOOLKIT_HEADERS and no toolkit headers).
  */
 DC_API dc_status dc_compile(DC_IN const char* source, DC_IN DC_NULLABLE const char* program_name,
                             DC_IN DC_NULLABLE const dc_compile_options* options, DC_NULLABLE dc_device device,
@@ -1924,6 +1953,114 @@ DC_API dc_status dc_cache_clear(DC_FAMILY(dc_cache_clear_flags) uint32_t flags);
  *  "Trust" in the configuration table). Static for the life of the process.
  *  Errors: DC_ERROR_INVALID_ARGUMENT. */
 DC_API dc_status dc_cache_directory(DC_OUT DC_LIFETIME(static) const char** path);
+
+/* =========================================================================
+ * Linking device code (nvJitLink, else the driver's cuLink)
+ * ========================================================================= */
+
+/* dc_link_input.kind */
+DC_CONSTANTS(dc_link_input_kind, enumeration, int32_t)
+#define DC_LINK_INPUT_CUBIN           0  /**< machine code (relocatable, -rdc, to be linked with others) */
+#define DC_LINK_INPUT_PTX             1  /**< PTX text */
+#define DC_LINK_INPUT_LTOIR           2  /**< LTO-IR (DC_OUTPUT_LTOIR): needs nvJitLink */
+#define DC_LINK_INPUT_FATBIN          3  /**< a fatbin */
+#define DC_LINK_INPUT_OBJECT          4  /**< a host object file holding device code (nvcc -rdc -c) */
+#define DC_LINK_INPUT_LIBRARY         5  /**< an archive of such objects (libcudadevrt.a) */
+#define DC_LINK_INPUT_PROGRAM         6  /**< a dc_program's output (CUBIN, PTX or LTO-IR) */
+#define DC_LINK_INPUT_DEVICE_RUNTIME  7  /**< the toolkit's device runtime, libcudadevrt.a (dynamic parallelism) */
+
+/**
+ * One input of dc_link. Exactly one source of bytes: `program` (kind
+ * DC_LINK_INPUT_PROGRAM), `data` and `size` (bytes in memory), or `path` (a
+ * regular file of at most 2 GiB, read during the call). For
+ * DC_LINK_INPUT_DEVICE_RUNTIME `path` may name the archive; NULL looks for it
+ * in the CUDA toolkit: $CUDA_PATH, $CUDA_HOME, the toolkit NVRTC was loaded
+ * from, /usr/local/cuda (lib64/libcudadevrt.a; lib\x64\cudadevrt.lib on
+ * Windows). All of it is borrowed for the call only.
+ */
+typedef struct dc_link_input {
+  DC_FAMILY(dc_link_input_kind) int32_t kind;  /**< DC_LINK_INPUT_* */
+  uint32_t reserved;                           /**< must be 0 */
+  DC_NULLABLE dc_program program;              /**< DC_LINK_INPUT_PROGRAM: the program; else NULL */
+  DC_NULLABLE DC_ARRAY(size) const void* data; /**< the input's bytes, or NULL (program or path) */
+  uint64_t size;                               /**< bytes at `data`; 0 without data */
+  DC_NULLABLE const char* path;                /**< a file holding the input, or NULL */
+  DC_NULLABLE const char* name;                /**< names the input in logs; NULL: the path, else "input <i>" */
+} dc_link_input;
+
+/* dc_link_options.flags */
+DC_CONSTANTS(dc_link_flags, flags, uint32_t)
+#define DC_LINK_LTO         0x01u  /**< link-time optimisation (-lto); implied by an LTO-IR input */
+#define DC_LINK_DEBUG       0x02u  /**< debug information (-g) */
+#define DC_LINK_LINE_INFO   0x04u  /**< line information (-lineinfo) */
+#define DC_LINK_USE_DRIVER  0x08u  /**< link with the driver's cuLink even when nvJitLink is there */
+#define DC_LINK_NO_CACHE    0x10u  /**< neither read nor write the kernel cache */
+
+typedef struct dc_link_options {
+  uint32_t struct_size;          /**< sizeof(dc_link_options) */
+  /** Target architecture as 10 * major + minor (90 = sm_90). 0: the device's own
+   *  (then a device is needed). */
+  int32_t  arch;
+  DC_FAMILY(dc_link_flags) uint32_t flags;   /**< DC_LINK_* */
+  /** -O: 0..3 (nvJitLink 13 takes only 0 and 3, and says so); -1 = the linker's default (3). */
+  int32_t  optimization_level;
+  int32_t  max_registers;        /**< -maxrregcount; 0 = no limit */
+  uint32_t num_options;
+  /** Raw nvJitLink options ("-ftz=true"...), passed as they are; refused by
+   *  the driver's cuLink (DC_ERROR_NOT_SUPPORTED). */
+  DC_ARRAY(num_options) const char* const* options;
+} dc_link_options;
+
+#define DC_LINK_OPTIONS_INIT { (uint32_t)sizeof(dc_link_options), 0, 0u, -1, 0, 0u, NULL }
+
+/**
+ * Link device code into one CUBIN that dc_module_load_program (or
+ * dc_module_load) takes: relocatable CUBINs and PTX of several programs
+ * compiled with DC_COMPILE_RELOCATABLE, LTO-IR (DC_OUTPUT_LTOIR), fatbins,
+ * host objects and archives such as the device runtime (dynamic
+ * parallelism), in the order given. `options` may be NULL (the defaults);
+ * `device` may be NULL when options->arch is given and nvJitLink is present.
+ *
+ * The linker is nvJitLink, loaded at the first link (DCCUDA_NVJITLINK_LIBRARY,
+ * else libnvJitLink.so.13, then .12 (nvJitLink_130_0.dll, nvJitLink_120_0.dll),
+ * looked for where NVRTC is: beside libdccuda first, then the system's search,
+ * then the toolkit's folders; see the configuration table). Without it, or
+ * with DC_LINK_USE_DRIVER, the driver's cuLink links in `device`'s context,
+ * for the device's own architecture, every input but LTO-IR.
+ *
+ * Returns a new program (see dc_program_output: kind DC_OUTPUT_CUBIN) whose
+ * log (dc_program_log) is the linker's info log. Linked results are cached in
+ * memory and on disk as compiled ones are (dc_program_cache_source), keyed by
+ * the bytes of every input, every option, the architecture, the linker and its
+ * version (nvJitLink's, or the driver's for cuLink). On DC_ERROR_COMPILE the
+ * first error line is in the last-error message and the linker's whole error
+ * log in dc_last_error_detail().
+ *
+ * Thread-safe.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL inputs or out, count 0, a kind not
+ * DC_LINK_INPUT_*, reserved not 0, not exactly one source of bytes, size 0,
+ * bad options, no architecture and no device, an architecture other than the
+ * device's for cuLink, an option the linker rejects), DC_ERROR_INVALID_HANDLE
+ * (a device or an input's program that is not valid), DC_ERROR_INVALID_IMAGE
+ * (bytes that are not of the kind given, an empty file), DC_ERROR_NOT_FOUND (no
+ * such file; no device runtime in the toolkit: the message names the places
+ * tried), DC_ERROR_IO (a file that cannot be read), DC_ERROR_NOT_SUPPORTED (no
+ * nvJitLink and an input or option only it takes, LTO-IR above all, or no
+ * device to link with the driver: the message names the library and how to
+ * provide it), DC_ERROR_COMPILE (the link failed: an undefined symbol...),
+ * DC_ERROR_DRIVER (the driver's cuLink failed otherwise).
+ */
+DC_API dc_status dc_link(DC_IN DC_ARRAY(count) const dc_link_input* inputs, uint32_t count,
+                         DC_IN DC_NULLABLE const dc_link_options* options, DC_NULLABLE dc_device device,
+                         DC_OUT DC_OWNED dc_program* linked);
+
+/**
+ * The version of the nvJitLink dc_link uses (13, 0), loading it if needed;
+ * 0, 0 for one that cannot say (before CUDA 12.3).
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NOT_SUPPORTED (no
+ * nvJitLink: the message says what was tried and how to provide it).
+ */
+DC_API dc_status dc_nvjitlink_version(DC_OUT int32_t* major, DC_OUT int32_t* minor);
 
 /* =========================================================================
  * Modules and functions
@@ -2912,6 +3049,11 @@ DC_API dc_status dc_graph_set_host_node(dc_graph graph, uint64_t node, dc_host_f
 DC_CONSTANTS(dc_queue_direction, enumeration, int32_t)
 #define DC_QUEUE_TO_DEVICE  1  /**< the host enqueues, a kernel dequeues */
 #define DC_QUEUE_TO_HOST    2  /**< a kernel enqueues, the host dequeues */
+/** A kernel enqueues and another kernel (or another block) dequeues; the ring
+ *  is in device memory, which only kernels reach: the host's enqueue and
+ *  dequeue calls refuse such a queue (dc_queue_counters reads its counters
+ *  with a copy). */
+#define DC_QUEUE_BETWEEN_KERNELS 3
 
 /* How a host call waits (dc_queue_enqueue, dc_queue_dequeue,
  * dc_control_wait_stopped). The GPU cannot wake a host thread cheaply, so
@@ -2928,7 +3070,9 @@ DC_CONSTANTS(dc_wait_strategy, enumeration, int32_t)
 
 /**
  * Create a queue of `capacity` slots of `slot_size` bytes on `device`, in
- * page-locked host memory mapped into the device (cuMemHostAlloc, DEVICEMAP).
+ * page-locked host memory mapped into the device (cuMemHostAlloc, DEVICEMAP),
+ * or, for DC_QUEUE_BETWEEN_KERNELS, in device memory (cuMemAlloc: a kernel's
+ * loads of it stay on the GPU instead of crossing PCIe).
  * slot_size is a power of two from 8 to 65536; capacity a power of two from 2
  * to 16777216; slot_size * capacity at most 1 GiB. A message is 0 to
  * slot_size bytes. The queue starts empty, its counters at zero.
@@ -3056,8 +3200,12 @@ typedef struct dc_queue_stats {
 /**
  * Fill `stats` (the caller sets struct_size) with the queue's shape and
  * counters. enqueued and dequeued are read from the ring's counters, so they
- * include the kernel's side. Errors: DC_ERROR_INVALID_HANDLE,
- * DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size).
+ * include the kernel's side; for a DC_QUEUE_BETWEEN_KERNELS queue they are a
+ * snapshot copied from device memory (full_waits, empty_waits and drops, the
+ * host's counts, stay 0). Errors: DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size), and for a queue
+ * between kernels DC_ERROR_INVALID_STATE (called from a host function: the
+ * copy would wait for the stream it runs on), DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_queue_counters(dc_queue queue, DC_INOUT dc_queue_stats* stats);
 

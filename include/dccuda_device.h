@@ -3,9 +3,10 @@
  * blocks (see "Message queues and resident kernels" in dccuda.h).
  *
  * Plain CUDA C++: it compiles under NVRTC and nvcc, needs no CUDA header, no
- * CCCL and no runtime library, and uses only volatile loads and stores and
- * __threadfence_system(), which every architecture has (no host-native
- * atomics: the rings work on every PCIe host). Include it in a kernel's source
+ * CCCL and no runtime library, and uses only volatile loads and stores,
+ * __threadfence_system(), which every architecture has, and (in the cursors,
+ * on sm_70 and later) the lighter fence.acq_rel.sys; no host-native atomics:
+ * the rings work on every PCIe host. Include it in a kernel's source
  * (with dc_compile, pass it as an in-memory header or an include path).
  *
  * Which thread calls what. Each function here is called by ONE thread at a
@@ -107,6 +108,29 @@ DC_DEVICE_FN void dc_dev_store_release_u32(dc_dev_u32* p, dc_dev_u32 v) {
   __threadfence_system();
   *(volatile dc_dev_u32*)p = v;
 }
+/* A load with no order of its own, and the fence that gives the loads before
+ * it acquire order and the stores after it release order. On sm_70 and later
+ * the fence is fence.acq_rel.sys, lighter than __threadfence_system()'s
+ * sequentially consistent one (which the cursors do not need); before, it is
+ * __threadfence_system(). */
+DC_DEVICE_FN dc_dev_u64 dc_dev_load_relaxed_u64(const dc_dev_u64* p) { return *(const volatile dc_dev_u64*)p; }
+DC_DEVICE_FN void dc_dev_fence_acq_rel(void) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  asm volatile("fence.acq_rel.sys;" ::: "memory");
+#else
+  __threadfence_system();
+#endif
+}
+/* The same at GPU scope: enough when both sides are kernels on one GPU and
+ * the ring is in its memory (DC_QUEUE_BETWEEN_KERNELS), and much cheaper than
+ * a system fence. */
+DC_DEVICE_FN void dc_dev_fence_acq_rel_gpu(void) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#else
+  __threadfence();
+#endif
+}
 /* A counter only its one writer changes: no fence needed to read it back. */
 DC_DEVICE_FN dc_dev_u64 dc_dev_load_own_u64(const dc_dev_u64* p) { return *(const volatile dc_dev_u64*)p; }
 DC_DEVICE_FN void dc_dev_store_relaxed_u64(dc_dev_u64* p, dc_dev_u64 v) { *(volatile dc_dev_u64*)p = v; }
@@ -140,6 +164,9 @@ DC_DEVICE_FN dc_dev_u64 dc_dev_load_acquire_u64(const dc_dev_u64* p) { return __
 DC_DEVICE_FN dc_dev_u32 dc_dev_load_acquire_u32(const dc_dev_u32* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 DC_DEVICE_FN void dc_dev_store_release_u64(dc_dev_u64* p, dc_dev_u64 v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 DC_DEVICE_FN void dc_dev_store_release_u32(dc_dev_u32* p, dc_dev_u32 v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+DC_DEVICE_FN dc_dev_u64 dc_dev_load_relaxed_u64(const dc_dev_u64* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+DC_DEVICE_FN void dc_dev_fence_acq_rel(void) { __atomic_thread_fence(__ATOMIC_ACQ_REL); }
+DC_DEVICE_FN void dc_dev_fence_acq_rel_gpu(void) { __atomic_thread_fence(__ATOMIC_ACQ_REL); }
 DC_DEVICE_FN dc_dev_u64 dc_dev_load_own_u64(const dc_dev_u64* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 DC_DEVICE_FN void dc_dev_store_relaxed_u64(dc_dev_u64* p, dc_dev_u64 v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 DC_DEVICE_FN void dc_dev_store_relaxed_u32(dc_dev_u32* p, dc_dev_u32 v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
@@ -190,6 +217,159 @@ DC_DEVICE_FN int dc_ring_try_dequeue(dc_queue_ring* q, void* message, dc_dev_u32
   return DC_RING_DONE;
 }
 
+/* ---- cursors: the same rings, with fewer reads of the other side's memory
+ *
+ * A ring usually lives in page-locked host memory, and every load a kernel
+ * makes of it is a round trip over PCIe (about 1 us; a store is posted and
+ * costs little). dc_ring_try_dequeue and dc_ring_try_enqueue read the ring's
+ * header, their own counter and the other side's counter on every call. A
+ * cursor is the kernel's private view of one side of one ring: the header's
+ * constant fields and the side's own counter are kept in registers, and the
+ * other side's counter is read again only when the copy at hand says empty
+ * (consumer) or full (producer). A message is then found with one read of
+ * the tail, and its length and first 16 bytes are read together; longer
+ * messages are read eight words at a time, the loads in flight together.
+ *
+ * Rules: open a cursor at the start of the kernel's run (dc_ring_cursor_open)
+ * and use it, from one thread, for that run only; never mix it with the
+ * dc_ring_try_* calls on the same side of the same ring in that run (they
+ * would not see each other's counters). The host must not reset the ring
+ * while a cursor is open on it (dccuda's host side never does). */
+typedef struct dc_ring_cursor {
+  dc_queue_ring* ring;
+  unsigned char* slots;
+  dc_dev_u32* lengths;
+  dc_dev_u32 slot_size;  /* a power of two */
+  dc_dev_u32 capacity;   /* a power of two */
+  dc_dev_u64 own;        /* the consumer's head or the producer's tail */
+  dc_dev_u64 seen;       /* the other side's counter as last read */
+  int words;             /* nonzero: slots are 8-byte aligned (word copies) */
+  int gpu_scope;         /* nonzero: a ring between kernels (GPU-scope fences) */
+} dc_ring_cursor;
+
+/* A ring's direction field for a queue between kernels (dccuda.h's
+ * DC_QUEUE_BETWEEN_KERNELS): both sides on the GPU, the ring in its memory. */
+#define DC_RING_BETWEEN_KERNELS 3u
+
+/* The cursors' fence: GPU scope for a ring between kernels, system scope
+ * otherwise (the other side is the host). */
+DC_DEVICE_FN void dc_ring_cursor_fence(const dc_ring_cursor* c) {
+  if (c->gpu_scope)
+    dc_dev_fence_acq_rel_gpu();
+  else
+    dc_dev_fence_acq_rel();
+}
+
+/* Opens a cursor on `q` for the consumer (producer == 0) or the producer. */
+DC_DEVICE_FN void dc_ring_cursor_open(dc_ring_cursor* c, dc_queue_ring* q, int producer) {
+  c->ring = q;
+  c->slot_size = dc_dev_load_acquire_u32(&q->slot_size);
+  c->capacity = q->capacity;
+  c->slots = (unsigned char*)q + q->slots_offset;
+  c->lengths = (dc_dev_u32*)((unsigned char*)q + q->lengths_offset);
+  c->words = ((((unsigned long long)c->slots) | c->slot_size) & 7u) == 0;
+  c->gpu_scope = q->direction == DC_RING_BETWEEN_KERNELS;
+  if (producer) {
+    c->own = dc_dev_load_own_u64(&q->tail);
+    c->seen = dc_dev_load_acquire_u64(&q->head);
+  } else {
+    c->own = dc_dev_load_own_u64(&q->head);
+    c->seen = c->own; /* read the tail at the first dequeue */
+  }
+}
+
+/* Dequeues as dc_ring_try_dequeue does, but does not publish the new head
+ * (the slot is not given back to the producer yet): call
+ * dc_ring_cursor_publish, or dc_ring_cursor_publish_after_fence after a
+ * system fence that follows this call (dc_ring_cursor_try_enqueue's, when the
+ * answer to a message is sent before its slot is given back: one fence for
+ * both). */
+DC_DEVICE_FN int dc_ring_cursor_take(dc_ring_cursor* c, void* message, dc_dev_u32 max_size, dc_dev_u32* size) {
+  if (c->own == c->seen) {
+    /* An empty poll needs no fence; a new tail is made an acquire by one. */
+    c->seen = dc_dev_load_relaxed_u64(&c->ring->tail);
+    if (c->own == c->seen) return DC_RING_NOT_READY;
+    dc_ring_cursor_fence(c); /* acquire: the slot is written */
+  }
+  dc_dev_u64 index = c->own & (c->capacity - 1);
+  const unsigned char* slot = c->slots + index * (dc_dev_u64)c->slot_size;
+  if (c->words && c->slot_size >= 16) {
+    /* The length and the first two words in one round trip. */
+    const volatile dc_dev_u64* w = (const volatile dc_dev_u64*)slot;
+    dc_dev_u32 n = *(const volatile dc_dev_u32*)(c->lengths + index);
+    dc_dev_u64 w0 = w[0], w1 = w[1];
+    *size = n;
+    if (n > max_size) return DC_RING_TOO_LARGE;
+    dc_dev_u64 first[2] = {w0, w1};
+    const unsigned char* fb = (const unsigned char*)first;
+    unsigned char* to = (unsigned char*)message;
+    dc_dev_u32 head_bytes = n < 16 ? n : 16;
+    for (dc_dev_u32 i = 0; i < head_bytes; ++i) to[i] = fb[i];
+    if (n > 16) {
+      dc_dev_u32 i = 16;
+      if ((((unsigned long long)to) & 7u) == 0) {
+        dc_dev_u64* d = (dc_dev_u64*)to;
+        for (; i + 64 <= n; i += 64) {
+          /* eight loads issued before the first is used */
+          dc_dev_u64 r0 = w[i / 8], r1 = w[i / 8 + 1], r2 = w[i / 8 + 2], r3 = w[i / 8 + 3];
+          dc_dev_u64 r4 = w[i / 8 + 4], r5 = w[i / 8 + 5], r6 = w[i / 8 + 6], r7 = w[i / 8 + 7];
+          d[i / 8] = r0; d[i / 8 + 1] = r1; d[i / 8 + 2] = r2; d[i / 8 + 3] = r3;
+          d[i / 8 + 4] = r4; d[i / 8 + 5] = r5; d[i / 8 + 6] = r6; d[i / 8 + 7] = r7;
+        }
+        for (; i + 8 <= n; i += 8) d[i / 8] = w[i / 8];
+      }
+      dc_dev_copy_out(to + i, slot + i, n - i);
+    }
+  } else {
+    dc_dev_u32 n = dc_dev_load_acquire_u32(c->lengths + index);
+    *size = n;
+    if (n > max_size) return DC_RING_TOO_LARGE;
+    dc_dev_copy_out(message, slot, n);
+  }
+  c->own += 1;
+  return DC_RING_DONE;
+}
+
+/* Gives the slots taken so far back to the producer (release: the reads are
+ * done first). */
+DC_DEVICE_FN void dc_ring_cursor_publish(dc_ring_cursor* c) {
+  dc_ring_cursor_fence(c);
+  dc_dev_store_relaxed_u64(&c->ring->head, c->own);
+}
+
+/* The same without the fence, for a caller that has just run a system fence
+ * after its reads (dc_ring_cursor_try_enqueue runs one before it returns
+ * DC_RING_DONE). */
+DC_DEVICE_FN void dc_ring_cursor_publish_after_fence(dc_ring_cursor* c) {
+  dc_dev_store_relaxed_u64(&c->ring->head, c->own);
+}
+
+/* dc_ring_try_dequeue through a cursor: take, then publish. */
+DC_DEVICE_FN int dc_ring_cursor_try_dequeue(dc_ring_cursor* c, void* message, dc_dev_u32 max_size, dc_dev_u32* size) {
+  int r = dc_ring_cursor_take(c, message, max_size, size);
+  if (r == DC_RING_DONE) dc_ring_cursor_publish(c);
+  return r;
+}
+
+/* dc_ring_try_enqueue through a cursor (the producer's side): reads the
+ * consumer's head only when the ring looks full. */
+DC_DEVICE_FN int dc_ring_cursor_try_enqueue(dc_ring_cursor* c, const void* message, dc_dev_u32 size) {
+  if (size > c->slot_size) return DC_RING_TOO_LARGE;
+  if (c->own - c->seen >= c->capacity) {
+    /* acquire: the consumer has finished reading the slot it freed */
+    c->seen = dc_dev_load_relaxed_u64(&c->ring->head);
+    if (c->own - c->seen >= c->capacity) return DC_RING_NOT_READY;
+    dc_ring_cursor_fence(c);
+  }
+  dc_dev_u64 index = c->own & (c->capacity - 1);
+  dc_dev_copy_in(c->slots + index * (dc_dev_u64)c->slot_size, message, size);
+  dc_dev_store_relaxed_u32(c->lengths + index, size);
+  c->own += 1;
+  dc_ring_cursor_fence(c); /* release: slot and length first */
+  dc_dev_store_relaxed_u64(&c->ring->tail, c->own);
+  return DC_RING_DONE;
+}
+
 /* ---- control blocks (one thread of the kernel calls these) */
 
 /* The kernel has started: state DC_CONTROL_RUNNING. */
@@ -204,6 +384,12 @@ DC_DEVICE_FN int dc_control_stop_requested(const dc_control_block* c) {
  * that the host's watchdog (dc_control_check_progress) sees progress. */
 DC_DEVICE_FN void dc_control_beat(dc_control_block* c) {
   dc_dev_store_relaxed_u64(&c->heartbeat, dc_dev_load_own_u64(&c->heartbeat) + 1);
+}
+
+/* The heartbeat set to a count the kernel keeps (a store only; no read of the
+ * block, which dc_control_beat makes). */
+DC_DEVICE_FN void dc_control_beat_to(dc_control_block* c, dc_dev_u64 count) {
+  dc_dev_store_relaxed_u64(&c->heartbeat, count);
 }
 
 /* Count an error (a message it could not handle, a reply that did not fit). */

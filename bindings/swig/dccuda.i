@@ -45,6 +45,7 @@
 %include "typemaps/callbacks.i"
 %include "typemaps/copies.i"
 %include "typemaps/mem_ops.i"
+%include "typemaps/link.i"
 
 /* The header's #define constants as C# `const` values (usable in switch and attributes),
    not properties that call into the wrapper. */

@@ -1,6 +1,7 @@
 // Entry points: runtime compilation (NVRTC) and the kernel cache.
 #include "dccuda.h"
 
+#include "compile/arch.h"
 #include "compile/compile_request.h"
 #include "compile/compiler.h"
 #include "compile/disk_cache.h"
@@ -10,6 +11,7 @@
 #include "core/fork_guard.h"
 #include "core/guard.h"
 #include "device/device.h"
+#include "loader/nvrtc.h"
 
 using namespace dc;
 
@@ -31,6 +33,31 @@ DC_API dc_status dc_compile(const char* source, const char* program_name, const 
 }
 
 DC_API void dc_program_release(dc_program program) { close_handle<Program>(program); }
+
+DC_API dc_status dc_nvrtc_supported_archs(int32_t* archs, uint32_t capacity, uint32_t* count) {
+  return guarded("dc_nvrtc_supported_archs", [&] {
+    clear_out(count);
+    forbid_after_fork();
+    require_arg(count, "count");
+    if (!archs && capacity != 0)
+      fail(DC_ERROR_INVALID_ARGUMENT, "archs is NULL but capacity is %u; pass an array, or NULL and 0 to ask for "
+           "the count", capacity);
+    require_nvrtc();
+    const std::vector<int32_t>& supported = nvrtc_supported_archs();
+    if (supported.empty())
+      fail(DC_ERROR_NOT_SUPPORTED, "NVRTC %d.%d cannot list its architectures (nvrtcGetSupportedArchs needs NVRTC "
+           "11.2 or newer)", nvrtc_state().major, nvrtc_state().minor);
+    uint32_t n = static_cast<uint32_t>(supported.size());
+    if (archs) {
+      if (capacity < n)
+        fail(DC_ERROR_OUT_OF_RANGE, "capacity is %u, but NVRTC supports %u architectures; pass an array of %u", capacity,
+             n, n);
+      for (uint32_t i = 0; i < n; ++i) archs[i] = supported[i];
+    }
+    *count = n;
+    return DC_SUCCESS;
+  });
+}
 
 DC_API dc_status dc_program_output(dc_program program, int32_t* kind, const void** data, uint64_t* size) {
   return guarded("dc_program_output", [&] {

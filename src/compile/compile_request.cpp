@@ -1,6 +1,7 @@
 #include "compile/compile_request.h"
 
 #include "compile/arch.h"
+#include "compile/toolkit.h"
 #include "core/args.h"
 #include "core/error.h"
 #include "device/device.h"
@@ -9,7 +10,8 @@ namespace dc {
 namespace {
 
 constexpr uint32_t kKnownFlags = DC_COMPILE_FAST_MATH | DC_COMPILE_LINE_INFO | DC_COMPILE_DEVICE_DEBUG |
-                                 DC_COMPILE_RELOCATABLE | DC_COMPILE_ARCH_SPECIFIC | DC_COMPILE_NO_CACHE;
+                                 DC_COMPILE_RELOCATABLE | DC_COMPILE_ARCH_SPECIFIC | DC_COMPILE_NO_CACHE |
+                                 DC_COMPILE_TOOLKIT_HEADERS;
 // A sanity bound on every list: far above any real use, low enough that a
 // garbage count is reported instead of walking wild memory for long.
 constexpr uint32_t kMaxListLength = 65536;
@@ -92,6 +94,11 @@ CompileRequest make_compile_request(const char* source, const char* program_name
   if (o.max_registers > 0) a.push_back("--maxrregcount=" + std::to_string(o.max_registers));
   for (const std::string& d : defines) a.push_back("--define-macro=" + d);
   for (const std::string& p : r.include_paths) a.push_back("--include-path=" + p);
+  // After the caller's own paths, which win. Not in r.include_paths: the
+  // include scan would read hundreds of toolkit headers for every key; the
+  // folders are in the options, and so in the key.
+  if (o.flags & DC_COMPILE_TOOLKIT_HEADERS)
+    for (const std::string& p : toolkit_include_dirs()) a.push_back("--include-path=" + p);
   for (std::string& raw_option : raw) a.push_back(std::move(raw_option));
   return r;
 }

@@ -105,6 +105,7 @@ Config from_environment(const dc_init_options* options) {
     c.driver_library = env.text("DCCUDA_DRIVER_LIBRARY", "a file name or path of the CUDA driver library");
   if (!options || !options->nvrtc_library)
     c.nvrtc_library = env.text("DCCUDA_NVRTC_LIBRARY", "a file name or path of libnvrtc");
+  c.nvjitlink_library = env.text("DCCUDA_NVJITLINK_LIBRARY", "a file name or path of libnvJitLink");
   if (!options || !options->cache_dir) c.cache_dir = env.text("DCCUDA_CACHE_DIR", "a directory path");
   if (!options || !options->cache_max_bytes) c.cache_max_bytes = env.integer("DCCUDA_CACHE_MAX_BYTES", 1, kMaxCacheBytes);
   if (env.yes_no("DCCUDA_CACHE_DISABLE")) c.flags |= DC_INIT_NO_DISK_CACHE | DC_INIT_NO_MEMORY_CACHE;
@@ -139,7 +140,7 @@ Config from_environment(const dc_init_options* options) {
 }  // namespace
 
 const char* const kConfigVariables[] = {
-    "DCCUDA_DRIVER_LIBRARY", "DCCUDA_NVRTC_LIBRARY", "DCCUDA_CACHE_DIR", "DCCUDA_CACHE_MAX_BYTES",
+    "DCCUDA_DRIVER_LIBRARY", "DCCUDA_NVRTC_LIBRARY", "DCCUDA_NVJITLINK_LIBRARY", "DCCUDA_CACHE_DIR", "DCCUDA_CACHE_MAX_BYTES",
     "DCCUDA_CACHE_DISABLE", "DCCUDA_CACHE_KEY_FILE", "DCCUDA_STAGING_MIN_BYTES", "DCCUDA_STAGING_MIN_BYTES_H2D",
     "DCCUDA_STAGING_CHUNK_BYTES", "DCCUDA_STAGING_MIN_CHUNK_BYTES", "DCCUDA_STAGING_BUFFERS", "DCCUDA_COPY_THREADS",
     "XDG_CACHE_HOME", "HOME", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", nullptr};

@@ -22,6 +22,7 @@ namespace dc {
 struct Config {
   std::string driver_library;   // empty: the platform default
   std::string nvrtc_library;    // empty: the platform default
+  std::string nvjitlink_library; // empty: the platform default (no dc_init option: the variable only)
   std::string cache_dir;        // empty: the default location (below)
   uint64_t cache_max_bytes = 0; // 0: the default
   uint32_t flags = 0;           // DC_INIT_*
@@ -30,7 +31,7 @@ struct Config {
   std::string xdg_cache_home;   // only an absolute path counts (the XDG rule)
   std::string home;
   std::string local_app_data;   // %LOCALAPPDATA% (Windows): the kernel cache's default home there
-  std::string cuda_home;        // NVRTC is looked for in $CUDA_HOME/lib64...
+  std::string cuda_home;        // NVRTC and nvJitLink are looked for in $CUDA_HOME/lib64...
   std::string cuda_path;        // ...and $CUDA_PATH/lib64
   std::string ld_library_path;  // part of what decides which NVRTC dlopen finds
 

@@ -1,5 +1,6 @@
 #include "loader/nvrtc.h"
 
+#include <atomic>
 #include <mutex>
 #include <vector>
 
@@ -13,6 +14,7 @@ namespace {
 NvrtcApi g_api;
 NvrtcState g_state;
 std::once_flag g_once;
+std::atomic<bool> g_loaded{false};  // set once g_state says DC_SUCCESS
 
 std::vector<std::string> candidates() {
   const Config& cfg = config();
@@ -74,6 +76,7 @@ void load() {
   g_state.major = major;
   g_state.minor = minor;
   g_state.status = DC_SUCCESS;
+  g_loaded.store(true, std::memory_order_release);
 }
 
 }  // namespace
@@ -87,6 +90,11 @@ const NvrtcState& nvrtc_state() {
 }
 
 const NvrtcApi& nvrtc_api() noexcept { return g_api; }
+
+std::string nvrtc_loaded_file() {
+  if (!g_loaded.load(std::memory_order_acquire)) return {};
+  return loaded_library_file(reinterpret_cast<const void*>(g_api.nvrtcVersion));
+}
 
 const NvrtcApi& require_nvrtc() {
   const NvrtcState& s = nvrtc_state();

@@ -34,6 +34,11 @@ const NvrtcState& nvrtc_state();
 // The table; only valid once nvrtc_state().status is DC_SUCCESS.
 const NvrtcApi& nvrtc_api() noexcept;
 
+// The file (absolute, links resolved) NVRTC was loaded from, if an earlier
+// call loaded it; "" otherwise. Never loads NVRTC: for finding the toolkit
+// NVRTC belongs to without paying for loading it (compile/toolkit.h).
+std::string nvrtc_loaded_file();
+
 // Fails with DC_ERROR_NO_COMPILER unless NVRTC is usable.
 const NvrtcApi& require_nvrtc();
 

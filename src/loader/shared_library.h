@@ -43,6 +43,11 @@ const char* default_driver_library();
 // nvrtc64_120_0.dll.
 std::vector<std::string> nvrtc_file_names();
 
+// nvJitLink's file names, newest first: libnvJitLink.so.13, .12;
+// nvJitLink_130_0.dll, nvJitLink_120_0.dll. It lies in the same folders as
+// NVRTC (toolkit_nvrtc_folders).
+std::vector<std::string> nvjitlink_file_names();
+
 // The folders of a CUDA toolkit that hold NVRTC, given $CUDA_HOME and
 // $CUDA_PATH (empty: unset): <root>/lib64 and /usr/local/cuda/lib64;
 // %CUDA_PATH%\bin\x64 (CUDA 13 on), %CUDA_PATH%\bin, the same in %CUDA_HOME%.

@@ -56,6 +56,8 @@ const char* default_driver_library() { return "libcuda.so.1"; }
 
 std::vector<std::string> nvrtc_file_names() { return {"libnvrtc.so.13", "libnvrtc.so.12"}; }
 
+std::vector<std::string> nvjitlink_file_names() { return {"libnvJitLink.so.13", "libnvJitLink.so.12"}; }
+
 std::vector<std::string> toolkit_nvrtc_folders(const std::string& cuda_home, const std::string& cuda_path) {
   std::vector<std::string> out;
   for (const std::string& root : {cuda_home, cuda_path})

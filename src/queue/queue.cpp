@@ -3,8 +3,12 @@
 #include <cstddef>
 #include <cstring>
 
+#include <vector>
+
 #include "core/error.h"
+#include "memory/transfer.h"
 #include "queue/host_wait.h"
+#include "stream/host_callback.h"
 
 namespace dc {
 namespace {
@@ -27,8 +31,10 @@ uint64_t round_up(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
 }  // namespace
 
 Ref<Queue> Queue::create(Ref<Device> device, int32_t direction, uint32_t slot_size, uint32_t capacity) {
-  if (direction != DC_QUEUE_TO_DEVICE && direction != DC_QUEUE_TO_HOST)
-    fail(DC_ERROR_INVALID_ARGUMENT, "direction is %d; use DC_QUEUE_TO_DEVICE (1) or DC_QUEUE_TO_HOST (2)", direction);
+  if (direction != DC_QUEUE_TO_DEVICE && direction != DC_QUEUE_TO_HOST && direction != DC_QUEUE_BETWEEN_KERNELS)
+    fail(DC_ERROR_INVALID_ARGUMENT,
+         "direction is %d; use DC_QUEUE_TO_DEVICE (1), DC_QUEUE_TO_HOST (2) or DC_QUEUE_BETWEEN_KERNELS (3)",
+         direction);
   if (!power_of_two(slot_size) || slot_size < kMinSlot || slot_size > kMaxSlot)
     fail(DC_ERROR_INVALID_ARGUMENT, "slot_size %u is not a power of two from %u to %u; round it up", slot_size,
          kMinSlot, kMaxSlot);
@@ -41,6 +47,22 @@ Ref<Queue> Queue::create(Ref<Device> device, int32_t direction, uint32_t slot_si
   uint64_t lengths = sizeof(dc_queue_ring);
   uint64_t slots = round_up(lengths + uint64_t(4) * capacity, 128);
   uint64_t bytes = slots + uint64_t(slot_size) * capacity;
+  if (direction == DC_QUEUE_BETWEEN_KERNELS) {
+    // Device memory, outside the stream-ordered pool (a resident kernel may
+    // use it while other streams allocate and free). The header and the
+    // lengths are written once from the host; the slots need no clearing.
+    Ref<Buffer> buffer = Buffer::alloc_device(device, bytes, DC_ALLOC_NO_POOL);
+    std::vector<unsigned char> header(static_cast<size_t>(slots), 0);
+    auto* ring = reinterpret_cast<dc_queue_ring*>(header.data());
+    ring->magic = DC_QUEUE_RING_MAGIC;
+    ring->slot_size = slot_size;
+    ring->capacity = capacity;
+    ring->direction = static_cast<uint32_t>(direction);
+    ring->lengths_offset = lengths;
+    ring->slots_offset = slots;
+    write(*buffer, 0, header.data(), header.size(), nullptr);
+    return Ref<Queue>::adopt(new Queue(std::move(device), std::move(buffer), direction, slot_size, capacity));
+  }
   Ref<Buffer> buffer = Buffer::alloc_pinned(device, bytes, DC_ALLOC_DEVICE_MAPPED);
   if (!buffer->device_address())
     fail(DC_ERROR_NOT_SUPPORTED, "device %d cannot map page-locked host memory, which queues live in",
@@ -54,20 +76,31 @@ Ref<Queue> Queue::create(Ref<Device> device, int32_t direction, uint32_t slot_si
   ring->direction = static_cast<uint32_t>(direction);
   ring->lengths_offset = lengths;
   ring->slots_offset = slots;
-  return Ref<Queue>::adopt(new Queue(std::move(device), std::move(buffer), direction));
+  return Ref<Queue>::adopt(new Queue(std::move(device), std::move(buffer), direction, slot_size, capacity));
 }
 
-Queue::Queue(Ref<Device> device, Ref<Buffer> buffer, int32_t direction) noexcept
+Queue::Queue(Ref<Device> device, Ref<Buffer> buffer, int32_t direction, uint32_t slot_size,
+             uint32_t capacity) noexcept
     : DeviceObject(kHandleType, std::move(device)),
       buffer_(std::move(buffer)),
-      ring_(static_cast<dc_queue_ring*>(buffer_->host_pointer())),
+      // Between kernels the ring is in device memory: the host has no view of it.
+      ring_(direction == DC_QUEUE_BETWEEN_KERNELS ? nullptr : static_cast<dc_queue_ring*>(buffer_->host_pointer())),
       direction_(direction),
-      slot_size_(ring_->slot_size),
-      mask_(ring_->capacity - 1),
-      lengths_(reinterpret_cast<uint32_t*>(reinterpret_cast<unsigned char*>(ring_) + ring_->lengths_offset)),
-      slots_(reinterpret_cast<unsigned char*>(ring_) + ring_->slots_offset) {}
+      slot_size_(slot_size),
+      mask_(capacity - 1),
+      lengths_(ring_ ? reinterpret_cast<uint32_t*>(reinterpret_cast<unsigned char*>(ring_) + ring_->lengths_offset)
+                     : nullptr),
+      slots_(ring_ ? reinterpret_cast<unsigned char*>(ring_) + ring_->slots_offset : nullptr) {}
+
+void Queue::require_host_side() const {
+  if (direction_ == DC_QUEUE_BETWEEN_KERNELS) [[unlikely]]
+    fail(DC_ERROR_INVALID_ARGUMENT,
+         "queue was made DC_QUEUE_BETWEEN_KERNELS: its ring is in device memory and both its sides are kernels "
+         "(dccuda_device.h); use a DC_QUEUE_TO_DEVICE or DC_QUEUE_TO_HOST queue to talk to a kernel from the host");
+}
 
 void Queue::require_producer() const {
+  require_host_side();
   if (direction_ != DC_QUEUE_TO_DEVICE) [[unlikely]]
     fail(DC_ERROR_INVALID_ARGUMENT,
          "queue was made DC_QUEUE_TO_HOST: the kernel enqueues and the host dequeues (one producer); use a "
@@ -75,6 +108,7 @@ void Queue::require_producer() const {
 }
 
 void Queue::require_consumer() const {
+  require_host_side();
   if (direction_ != DC_QUEUE_TO_HOST) [[unlikely]]
     fail(DC_ERROR_INVALID_ARGUMENT,
          "queue was made DC_QUEUE_TO_DEVICE: the host enqueues and the kernel dequeues (one consumer); use a "
@@ -235,9 +269,20 @@ uint32_t Queue::dequeue_batch(void* messages, uint64_t size, uint32_t stride) {
   return static_cast<uint32_t>(n);
 }
 
-void Queue::fill_stats(dc_queue_stats* s) const noexcept {
-  uint64_t tail = dc_dev_load_acquire_u64(&ring_->tail);
-  uint64_t head = dc_dev_load_acquire_u64(&ring_->head);
+void Queue::fill_stats(dc_queue_stats* s) const {
+  uint64_t tail = 0, head = 0;
+  if (ring_) {
+    tail = dc_dev_load_acquire_u64(&ring_->tail);
+    head = dc_dev_load_acquire_u64(&ring_->head);
+  } else {
+    // A snapshot of the kernels' counters, copied from device memory: a
+    // synchronous copy, which a host function may not make.
+    forbid_in_host_callback();
+    check_usable();
+    ContextScope bind(device());
+    read(*buffer_, offsetof(dc_queue_ring, tail), &tail, sizeof tail, nullptr);
+    read(*buffer_, offsetof(dc_queue_ring, head), &head, sizeof head, nullptr);
+  }
   s->direction = direction_;
   s->slot_size = slot_size_;
   s->capacity = static_cast<uint32_t>(capacity());

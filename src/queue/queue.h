@@ -1,6 +1,6 @@
 // dc_queue: a single-producer / single-consumer ring of fixed-size slots in
-// page-locked host memory mapped into the device (dccuda.h, "Message queues
-// and resident kernels"). The ring's layout and the one implementation of its
+// page-locked host memory mapped into the device, or in device memory for a
+// queue between kernels (dccuda.h, "Message queues and resident kernels"). The ring's layout and the one implementation of its
 // enqueue and dequeue are include/dccuda_device.h's: the host side runs the
 // same functions, compiled for the host, as the kernel does on the GPU.
 //
@@ -42,10 +42,13 @@ class Queue : public DeviceObject {
   bool dequeue(void* message, uint32_t max_size, uint32_t* size, int32_t wait, uint64_t timeout_us);
   uint32_t dequeue_batch(void* messages, uint64_t size, uint32_t stride);
 
-  void fill_stats(dc_queue_stats* stats) const noexcept;
+  // Between kernels the counters are copied from device memory (binding the
+  // device's context; refused in a host function).
+  void fill_stats(dc_queue_stats* stats) const;
 
  private:
-  Queue(Ref<Device> device, Ref<Buffer> buffer, int32_t direction) noexcept;
+  Queue(Ref<Device> device, Ref<Buffer> buffer, int32_t direction, uint32_t slot_size, uint32_t capacity) noexcept;
+  void require_host_side() const;
   void require_producer() const;
   void require_consumer() const;
   void check_message_size(uint32_t size) const;
@@ -58,7 +61,7 @@ class Queue : public DeviceObject {
   uint32_t* length_cell(uint64_t position) const noexcept;
 
   Ref<Buffer> buffer_;
-  dc_queue_ring* ring_;
+  dc_queue_ring* ring_;  // nullptr between kernels (device memory)
   int32_t direction_;
   // The shape, kept on the host side: the kernel can write the ring's header.
   uint32_t slot_size_;

@@ -1,6 +1,7 @@
 /*
  * dccuda-echo-actor: a resident kernel served through message queues, the
- * smallest complete "GPU actor". The actor (tests/queue/echo_kernel.cuh,
+ * smallest complete "GPU actor". The actor (dc_echo_cursor of
+ * tests/queue/echo_kernel.cuh, the kernel side through dccuda_device.h's cursors,
  * compiled with NVRTC together with include/dccuda_device.h) is launched
  * once with DC_LAUNCH_PERSISTENT and answers every message of a
  * DC_QUEUE_TO_DEVICE queue on a DC_QUEUE_TO_HOST queue, until its control
@@ -130,7 +131,7 @@ int main(int argc, char** argv) {
     dc_device_release(device);
     return 0;
   }
-  if (!module || dc_module_get_function(module, "dc_echo", &actor) || dc_stream_create(device, 0, 0, &stream) ||
+  if (!module || dc_module_get_function(module, "dc_echo_cursor", &actor) || dc_stream_create(device, 0, 0, &stream) ||
       dc_queue_create(device, DC_QUEUE_TO_DEVICE, kSlot, kCapacity, &in) ||
       dc_queue_create(device, DC_QUEUE_TO_HOST, kSlot, kCapacity, &out) || dc_control_create(device, &control) ||
       dc_queue_buffer(in, &buffers[0]) || dc_queue_buffer(out, &buffers[1]) || dc_control_buffer(control, &buffers[2]))

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -473,6 +474,37 @@ TEST_F(CompileTest, CacheDirectoryAndClearArguments) {
   EXPECT_DC_ERROR(dc_cache_clear(0), DC_ERROR_INVALID_ARGUMENT, "flags is 0");
   EXPECT_DC_ERROR(dc_cache_clear(0x10), DC_ERROR_INVALID_ARGUMENT, "unknown bits");
   EXPECT_DC_OK(dc_cache_clear(DC_CACHE_CLEAR_MEMORY));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(NvrtcArchs, TheListIsAscendingAndHoldsWhatCompiles) {
+  SKIP_WITHOUT_NVRTC();
+  uint32_t count = 0;
+  ASSERT_DC_OK(dc_nvrtc_supported_archs(nullptr, 0, &count));
+  ASSERT_GT(count, 0u);
+  std::vector<int32_t> archs(count);
+  uint32_t again = 0;
+  ASSERT_DC_OK(dc_nvrtc_supported_archs(archs.data(), count, &again));
+  EXPECT_EQ(again, count);
+  for (uint32_t i = 1; i < count; ++i) EXPECT_LT(archs[i - 1], archs[i]) << i;
+  EXPECT_NE(std::find(archs.begin(), archs.end(), 90), archs.end()) << "every supported NVRTC targets sm_90";
+  std::vector<int32_t> small(count - 1, -1);
+  uint32_t none = 7;
+  EXPECT_DC_ERROR(dc_nvrtc_supported_archs(small.data(), count - 1, &none), DC_ERROR_OUT_OF_RANGE,
+                  "pass an array of " + std::to_string(count));
+  EXPECT_EQ(none, 0u);
+  for (int32_t v : small) EXPECT_EQ(v, -1) << "nothing written";
+  EXPECT_DC_ERROR(dc_nvrtc_supported_archs(nullptr, 4, &none), DC_ERROR_INVALID_ARGUMENT, "archs is NULL");
+  // Each one listed compiles to a CUBIN.
+  dc_compile_options o = DC_COMPILE_OPTIONS_INIT;
+  o.arch = archs.back();
+  o.flags = DC_COMPILE_NO_CACHE;
+  dc_program p = nullptr;
+  EXPECT_DC_OK(dc_compile("__global__ void k() {}", "k.cu", &o, nullptr, &p));
+  dc_program_release(p);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // compiling reports DC_ERROR_NO_COMPILER, and precompiled images still load.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -55,7 +56,7 @@ bool nvrtc_absent() {
 }
 
 #define REQUIRE_NO_NVRTC() \
-  if (!nvrtc_absent()) GTEST_SKIP() << "runs with DCCUDA_NVRTC_LIBRARY=/nonexistent/libnvrtc.so.13"
+  if (!nvrtc_absent()) GTEST_SKIP() << "runs with DCCUDA_NVRTC_LIBRARY=/nonexistent/lib64/libnvrtc.so.13"
 
 TEST(NoNvrtc, CompileReportsNoCompiler) {
   REQUIRE_NO_NVRTC();
@@ -107,6 +108,51 @@ TEST(NoNvrtc, PrecompiledImagesStillLoad) {
   if (auto* fake = dctest::fake_driver()) {
     EXPECT_EQ(fake->live("modules"), 0);
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Where the toolkit's headers are looked for, NVRTC's folder among them: with
+// DCCUDA_NVRTC_LIBRARY=/nonexistent/lib64/libnvrtc.so.13 the toolkit /nonexistent
+// is tried (and has no headers). Where another toolkit has them (CUDA_PATH,
+// CUDA_HOME, /usr/local/cuda) the compile goes on and finds no NVRTC; where
+// none has (the toolkit-less CI run) the message names every place tried.
+TEST(NoNvrtc, ToolkitHeadersNotFoundNameEveryPlaceTried) {
+  dc_compile_options o = DC_COMPILE_OPTIONS_INIT;
+  o.arch = 90;
+  o.flags = DC_COMPILE_TOOLKIT_HEADERS;
+  dc_program p = nullptr;
+  dc_status s = dc_compile("__global__ void k() {}", "k.cu", &o, nullptr, &p);
+  std::string message = dc_last_error_message();
+  EXPECT_EQ(p, nullptr);
+  bool another_toolkit = false;
+  const char* const roots[] = {std::getenv("CUDA_PATH"), std::getenv("CUDA_HOME"), "/usr/local/cuda"};
+  for (const char* root : roots) {
+    if (!root || !*root) continue;
+    std::ifstream marker(std::string(root) + "/include/cooperative_groups.h");
+    another_toolkit = another_toolkit || marker.good();
+  }
+  if (another_toolkit) {
+    EXPECT_EQ(s, DC_ERROR_NO_COMPILER) << message;
+  } else {
+    EXPECT_EQ(s, DC_ERROR_NOT_FOUND) << message;
+    EXPECT_NE(message.find("the CUDA toolkit's headers were not found (tried "), std::string::npos) << message;
+    EXPECT_NE(message.find("/nonexistent/include/cooperative_groups.h"), std::string::npos) << message;
+    EXPECT_NE(message.find("CUDA_PATH"), std::string::npos) << message;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(NoNvrtc, SupportedArchitecturesNeedNvrtc) {
+  REQUIRE_NO_NVRTC();
+  uint32_t count = 7;
+  EXPECT_DC_ERROR(dc_nvrtc_supported_archs(nullptr, 0, &count), DC_ERROR_NO_COMPILER, "NVRTC is not available");
+  EXPECT_EQ(count, 0u);
 }
 
 }  // namespace

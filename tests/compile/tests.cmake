@@ -13,7 +13,7 @@ dc_test(test_compile_no_driver SOURCES ${DCTEST_COMPILE}/test_compile_no_driver.
 target_link_libraries(test_compile_no_driver PRIVATE dctest_kernels)
 # No NVRTC: compiling reports it, precompiled images still load.
 dc_test(test_no_nvrtc SOURCES ${DCTEST_COMPILE}/test_no_nvrtc.cpp
-  ENV ${DCTEST_FAKE_ENV} DCCUDA_NVRTC_LIBRARY=/nonexistent/libnvrtc.so.13)
+  ENV ${DCTEST_FAKE_ENV} DCCUDA_NVRTC_LIBRARY=/nonexistent/lib64/libnvrtc.so.13)
 target_link_libraries(test_no_nvrtc PRIVATE dctest_kernels)
 # The cache: its own main gives each process a fresh cache directory.
 dc_test(test_cache SOURCES ${DCTEST_COMPILE}/test_cache.cpp OWN_MAIN ENV DCCUDA_DRIVER_LIBRARY=${DCFAKE_PATH})

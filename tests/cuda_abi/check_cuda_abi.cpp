@@ -1,5 +1,5 @@
 // The check of dccuda's own CUDA declarations (src/loader/cuda_abi) against
-// the toolkit's cuda.h, cudaTypedefs.h and nvrtc.h. Built where the toolkit is
+// the toolkit's cuda.h, cudaTypedefs.h, nvrtc.h and nvJitLink.h. Built where the toolkit is
 // installed (CTest: cuda_abi.check); tests/cuda_abi/planted_mistakes.py shows
 // it failing on a mistake of every kind.
 //
@@ -40,10 +40,12 @@
 #define DC_CUDA_ABI_CHECK 1
 #include "loader/cuda_abi/driver_abi.h"
 #include "loader/cuda_abi/nvrtc_abi.h"
+#include "loader/cuda_abi/nvjitlink_abi.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <nvrtc.h>
+#include <nvJitLink.h>
 
 #include "cuda_abi/symbol_names.h"
 
@@ -89,6 +91,9 @@ using member_type = std::remove_reference_t<T>;
 #define DC_CU_ENTRY(name, version, params)
 #define DC_CU_ENTRY_OLDER(name, version, params)
 #define DC_NVRTC_ENTRY(ret, name, params)
+// nvJitLink's functions are checked as NVRTC's are (nvJitLink.h declares
+// them as functions of the same names; forwarding expands nothing there).
+#define DC_NVJITLINK_ENTRY(ret, name, params) DC_NVRTC_ENTRY(ret, name, params)
 
 // ---------------------------------------------------------------------------
 // Pass 1: which of dccuda's named types stands for which of cuda.h's.
@@ -112,6 +117,7 @@ namespace {
 #include "loader/cuda_abi/driver_enums.inc"
 #include "loader/cuda_abi/driver_structs.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
+#include "loader/cuda_abi/nvjitlink_declarations.inc"
 }  // namespace
 #undef DC_CU_HANDLE
 #undef DC_CU_ENUM_BEGIN
@@ -145,6 +151,7 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/driver_constants.inc"
 #include "loader/cuda_abi/driver_entry_points.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
+#include "loader/cuda_abi/nvjitlink_declarations.inc"
 }  // namespace in_cuda_terms
 #undef DC_CU_CALLBACK
 #undef DC_CU_CONSTANT
@@ -237,6 +244,7 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/driver_enums.inc"
 #include "loader/cuda_abi/driver_structs.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
+#include "loader/cuda_abi/nvjitlink_declarations.inc"
 
 #undef DC_CU_CALLBACK
 #define DC_CU_CALLBACK(name, ret, params)
@@ -271,6 +279,7 @@ namespace in_cuda_terms {
                 "CUDA ABI: " #name ": the signature differs from nvrtc.h's");
 #include "loader/cuda_abi/driver_entry_points.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
+#include "loader/cuda_abi/nvjitlink_declarations.inc"
 
 // ---------------------------------------------------------------------------
 // Run time: pointer constants and exported names.
@@ -381,6 +390,7 @@ constexpr Counts count_lists() {
 #include "loader/cuda_abi/driver_constants.inc"
 #include "loader/cuda_abi/driver_entry_points.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
+#include "loader/cuda_abi/nvjitlink_declarations.inc"
   return c;
 }
 

@@ -81,6 +81,14 @@ CASES = {
     "nvrtc_enumerator": (
         "nvrtc_declarations.inc", "DC_CU_ENUMERATOR(NVRTC_ERROR_COMPILATION, 6)",
         "DC_CU_ENUMERATOR(NVRTC_ERROR_COMPILATION, 7)", "enumerator NVRTC_ERROR_COMPILATION: the value differs"),
+    "nvjitlink_signature": (
+        "nvjitlink_declarations.inc",
+        "DC_NVJITLINK_ENTRY(nvJitLinkResult, nvJitLinkGetLinkedCubinSize, (nvJitLinkHandle handle, size_t* size))",
+        "DC_NVJITLINK_ENTRY(nvJitLinkResult, nvJitLinkGetLinkedCubinSize, (nvJitLinkHandle handle, unsigned* size))",
+        "nvJitLinkGetLinkedCubinSize: the signature differs"),
+    "nvjitlink_enumerator": (
+        "nvjitlink_declarations.inc", "DC_CU_ENUMERATOR(NVJITLINK_INPUT_LTOIR, 3)",
+        "DC_CU_ENUMERATOR(NVJITLINK_INPUT_LTOIR, 4)", "enumerator NVJITLINK_INPUT_LTOIR: the value differs"),
     "constant_value": (
         "driver_constants.inc", "DC_CU_CONSTANT(CU_MEMHOSTALLOC_DEVICEMAP, int, 0x02)",
         "DC_CU_CONSTANT(CU_MEMHOSTALLOC_DEVICEMAP, int, 0x04)", "constant CU_MEMHOSTALLOC_DEVICEMAP: the value differs"),

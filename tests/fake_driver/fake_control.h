@@ -50,8 +50,15 @@ long dcfake_call_count(const char* entry);
 
 /* Live objects of a kind: "allocations", "host_allocations", "managed",
  * "registrations", "pools", "streams", "events", "modules", "graphs",
- * "graph_execs", "primary_retains". -1 for an unknown kind. */
+ * "graph_execs", "primary_retains", "link_states". -1 for an unknown kind. */
 long dcfake_live(const char* kind);
+
+/* The CUjitInputType of input `index` of the last link completed with
+ * cuLinkComplete, or -1 when it had no such input (or no link completed since
+ * dcfake_reset). The fake's cuLink links nothing: it records its inputs and
+ * answers the first CUBIN among them (else the first PTX) as the "linked"
+ * image, so that the result loads in the fake. */
+long dcfake_last_link_input(int index);
 
 /* Calls of the legacy, unversioned entry points (cuMemAlloc taking 32-bit
  * pointers...) that a correct loader never binds. */

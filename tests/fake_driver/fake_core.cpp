@@ -155,7 +155,7 @@ FAKE_API long dcfake_call_count(const char* entry) {
 FAKE_API long dcfake_live(const char* kind) {
   static const char* const known[] = {"allocations", "host_allocations", "managed", "registrations", "pools",
                                       "streams", "events", "modules", "graphs", "graph_execs", "primary_retains",
-                                      "reservations", "physical", "ipc_opens"};
+                                      "link_states", "reservations", "physical", "ipc_opens"};
   bool ok = false;
   for (const char* k : known) ok = ok || std::strcmp(k, kind) == 0;
   if (!ok) return -1;

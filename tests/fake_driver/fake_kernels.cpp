@@ -379,7 +379,9 @@ CUresult emulate_kernel(const KernelRun& run) {
 
 bool kernel_is_emulated(const std::string& name) { return registry().count(name) != 0; }
 
-bool kernel_is_resident(const std::string& name) { return name == "spin_until" || name == "dc_echo"; }
+bool kernel_is_resident(const std::string& name) {
+  return name == "spin_until" || name == "dc_echo" || name == "dc_echo_cursor";
+}
 
 std::function<void()> resident_body(const KernelRun& run) {
   Args a(run);
@@ -398,6 +400,7 @@ std::function<void()> resident_body(const KernelRun& run) {
   auto* i = reinterpret_cast<dc_queue_ring*>(static_cast<uintptr_t>(in));
   auto* o = reinterpret_cast<dc_queue_ring*>(static_cast<uintptr_t>(out));
   auto* c = reinterpret_cast<dc_control_block*>(static_cast<uintptr_t>(control));
+  if (run.name == "dc_echo_cursor") return [i, o, c] { dc_echo_cursor_run(i, o, c); };
   return [i, o, c] { dc_echo_run(i, o, c); };
 }
 

@@ -189,7 +189,7 @@ if [ $queue_long -eq 1 ] && [ -x "$bundle/tests/test_resident" ]; then
   echo "== queues, longer ($messages messages through a resident kernel)"
   start=$SECONDS
   DCTEST_QUEUE_MESSAGES=$messages timeout "${DCCUDA_GPU_QUEUE_SECONDS:-560}" "$bundle/tests/test_resident" \
-    --gtest_brief=1 --gtest_filter='*EchoesEveryMessageInOrder*' > "$out/queue-long.log" 2>&1
+    --gtest_brief=1 --gtest_filter=ResidentCursorTest.EchoesEveryMessageInOrder > "$out/queue-long.log" 2>&1
   rc=$?
   printf "%-24s rc=%d %s (%d s)\n" "queue $messages messages" "$rc" \
     "$(grep -E '^\[ +(PASSED|FAILED) +\]' "$out/queue-long.log" | tr -s ' ' | tr '\n' ' ')" "$((SECONDS - start))" \

@@ -8,6 +8,7 @@
 // for each that does not. The answer is the sequence number followed by every
 // further byte plus one, so that the host can tell an answer from its request.
 // It beats its heartbeat once per message and once per 1024 empty polls.
+// dc_echo_cursor is the same actor through the cursors of dccuda_device.h.
 #ifndef DC_ECHO_KERNEL_CUH
 #define DC_ECHO_KERNEL_CUH
 
@@ -56,11 +57,67 @@ DC_DEVICE_FN void dc_echo_run(dc_queue_ring* in, dc_queue_ring* out, dc_control_
   dc_control_exit(control);
 }
 
+/* The same actor through cursors (dccuda_device.h): the ring headers and its
+ * own counters in registers, the other sides' counters read only when empty
+ * or full, one system fence per message (the answer's, which also covers the
+ * request's slot going back), the heartbeat a store of its own count, and
+ * the stop flag read every 64 turns of the loop rather than every turn. */
+DC_DEVICE_FN void dc_echo_cursor_run(dc_queue_ring* in, dc_queue_ring* out, dc_control_block* control) {
+  dc_control_enter(control);
+  dc_ring_cursor rx, tx;
+  dc_ring_cursor_open(&rx, in, 0);
+  dc_ring_cursor_open(&tx, out, 1);
+  dc_dev_u64 message[DC_ECHO_MAX_MESSAGE / 8];
+  dc_dev_u64 expected = 0, beats = 0;
+  dc_dev_u32 turns = 0;
+  int running = 1;
+  while (running) {
+    if ((++turns & 63u) == 0 && dc_control_stop_requested(control)) break;
+    dc_dev_u32 n = 0;
+    int r = dc_ring_cursor_take(&rx, message, (dc_dev_u32)sizeof message, &n);
+    if (r == DC_RING_NOT_READY) {
+      if ((turns & 1023u) == 0) dc_control_beat_to(control, ++beats);
+      continue;
+    }
+    if (r != DC_RING_DONE) {
+      dc_control_report_error(control, DC_ECHO_ERROR_QUEUE);
+      break;
+    }
+    if (n < 8 || message[0] != expected) dc_control_report_error(control, DC_ECHO_ERROR_SEQUENCE);
+    if (n >= 8) expected = message[0] + 1;
+    unsigned char* bytes = (unsigned char*)message;
+    for (dc_dev_u32 i = 8; i < n; ++i) bytes[i] = (unsigned char)(bytes[i] + 1);
+    for (;;) {
+      r = dc_ring_cursor_try_enqueue(&tx, message, n);
+      if (r == DC_RING_DONE) {
+        dc_ring_cursor_publish_after_fence(&rx);
+        break;
+      }
+      if (r != DC_RING_NOT_READY) {
+        dc_control_report_error(control, DC_ECHO_ERROR_QUEUE);
+        dc_ring_cursor_publish(&rx);
+        running = 0;
+        break;
+      }
+      if (dc_control_stop_requested(control)) {
+        dc_ring_cursor_publish(&rx);
+        running = 0;
+        break;
+      }
+    }
+    dc_control_beat_to(control, ++beats);
+  }
+  dc_control_exit(control);
+}
+
 #if DC_DEVICE_ON_GPU
 /* One thread serves the queues; launch it with one block of one thread (more
  * threads only wait). */
 extern "C" __global__ void dc_echo(dc_queue_ring* in, dc_queue_ring* out, dc_control_block* control) {
   if (blockIdx.x == 0 && threadIdx.x == 0) dc_echo_run(in, out, control);
+}
+extern "C" __global__ void dc_echo_cursor(dc_queue_ring* in, dc_queue_ring* out, dc_control_block* control) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) dc_echo_cursor_run(in, out, control);
 }
 #endif
 

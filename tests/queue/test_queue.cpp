@@ -23,7 +23,7 @@ TEST_F(QueueTest, CreateChecksTheShape) {
   dc_queue q = reinterpret_cast<dc_queue>(1);
   EXPECT_DC_ERROR(dc_queue_create(device_, 0, 64, 16, &q), DC_ERROR_INVALID_ARGUMENT, "direction is 0");
   EXPECT_EQ(q, nullptr);
-  EXPECT_DC_ERROR(dc_queue_create(device_, 3, 64, 16, &q), DC_ERROR_INVALID_ARGUMENT, "DC_QUEUE_TO_DEVICE");
+  EXPECT_DC_ERROR(dc_queue_create(device_, 4, 64, 16, &q), DC_ERROR_INVALID_ARGUMENT, "DC_QUEUE_BETWEEN_KERNELS");
   EXPECT_DC_ERROR(dc_queue_create(device_, DC_QUEUE_TO_DEVICE, 48, 16, &q), DC_ERROR_INVALID_ARGUMENT,
                   "slot_size 48 is not a power of two");
   EXPECT_DC_ERROR(dc_queue_create(device_, DC_QUEUE_TO_DEVICE, 4, 16, &q), DC_ERROR_INVALID_ARGUMENT,
@@ -341,6 +341,76 @@ TEST_F(QueueTest, ManyMessagesAcrossThreadsArriveInOrder) {
   EXPECT_EQ(bad, 0u);
   dc_queue_release(to_device);
   dc_queue_release(to_host);
+}
+
+// A queue between kernels: its ring in device memory, both sides kernels.
+// The host's calls refuse it; its counters come from the device. On the fake
+// driver device memory is host memory, so two host threads play the two
+// kernels with dccuda_device.h's cursors (on a GPU, bench_queue's
+// gpu_to_gpu set runs two resident kernels over such a queue).
+TEST_F(QueueTest, BetweenKernelsTheRingIsInDeviceMemoryAndTheHostStaysOut) {
+  dc_queue q = nullptr;
+  ASSERT_DC_OK(dc_queue_create(device_, DC_QUEUE_BETWEEN_KERNELS, 16, 8, &q));
+  uint8_t m[16] = {};
+  uint32_t n = 0;
+  EXPECT_DC_ERROR(dc_queue_try_enqueue(q, m, 8), DC_ERROR_INVALID_ARGUMENT, "DC_QUEUE_BETWEEN_KERNELS");
+  EXPECT_DC_ERROR(dc_queue_enqueue(q, m, 8, DC_WAIT_SPIN, 10), DC_ERROR_INVALID_ARGUMENT, "device memory");
+  uint32_t enqueued = 0;
+  EXPECT_DC_ERROR(dc_queue_enqueue_batch(q, m, 16, 8, &enqueued), DC_ERROR_INVALID_ARGUMENT,
+                  "both its sides are kernels");
+  EXPECT_DC_ERROR(dc_queue_try_dequeue(q, m, 16, &n), DC_ERROR_INVALID_ARGUMENT, "DC_QUEUE_BETWEEN_KERNELS");
+  EXPECT_DC_ERROR(dc_queue_dequeue(q, m, 16, &n, DC_WAIT_SPIN, 10), DC_ERROR_INVALID_ARGUMENT,
+                  "DC_QUEUE_BETWEEN_KERNELS");
+  dc_buffer b = nullptr;
+  ASSERT_DC_OK(dc_queue_buffer(q, &b));
+  void* host = reinterpret_cast<void*>(1);
+  EXPECT_NE(dc_buffer_host_pointer(b, &host), DC_SUCCESS) << "device memory has no host view";
+  dc_queue_stats s = DC_QUEUE_STATS_INIT;
+  ASSERT_DC_OK(dc_queue_counters(q, &s));
+  EXPECT_EQ(s.direction, DC_QUEUE_BETWEEN_KERNELS);
+  EXPECT_EQ(s.slot_size, 16u);
+  EXPECT_EQ(s.capacity, 8u);
+  EXPECT_EQ(s.enqueued, 0u);
+  if (dctest::fake_driver()) {
+    uint64_t address = 0;
+    ASSERT_DC_OK(dc_buffer_device_pointer(b, &address));
+    auto* ring = reinterpret_cast<dc_queue_ring*>(static_cast<uintptr_t>(address));
+    EXPECT_EQ(ring->magic, DC_QUEUE_RING_MAGIC) << "the header was written into device memory";
+    EXPECT_EQ(ring->direction, uint32_t(DC_QUEUE_BETWEEN_KERNELS));
+    constexpr uint64_t kMessages = 20000;
+    std::atomic<uint64_t> wrong{0};
+    std::thread producer([&] {
+      dc_ring_cursor tx;
+      dc_ring_cursor_open(&tx, ring, 1);
+      for (uint64_t i = 0; i < kMessages; ++i) {
+        uint64_t msg[2] = {i, ~i};
+        while (dc_ring_cursor_try_enqueue(&tx, msg, i % 2 ? 16u : 8u) == DC_RING_NOT_READY) {
+        }
+      }
+    });
+    std::thread consumer([&] {
+      dc_ring_cursor rx;
+      dc_ring_cursor_open(&rx, ring, 0);
+      for (uint64_t i = 0; i < kMessages; ++i) {
+        uint64_t msg[2] = {};
+        dc_dev_u32 size = 0;
+        int r;
+        while ((r = dc_ring_cursor_try_dequeue(&rx, msg, sizeof msg, &size)) == DC_RING_NOT_READY) {
+        }
+        if (r != DC_RING_DONE || msg[0] != i || size != (i % 2 ? 16u : 8u) || (size == 16 && msg[1] != ~i))
+          wrong.fetch_add(1);
+      }
+    });
+    producer.join();
+    consumer.join();
+    EXPECT_EQ(wrong.load(), 0u);
+    ASSERT_DC_OK(dc_queue_counters(q, &s));
+    EXPECT_EQ(s.enqueued, kMessages) << "the counters are read from the device";
+    EXPECT_EQ(s.dequeued, kMessages);
+    EXPECT_EQ(s.length, 0u);
+  }
+  dc_buffer_release(b);
+  dc_queue_release(q);
 }
 
 }  // namespace

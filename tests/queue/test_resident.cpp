@@ -25,8 +25,9 @@ using queuetest::QueueTest;
 // on the fake driver (a host thread).
 class EchoActor {
  public:
-  EchoActor(dc_device device, dc_queue in, dc_queue out, dc_control control)
-      : device_(device), in_(in), out_(out), control_(control) {}
+  // `kernel`: "dc_echo" or "dc_echo_cursor" (echo_kernel.cuh).
+  EchoActor(dc_device device, dc_queue in, dc_queue out, dc_control control, std::string kernel)
+      : device_(device), in_(in), out_(out), control_(control), kernel_(std::move(kernel)) {}
   ~EchoActor() {
     if (stream_) dc_stream_release(stream_);
     if (function_) dc_function_release(function_);
@@ -43,7 +44,10 @@ class EchoActor {
       dc_queue_ring* in = QueueTest::ring(in_);
       dc_queue_ring* out = QueueTest::ring(out_);
       dc_control_block* c = QueueTest::block(control_);
-      thread_ = std::thread([in, out, c] { dc_echo_run(in, out, c); });
+      if (kernel_ == "dc_echo_cursor")
+        thread_ = std::thread([in, out, c] { dc_echo_cursor_run(in, out, c); });
+      else
+        thread_ = std::thread([in, out, c] { dc_echo_run(in, out, c); });
       return "";
     }
     if (!function_) {
@@ -92,7 +96,7 @@ class EchoActor {
     options.header_names = names;
     options.header_sources = sources;
     if (dc_module_compile_and_load(device_, "#include \"echo_kernel.cuh\"\n", "echo.cu", &options, &module_) ||
-        dc_module_get_function(module_, "dc_echo", &function_))
+        dc_module_get_function(module_, kernel_.c_str(), &function_))
       return dc_last_error_message();
     return "";
   }
@@ -100,6 +104,7 @@ class EchoActor {
   dc_device device_;
   dc_queue in_, out_;
   dc_control control_;
+  std::string kernel_;
   dc_module module_ = nullptr;
   dc_function function_ = nullptr;
   dc_stream stream_ = nullptr;
@@ -118,7 +123,7 @@ class ResidentTest : public QueueTest {
     out_ = queue(DC_QUEUE_TO_HOST, 256, 64);
     control_ = control();
     ASSERT_TRUE(in_ && out_ && control_);
-    actor_ = std::make_unique<EchoActor>(device_, in_, out_, control_);
+    actor_ = std::make_unique<EchoActor>(device_, in_, out_, control_, kernel());
   }
   void TearDown() override {
     if (actor_ && actor_->abandoned()) {
@@ -165,6 +170,38 @@ class ResidentTest : public QueueTest {
     return "";
   }
 
+  // Many messages through the actor, each checked on both sides (the tests
+  // below).
+  void echo_every_message() {
+    const char* asked = std::getenv("DCTEST_QUEUE_MESSAGES");
+    const uint64_t count = asked && std::strtoull(asked, nullptr, 10) > 0 ? std::strtoull(asked, nullptr, 10)
+                           : dctest::real_driver()                        ? 200'000
+                                                                          : 20'000;
+    ASSERT_EQ(actor_->start(), "");
+    std::string e = exchange(0, count, 32);
+    EXPECT_EQ(e, "");
+    // Strict ping-pong too: one message in flight.
+    if (e.empty()) {
+      EXPECT_EQ(exchange(count, 2000, 1), "");
+    }
+    ASSERT_DC_OK(dc_control_check_progress(control_, kTimeoutUs));
+    EXPECT_EQ(actor_->stop(), "");
+    dc_control_info i = info();
+    EXPECT_EQ(i.state, DC_CONTROL_STOPPED);
+    EXPECT_EQ(i.errors, 0u) << "the kernel saw sequence numbers out of order (last error " << i.last_error << ")";
+    EXPECT_GE(i.heartbeat, count) << "a beat per message";
+    dc_queue_stats s = DC_QUEUE_STATS_INIT;
+    ASSERT_DC_OK(dc_queue_counters(in_, &s));
+    EXPECT_EQ(s.dequeued, count + 2000) << "the kernel took every message";
+    ASSERT_DC_OK(dc_queue_counters(out_, &s));
+    EXPECT_EQ(s.enqueued, count + 2000);
+    EXPECT_EQ(s.length, 0u);
+    // Bad input: a stop asked of a kernel that already stopped.
+    EXPECT_DC_ERROR(dc_control_request_stop(control_), DC_ERROR_INVALID_STATE, "already stopped");
+  }
+
+  virtual const char* kernel() const { return "dc_echo"; }
+
   dc_control_info info() {
     dc_control_info i = DC_CONTROL_INFO_INIT;
     EXPECT_EQ(dc_control_status(control_, &i), DC_SUCCESS) << dc_last_error_message();
@@ -181,32 +218,25 @@ class ResidentTest : public QueueTest {
 // byte of the answer): 200,000 on a GPU, 20,000 on the fake, or
 // DCTEST_QUEUE_MESSAGES (10^7 for the long GPU run; not under
 // compute-sanitizer, which slows the polling kernel a hundredfold).
-TEST_F(ResidentTest, EchoesEveryMessageInOrder) {
-  const char* asked = std::getenv("DCTEST_QUEUE_MESSAGES");
-  const uint64_t count = asked && std::strtoull(asked, nullptr, 10) > 0 ? std::strtoull(asked, nullptr, 10)
-                         : dctest::real_driver()                        ? 200'000
-                                                                        : 20'000;
-  ASSERT_EQ(actor_->start(), "");
-  std::string e = exchange(0, count, 32);
-  EXPECT_EQ(e, "");
-  // Strict ping-pong too: one message in flight.
-  if (e.empty()) {
-    EXPECT_EQ(exchange(count, 2000, 1), "");
+TEST_F(ResidentTest, EchoesEveryMessageInOrder) { echo_every_message(); }
+
+// The same through the actor that uses cursors (dccuda_device.h's
+// dc_ring_cursor_*): every message checked on both sides as above.
+class ResidentCursorTest : public ResidentTest {
+ protected:
+  const char* kernel() const override { return "dc_echo_cursor"; }
+};
+
+TEST_F(ResidentCursorTest, EchoesEveryMessageInOrder) { echo_every_message(); }
+
+TEST_F(ResidentCursorTest, StopsAndRestartsTenTimes) {
+  for (int round = 0; round < 10; ++round) {
+    ASSERT_DC_OK(dc_control_reset(control_));
+    ASSERT_EQ(actor_->start(), "") << "round " << round;
+    ASSERT_EQ(exchange(0, 100, 4), "") << "round " << round;
+    ASSERT_EQ(actor_->stop(), "") << "round " << round;
+    EXPECT_EQ(info().errors, 0u) << "round " << round;
   }
-  ASSERT_DC_OK(dc_control_check_progress(control_, kTimeoutUs));
-  EXPECT_EQ(actor_->stop(), "");
-  dc_control_info i = info();
-  EXPECT_EQ(i.state, DC_CONTROL_STOPPED);
-  EXPECT_EQ(i.errors, 0u) << "the kernel saw sequence numbers out of order (last error " << i.last_error << ")";
-  EXPECT_GE(i.heartbeat, count) << "a beat per message";
-  dc_queue_stats s = DC_QUEUE_STATS_INIT;
-  ASSERT_DC_OK(dc_queue_counters(in_, &s));
-  EXPECT_EQ(s.dequeued, count + 2000) << "the kernel took every message";
-  ASSERT_DC_OK(dc_queue_counters(out_, &s));
-  EXPECT_EQ(s.enqueued, count + 2000);
-  EXPECT_EQ(s.length, 0u);
-  // Bad input: a stop asked of a kernel that already stopped.
-  EXPECT_DC_ERROR(dc_control_request_stop(control_), DC_ERROR_INVALID_STATE, "already stopped");
 }
 
 // Start, talk, stop: 100 times over the same queues and control block. The

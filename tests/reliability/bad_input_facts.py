@@ -321,6 +321,24 @@ FACTS = {
         valid={"source": "fx.source", "program_name": "\"bad_input.cu\""},
         extra=[("unknown output", {"options": "&fx.compile_options_bad_output"}, ARG, "options->output")],
     ),
+    "dc_nvrtc_supported_archs": dict(
+        valid={"archs": "fx.archs", "capacity": "64"},
+        # NULL archs with a capacity: refused (NULL and 0 is the count query).
+        null_ok={"archs": ARG},
+        ints={"capacity": ("bad", ["1"], RANGE)},
+    ),
+    "dc_link": dict(
+        valid={"inputs": "fx.link_inputs", "count": "1", "options": "&fx.link_options"},
+        # Without a device the architecture must be given.
+        null_ok={"device": ARG},
+        ints={"count": ("bad", ["0", "4097", U32_MAX], ARG)},
+        extra=[("an input of an unknown kind", {"inputs": "fx.link_inputs_bad_kind"}, ARG, "inputs[0].kind is 8"),
+               ("a file that does not exist", {"inputs": "fx.link_inputs_missing_file"}, NOT_FOUND,
+                "/nonexistent/kernels.cubin")],
+    ),
+    "dc_nvjitlink_version": dict(
+        skip_if=("fx.nvjitlink_status != DC_SUCCESS", "no nvJitLink here (test_link_no_nvjitlink covers its absence)"),
+    ),
     "dc_program_release": dict(),
     "dc_program_output": dict(),
     "dc_program_log": dict(),

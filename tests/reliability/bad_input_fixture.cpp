@@ -148,6 +148,15 @@ std::string Fixture::open() {
   OPEN_STEP(dc_stream_begin_capture(capture_stream, DC_CAPTURE_THREAD_LOCAL));
   OPEN_STEP(dc_stream_end_capture(capture_stream, &dead_graph));
   mem_ops[0] = {DC_MEM_OP_WRITE32, 0, 0, 0, no_pool, 0, 1};
+  link_inputs[0] = {DC_LINK_INPUT_PROGRAM, 0u, program, nullptr, 0, nullptr, nullptr};
+  link_inputs_bad_kind[0] = link_inputs[0];
+  link_inputs_bad_kind[0].kind = 8;
+  link_inputs_missing_file[0] = {DC_LINK_INPUT_CUBIN, 0u, nullptr, nullptr, 0, "/nonexistent/kernels.cubin", nullptr};
+  link_options.flags = DC_LINK_NO_CACHE;
+  {
+    int32_t major = 0, minor = 0;
+    nvjitlink_status = dc_nvjitlink_version(&major, &minor);
+  }
   OPEN_STEP(dc_buffer_alloc_pinned(device, 64, DC_ALLOC_DEVICE_MAPPED, &zeros));
   {
     void* p = nullptr;

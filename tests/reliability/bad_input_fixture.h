@@ -112,6 +112,12 @@ struct Fixture {
   int32_t n = kElements;
   dc_arg args[4] = {};                  // saxpy's arguments
   dc_stream_mem_op mem_ops[1] = {};     // a 32-bit write to buffer's first word
+  int32_t archs[64] = {};               // dc_nvrtc_supported_archs's array
+  dc_link_input link_inputs[1] = {};    // program (a complete CUBIN links alone)
+  dc_link_input link_inputs_bad_kind[1] = {};      // kind 8
+  dc_link_input link_inputs_missing_file[1] = {};  // a CUBIN at /nonexistent/kernels.cubin
+  dc_link_options link_options = DC_LINK_OPTIONS_INIT;  // the cache off: every call links
+  dc_status nvjitlink_status = DC_SUCCESS;  // dc_nvjitlink_version's answer here (NOT_SUPPORTED without it)
   dc_buffer zeros = nullptr;            // pinned, device-mapped, 64 bytes of 0 that nothing writes
                                         // (stream waits GEQ 0, and GEQ UINT*_MAX, are satisfied at once)
   dc_arg args_bad_kind[4] = {};         // args[0].kind is 7

@@ -334,6 +334,13 @@ Outcome run_scenario(World& w) {
   dc_module module = nullptr;
   STEP("dc_module_load_program", dc_module_load_program(w.d0, program, nullptr, &module));
   keep(w.modules, module);
+  // The driver's linker (cuLink*), on the program's CUBIN alone.
+  dc_link_input link_input = {DC_LINK_INPUT_PROGRAM, 0u, program, nullptr, 0, nullptr, nullptr};
+  dc_link_options lo = DC_LINK_OPTIONS_INIT;
+  lo.flags = DC_LINK_USE_DRIVER | DC_LINK_NO_CACHE;
+  dc_program linked = nullptr;
+  STEP("dc_link with the driver", dc_link(&link_input, 1, &lo, w.d0, &linked));
+  keep(w.programs, linked);
   uint32_t kernels = 0;
   STEP("dc_module_function_count", dc_module_function_count(module, &kernels));
   CHECK_DATA("kernel count", kernels == 5);

@@ -80,6 +80,7 @@ const std::map<std::string, Absorbed> kAbsorbed = {
     {"cuEventCreate", {{}, "a staging buffer's event: without it pageable copies go to the driver directly"}},
     {"cuStreamQuery", {{600}, "not ready is dc_stream_query's answer, DC_NOT_READY"}},
     {"cuEventQuery", {{600}, "not ready is dc_event_query's answer, DC_NOT_READY"}},
+    {"cuLinkDestroy", {{}, "dc_link has copied the CUBIN out; destroying the link state cannot report, and is retried once"}},
 };
 
 bool absorbed_by_design(const std::string& entry, int code) {

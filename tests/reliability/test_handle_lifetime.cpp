@@ -261,6 +261,63 @@ TEST_F(HandleLifetime, ConcurrentUseAndReleaseOfAStreamAndAnEvent) {
   EXPECT_EQ(count_of(DC_HANDLE_EVENT), 0u);
 }
 
+// Graph launches from several threads while the graph and the stream are
+// released (dc_graph_launch pins both with hazard pins, core/hazard_pins.h):
+// each launch succeeds or is refused as released, and the last user
+// destroys each object once.
+TEST_F(HandleLifetime, ConcurrentGraphLaunchesWhileTheGraphAndStreamAreReleased) {
+  auto* fake = dctest::fake_driver();
+  long streams_after_first_round = -1;  // the device makes a stream of its own at first need
+  dc_buffer b = nullptr;
+  ASSERT_DC_OK(dc_buffer_alloc(device_, 4096, 0, &b));
+  for (int round = 0; round < 40; ++round) {
+    dc_stream s = nullptr, capture = nullptr;
+    ASSERT_DC_OK(dc_stream_create(device_, 0, 0, &s));
+    ASSERT_DC_OK(dc_stream_create(device_, 0, 0, &capture));
+    dc_graph g = nullptr;
+    ASSERT_DC_OK(dc_stream_begin_capture(capture, DC_CAPTURE_THREAD_LOCAL));
+    ASSERT_DC_OK(dc_buffer_fill_async(b, 0, 4096, static_cast<uint32_t>(round), 4, capture));
+    ASSERT_DC_OK(dc_stream_end_capture(capture, &g));
+    dc_stream_release(capture);
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> users;
+    for (int t = 0; t < 4; ++t)
+      users.emplace_back([&] {
+        for (int i = 0; i < 100; ++i) {
+          dc_status st = dc_graph_launch(g, s);
+          if (st != DC_SUCCESS && st != DC_ERROR_INVALID_HANDLE) wrong.fetch_add(1);
+        }
+      });
+    std::thread releaser([&] {
+      std::this_thread::sleep_for(std::chrono::microseconds(30 * (round % 8)));
+      if (round % 2) {
+        dc_graph_release(g);
+        dc_stream_release(s);
+      } else {
+        dc_stream_release(s);
+        dc_graph_release(g);
+      }
+    });
+    for (std::thread& t : users) t.join();
+    releaser.join();
+    EXPECT_EQ(wrong.load(), 0) << "round " << round;
+    EXPECT_EQ(count_of(DC_HANDLE_GRAPH), 0u);
+    EXPECT_EQ(count_of(DC_HANDLE_STREAM), 0u);
+    if (fake) {
+      // b keeps the stream of its last use (the last round's) until it goes.
+      if (round == 0) streams_after_first_round = fake->live("streams");
+      EXPECT_EQ(fake->live("streams"), streams_after_first_round) << "streams pile up, round " << round;
+    }
+  }
+  EXPECT_DC_OK(dc_device_synchronize(device_));
+  dc_buffer_release(b);
+  if (fake) {
+    EXPECT_EQ(fake->live("graphs"), 0) << "a graph outlived its last user";
+    EXPECT_EQ(fake->live("graph_execs"), 0) << "an executable graph outlived its last user";
+    EXPECT_EQ(fake->live("streams"), streams_after_first_round - 1) << "the last round's stream outlived its last user";
+  }
+}
+
 // Launches enqueued from several threads while the prepared launch, its
 // function and its module are released: releasing a parent while children
 // are in use is allowed; the last user frees everything.

@@ -44,7 +44,9 @@ for w in "${what[@]}"; do
         # dynamic TLS blocks (a block at 0x9a7) and its leak checker then dies
         # with SIGSEGV at exit. Without it, dynamic TLS is not scanned for
         # pointers, which can only add leak reports, never hide one.
+        # lsan.supp: leaks inside libraries dccuda loads (each explained there).
         ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
+          LSAN_OPTIONS=suppressions="$root/tests/scripts/lsan.supp" \
           run_ctest asan "$root/build-asan" -LE "bindings|abi|gen|install"
       else
         summary+="asan       build failed"$'\n'; failed=1

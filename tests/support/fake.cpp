@@ -20,6 +20,7 @@ const FakeDriver* fake_driver() {
     d.live = reinterpret_cast<long (*)(const char*)>(library_symbol(lib, "dcfake_live"));
     d.legacy_calls = reinterpret_cast<long (*)()>(library_symbol(lib, "dcfake_legacy_calls"));
     d.break_context = reinterpret_cast<void (*)(int, int)>(library_symbol(lib, "dcfake_break_context"));
+    d.last_link_input = reinterpret_cast<long (*)(int)>(library_symbol(lib, "dcfake_last_link_input"));
     return &d;
   }();
   return driver;

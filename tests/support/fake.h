@@ -20,6 +20,7 @@ struct FakeDriver {
   long (*live)(const char* kind);
   long (*legacy_calls)();
   void (*break_context)(int ordinal, int result);
+  long (*last_link_input)(int index);  // dcfake_last_link_input
 };
 
 // The fake driver's controls, or nullptr when the driver in use is real.

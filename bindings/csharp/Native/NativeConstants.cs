@@ -134,6 +134,7 @@ namespace Dccuda.Interop
         public const uint DC_COMPILE_RELOCATABLE = 8u;
         public const uint DC_COMPILE_ARCH_SPECIFIC = 0x10u;
         public const uint DC_COMPILE_NO_CACHE = 0x20u;
+        public const uint DC_COMPILE_TOOLKIT_HEADERS = 0x40u;
 
         public const int DC_CACHE_MISS = 0;
         public const int DC_CACHE_MEMORY = 1;
@@ -141,6 +142,21 @@ namespace Dccuda.Interop
 
         public const uint DC_CACHE_CLEAR_MEMORY = 1u;
         public const uint DC_CACHE_CLEAR_DISK = 2u;
+
+        public const int DC_LINK_INPUT_CUBIN = 0;
+        public const int DC_LINK_INPUT_PTX = 1;
+        public const int DC_LINK_INPUT_LTOIR = 2;
+        public const int DC_LINK_INPUT_FATBIN = 3;
+        public const int DC_LINK_INPUT_OBJECT = 4;
+        public const int DC_LINK_INPUT_LIBRARY = 5;
+        public const int DC_LINK_INPUT_PROGRAM = 6;
+        public const int DC_LINK_INPUT_DEVICE_RUNTIME = 7;
+
+        public const uint DC_LINK_LTO = 1u;
+        public const uint DC_LINK_DEBUG = 2u;
+        public const uint DC_LINK_LINE_INFO = 4u;
+        public const uint DC_LINK_USE_DRIVER = 8u;
+        public const uint DC_LINK_NO_CACHE = 0x10u;
 
         public const uint DC_JIT_LINE_INFO = 1u;
         public const uint DC_JIT_DEBUG = 2u;
@@ -184,6 +200,7 @@ namespace Dccuda.Interop
 
         public const int DC_QUEUE_TO_DEVICE = 1;
         public const int DC_QUEUE_TO_HOST = 2;
+        public const int DC_QUEUE_BETWEEN_KERNELS = 3;
 
         public const int DC_WAIT_SPIN = 1;
         public const int DC_WAIT_SPIN_YIELD = 2;

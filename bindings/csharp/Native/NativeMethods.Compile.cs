@@ -11,6 +11,16 @@ namespace Dccuda.Interop
     {
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_nvrtc_supported_archs")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_nvrtc_supported_archs", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_nvrtc_supported_archs(void* archs, uint capacity, uint* count);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
         [LibraryImport(Lib, EntryPoint = "dc_compile")]
         public static partial
 #else

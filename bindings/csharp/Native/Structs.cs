@@ -173,6 +173,51 @@ namespace Dccuda.Interop
         }
     }
 
+    /// <summary>dc_link_input.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct DcLinkInput
+    {
+        /// <summary>DC_LINK_INPUT_*</summary>
+        public int Kind;
+        /// <summary>must be 0</summary>
+        public uint Reserved;
+        /// <summary>dc_program: DC_LINK_INPUT_PROGRAM: the program; else NULL</summary>
+        public IntPtr Program;
+        /// <summary>const void*: the input's bytes, or NULL (program or path)</summary>
+        public IntPtr Data;
+        /// <summary>bytes at `data`; 0 without data</summary>
+        public ulong Size;
+        /// <summary>const char*: a file holding the input, or NULL</summary>
+        public IntPtr Path;
+        /// <summary>const char*: names the input in logs; NULL: the path, else "input &lt;i&gt;"</summary>
+        public IntPtr Name;
+    }
+
+    /// <summary>dc_link_options.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct DcLinkOptions
+    {
+        /// <summary>sizeof(dc_link_options)</summary>
+        public uint StructSize;
+        /// <summary>Target architecture as 10 * major + minor (90 = sm_90). 0: the device's own (then a device is needed).</summary>
+        public int Arch;
+        /// <summary>DC_LINK_*</summary>
+        public uint Flags;
+        /// <summary>-O: 0..3 (nvJitLink 13 takes only 0 and 3, and says so); -1 = the linker's default (3).</summary>
+        public int OptimizationLevel;
+        /// <summary>-maxrregcount; 0 = no limit</summary>
+        public int MaxRegisters;
+        public uint NumOptions;
+        /// <summary>const char* const*: Raw nvJitLink options ("-ftz=true"...), passed as they are; refused by the driver's cuLink (DC_ERROR_NOT_SUPPORTED).</summary>
+        public IntPtr Options;
+
+        /// <summary>DC_LINK_OPTIONS_INIT.</summary>
+        public static unsafe DcLinkOptions Init()
+        {
+            return new DcLinkOptions { StructSize = (uint)sizeof(DcLinkOptions), OptimizationLevel = -1 };
+        }
+    }
+
     /// <summary>dc_module_options.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct DcModuleOptions

@@ -70,6 +70,9 @@ namespace Dccuda
         /// <summary>The loaded NVRTC's version (13.0).</summary>
         public static Version NvrtcVersion { get { return DcCalls.NvrtcVersion(); } }
 
+        /// <summary>The architectures the loaded NVRTC targets, 10 * major + minor, ascending.</summary>
+        public static int[] NvrtcSupportedArchs { get { return DcCalls.NvrtcSupportedArchs(); } }
+
         /// <summary>The number of CUDA devices (0 when the driver sees none).</summary>
         public static int DeviceCount { get { return DcCalls.DeviceCount(); } }
 
@@ -165,6 +168,17 @@ namespace Dccuda
             int major, minor;
             DcException.Check(NativeMethods.dc_nvrtc_version(&major, &minor));
             return new Version(major, minor);
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static int[] NvrtcSupportedArchs()
+        {
+            uint count;
+            DcException.Check(NativeMethods.dc_nvrtc_supported_archs(null, 0, &count));
+            var archs = new int[count];
+            fixed (int* a = archs)
+                DcException.Check(NativeMethods.dc_nvrtc_supported_archs(a, count, &count));
+            return archs;
         }
 
         [MethodImpl(MethodImplOptions.NoInlining)]

@@ -230,6 +230,47 @@ namespace Dccuda
         ArchSpecific = C.DC_COMPILE_ARCH_SPECIFIC,
         /// <summary>DC_COMPILE_NO_CACHE: neither read nor write the kernel cache</summary>
         NoCache = C.DC_COMPILE_NO_CACHE,
+        /// <summary>DC_COMPILE_TOOLKIT_HEADERS: the installed toolkit's include directories (CCCL, cooperative groups)</summary>
+        ToolkitHeaders = C.DC_COMPILE_TOOLKIT_HEADERS,
+    }
+
+    /// <summary>DC_LINK_INPUT_*: what a link input's bytes are.</summary>
+    public enum LinkInputKind
+    {
+        /// <summary>DC_LINK_INPUT_CUBIN: machine code (relocatable, -rdc)</summary>
+        Cubin = C.DC_LINK_INPUT_CUBIN,
+        /// <summary>DC_LINK_INPUT_PTX: PTX text</summary>
+        Ptx = C.DC_LINK_INPUT_PTX,
+        /// <summary>DC_LINK_INPUT_LTOIR: LTO-IR (needs nvJitLink)</summary>
+        LtoIr = C.DC_LINK_INPUT_LTOIR,
+        /// <summary>DC_LINK_INPUT_FATBIN: a fatbin</summary>
+        Fatbin = C.DC_LINK_INPUT_FATBIN,
+        /// <summary>DC_LINK_INPUT_OBJECT: a host object file holding device code</summary>
+        Object = C.DC_LINK_INPUT_OBJECT,
+        /// <summary>DC_LINK_INPUT_LIBRARY: an archive of such objects</summary>
+        Library = C.DC_LINK_INPUT_LIBRARY,
+        /// <summary>DC_LINK_INPUT_PROGRAM: a DcProgram's output</summary>
+        Program = C.DC_LINK_INPUT_PROGRAM,
+        /// <summary>DC_LINK_INPUT_DEVICE_RUNTIME: the toolkit's libcudadevrt (dynamic parallelism)</summary>
+        DeviceRuntime = C.DC_LINK_INPUT_DEVICE_RUNTIME,
+    }
+
+    /// <summary>DC_LINK_* flags.</summary>
+    [Flags]
+    public enum LinkFlags : uint
+    {
+        /// <summary>No flag.</summary>
+        None = 0,
+        /// <summary>DC_LINK_LTO: link-time optimisation (implied by an LTO-IR input)</summary>
+        Lto = C.DC_LINK_LTO,
+        /// <summary>DC_LINK_DEBUG: debug information (-g)</summary>
+        Debug = C.DC_LINK_DEBUG,
+        /// <summary>DC_LINK_LINE_INFO: line information (-lineinfo)</summary>
+        LineInfo = C.DC_LINK_LINE_INFO,
+        /// <summary>DC_LINK_USE_DRIVER: the driver's cuLink even when nvJitLink is there</summary>
+        UseDriver = C.DC_LINK_USE_DRIVER,
+        /// <summary>DC_LINK_NO_CACHE: neither read nor write the kernel cache</summary>
+        NoCache = C.DC_LINK_NO_CACHE,
     }
 
     /// <summary>DC_CACHE_MISS / MEMORY / DISK: where a program's output came from.</summary>
@@ -342,6 +383,9 @@ namespace Dccuda
         ToDevice = C.DC_QUEUE_TO_DEVICE,
         /// <summary>DC_QUEUE_TO_HOST: a kernel enqueues, the host dequeues.</summary>
         ToHost = C.DC_QUEUE_TO_HOST,
+        /// <summary>DC_QUEUE_BETWEEN_KERNELS: a kernel enqueues, another kernel dequeues; the ring is in
+        /// device memory and the host's Enqueue/Dequeue calls refuse the queue.</summary>
+        BetweenKernels = C.DC_QUEUE_BETWEEN_KERNELS,
     }
 
     /// <summary>DC_WAIT_*: what a host thread does between polls while it waits on a queue or a control block.</summary>

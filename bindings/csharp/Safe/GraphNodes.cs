@@ -381,6 +381,26 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_graph_set_fill_node(g.Raw, node.Id, b.Raw, offset, bytes, value, elementSize));
         }
 
+        /// <summary>Change a host node's callback in place (the next launch calls `callback` instead; the rules
+        /// of AddHost apply). The graph keeps the former callback as well until it dies: an executable
+        /// form made before the change may still call it.</summary>
+        public void SetHost(GraphNode node, Action callback)
+        {
+            if (callback == null)
+                throw new ArgumentNullException("callback");
+            using (var g = Use())
+            {
+                long key = HostCallbacks.Add(new ActionCallback(callback), true);
+                int status = NativeMethods.dc_graph_set_host_node(g.Raw, node.Id, HostCallbacks.Thunk, HostCallbacks.UserData(key));
+                if (status < 0)
+                {
+                    HostCallbacks.Remove(key);
+                    throw DcException.FromLastError(status);
+                }
+                Handle.Own.AddCallback(key);
+            }
+        }
+
         /// <summary>Change a copy node's buffers, offsets and size in place.</summary>
         public void SetCopy(GraphNode node, DeviceBuffer dst, ulong dstOffset, DeviceBuffer src, ulong srcOffset, ulong bytes)
         {

@@ -26,6 +26,17 @@ namespace Dccuda.Tests
         }
 
         [Fact]
+        public void SupportedArchitecturesAreAscendingAndHoldSm90()
+        {
+            TestEnv.RequireNvrtc();
+            int[] archs = Dc.NvrtcSupportedArchs;
+            Expect.True(archs.Length > 0, "some architectures");
+            for (int i = 1; i < archs.Length; i++)
+                Expect.True(archs[i - 1] < archs[i], "ascending");
+            Expect.True(Array.IndexOf(archs, 90) >= 0, "sm_90 is there");
+        }
+
+        [Fact]
         public void PtxWithNameExpressionsAndTheCache()
         {
             TestEnv.RequireNvrtc();

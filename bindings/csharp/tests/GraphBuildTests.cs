@@ -1,5 +1,5 @@
 // Graphs built node by node through the binding (Graph.Create, AddKernel, AddCopy, AddFill,
-// AddHost, inspection, SetKernel in place, Clone) and refused input (a cycle, an unknown
+// AddHost, inspection, SetKernel and SetHost in place, Clone) and refused input (a cycle, an unknown
 // node). Results are checked against a CPU reference (on the fake driver the kernel is
 // emulated by name; on a GPU it runs).
 using System;
@@ -56,6 +56,13 @@ namespace Dccuda.Tests
                     stream.Synchronize();
                     got = y.ToArray();
                     Expect.True(got[n - 1] == 3f * input[n - 1] + 1f, "the kernel node changed in place");
+
+                    g.SetHost(host, () => System.Threading.Interlocked.Add(ref calls, 10));
+                    g.Launch(stream);
+                    stream.Synchronize();
+                    Expect.Equal(12, calls, "the host node's new callback ran (1 + 1 + 10)");
+                    Expect.Throws(DcStatus.InvalidArgument, () => g.SetHost(k, () => { }), "a kernel node as a host node",
+                                  "not a host node");
 
                     using (Graph clone = g.Clone())
                         Expect.Equal(g.Nodes().Length, clone.Nodes().Length, "the clone has the same nodes");

@@ -42,3 +42,11 @@
 %feature("action") dc_graph_add_copy_2d_node %{ result = dc_graph_add_copy_2d_node(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, (const uint64_t *)arg10, arg11, arg12); %}
 %feature("action") dc_graph_add_copy_3d_node %{ result = dc_graph_add_copy_3d_node(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12, (const uint64_t *)arg13, arg14, arg15); %}
 %feature("action") dc_graph_add_conditional_node %{ result = dc_graph_add_conditional_node(arg1, arg2, arg3, arg4, (const uint64_t *)arg5, arg6, arg7, arg8); %}
+
+/* The one output array of integers: dc_nvrtc_supported_archs's architectures, a C# int[]
+   pinned for the call and written by it (null with capacity 0: the count query). */
+%typemap(ctype) int32_t *archs "int32_t *"
+%typemap(imtype, inattributes="[global::System.Runtime.InteropServices.Out]") int32_t *archs "int[]"
+%typemap(cstype) int32_t *archs "int[]"
+%typemap(csin) int32_t *archs "$csinput"
+%typemap(in) int32_t *archs %{ $1 = ($1_ltype)$input; %}

@@ -437,6 +437,7 @@ pub const DC_COMPILE_DEVICE_DEBUG: u32 = 0x4;
 pub const DC_COMPILE_RELOCATABLE: u32 = 0x8;
 pub const DC_COMPILE_ARCH_SPECIFIC: u32 = 0x10;
 pub const DC_COMPILE_NO_CACHE: u32 = 0x20;
+pub const DC_COMPILE_TOOLKIT_HEADERS: u32 = 0x40;
 
 /// The defaults are DC_COMPILE_OPTIONS_INIT.
 pub const dc_compile_options = extern struct {
@@ -459,6 +460,7 @@ pub const dc_compile_options = extern struct {
     name_expressions: ?[*]const [*:0]const u8 = null,
 };
 
+pub extern "dccuda" fn dc_nvrtc_supported_archs(archs: ?*anyopaque, capacity: u32, count: ?*u32) dc_status;
 pub extern "dccuda" fn dc_compile(source: ?[*:0]const u8, program_name: ?[*:0]const u8, options: ?*const dc_compile_options, device: ?*Device, program: ?*?*Program) dc_status;
 pub extern "dccuda" fn dc_program_release(program: ?*Program) void;
 pub extern "dccuda" fn dc_program_output(program: ?*Program, kind: ?*i32, data: ?*?*const anyopaque, size: ?*u64) dc_status;
@@ -476,6 +478,49 @@ pub const DC_CACHE_CLEAR_DISK: u32 = 0x2;
 
 pub extern "dccuda" fn dc_cache_clear(flags: u32) dc_status;
 pub extern "dccuda" fn dc_cache_directory(path: ?*?[*:0]const u8) dc_status;
+
+// ---------------------------------------------------------------------------
+// Linking device code (nvJitLink, else the driver's cuLink)
+
+pub const DC_LINK_INPUT_CUBIN: i32 = 0;
+pub const DC_LINK_INPUT_PTX: i32 = 1;
+pub const DC_LINK_INPUT_LTOIR: i32 = 2;
+pub const DC_LINK_INPUT_FATBIN: i32 = 3;
+pub const DC_LINK_INPUT_OBJECT: i32 = 4;
+pub const DC_LINK_INPUT_LIBRARY: i32 = 5;
+pub const DC_LINK_INPUT_PROGRAM: i32 = 6;
+pub const DC_LINK_INPUT_DEVICE_RUNTIME: i32 = 7;
+
+/// dc_link_input (fields default to zero).
+pub const dc_link_input = extern struct {
+    kind: i32 = 0,
+    reserved: u32 = 0,
+    program: ?*Program = null,
+    data: ?*const anyopaque = null,
+    size: u64 = 0,
+    path: ?[*:0]const u8 = null,
+    name: ?[*:0]const u8 = null,
+};
+
+pub const DC_LINK_LTO: u32 = 0x1;
+pub const DC_LINK_DEBUG: u32 = 0x2;
+pub const DC_LINK_LINE_INFO: u32 = 0x4;
+pub const DC_LINK_USE_DRIVER: u32 = 0x8;
+pub const DC_LINK_NO_CACHE: u32 = 0x10;
+
+/// The defaults are DC_LINK_OPTIONS_INIT.
+pub const dc_link_options = extern struct {
+    struct_size: u32 = @sizeOf(dc_link_options),
+    arch: i32 = 0,
+    flags: u32 = 0,
+    optimization_level: i32 = -1,
+    max_registers: i32 = 0,
+    num_options: u32 = 0,
+    options: ?[*]const [*:0]const u8 = null,
+};
+
+pub extern "dccuda" fn dc_link(inputs: ?[*]const dc_link_input, count: u32, options: ?*const dc_link_options, device: ?*Device, linked: ?*?*Program) dc_status;
+pub extern "dccuda" fn dc_nvjitlink_version(major: ?*i32, minor: ?*i32) dc_status;
 
 // ---------------------------------------------------------------------------
 // Modules and functions
@@ -678,6 +723,7 @@ pub extern "dccuda" fn dc_graph_set_host_node(graph: ?*Graph, node: u64, @"fn": 
 
 pub const DC_QUEUE_TO_DEVICE: i32 = 1;
 pub const DC_QUEUE_TO_HOST: i32 = 2;
+pub const DC_QUEUE_BETWEEN_KERNELS: i32 = 3;
 
 pub const DC_WAIT_SPIN: i32 = 1;
 pub const DC_WAIT_SPIN_YIELD: i32 = 2;
@@ -742,6 +788,8 @@ pub const structs = .{
     .{ "dc_pool_stats", dc_pool_stats },
     .{ "dc_stream_mem_op", dc_stream_mem_op },
     .{ "dc_compile_options", dc_compile_options },
+    .{ "dc_link_input", dc_link_input },
+    .{ "dc_link_options", dc_link_options },
     .{ "dc_module_options", dc_module_options },
     .{ "dc_function_info", dc_function_info },
     .{ "dc_launch_config", dc_launch_config },

@@ -23,7 +23,9 @@ pub const CompileFlags = packed struct(u32) {
     relocatable: bool = false,
     arch_specific: bool = false,
     no_cache: bool = false,
-    _reserved: u26 = 0,
+    /// DC_COMPILE_TOOLKIT_HEADERS: the installed toolkit's include directories (CCCL, cooperative groups).
+    toolkit_headers: bool = false,
+    _reserved: u25 = 0,
 };
 
 /// DC_CACHE_MISS / DC_CACHE_MEMORY / DC_CACHE_DISK.

@@ -72,6 +72,16 @@ pub fn nvrtcVersion() DcError!NvrtcVersion {
     return v;
 }
 
+/// The architectures the loaded NVRTC targets (10 * major + minor,
+/// ascending), written to `buffer`; the slice of it they fill.
+/// error.OutOfRange when `buffer` is too small.
+pub fn nvrtcSupportedArchs(buffer: []i32) DcError![]i32 {
+    var count: u32 = 0;
+    // (The raw layer types the array as a single pointer: its first element.)
+    try check(c.dc_nvrtc_supported_archs(if (buffer.len == 0) null else @ptrCast(buffer.ptr), @intCast(buffer.len), &count));
+    return buffer[0..count];
+}
+
 /// DC_HANDLE_*: what handleCount counts.
 pub const HandleType = enum(i32) {
     device = c.DC_HANDLE_DEVICE,

@@ -20,6 +20,9 @@ pub const Direction = enum(i32) {
     to_device = c.DC_QUEUE_TO_DEVICE,
     /// A kernel enqueues, the host dequeues.
     to_host = c.DC_QUEUE_TO_HOST,
+    /// A kernel enqueues, another kernel dequeues (the ring in device memory; the host's
+    /// enqueue and dequeue refuse the queue).
+    between_kernels = c.DC_QUEUE_BETWEEN_KERNELS,
 };
 
 /// DC_WAIT_*: what a waiting host thread does between polls of the memory the device writes.

@@ -14,7 +14,7 @@ test "every declaration of the binding compiles" {
         dc,           dc.c,        dc.Device,        dc.Buffer,     dc.Stream,       dc.Event,
         dc.Graph,     dc.Program,  dc.Module,        dc.Function,   dc.Launch,       dc.CompileOptions,
         dc.LastError, dc.Location, dc.ModuleOptions, dc.DeviceInfo, dc.LaunchConfig, dc.Arg,
-        dc.Queue,     dc.Control,  dc.MemOp,
+        dc.Queue,     dc.Control,  dc.MemOp,        dc.LinkInput,  dc.LinkOptions,
     }) |T| std.testing.refAllDecls(T);
 }
 
@@ -23,6 +23,7 @@ test {
     _ = @import("core_test.zig");
     _ = @import("buffer_test.zig");
     _ = @import("compile_test.zig");
+    _ = @import("link_test.zig");
     _ = @import("launch_test.zig");
     _ = @import("owned_test.zig");
     _ = @import("graph_build_test.zig");

@@ -47,3 +47,4 @@
 // macro-expanded (cuMemAlloc to cuMemAlloc_v2) where driver_symbols.h is in effect.
 #define DC_CU_ENTRY_OLDER(name, version, params) typedef CUresult(CUDAAPI* PFN_##name##_v##version) params;
 #define DC_NVRTC_ENTRY(ret, name, params) typedef ret (*PFN_##name) params;
+#define DC_NVJITLINK_ENTRY(ret, name, params) typedef ret (*PFN_##name) params;

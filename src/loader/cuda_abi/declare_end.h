@@ -21,3 +21,4 @@
 #undef DC_CU_ENTRY
 #undef DC_CU_ENTRY_OLDER
 #undef DC_NVRTC_ENTRY
+#undef DC_NVJITLINK_ENTRY

@@ -51,3 +51,5 @@
 #define cuStreamWriteValue32         cuStreamWriteValue32_v2
 #define cuStreamWriteValue64         cuStreamWriteValue64_v2
 #define cuStreamBatchMemOp           cuStreamBatchMemOp_v2
+#define cuLinkCreate                 cuLinkCreate_v2
+#define cuLinkAddData                cuLinkAddData_v2

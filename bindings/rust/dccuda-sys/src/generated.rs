@@ -217,6 +217,15 @@ pub const DC_COMPILE_RELOCATABLE: u32 = 0x8;
 pub const DC_COMPILE_ARCH_SPECIFIC: u32 = 0x10;
 /// neither read nor write the kernel cache
 pub const DC_COMPILE_NO_CACHE: u32 = 0x20;
+/// Add the installed CUDA toolkit's include directories (\<root>/include and,
+/// where it exists, \<root>/include/cccl), so that \<cuda/std/...>,
+/// \<cuda/atomic> and \<cooperative_groups.h> resolve. The toolkit is looked for
+/// as NVRTC is: $CUDA_PATH, $CUDA_HOME, the toolkit of the NVRTC named by
+/// DCCUDA_NVRTC_LIBRARY (or already loaded), /usr/local/cuda; the first with
+/// cooperative_groups.h wins. Not found: DC_ERROR_NOT_FOUND naming every
+/// place tried. The cache key holds these folders (and NVRTC's version), not
+/// the toolkit headers' contents.
+pub const DC_COMPILE_TOOLKIT_HEADERS: u32 = 0x40;
 /// compiled by NVRTC in this call
 pub const DC_CACHE_MISS: i32 = 0;
 /// found in the in-process cache
@@ -225,6 +234,32 @@ pub const DC_CACHE_MEMORY: i32 = 1;
 pub const DC_CACHE_DISK: i32 = 2;
 pub const DC_CACHE_CLEAR_MEMORY: u32 = 0x1;
 pub const DC_CACHE_CLEAR_DISK: u32 = 0x2;
+/// machine code (relocatable, -rdc, to be linked with others)
+pub const DC_LINK_INPUT_CUBIN: i32 = 0;
+/// PTX text
+pub const DC_LINK_INPUT_PTX: i32 = 1;
+/// LTO-IR (DC_OUTPUT_LTOIR): needs nvJitLink
+pub const DC_LINK_INPUT_LTOIR: i32 = 2;
+/// a fatbin
+pub const DC_LINK_INPUT_FATBIN: i32 = 3;
+/// a host object file holding device code (nvcc -rdc -c)
+pub const DC_LINK_INPUT_OBJECT: i32 = 4;
+/// an archive of such objects (libcudadevrt.a)
+pub const DC_LINK_INPUT_LIBRARY: i32 = 5;
+/// a dc_program's output (CUBIN, PTX or LTO-IR)
+pub const DC_LINK_INPUT_PROGRAM: i32 = 6;
+/// the toolkit's device runtime, libcudadevrt.a (dynamic parallelism)
+pub const DC_LINK_INPUT_DEVICE_RUNTIME: i32 = 7;
+/// link-time optimisation (-lto); implied by an LTO-IR input
+pub const DC_LINK_LTO: u32 = 0x1;
+/// debug information (-g)
+pub const DC_LINK_DEBUG: u32 = 0x2;
+/// line information (-lineinfo)
+pub const DC_LINK_LINE_INFO: u32 = 0x4;
+/// link with the driver's cuLink even when nvJitLink is there
+pub const DC_LINK_USE_DRIVER: u32 = 0x8;
+/// neither read nor write the kernel cache
+pub const DC_LINK_NO_CACHE: u32 = 0x10;
 /// CU_JIT_GENERATE_LINE_INFO
 pub const DC_JIT_LINE_INFO: u32 = 0x1;
 /// CU_JIT_GENERATE_DEBUG_INFO
@@ -300,6 +335,11 @@ pub const DC_GRAPH_CONDITIONAL_SWITCH: i32 = 2;
 pub const DC_QUEUE_TO_DEVICE: i32 = 1;
 /// a kernel enqueues, the host dequeues
 pub const DC_QUEUE_TO_HOST: i32 = 2;
+/// A kernel enqueues and another kernel (or another block) dequeues; the ring
+/// is in device memory, which only kernels reach: the host's enqueue and
+/// dequeue calls refuse such a queue (dc_queue_counters reads its counters
+/// with a copy).
+pub const DC_QUEUE_BETWEEN_KERNELS: i32 = 3;
 /// Poll without pause: the lowest latency, one CPU core busy while waiting.
 pub const DC_WAIT_SPIN: i32 = 1;
 /// Poll about 4000 times, then yield the CPU between polls.
@@ -649,6 +689,67 @@ impl Default for dc_compile_options {
             header_names: core::ptr::null(),
             header_sources: core::ptr::null(),
             name_expressions: core::ptr::null(),
+        }
+    }
+}
+
+/// One input of dc_link. Exactly one source of bytes: `program` (kind
+/// DC_LINK_INPUT_PROGRAM), `data` and `size` (bytes in memory), or `path` (a
+/// regular file of at most 2 GiB, read during the call). For
+/// DC_LINK_INPUT_DEVICE_RUNTIME `path` may name the archive; NULL looks for it
+/// in the CUDA toolkit: $CUDA_PATH, $CUDA_HOME, the toolkit NVRTC was loaded
+/// from, /usr/local/cuda (lib64/libcudadevrt.a; lib\x64\cudadevrt.lib on
+/// Windows). All of it is borrowed for the call only.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_link_input {
+    /// DC_LINK_INPUT_*
+    pub kind: i32,
+    /// must be 0
+    pub reserved: u32,
+    /// DC_LINK_INPUT_PROGRAM: the program; else NULL
+    pub program: dc_program,
+    /// the input's bytes, or NULL (program or path)
+    pub data: *const c_void,
+    /// bytes at `data`; 0 without data
+    pub size: u64,
+    /// a file holding the input, or NULL
+    pub path: *const c_char,
+    /// names the input in logs; NULL: the path, else "input \<i>"
+    pub name: *const c_char,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_link_options {
+    /// sizeof(dc_link_options)
+    pub struct_size: u32,
+    /// Target architecture as 10 * major + minor (90 = sm_90). 0: the device's own
+    /// (then a device is needed).
+    pub arch: i32,
+    /// DC_LINK_*
+    pub flags: u32,
+    /// -O: 0..3 (nvJitLink 13 takes only 0 and 3, and says so); -1 = the linker's default (3).
+    pub optimization_level: i32,
+    /// -maxrregcount; 0 = no limit
+    pub max_registers: i32,
+    pub num_options: u32,
+    /// Raw nvJitLink options ("-ftz=true"...), passed as they are; refused by
+    /// the driver's cuLink (DC_ERROR_NOT_SUPPORTED).
+    pub options: *const *const c_char,
+}
+
+impl Default for dc_link_options {
+    /// `DC_LINK_OPTIONS_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_link_options>() as u32,
+            arch: 0,
+            flags: 0,
+            optimization_level: -1,
+            max_registers: 0,
+            num_options: 0,
+            options: core::ptr::null(),
         }
     }
 }
@@ -1729,6 +1830,19 @@ extern "C" {
     /// DC_ERROR_CONTEXT_LOST (the event died with dc_device_reset).
     pub fn dc_event_native(event: dc_event, cu_event: *mut *mut c_void) -> dc_status;
 
+    /// The GPU architectures the loaded NVRTC can target (nvrtcGetSupportedArchs),
+    /// as 10 * major + minor, ascending (e.g. 75, 80, 86, 87, 89, 90, ... for NVRTC
+    /// 13), written to `archs` (`capacity` entries); `*count` receives how many
+    /// there are. Ask for the count first with archs NULL and capacity 0
+    /// (DC_SUCCESS, nothing written), then pass an array of *count entries. When
+    /// `capacity` is too small nothing is written to `archs` or `*count` (0) and
+    /// the status is DC_ERROR_OUT_OF_RANGE, its message giving the count needed.
+    /// Loads NVRTC if needed. Any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL count, NULL archs with a nonzero
+    /// capacity), DC_ERROR_OUT_OF_RANGE (capacity too small), DC_ERROR_NO_COMPILER
+    /// (no NVRTC), DC_ERROR_NOT_SUPPORTED (an NVRTC without the query, before 11.2).
+    pub fn dc_nvrtc_supported_archs(archs: *mut i32, capacity: u32, count: *mut u32) -> dc_status;
+
     /// Compile CUDA C++ `source` with NVRTC. `program_name` names the source in
     /// diagnostics (NULL: "dccuda.cu"). `options` may be NULL (CUBIN for `device`).
     /// `device` may be NULL; it supplies the architecture when options->arch is 0.
@@ -1759,7 +1873,8 @@ extern "C" {
     /// no architecture, an option NVRTC rejects: its log is in dc_last_error_detail),
     /// DC_ERROR_NO_COMPILER, DC_ERROR_COMPILE, DC_ERROR_NOT_SUPPORTED (PTX newer than
     /// the installed driver can load; an architecture NVRTC does not know),
-    /// DC_ERROR_INVALID_HANDLE (a non-NULL device that is not valid).
+    /// DC_ERROR_INVALID_HANDLE (a non-NULL device that is not valid),
+    /// DC_ERROR_NOT_FOUND (DC_COMPILE_TOOLKIT_HEADERS and no toolkit headers).
     pub fn dc_compile(source: *const c_char, program_name: *const c_char, options: *const dc_compile_options, device: dc_device, program: *mut dc_program) -> dc_status;
 
     /// Release a program. NULL is ignored.
@@ -1795,6 +1910,49 @@ extern "C" {
     /// "Trust" in the configuration table). Static for the life of the process.
     /// Errors: DC_ERROR_INVALID_ARGUMENT.
     pub fn dc_cache_directory(path: *mut *const c_char) -> dc_status;
+
+    /// Link device code into one CUBIN that dc_module_load_program (or
+    /// dc_module_load) takes: relocatable CUBINs and PTX of several programs
+    /// compiled with DC_COMPILE_RELOCATABLE, LTO-IR (DC_OUTPUT_LTOIR), fatbins,
+    /// host objects and archives such as the device runtime (dynamic
+    /// parallelism), in the order given. `options` may be NULL (the defaults);
+    /// `device` may be NULL when options->arch is given and nvJitLink is present.
+    ///
+    /// The linker is nvJitLink, loaded at the first link (DCCUDA_NVJITLINK_LIBRARY,
+    /// else libnvJitLink.so.13, then .12 (nvJitLink_130_0.dll, nvJitLink_120_0.dll),
+    /// looked for where NVRTC is: beside libdccuda first, then the system's search,
+    /// then the toolkit's folders; see the configuration table). Without it, or
+    /// with DC_LINK_USE_DRIVER, the driver's cuLink links in `device`'s context,
+    /// for the device's own architecture, every input but LTO-IR.
+    ///
+    /// Returns a new program (see dc_program_output: kind DC_OUTPUT_CUBIN) whose
+    /// log (dc_program_log) is the linker's info log. Linked results are cached in
+    /// memory and on disk as compiled ones are (dc_program_cache_source), keyed by
+    /// the bytes of every input, every option, the architecture, the linker and its
+    /// version (nvJitLink's, or the driver's for cuLink). On DC_ERROR_COMPILE the
+    /// first error line is in the last-error message and the linker's whole error
+    /// log in dc_last_error_detail().
+    ///
+    /// Thread-safe.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL inputs or out, count 0, a kind not
+    /// DC_LINK_INPUT_*, reserved not 0, not exactly one source of bytes, size 0,
+    /// bad options, no architecture and no device, an architecture other than the
+    /// device's for cuLink, an option the linker rejects), DC_ERROR_INVALID_HANDLE
+    /// (a device or an input's program that is not valid), DC_ERROR_INVALID_IMAGE
+    /// (bytes that are not of the kind given, an empty file), DC_ERROR_NOT_FOUND (no
+    /// such file; no device runtime in the toolkit: the message names the places
+    /// tried), DC_ERROR_IO (a file that cannot be read), DC_ERROR_NOT_SUPPORTED (no
+    /// nvJitLink and an input or option only it takes, LTO-IR above all, or no
+    /// device to link with the driver: the message names the library and how to
+    /// provide it), DC_ERROR_COMPILE (the link failed: an undefined symbol...),
+    /// DC_ERROR_DRIVER (the driver's cuLink failed otherwise).
+    pub fn dc_link(inputs: *const dc_link_input, count: u32, options: *const dc_link_options, device: dc_device, linked: *mut dc_program) -> dc_status;
+
+    /// The version of the nvJitLink dc_link uses (13, 0), loading it if needed;
+    /// 0, 0 for one that cannot say (before CUDA 12.3).
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NOT_SUPPORTED (no
+    /// nvJitLink: the message says what was tried and how to provide it).
+    pub fn dc_nvjitlink_version(major: *mut i32, minor: *mut i32) -> dc_status;
 
     /// Load a module from an image in memory: PTX (text; NUL-terminated or not),
     /// CUBIN (ELF) or fatbin. PTX is JIT-compiled by the driver. `options` may be
@@ -2352,7 +2510,9 @@ extern "C" {
     pub fn dc_graph_set_host_node(graph: dc_graph, node: u64, fn_: dc_host_fn, user_data: *mut c_void) -> dc_status;
 
     /// Create a queue of `capacity` slots of `slot_size` bytes on `device`, in
-    /// page-locked host memory mapped into the device (cuMemHostAlloc, DEVICEMAP).
+    /// page-locked host memory mapped into the device (cuMemHostAlloc, DEVICEMAP),
+    /// or, for DC_QUEUE_BETWEEN_KERNELS, in device memory (cuMemAlloc: a kernel's
+    /// loads of it stay on the GPU instead of crossing PCIe).
     /// slot_size is a power of two from 8 to 65536; capacity a power of two from 2
     /// to 16777216; slot_size * capacity at most 1 GiB. A message is 0 to
     /// slot_size bytes. The queue starts empty, its counters at zero.
@@ -2438,8 +2598,12 @@ extern "C" {
 
     /// Fill `stats` (the caller sets struct_size) with the queue's shape and
     /// counters. enqueued and dequeued are read from the ring's counters, so they
-    /// include the kernel's side. Errors: DC_ERROR_INVALID_HANDLE,
-    /// DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size).
+    /// include the kernel's side; for a DC_QUEUE_BETWEEN_KERNELS queue they are a
+    /// snapshot copied from device memory (full_waits, empty_waits and drops, the
+    /// host's counts, stay 0). Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size), and for a queue
+    /// between kernels DC_ERROR_INVALID_STATE (called from a host function: the
+    /// copy would wait for the stream it runs on), DC_ERROR_CONTEXT_LOST.
     pub fn dc_queue_counters(queue: dc_queue, stats: *mut dc_queue_stats) -> dc_status;
 
     /// Create a control block for a resident kernel on `device`, in page-locked
@@ -2512,6 +2676,8 @@ macro_rules! __dccuda_for_each_struct {
         $m!(dc_pool_stats { struct_size, device_ordinal, reserved_current, reserved_high, used_current, used_high });
         $m!(dc_stream_mem_op { kind, compare, flags, reserved, buffer, offset, value });
         $m!(dc_compile_options { struct_size, output, arch, flags, max_registers, num_options, num_defines, num_include_paths, num_headers, num_name_expressions, std, options, defines, include_paths, header_names, header_sources, name_expressions });
+        $m!(dc_link_input { kind, reserved, program, data, size, path, name });
+        $m!(dc_link_options { struct_size, arch, flags, optimization_level, max_registers, num_options, options });
         $m!(dc_module_options { struct_size, flags, optimization_level, max_registers, log_size, reserved });
         $m!(dc_function_info { struct_size, num_registers, max_threads_per_block, static_shared_bytes, max_dynamic_shared_bytes, local_bytes, const_bytes, ptx_version, binary_version, num_params, params_bytes });
         $m!(dc_launch_config { struct_size, grid, block, shared_memory_bytes, flags, cluster, priority });
@@ -2633,11 +2799,25 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_COMPILE_RELOCATABLE);
         $m!(DC_COMPILE_ARCH_SPECIFIC);
         $m!(DC_COMPILE_NO_CACHE);
+        $m!(DC_COMPILE_TOOLKIT_HEADERS);
         $m!(DC_CACHE_MISS);
         $m!(DC_CACHE_MEMORY);
         $m!(DC_CACHE_DISK);
         $m!(DC_CACHE_CLEAR_MEMORY);
         $m!(DC_CACHE_CLEAR_DISK);
+        $m!(DC_LINK_INPUT_CUBIN);
+        $m!(DC_LINK_INPUT_PTX);
+        $m!(DC_LINK_INPUT_LTOIR);
+        $m!(DC_LINK_INPUT_FATBIN);
+        $m!(DC_LINK_INPUT_OBJECT);
+        $m!(DC_LINK_INPUT_LIBRARY);
+        $m!(DC_LINK_INPUT_PROGRAM);
+        $m!(DC_LINK_INPUT_DEVICE_RUNTIME);
+        $m!(DC_LINK_LTO);
+        $m!(DC_LINK_DEBUG);
+        $m!(DC_LINK_LINE_INFO);
+        $m!(DC_LINK_USE_DRIVER);
+        $m!(DC_LINK_NO_CACHE);
         $m!(DC_JIT_LINE_INFO);
         $m!(DC_JIT_DEBUG);
         $m!(DC_CACHE_PREFER_NONE);
@@ -2672,6 +2852,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_GRAPH_CONDITIONAL_SWITCH);
         $m!(DC_QUEUE_TO_DEVICE);
         $m!(DC_QUEUE_TO_HOST);
+        $m!(DC_QUEUE_BETWEEN_KERNELS);
         $m!(DC_WAIT_SPIN);
         $m!(DC_WAIT_SPIN_YIELD);
         $m!(DC_WAIT_BLOCK);

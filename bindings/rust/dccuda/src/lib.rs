@@ -59,6 +59,7 @@ mod error;
 mod event;
 mod graph;
 mod launch;
+mod link;
 mod mem_ops;
 mod module;
 mod pod;
@@ -73,6 +74,7 @@ pub use device::{Device, DeviceInfo, Limit};
 pub use error::{cuda_error_name, Error, Result, Status};
 pub use event::Event;
 pub use graph::{Capture, CaptureMode, Conditional, Graph, Node};
+pub use link::{nvjitlink_version, LinkInput, LinkInputKind, LinkOptions};
 pub use launch::{Dim3, IntoKernelArg, KernelArg, Launch, LaunchBuilder, LaunchConfig};
 pub use mem_ops::{Compare, MemOp};
 pub use module::{Function, FunctionInfo, Module, ModuleOptions};
@@ -253,6 +255,19 @@ pub fn nvrtc_version() -> Result<(i32, i32)> {
     let (mut major, mut minor) = (0, 0);
     check(unsafe { sys::dc_nvrtc_version(&mut major, &mut minor) })?;
     Ok((major, minor))
+}
+
+/// The architectures the loaded NVRTC targets, 10 * major + minor, ascending.
+///
+/// # Errors
+/// `NO_COMPILER` without NVRTC; `NOT_SUPPORTED` when NVRTC cannot list them.
+pub fn nvrtc_supported_archs() -> Result<Vec<i32>> {
+    let mut count = 0u32;
+    check(unsafe { sys::dc_nvrtc_supported_archs(std::ptr::null_mut(), 0, &mut count) })?;
+    let mut archs = vec![0i32; count as usize];
+    check(unsafe { sys::dc_nvrtc_supported_archs(archs.as_mut_ptr(), count, &mut count) })?;
+    archs.truncate(count as usize);
+    Ok(archs)
 }
 
 /// Handle types, as [`handle_count`] counts them.

@@ -18,6 +18,9 @@ pub enum Direction {
     ToDevice,
     /// A kernel sends, the host receives.
     ToHost,
+    /// A kernel sends, another kernel receives: the ring is in device memory and the host's
+    /// enqueue and dequeue calls refuse the queue.
+    BetweenKernels,
 }
 
 /// How a host call waits for the other side (all of them poll: the GPU cannot wake a thread cheaply).
@@ -84,6 +87,7 @@ impl<T: Pod> Queue<T> {
         let d = match direction {
             Direction::ToDevice => sys::DC_QUEUE_TO_DEVICE,
             Direction::ToHost => sys::DC_QUEUE_TO_HOST,
+            Direction::BetweenKernels => sys::DC_QUEUE_BETWEEN_KERNELS,
         };
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_queue_create(device.as_raw(), d, slot, capacity, &mut raw) })?;
