@@ -456,6 +456,7 @@ DC_CONSTANTS(dc_handle_type, enumeration, int32_t)
 #define DC_HANDLE_GRAPH     9
 #define DC_HANDLE_QUEUE    10
 #define DC_HANDLE_CONTROL  11
+#define DC_HANDLE_POOL     12
 
 /**
  * How many handles of a type (DC_HANDLE_*) are live in this process: a leak
@@ -479,6 +480,7 @@ typedef struct dc_launch_s*   dc_launch;
 typedef struct dc_graph_s*    dc_graph;
 typedef struct dc_queue_s*    dc_queue;
 typedef struct dc_control_s*  dc_control;
+typedef struct dc_pool_s*     dc_pool;
 
 /* =========================================================================
  * Devices
@@ -805,7 +807,8 @@ DC_API dc_status dc_buffer_alloc_managed(dc_device device, uint64_t size,
  * library) without taking ownership: releasing the buffer frees nothing. The
  * memory must stay valid while the buffer is used. Bounds checks use `size`;
  * where the driver knows the allocation the pointer lies in, a size that runs
- * past it is refused.
+ * past it is refused (in a range built with dc_vmm_*: past the memory mapped
+ * there back to back).
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (0 pointer or size,
  * NULL out), DC_ERROR_OUT_OF_RANGE (size runs past the allocation).
  */
@@ -1148,6 +1151,375 @@ DC_API dc_status dc_buffer_fill_2d(dc_buffer buffer, uint64_t offset, uint64_t p
 DC_API dc_status dc_buffer_fill_2d_async(dc_buffer buffer, uint64_t offset, uint64_t pitch, uint64_t width,
                                          uint64_t height, uint32_t value, uint32_t element_size, dc_stream stream);
 
+/* -- Memory pools you control ------------------------------------------------
+ *
+ * dccuda allocates device memory from one private stream-ordered pool per device
+ * (dc_buffer_alloc). A dc_pool is a pool of your own (cuMemPoolCreate) on one
+ * device, with its own size limit, release threshold, reuse rules, statistics
+ * and peer access; dc_buffer_alloc_from_pool takes memory from it. Buffers from
+ * a pool are ordinary DC_BUFFER_DEVICE buffers, usable everywhere a buffer is,
+ * and freed in stream order back to their pool when released.
+ *
+ * Lifetime: every buffer allocated from a pool keeps the pool alive.
+ * dc_pool_release drops the caller's handle only; the driver's pool is
+ * destroyed when the last of its buffers has been released (and their frees
+ * have been enqueued). Buffers therefore never outlive their pool's memory.
+ * A dc_device_reset kills pools made before it (DC_ERROR_CONTEXT_LOST).
+ * Threads: every call may come from any thread; calls on one pool are
+ * serialised by the driver.
+ */
+
+/* Flags of dc_pool_create. */
+DC_CONSTANTS(dc_pool_flags, flags, uint32_t)
+/** The pool's memory may be exported to other processes (POSIX file
+ *  descriptor handles; Linux only). */
+#define DC_POOL_EXPORTABLE          0x01u
+
+/* Attributes of a pool (dc_pool_set_attribute, dc_pool_attribute): the values
+ * of cuda.h's CU_MEMPOOL_ATTR_*. */
+DC_CONSTANTS(dc_pool_attribute, enumeration, int32_t)
+/** 0 or 1: reuse memory freed on another stream once an event dependency
+ *  orders the two (on by default). */
+#define DC_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES    1
+/** 0 or 1: reuse memory whose free has completed, without a dependency (on by
+ *  default). */
+#define DC_POOL_REUSE_ALLOW_OPPORTUNISTIC          2
+/** 0 or 1: let the driver insert dependencies to reuse memory (on by default). */
+#define DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES  3
+/** Bytes of freed memory the pool keeps cached at a synchronisation instead of
+ *  giving it back to the system (0 by default; UINT64_MAX: keep everything). */
+#define DC_POOL_RELEASE_THRESHOLD                  4
+
+/**
+ * Create a memory pool on `device`. `max_size` bounds the memory the pool
+ * reserves (0: the driver's default, the device's memory; needs a CUDA 12.2
+ * driver otherwise). Flags: DC_POOL_EXPORTABLE. The caller owns the handle.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown flag, NULL
+ * out, max_size above the device's memory), DC_ERROR_NOT_SUPPORTED (the device
+ * or driver has no memory pools, a max_size on a driver before 12.2,
+ * DC_POOL_EXPORTABLE outside Linux), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_create(dc_device device, uint64_t max_size, DC_FAMILY(dc_pool_flags) uint32_t flags,
+                                DC_OUT DC_OWNED dc_pool* pool);
+
+/** Release the caller's reference to a pool; buffers allocated from it keep
+ *  it alive until they are released (see "Lifetime" above). NULL is ignored. */
+DC_API void dc_pool_release(DC_OWNED DC_NULLABLE dc_pool pool);
+
+/**
+ * Set an attribute (DC_POOL_*) of the pool: the reuse ones take 0 or 1,
+ * DC_POOL_RELEASE_THRESHOLD any number of bytes.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown attribute,
+ * a reuse value other than 0 or 1), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_set_attribute(dc_pool pool, DC_FAMILY(dc_pool_attribute) int32_t attribute,
+                                       uint64_t value);
+
+/** The value of an attribute (DC_POOL_*) of the pool.
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown attribute,
+ *  NULL out), DC_ERROR_DRIVER. */
+DC_API dc_status dc_pool_attribute(dc_pool pool, DC_FAMILY(dc_pool_attribute) int32_t attribute,
+                                   DC_OUT uint64_t* value);
+
+/** A pool's statistics (dc_pool_statistics, dc_device_pool_statistics): bytes
+ *  the pool has reserved from the device (in use or cached) and bytes in use
+ *  by allocations, now and at their high-water marks. */
+typedef struct dc_pool_stats {
+  uint32_t struct_size;     /**< sizeof(dc_pool_stats) */
+  int32_t device_ordinal;   /**< the pool's device */
+  uint64_t reserved_current;  /**< bytes reserved now */
+  uint64_t reserved_high;     /**< the most bytes reserved since creation or the last reset */
+  uint64_t used_current;      /**< bytes in use by allocations now */
+  uint64_t used_high;         /**< the most bytes in use since creation or the last reset */
+} dc_pool_stats;
+
+#define DC_POOL_STATS_INIT { (uint32_t)sizeof(dc_pool_stats), 0, 0u, 0u, 0u, 0u }
+
+/**
+ * Fill `stats` (the caller sets struct_size) with the pool's statistics.
+ * Memory freed in stream order counts as used until the free has run on its
+ * stream. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL stats,
+ * bad struct_size), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_statistics(dc_pool pool, DC_INOUT dc_pool_stats* stats);
+
+/**
+ * Fill `stats` with the statistics of dccuda's own pool on `device` (the one
+ * dc_buffer_alloc uses). All zero on a device without pools, or before the
+ * device's first allocation. Errors: DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_device_pool_statistics(dc_device device, DC_INOUT dc_pool_stats* stats);
+
+/** Reset the pool's high-water marks (reserved_high, used_high) to the current
+ *  values. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER. */
+DC_API dc_status dc_pool_reset_high_water(dc_pool pool);
+
+/**
+ * Give the pool's cached memory back to the system until it reserves at most
+ * `keep_bytes` (cuMemPoolTrimTo). Memory freed in stream order is trimmed once
+ * its free has run: synchronise the streams first to trim everything.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_trim(dc_pool pool, uint64_t keep_bytes);
+
+/**
+ * Let kernels and copies on `accessor` use the pool's memory (enable 1), or
+ * take that back (enable 0), for memory allocated before and after the call
+ * (cuMemPoolSetAccess). The pool's own device always has access: enabling it is
+ * DC_SUCCESS, disabling it is refused. Needs peer capability between the two
+ * devices (dc_device_can_access_peer).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (enable not 0 or 1,
+ * disabling the pool's own device), DC_ERROR_NOT_SUPPORTED (the devices cannot
+ * access each other), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_set_access(dc_pool pool, dc_device accessor, int32_t enable);
+
+/**
+ * Allocate `size` bytes (size > 0) of device memory from `pool`. With a
+ * `stream` (of the pool's device) the allocation is in stream order, as
+ * dc_buffer_alloc_async: work enqueued on `stream` after the call may use it,
+ * other streams must first wait for `stream`. With a NULL stream it is usable
+ * from every stream when the call returns, as dc_buffer_alloc. The buffer
+ * keeps the pool alive and its memory goes back to the pool when released.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0, NULL out,
+ * a stream of another device), DC_ERROR_OUT_OF_MEMORY (the device, or the
+ * pool's max_size, has no room), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_buffer_alloc_from_pool(dc_pool pool, DC_NULLABLE dc_stream stream, uint64_t size,
+                                           DC_OUT DC_OWNED dc_buffer* buffer);
+
+/* -- Growable buffers (virtual memory) ----------------------------------------
+ *
+ * A growable buffer reserves a range of device addresses once and maps
+ * physical memory into it as it grows (cuMemAddressReserve, cuMemCreate,
+ * cuMemMap, cuMemSetAccess): its device address never changes and growing
+ * never copies, so a growing array keeps the pointers kernels hold. It is a
+ * DC_BUFFER_DEVICE buffer, usable everywhere a buffer is (copies, fills,
+ * views, kernel arguments) over its current size, which is the mapped size:
+ * sizes are rounded up to the device's allocation granularity
+ * (dc_device_allocation_granularity, 2 MiB on current GPUs). Its memory is
+ * accessible from its own device (not through peer access). Needs a device
+ * with virtual memory management (CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED).
+ */
+
+/* Which granularity dc_device_allocation_granularity gives. */
+DC_CONSTANTS(dc_granularity, enumeration, int32_t)
+#define DC_GRANULARITY_MINIMUM      0  /**< what sizes and addresses must be multiples of */
+#define DC_GRANULARITY_RECOMMENDED  1  /**< what is best for performance */
+
+/**
+ * The device's allocation granularity for device memory in bytes
+ * (cuMemGetAllocationGranularity): growable buffers round their sizes up to
+ * the minimum one. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+ * (unknown `which`, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual memory
+ * management on the device), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_device_allocation_granularity(dc_device device, DC_FAMILY(dc_granularity) int32_t which,
+                                                  DC_OUT uint64_t* granularity);
+
+/**
+ * Allocate a growable buffer on `device`: reserve `max_size` bytes of device
+ * address space (cheap: no memory behind it) and map `initial_size` bytes of
+ * memory (both rounded up to the minimum granularity; 0 < initial_size <=
+ * max_size). dc_buffer_grow maps more; dc_buffer_reserved_size gives the
+ * reservation; dc_buffer_size the current size. The memory is not
+ * initialised. Release with dc_buffer_release, which frees it in stream order
+ * as any buffer's.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size of 0,
+ * initial_size above max_size, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual
+ * memory management on the device), DC_ERROR_OUT_OF_MEMORY (no room for
+ * initial_size, or no address space for max_size), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_alloc_growable(dc_device device, uint64_t max_size, uint64_t initial_size,
+                                          DC_OUT DC_OWNED dc_buffer* buffer);
+
+/**
+ * Grow a growable buffer to at least `size` bytes (rounded up to the
+ * granularity), mapping new memory after what it has: its address and its
+ * contents stay; the new bytes are not initialised. A size at or below the
+ * current one changes nothing (buffers never shrink). The new bytes are usable
+ * from every stream when the call returns. Other threads may use the buffer
+ * while it grows (over the size they saw); grows are serialised.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a growable
+ * buffer, or a view of one), DC_ERROR_OUT_OF_RANGE (size above the
+ * reservation), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_grow(dc_buffer buffer, uint64_t size);
+
+/** The bytes a growable buffer may grow to (its reservation); for any other
+ *  buffer, its size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_buffer_reserved_size(dc_buffer buffer, DC_OUT uint64_t* size);
+
+/* -- Virtual memory pieces ----------------------------------------------------
+ *
+ * For users who build their own growable or sparse structures: the driver's
+ * virtual memory calls, each checked by dccuda first (sizes and addresses
+ * multiples of dc_device_allocation_granularity's minimum, ranges inside one
+ * reservation, mappings that do not overlap, whole mappings unmapped) with a
+ * message naming the value and the rule. Addresses are device addresses
+ * (CUdeviceptr) in `device`'s address space; physical allocations are
+ * uint64_t handles (CUmemGenericAllocationHandle) that only these calls take.
+ * The caller owns what these calls make and frees it (dc_vmm_free,
+ * dc_vmm_release): dccuda frees nothing of it, not even at exit. To copy or
+ * launch on mapped memory, wrap it: dc_buffer_wrap_device. After
+ * dc_device_reset everything made before it is gone (DC_ERROR_CONTEXT_LOST).
+ * Threads: any; calls on overlapping ranges must be ordered by the caller.
+ */
+
+/* Access of dc_vmm_set_access: the values of cuda.h's CUmemAccess_flags. */
+DC_CONSTANTS(dc_vmm_access, enumeration, int32_t)
+#define DC_VMM_ACCESS_NONE       0  /**< no access (faults) */
+#define DC_VMM_ACCESS_READ       1  /**< read only */
+#define DC_VMM_ACCESS_READWRITE  3  /**< read and write */
+
+/**
+ * Reserve `size` bytes of device address space (cuMemAddressReserve; no
+ * memory behind it): `size` a multiple of the granularity, `alignment` 0 (the
+ * granularity) or a power of two. Writes the range's first address.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size that is 0
+ * or not a multiple of the granularity, an alignment that is not a power of
+ * two, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual memory management),
+ * DC_ERROR_OUT_OF_MEMORY (no address space that large), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_reserve(dc_device device, uint64_t size, uint64_t alignment,
+                                DC_OUT DC_NATIVE uint64_t* address);
+
+/**
+ * Free a reservation (cuMemAddressFree): `address` and `size` exactly as
+ * dc_vmm_reserve gave them, with nothing mapped in it any more.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a reservation
+ * of this device, another size), DC_ERROR_INVALID_STATE (memory still mapped
+ * in it: dc_vmm_unmap first), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_free(dc_device device, DC_NATIVE uint64_t address, uint64_t size);
+
+/**
+ * Create `size` bytes of physical device memory (cuMemCreate; `size` a multiple
+ * of the granularity), to be mapped with dc_vmm_map. Writes its handle.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size that is 0
+ * or not a multiple of the granularity, NULL out), DC_ERROR_NOT_SUPPORTED,
+ * DC_ERROR_OUT_OF_MEMORY, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_create(dc_device device, uint64_t size, DC_OUT DC_NATIVE uint64_t* handle);
+
+/**
+ * Release physical memory made by dc_vmm_create (cuMemRelease). Memory still
+ * mapped stays usable and is freed when its last mapping is unmapped.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a live
+ * handle of this device, or released already), DC_ERROR_CONTEXT_LOST,
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_release(dc_device device, DC_NATIVE uint64_t handle);
+
+/**
+ * Map the first `size` bytes of physical memory `handle` at `address`
+ * (cuMemMap): `address` and `size` multiples of the granularity, the range
+ * inside one reservation and over no other mapping, `size` at most the
+ * handle's. Nothing may touch the range until dc_vmm_set_access grants access.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (misaligned address
+ * or size, a range outside every reservation or over a mapping, an unknown or
+ * released handle, a size above the handle's), DC_ERROR_CONTEXT_LOST,
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_map(dc_device device, DC_NATIVE uint64_t address, uint64_t size,
+                            DC_NATIVE uint64_t handle);
+
+/**
+ * Unmap [address, address + size) (cuMemUnmap): whole mappings made by
+ * dc_vmm_map, back to back. Work using the range must have completed.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a range that is
+ * not whole mappings), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_unmap(dc_device device, DC_NATIVE uint64_t address, uint64_t size);
+
+/**
+ * Set what `accessor` may do with the mapped range [address, address + size)
+ * (cuMemSetAccess): DC_VMM_ACCESS_*. The range must be mapped throughout;
+ * another device needs peer capability.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown access, a
+ * range not mapped throughout), DC_ERROR_NOT_SUPPORTED (the accessor cannot
+ * reach the device's memory), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_set_access(dc_device device, DC_NATIVE uint64_t address, uint64_t size,
+                                   dc_device accessor, DC_FAMILY(dc_vmm_access) int32_t access);
+
+/* -- Sharing memory and events with other processes (IPC) -------------------
+ *
+ * A process exports a buffer or an event as DC_IPC_HANDLE_SIZE opaque bytes
+ * (cuIpcGetMemHandle, cuIpcGetEventHandle), hands them to another process on
+ * the same machine by any means (a pipe, a file, shared memory), and that
+ * process imports them (cuIpcOpenMemHandle, cuIpcOpenEventHandle) as a
+ * dc_buffer or dc_event of its own. Linux only (the driver's legacy IPC).
+ *
+ * What can be exported: device memory from cuMemAlloc (DC_ALLOC_NO_POOL,
+ * dc_buffer_alloc_pitched) and views of it; events created with
+ * DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING. Pinned host memory,
+ * registered host memory, managed memory, memory from a pool (dccuda's or a
+ * dc_pool), growable buffers and memory dccuda does not own are refused.
+ *
+ * Lifetimes: an imported buffer does not own the memory: the exporter must
+ * keep its buffer alive until every importer has finished using the memory
+ * and released its import (releasing the import unmaps it in that process:
+ * closing is the importer's job). An imported event is the importer's own
+ * event object on the shared event: waiting on it waits for the exporter's
+ * last record. A process cannot import what it exported itself (the driver's
+ * rule). Copies and kernels in the two processes are ordered only by what the
+ * processes do: record an event after writing, wait for it before reading.
+ */
+
+/* Sizes of the IPC functions. */
+DC_CONSTANTS(dc_ipc_sizes, values, int32_t)
+/** The bytes of an exported buffer or event. */
+#define DC_IPC_HANDLE_SIZE 128
+
+/**
+ * Export `buffer` for another process: writes DC_IPC_HANDLE_SIZE bytes to
+ * `handle` (`size` >= DC_IPC_HANDLE_SIZE). The buffer must be device memory
+ * from cuMemAlloc (see above); a view exports its own range.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
+ * below DC_IPC_HANDLE_SIZE), DC_ERROR_NOT_SUPPORTED (memory that cannot be
+ * exported, named with what to use instead; not Linux), DC_ERROR_CONTEXT_LOST,
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_export_ipc(dc_buffer buffer, DC_OUT DC_ARRAY(size) void* handle, uint64_t size);
+
+/**
+ * Import memory another process exported (dc_buffer_export_ipc) into
+ * `device`'s context: a DC_BUFFER_WRAPPED_DEVICE buffer over the exported
+ * range, usable in copies and as a kernel argument. It does not own the
+ * memory (see "Lifetimes" above); releasing it unmaps it. A device other than
+ * the exporter's reaches it through peer access, enabled as needed.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+ * out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported buffer,
+ * a handle this process exported, memory the exporter has freed),
+ * DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_import_ipc(dc_device device, DC_IN DC_ARRAY(size) const void* handle, uint64_t size,
+                                      DC_OUT DC_OWNED dc_buffer* buffer);
+
+/**
+ * Export `event` (created with DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING)
+ * for another process: writes DC_IPC_HANDLE_SIZE bytes to `handle`.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
+ * below DC_IPC_HANDLE_SIZE, an event without DC_EVENT_INTERPROCESS),
+ * DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_event_export_ipc(dc_event event, DC_OUT DC_ARRAY(size) void* handle, uint64_t size);
+
+/**
+ * Import an event another process exported (dc_event_export_ipc) on `device`:
+ * an event of this process (release it as any event) that dc_stream_wait_event,
+ * dc_event_synchronize and dc_event_query see as the exporter's; it may be
+ * recorded here too. It cannot time (dc_event_elapsed_ms).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+ * out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported event, a
+ * handle this process exported), DC_ERROR_NOT_SUPPORTED (not Linux),
+ * DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_event_import_ipc(dc_device device, DC_IN DC_ARRAY(size) const void* handle, uint64_t size,
+                                     DC_OUT DC_OWNED dc_event* event);
+
 /* =========================================================================
  * Streams and events
  * ========================================================================= */
@@ -1241,6 +1613,10 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_device_set_limit, dc_device_limit, dc_device_set_cache_config,
  *   dc_device_cache_config,
  *   dc_device_enable_peer_access, dc_device_disable_peer_access,
+ *   dc_pool_create, dc_pool_set_access, dc_buffer_alloc_from_pool,
+ *   dc_buffer_alloc_growable, dc_buffer_grow, dc_buffer_import_ipc,
+ *   dc_event_import_ipc, dc_vmm_reserve, dc_vmm_free, dc_vmm_create,
+ *   dc_vmm_release, dc_vmm_map, dc_vmm_unmap, dc_vmm_set_access,
  *   dc_stream_create, dc_stream_synchronize, dc_stream_query,
  *   dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
  *   dc_stream_end_capture, dc_event_create, dc_event_record,
@@ -1389,8 +1765,11 @@ DC_CONSTANTS(dc_event_flags, flags, uint32_t)
 /** dc_event_create flags. */
 #define DC_EVENT_DISABLE_TIMING  0x1u  /**< cheaper; dc_event_elapsed_ms is refused */
 #define DC_EVENT_BLOCKING_SYNC   0x2u  /**< dc_event_synchronize sleeps instead of spinning */
+/** Shareable with other processes (dc_event_export_ipc); needs DC_EVENT_DISABLE_TIMING too. */
+#define DC_EVENT_INTERPROCESS    0x4u
 
-/** Create an event on `device`. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
+/** Create an event on `device` (DC_EVENT_INTERPROCESS only with DC_EVENT_DISABLE_TIMING).
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
  *  DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_event_create(dc_device device, DC_FAMILY(dc_event_flags) uint32_t flags,
                                  DC_OUT DC_OWNED dc_event* event);

@@ -40,6 +40,7 @@ const function = @import("src/function.zig");
 const launch = @import("src/launch.zig");
 const graph = @import("src/graph.zig");
 const queue = @import("src/queue.zig");
+const pool = @import("src/pool.zig");
 const args = @import("src/args.zig");
 const diagnostics = @import("src/diagnostics.zig");
 
@@ -99,6 +100,11 @@ pub const NativeDevice = device.NativeDevice;
 
 // Buffers.
 pub const Buffer = buffer.Buffer;
+pub const IpcHandle = buffer.IpcHandle;
+pub const Pool = pool.Pool;
+pub const PoolAttribute = pool.PoolAttribute;
+pub const PoolStats = pool.PoolStats;
+pub const PoolFlags = pool.PoolFlags;
 pub const BufferKind = buffer.BufferKind;
 pub const AllocFlags = buffer.AllocFlags;
 pub const CopyPath = buffer.CopyPath;

@@ -88,6 +88,7 @@ const char* handle_type_name(HandleType type) noexcept {
     case HandleType::Graph: return "dc_graph";
     case HandleType::Queue: return "dc_queue";
     case HandleType::Control: return "dc_control";
+    case HandleType::Pool: return "dc_pool";
   }
   return "handle";
 }

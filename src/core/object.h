@@ -22,8 +22,9 @@ enum class HandleType : uint8_t {
   Graph = 9,
   Queue = 10,
   Control = 11,
+  Pool = 12,
 };
-constexpr int kHandleTypeCount = 12;  // index 0 unused
+constexpr int kHandleTypeCount = 13;  // index 0 unused
 
 const char* handle_type_name(HandleType type) noexcept;
 

@@ -35,6 +35,7 @@ struct DeviceLimits {
   bool cooperative_launch = false;
   bool cluster_launch = false;
   bool memory_pools = false;
+  bool virtual_memory = false;  // cuMemAddressReserve, cuMemCreate, cuMemMap
 };
 
 // The memory layer's per-device state (pool, internal stream, staging

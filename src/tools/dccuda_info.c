@@ -81,6 +81,7 @@ static void version_text(int32_t v, char* out, size_t n) {
 static int report_device(int32_t ordinal, int json, int first) {
   dc_device device = NULL;
   dc_device_info info = DC_DEVICE_INFO_INIT;
+  dc_pool_stats pool = DC_POOL_STATS_INIT;
   char uuid[40];
   if (dc_device_open(ordinal, &device) != DC_SUCCESS || dc_device_get_info(device, &info) != DC_SUCCESS) {
     if (json) {
@@ -94,6 +95,8 @@ static int report_device(int32_t ordinal, int json, int first) {
     return 0;
   }
   uuid_text(info.uuid, uuid);
+  /* dccuda's own pool as this process sees it (empty until something allocates). */
+  if (dc_device_pool_statistics(device, &pool) != DC_SUCCESS) pool = (dc_pool_stats)DC_POOL_STATS_INIT;
   if (json) {
     printf("%s{\"ordinal\":%d,\"name\":", first ? "" : ",", (int)info.ordinal);
     info_json_string(info.name);
@@ -104,7 +107,8 @@ static int report_device(int32_t ordinal, int json, int first) {
            "\"max_shared_memory_per_block_optin\":%d,\"l2_cache_size\":%d,\"unified_addressing\":%d,"
            "\"managed_memory\":%d,\"concurrent_managed_access\":%d,\"cooperative_launch\":%d,"
            "\"cluster_launch\":%d,\"memory_pools_supported\":%d,\"host_native_atomics\":%d,\"ecc_enabled\":%d,"
-           "\"kernel_exec_timeout\":%d",
+           "\"kernel_exec_timeout\":%d,\"pool\":{\"reserved_current\":%llu,\"reserved_high\":%llu,"
+           "\"used_current\":%llu,\"used_high\":%llu}",
            uuid, (unsigned)info.pci_domain_id, (unsigned)info.pci_bus_id, (unsigned)info.pci_device_id,
            (int)info.compute_capability_major, (int)info.compute_capability_minor, (int)info.multiprocessor_count,
            (unsigned long long)info.total_memory, (unsigned long long)info.free_memory, (int)info.clock_rate_khz,
@@ -113,7 +117,9 @@ static int report_device(int32_t ordinal, int json, int first) {
            (int)info.max_shared_memory_per_block_optin, (int)info.l2_cache_size, (int)info.unified_addressing,
            (int)info.managed_memory, (int)info.concurrent_managed_access, (int)info.cooperative_launch,
            (int)info.cluster_launch, (int)info.memory_pools_supported, (int)info.host_native_atomics,
-           (int)info.ecc_enabled, (int)info.kernel_exec_timeout);
+           (int)info.ecc_enabled, (int)info.kernel_exec_timeout, (unsigned long long)pool.reserved_current,
+           (unsigned long long)pool.reserved_high, (unsigned long long)pool.used_current,
+           (unsigned long long)pool.used_high);
     info_print_telemetry(device, 1);
     printf("}");
   } else {
@@ -141,6 +147,9 @@ static int report_device(int32_t ordinal, int json, int first) {
            info.cooperative_launch ? " cooperative-launch" : "", info.cluster_launch ? " clusters" : "",
            info.memory_pools_supported ? " memory-pools" : "", info.host_native_atomics ? " host-atomics" : "",
            info.ecc_enabled ? " ecc" : "");
+    printf("    dccuda pool          %.1f MiB reserved (high %.1f), %.1f MiB used (high %.1f) in this process\n",
+           (double)pool.reserved_current / 1048576.0, (double)pool.reserved_high / 1048576.0,
+           (double)pool.used_current / 1048576.0, (double)pool.used_high / 1048576.0);
     info_print_telemetry(device, 0);
   }
   dc_device_release(device);

@@ -47,6 +47,7 @@ namespace Dccuda.Interop
         public const int DC_HANDLE_GRAPH = 9;
         public const int DC_HANDLE_QUEUE = 10;
         public const int DC_HANDLE_CONTROL = 11;
+        public const int DC_HANDLE_POOL = 12;
 
         public const int DC_LIMIT_STACK_SIZE = 0;
         public const int DC_LIMIT_PRINTF_FIFO_SIZE = 1;
@@ -86,6 +87,22 @@ namespace Dccuda.Interop
         public const int DC_COPY_PATH_STAGED = 3;
         public const int DC_COPY_PATH_HOST = 4;
 
+        public const uint DC_POOL_EXPORTABLE = 1u;
+
+        public const int DC_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES = 1;
+        public const int DC_POOL_REUSE_ALLOW_OPPORTUNISTIC = 2;
+        public const int DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES = 3;
+        public const int DC_POOL_RELEASE_THRESHOLD = 4;
+
+        public const int DC_GRANULARITY_MINIMUM = 0;
+        public const int DC_GRANULARITY_RECOMMENDED = 1;
+
+        public const int DC_VMM_ACCESS_NONE = 0;
+        public const int DC_VMM_ACCESS_READ = 1;
+        public const int DC_VMM_ACCESS_READWRITE = 3;
+
+        public const int DC_IPC_HANDLE_SIZE = 128;
+
         public const uint DC_STREAM_BLOCKING = 1u;
 
         public const int DC_STREAM_LEGACY = 1;
@@ -106,6 +123,7 @@ namespace Dccuda.Interop
 
         public const uint DC_EVENT_DISABLE_TIMING = 1u;
         public const uint DC_EVENT_BLOCKING_SYNC = 2u;
+        public const uint DC_EVENT_INTERPROCESS = 4u;
 
         public const int DC_OUTPUT_CUBIN = 0;
         public const int DC_OUTPUT_PTX = 1;

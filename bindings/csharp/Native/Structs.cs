@@ -89,6 +89,30 @@ namespace Dccuda.Interop
         }
     }
 
+    /// <summary>dc_pool_stats.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct DcPoolStats
+    {
+        /// <summary>sizeof(dc_pool_stats)</summary>
+        public uint StructSize;
+        /// <summary>the pool's device</summary>
+        public int DeviceOrdinal;
+        /// <summary>bytes reserved now</summary>
+        public ulong ReservedCurrent;
+        /// <summary>the most bytes reserved since creation or the last reset</summary>
+        public ulong ReservedHigh;
+        /// <summary>bytes in use by allocations now</summary>
+        public ulong UsedCurrent;
+        /// <summary>the most bytes in use since creation or the last reset</summary>
+        public ulong UsedHigh;
+
+        /// <summary>DC_POOL_STATS_INIT.</summary>
+        public static unsafe DcPoolStats Init()
+        {
+            return new DcPoolStats { StructSize = (uint)sizeof(DcPoolStats) };
+        }
+    }
+
     /// <summary>dc_stream_mem_op.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct DcStreamMemOp

@@ -88,6 +88,8 @@ namespace Dccuda
         Launch = C.DC_HANDLE_LAUNCH,
         /// <summary>DC_HANDLE_GRAPH</summary>
         Graph = C.DC_HANDLE_GRAPH,
+        /// <summary>DC_HANDLE_POOL</summary>
+        Pool = C.DC_HANDLE_POOL,
     }
 
     /// <summary>DC_PEER_ATTRIBUTE_*.</summary>
@@ -197,6 +199,8 @@ namespace Dccuda
         DisableTiming = C.DC_EVENT_DISABLE_TIMING,
         /// <summary>DC_EVENT_BLOCKING_SYNC: dc_event_synchronize sleeps instead of spinning</summary>
         BlockingSync = C.DC_EVENT_BLOCKING_SYNC,
+        /// <summary>DC_EVENT_INTERPROCESS: shareable with other processes (Event.ExportIpc); needs DisableTiming too</summary>
+        Interprocess = C.DC_EVENT_INTERPROCESS,
     }
 
     /// <summary>DC_OUTPUT_*: what a compile produces.</summary>

@@ -20,6 +20,7 @@ pub const Launch = @import("launch.zig").Launch;
 pub const Graph = @import("graph.zig").Graph;
 pub const Queue = @import("queue.zig").Queue;
 pub const Control = @import("queue.zig").Control;
+pub const Pool = @import("pool.zig").Pool;
 
 // ---------------------------------------------------------------------------
 // Version
@@ -124,6 +125,7 @@ pub const DC_HANDLE_LAUNCH: i32 = 8;
 pub const DC_HANDLE_GRAPH: i32 = 9;
 pub const DC_HANDLE_QUEUE: i32 = 10;
 pub const DC_HANDLE_CONTROL: i32 = 11;
+pub const DC_HANDLE_POOL: i32 = 12;
 
 pub extern "dccuda" fn dc_handle_count(handle_type: i32, count: ?*u64) dc_status;
 
@@ -283,6 +285,62 @@ pub extern "dccuda" fn dc_buffer_copy_3d_async(dst: ?*Buffer, dst_offset: u64, d
 pub extern "dccuda" fn dc_buffer_fill_2d(buffer: ?*Buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32) dc_status;
 pub extern "dccuda" fn dc_buffer_fill_2d_async(buffer: ?*Buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32, stream: ?*Stream) dc_status;
 
+pub const DC_POOL_EXPORTABLE: u32 = 0x1;
+
+pub const DC_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES: i32 = 1;
+pub const DC_POOL_REUSE_ALLOW_OPPORTUNISTIC: i32 = 2;
+pub const DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES: i32 = 3;
+pub const DC_POOL_RELEASE_THRESHOLD: i32 = 4;
+
+pub extern "dccuda" fn dc_pool_create(device: ?*Device, max_size: u64, flags: u32, pool: ?*?*Pool) dc_status;
+pub extern "dccuda" fn dc_pool_release(pool: ?*Pool) void;
+pub extern "dccuda" fn dc_pool_set_attribute(pool: ?*Pool, attribute: i32, value: u64) dc_status;
+pub extern "dccuda" fn dc_pool_attribute(pool: ?*Pool, attribute: i32, value: ?*u64) dc_status;
+
+/// The defaults are DC_POOL_STATS_INIT.
+pub const dc_pool_stats = extern struct {
+    struct_size: u32 = @sizeOf(dc_pool_stats),
+    device_ordinal: i32 = 0,
+    reserved_current: u64 = 0,
+    reserved_high: u64 = 0,
+    used_current: u64 = 0,
+    used_high: u64 = 0,
+};
+
+pub extern "dccuda" fn dc_pool_statistics(pool: ?*Pool, stats: ?*dc_pool_stats) dc_status;
+pub extern "dccuda" fn dc_device_pool_statistics(device: ?*Device, stats: ?*dc_pool_stats) dc_status;
+pub extern "dccuda" fn dc_pool_reset_high_water(pool: ?*Pool) dc_status;
+pub extern "dccuda" fn dc_pool_trim(pool: ?*Pool, keep_bytes: u64) dc_status;
+pub extern "dccuda" fn dc_pool_set_access(pool: ?*Pool, accessor: ?*Device, enable: i32) dc_status;
+pub extern "dccuda" fn dc_buffer_alloc_from_pool(pool: ?*Pool, stream: ?*Stream, size: u64, buffer: ?*?*Buffer) dc_status;
+
+pub const DC_GRANULARITY_MINIMUM: i32 = 0;
+pub const DC_GRANULARITY_RECOMMENDED: i32 = 1;
+
+pub extern "dccuda" fn dc_device_allocation_granularity(device: ?*Device, which: i32, granularity: ?*u64) dc_status;
+pub extern "dccuda" fn dc_buffer_alloc_growable(device: ?*Device, max_size: u64, initial_size: u64, buffer: ?*?*Buffer) dc_status;
+pub extern "dccuda" fn dc_buffer_grow(buffer: ?*Buffer, size: u64) dc_status;
+pub extern "dccuda" fn dc_buffer_reserved_size(buffer: ?*Buffer, size: ?*u64) dc_status;
+
+pub const DC_VMM_ACCESS_NONE: i32 = 0;
+pub const DC_VMM_ACCESS_READ: i32 = 1;
+pub const DC_VMM_ACCESS_READWRITE: i32 = 3;
+
+pub extern "dccuda" fn dc_vmm_reserve(device: ?*Device, size: u64, alignment: u64, address: ?*u64) dc_status;
+pub extern "dccuda" fn dc_vmm_free(device: ?*Device, address: u64, size: u64) dc_status;
+pub extern "dccuda" fn dc_vmm_create(device: ?*Device, size: u64, handle: ?*u64) dc_status;
+pub extern "dccuda" fn dc_vmm_release(device: ?*Device, handle: u64) dc_status;
+pub extern "dccuda" fn dc_vmm_map(device: ?*Device, address: u64, size: u64, handle: u64) dc_status;
+pub extern "dccuda" fn dc_vmm_unmap(device: ?*Device, address: u64, size: u64) dc_status;
+pub extern "dccuda" fn dc_vmm_set_access(device: ?*Device, address: u64, size: u64, accessor: ?*Device, access: i32) dc_status;
+
+pub const DC_IPC_HANDLE_SIZE: i32 = 128;
+
+pub extern "dccuda" fn dc_buffer_export_ipc(buffer: ?*Buffer, handle: ?*anyopaque, size: u64) dc_status;
+pub extern "dccuda" fn dc_buffer_import_ipc(device: ?*Device, handle: ?*const anyopaque, size: u64, buffer: ?*?*Buffer) dc_status;
+pub extern "dccuda" fn dc_event_export_ipc(event: ?*Event, handle: ?*anyopaque, size: u64) dc_status;
+pub extern "dccuda" fn dc_event_import_ipc(device: ?*Device, handle: ?*const anyopaque, size: u64, event: ?*?*Event) dc_status;
+
 // ---------------------------------------------------------------------------
 // Streams and events
 
@@ -357,6 +415,7 @@ pub extern "dccuda" fn dc_stream_batch_mem_ops(stream: ?*Stream, ops: ?[*]const 
 
 pub const DC_EVENT_DISABLE_TIMING: u32 = 0x1;
 pub const DC_EVENT_BLOCKING_SYNC: u32 = 0x2;
+pub const DC_EVENT_INTERPROCESS: u32 = 0x4;
 
 pub extern "dccuda" fn dc_event_create(device: ?*Device, flags: u32, event: ?*?*Event) dc_status;
 pub extern "dccuda" fn dc_event_release(event: ?*Event) void;
@@ -849,6 +908,7 @@ pub extern "dccuda" fn dc_set_launch_trace(on_launch: ?dc_launch_trace_fn, on_co
 pub const structs = .{
     .{ "dc_init_options", dc_init_options },
     .{ "dc_device_info", dc_device_info },
+    .{ "dc_pool_stats", dc_pool_stats },
     .{ "dc_stream_mem_op", dc_stream_mem_op },
     .{ "dc_compile_options", dc_compile_options },
     .{ "dc_link_input", dc_link_input },

@@ -94,6 +94,7 @@ pub const HandleType = enum(i32) {
     function = c.DC_HANDLE_FUNCTION,
     launch = c.DC_HANDLE_LAUNCH,
     graph = c.DC_HANDLE_GRAPH,
+    pool = c.DC_HANDLE_POOL,
     _,
 };
 

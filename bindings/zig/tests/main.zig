@@ -31,4 +31,5 @@ test {
     _ = @import("queue_test.zig");
     _ = @import("stream_values_test.zig");
     _ = @import("diagnostics_test.zig");
+    _ = @import("memory_wave2_test.zig");
 }

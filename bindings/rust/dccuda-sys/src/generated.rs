@@ -85,6 +85,7 @@ pub const DC_HANDLE_LAUNCH: i32 = 8;
 pub const DC_HANDLE_GRAPH: i32 = 9;
 pub const DC_HANDLE_QUEUE: i32 = 10;
 pub const DC_HANDLE_CONTROL: i32 = 11;
+pub const DC_HANDLE_POOL: i32 = 12;
 /// Bytes of stack per GPU thread (deep recursion, large local arrays).
 pub const DC_LIMIT_STACK_SIZE: i32 = 0;
 /// Bytes of the FIFO device printf writes into (output past it is lost).
@@ -143,6 +144,32 @@ pub const DC_COPY_PATH_PEER: i32 = 2;
 pub const DC_COPY_PATH_STAGED: i32 = 3;
 /// at least one side is host memory (pinned or registered)
 pub const DC_COPY_PATH_HOST: i32 = 4;
+/// The pool's memory may be exported to other processes (POSIX file
+/// descriptor handles; Linux only).
+pub const DC_POOL_EXPORTABLE: u32 = 0x1;
+/// 0 or 1: reuse memory freed on another stream once an event dependency
+/// orders the two (on by default).
+pub const DC_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES: i32 = 1;
+/// 0 or 1: reuse memory whose free has completed, without a dependency (on by
+/// default).
+pub const DC_POOL_REUSE_ALLOW_OPPORTUNISTIC: i32 = 2;
+/// 0 or 1: let the driver insert dependencies to reuse memory (on by default).
+pub const DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES: i32 = 3;
+/// Bytes of freed memory the pool keeps cached at a synchronisation instead of
+/// giving it back to the system (0 by default; UINT64_MAX: keep everything).
+pub const DC_POOL_RELEASE_THRESHOLD: i32 = 4;
+/// what sizes and addresses must be multiples of
+pub const DC_GRANULARITY_MINIMUM: i32 = 0;
+/// what is best for performance
+pub const DC_GRANULARITY_RECOMMENDED: i32 = 1;
+/// no access (faults)
+pub const DC_VMM_ACCESS_NONE: i32 = 0;
+/// read only
+pub const DC_VMM_ACCESS_READ: i32 = 1;
+/// read and write
+pub const DC_VMM_ACCESS_READWRITE: i32 = 3;
+/// The bytes of an exported buffer or event.
+pub const DC_IPC_HANDLE_SIZE: i32 = 128;
 /// dc_stream_create flags: synchronise with the legacy default stream
 /// (CU_STREAM_DEFAULT). Without it streams are non-blocking.
 pub const DC_STREAM_BLOCKING: u32 = 0x1;
@@ -173,6 +200,8 @@ pub const DC_MEM_OP_WRITE64: u32 = 4;
 pub const DC_EVENT_DISABLE_TIMING: u32 = 0x1;
 /// dc_event_synchronize sleeps instead of spinning
 pub const DC_EVENT_BLOCKING_SYNC: u32 = 0x2;
+/// Shareable with other processes (dc_event_export_ipc); needs DC_EVENT_DISABLE_TIMING too.
+pub const DC_EVENT_INTERPROCESS: u32 = 0x4;
 /// machine code for one architecture (the default)
 pub const DC_OUTPUT_CUBIN: i32 = 0;
 /// PTX, JIT-compiled by the driver at load
@@ -466,6 +495,13 @@ pub struct dc_control_s {
 }
 /// The `dc_control` handle (NULL = no handle).
 pub type dc_control = *mut dc_control_s;
+#[repr(C)]
+pub struct dc_pool_s {
+    _private: [u8; 0],
+    _not_send_sync_or_unpin: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+/// The `dc_pool` handle (NULL = no handle).
+pub type dc_pool = *mut dc_pool_s;
 
 // ---------------------------------------------------------------------------
 // Callbacks
@@ -611,6 +647,40 @@ impl Default for dc_device_info {
             kernel_exec_timeout: 0,
             integrated: 0,
             tcc_driver: 0,
+        }
+    }
+}
+
+/// A pool's statistics (dc_pool_statistics, dc_device_pool_statistics): bytes
+/// the pool has reserved from the device (in use or cached) and bytes in use
+/// by allocations, now and at their high-water marks.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_pool_stats {
+    /// sizeof(dc_pool_stats)
+    pub struct_size: u32,
+    /// the pool's device
+    pub device_ordinal: i32,
+    /// bytes reserved now
+    pub reserved_current: u64,
+    /// the most bytes reserved since creation or the last reset
+    pub reserved_high: u64,
+    /// bytes in use by allocations now
+    pub used_current: u64,
+    /// the most bytes in use since creation or the last reset
+    pub used_high: u64,
+}
+
+impl Default for dc_pool_stats {
+    /// `DC_POOL_STATS_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_pool_stats>() as u32,
+            device_ordinal: 0,
+            reserved_current: 0,
+            reserved_high: 0,
+            used_current: 0,
+            used_high: 0,
         }
     }
 }
@@ -1415,7 +1485,8 @@ extern "C" {
     /// library) without taking ownership: releasing the buffer frees nothing. The
     /// memory must stay valid while the buffer is used. Bounds checks use `size`;
     /// where the driver knows the allocation the pointer lies in, a size that runs
-    /// past it is refused.
+    /// past it is refused (in a range built with dc_vmm_*: past the memory mapped
+    /// there back to back).
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (0 pointer or size,
     /// NULL out), DC_ERROR_OUT_OF_RANGE (size runs past the allocation).
     pub fn dc_buffer_wrap_device(device: dc_device, device_pointer: u64, size: u64, buffer: *mut dc_buffer) -> dc_status;
@@ -1629,6 +1700,199 @@ extern "C" {
     /// registered with DC_ALLOC_READ_ONLY).
     pub fn dc_buffer_fill_2d_async(buffer: dc_buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32, stream: dc_stream) -> dc_status;
 
+    /// Create a memory pool on `device`. `max_size` bounds the memory the pool
+    /// reserves (0: the driver's default, the device's memory; needs a CUDA 12.2
+    /// driver otherwise). Flags: DC_POOL_EXPORTABLE. The caller owns the handle.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown flag, NULL
+    /// out, max_size above the device's memory), DC_ERROR_NOT_SUPPORTED (the device
+    /// or driver has no memory pools, a max_size on a driver before 12.2,
+    /// DC_POOL_EXPORTABLE outside Linux), DC_ERROR_DRIVER.
+    pub fn dc_pool_create(device: dc_device, max_size: u64, flags: u32, pool: *mut dc_pool) -> dc_status;
+
+    /// Release the caller's reference to a pool; buffers allocated from it keep
+    /// it alive until they are released (see "Lifetime" above). NULL is ignored.
+    pub fn dc_pool_release(pool: dc_pool);
+
+    /// Set an attribute (DC_POOL_*) of the pool: the reuse ones take 0 or 1,
+    /// DC_POOL_RELEASE_THRESHOLD any number of bytes.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown attribute,
+    /// a reuse value other than 0 or 1), DC_ERROR_DRIVER.
+    pub fn dc_pool_set_attribute(pool: dc_pool, attribute: i32, value: u64) -> dc_status;
+
+    /// The value of an attribute (DC_POOL_*) of the pool.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown attribute,
+    /// NULL out), DC_ERROR_DRIVER.
+    pub fn dc_pool_attribute(pool: dc_pool, attribute: i32, value: *mut u64) -> dc_status;
+
+    /// Fill `stats` (the caller sets struct_size) with the pool's statistics.
+    /// Memory freed in stream order counts as used until the free has run on its
+    /// stream. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL stats,
+    /// bad struct_size), DC_ERROR_DRIVER.
+    pub fn dc_pool_statistics(pool: dc_pool, stats: *mut dc_pool_stats) -> dc_status;
+
+    /// Fill `stats` with the statistics of dccuda's own pool on `device` (the one
+    /// dc_buffer_alloc uses). All zero on a device without pools, or before the
+    /// device's first allocation. Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size), DC_ERROR_DRIVER.
+    pub fn dc_device_pool_statistics(device: dc_device, stats: *mut dc_pool_stats) -> dc_status;
+
+    /// Reset the pool's high-water marks (reserved_high, used_high) to the current
+    /// values. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER.
+    pub fn dc_pool_reset_high_water(pool: dc_pool) -> dc_status;
+
+    /// Give the pool's cached memory back to the system until it reserves at most
+    /// `keep_bytes` (cuMemPoolTrimTo). Memory freed in stream order is trimmed once
+    /// its free has run: synchronise the streams first to trim everything.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER.
+    pub fn dc_pool_trim(pool: dc_pool, keep_bytes: u64) -> dc_status;
+
+    /// Let kernels and copies on `accessor` use the pool's memory (enable 1), or
+    /// take that back (enable 0), for memory allocated before and after the call
+    /// (cuMemPoolSetAccess). The pool's own device always has access: enabling it is
+    /// DC_SUCCESS, disabling it is refused. Needs peer capability between the two
+    /// devices (dc_device_can_access_peer).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (enable not 0 or 1,
+    /// disabling the pool's own device), DC_ERROR_NOT_SUPPORTED (the devices cannot
+    /// access each other), DC_ERROR_DRIVER.
+    pub fn dc_pool_set_access(pool: dc_pool, accessor: dc_device, enable: i32) -> dc_status;
+
+    /// Allocate `size` bytes (size > 0) of device memory from `pool`. With a
+    /// `stream` (of the pool's device) the allocation is in stream order, as
+    /// dc_buffer_alloc_async: work enqueued on `stream` after the call may use it,
+    /// other streams must first wait for `stream`. With a NULL stream it is usable
+    /// from every stream when the call returns, as dc_buffer_alloc. The buffer
+    /// keeps the pool alive and its memory goes back to the pool when released.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0, NULL out,
+    /// a stream of another device), DC_ERROR_OUT_OF_MEMORY (the device, or the
+    /// pool's max_size, has no room), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_buffer_alloc_from_pool(pool: dc_pool, stream: dc_stream, size: u64, buffer: *mut dc_buffer) -> dc_status;
+
+    /// The device's allocation granularity for device memory in bytes
+    /// (cuMemGetAllocationGranularity): growable buffers round their sizes up to
+    /// the minimum one. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+    /// (unknown `which`, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual memory
+    /// management on the device), DC_ERROR_DRIVER.
+    pub fn dc_device_allocation_granularity(device: dc_device, which: i32, granularity: *mut u64) -> dc_status;
+
+    /// Allocate a growable buffer on `device`: reserve `max_size` bytes of device
+    /// address space (cheap: no memory behind it) and map `initial_size` bytes of
+    /// memory (both rounded up to the minimum granularity; 0 \< initial_size \<=
+    /// max_size). dc_buffer_grow maps more; dc_buffer_reserved_size gives the
+    /// reservation; dc_buffer_size the current size. The memory is not
+    /// initialised. Release with dc_buffer_release, which frees it in stream order
+    /// as any buffer's.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size of 0,
+    /// initial_size above max_size, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual
+    /// memory management on the device), DC_ERROR_OUT_OF_MEMORY (no room for
+    /// initial_size, or no address space for max_size), DC_ERROR_DRIVER.
+    pub fn dc_buffer_alloc_growable(device: dc_device, max_size: u64, initial_size: u64, buffer: *mut dc_buffer) -> dc_status;
+
+    /// Grow a growable buffer to at least `size` bytes (rounded up to the
+    /// granularity), mapping new memory after what it has: its address and its
+    /// contents stay; the new bytes are not initialised. A size at or below the
+    /// current one changes nothing (buffers never shrink). The new bytes are usable
+    /// from every stream when the call returns. Other threads may use the buffer
+    /// while it grows (over the size they saw); grows are serialised.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a growable
+    /// buffer, or a view of one), DC_ERROR_OUT_OF_RANGE (size above the
+    /// reservation), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_buffer_grow(buffer: dc_buffer, size: u64) -> dc_status;
+
+    /// The bytes a growable buffer may grow to (its reservation); for any other
+    /// buffer, its size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
+    pub fn dc_buffer_reserved_size(buffer: dc_buffer, size: *mut u64) -> dc_status;
+
+    /// Reserve `size` bytes of device address space (cuMemAddressReserve; no
+    /// memory behind it): `size` a multiple of the granularity, `alignment` 0 (the
+    /// granularity) or a power of two. Writes the range's first address.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size that is 0
+    /// or not a multiple of the granularity, an alignment that is not a power of
+    /// two, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual memory management),
+    /// DC_ERROR_OUT_OF_MEMORY (no address space that large), DC_ERROR_DRIVER.
+    pub fn dc_vmm_reserve(device: dc_device, size: u64, alignment: u64, address: *mut u64) -> dc_status;
+
+    /// Free a reservation (cuMemAddressFree): `address` and `size` exactly as
+    /// dc_vmm_reserve gave them, with nothing mapped in it any more.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a reservation
+    /// of this device, another size), DC_ERROR_INVALID_STATE (memory still mapped
+    /// in it: dc_vmm_unmap first), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_vmm_free(device: dc_device, address: u64, size: u64) -> dc_status;
+
+    /// Create `size` bytes of physical device memory (cuMemCreate; `size` a multiple
+    /// of the granularity), to be mapped with dc_vmm_map. Writes its handle.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size that is 0
+    /// or not a multiple of the granularity, NULL out), DC_ERROR_NOT_SUPPORTED,
+    /// DC_ERROR_OUT_OF_MEMORY, DC_ERROR_DRIVER.
+    pub fn dc_vmm_create(device: dc_device, size: u64, handle: *mut u64) -> dc_status;
+
+    /// Release physical memory made by dc_vmm_create (cuMemRelease). Memory still
+    /// mapped stays usable and is freed when its last mapping is unmapped.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a live
+    /// handle of this device, or released already), DC_ERROR_CONTEXT_LOST,
+    /// DC_ERROR_DRIVER.
+    pub fn dc_vmm_release(device: dc_device, handle: u64) -> dc_status;
+
+    /// Map the first `size` bytes of physical memory `handle` at `address`
+    /// (cuMemMap): `address` and `size` multiples of the granularity, the range
+    /// inside one reservation and over no other mapping, `size` at most the
+    /// handle's. Nothing may touch the range until dc_vmm_set_access grants access.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (misaligned address
+    /// or size, a range outside every reservation or over a mapping, an unknown or
+    /// released handle, a size above the handle's), DC_ERROR_CONTEXT_LOST,
+    /// DC_ERROR_DRIVER.
+    pub fn dc_vmm_map(device: dc_device, address: u64, size: u64, handle: u64) -> dc_status;
+
+    /// Unmap \[address, address + size) (cuMemUnmap): whole mappings made by
+    /// dc_vmm_map, back to back. Work using the range must have completed.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a range that is
+    /// not whole mappings), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_vmm_unmap(device: dc_device, address: u64, size: u64) -> dc_status;
+
+    /// Set what `accessor` may do with the mapped range \[address, address + size)
+    /// (cuMemSetAccess): DC_VMM_ACCESS_*. The range must be mapped throughout;
+    /// another device needs peer capability.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown access, a
+    /// range not mapped throughout), DC_ERROR_NOT_SUPPORTED (the accessor cannot
+    /// reach the device's memory), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_vmm_set_access(device: dc_device, address: u64, size: u64, accessor: dc_device, access: i32) -> dc_status;
+
+    /// Export `buffer` for another process: writes DC_IPC_HANDLE_SIZE bytes to
+    /// `handle` (`size` >= DC_IPC_HANDLE_SIZE). The buffer must be device memory
+    /// from cuMemAlloc (see above); a view exports its own range.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
+    /// below DC_IPC_HANDLE_SIZE), DC_ERROR_NOT_SUPPORTED (memory that cannot be
+    /// exported, named with what to use instead; not Linux), DC_ERROR_CONTEXT_LOST,
+    /// DC_ERROR_DRIVER.
+    pub fn dc_buffer_export_ipc(buffer: dc_buffer, handle: *mut c_void, size: u64) -> dc_status;
+
+    /// Import memory another process exported (dc_buffer_export_ipc) into
+    /// `device`'s context: a DC_BUFFER_WRAPPED_DEVICE buffer over the exported
+    /// range, usable in copies and as a kernel argument. It does not own the
+    /// memory (see "Lifetimes" above); releasing it unmaps it. A device other than
+    /// the exporter's reaches it through peer access, enabled as needed.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+    /// out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported buffer,
+    /// a handle this process exported, memory the exporter has freed),
+    /// DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_buffer_import_ipc(device: dc_device, handle: *const c_void, size: u64, buffer: *mut dc_buffer) -> dc_status;
+
+    /// Export `event` (created with DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING)
+    /// for another process: writes DC_IPC_HANDLE_SIZE bytes to `handle`.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
+    /// below DC_IPC_HANDLE_SIZE, an event without DC_EVENT_INTERPROCESS),
+    /// DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_event_export_ipc(event: dc_event, handle: *mut c_void, size: u64) -> dc_status;
+
+    /// Import an event another process exported (dc_event_export_ipc) on `device`:
+    /// an event of this process (release it as any event) that dc_stream_wait_event,
+    /// dc_event_synchronize and dc_event_query see as the exporter's; it may be
+    /// recorded here too. It cannot time (dc_event_elapsed_ms).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+    /// out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported event, a
+    /// handle this process exported), DC_ERROR_NOT_SUPPORTED (not Linux),
+    /// DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_event_import_ipc(device: dc_device, handle: *const c_void, size: u64, event: *mut dc_event) -> dc_status;
+
     /// Create a stream on `device`: non-blocking unless DC_STREAM_BLOCKING is given.
     /// `priority`: 0 is the default; lower numbers are higher priority, clamped to
     /// the range dc_stream_priority_range() gives.
@@ -1694,6 +1958,10 @@ extern "C" {
     /// dc_device_set_limit, dc_device_limit, dc_device_set_cache_config,
     /// dc_device_cache_config,
     /// dc_device_enable_peer_access, dc_device_disable_peer_access,
+    /// dc_pool_create, dc_pool_set_access, dc_buffer_alloc_from_pool,
+    /// dc_buffer_alloc_growable, dc_buffer_grow, dc_buffer_import_ipc,
+    /// dc_event_import_ipc, dc_vmm_reserve, dc_vmm_free, dc_vmm_create,
+    /// dc_vmm_release, dc_vmm_map, dc_vmm_unmap, dc_vmm_set_access,
     /// dc_stream_create, dc_stream_synchronize, dc_stream_query,
     /// dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
     /// dc_stream_end_capture, dc_event_create, dc_event_record,
@@ -1772,7 +2040,8 @@ extern "C" {
     /// 2^32 - 1).
     pub fn dc_stream_batch_mem_ops(stream: dc_stream, ops: *const dc_stream_mem_op, count: u32) -> dc_status;
 
-    /// Create an event on `device`. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
+    /// Create an event on `device` (DC_EVENT_INTERPROCESS only with DC_EVENT_DISABLE_TIMING).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
     /// DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
     pub fn dc_event_create(device: dc_device, flags: u32, event: *mut dc_event) -> dc_status;
 
@@ -2769,6 +3038,7 @@ macro_rules! __dccuda_for_each_struct {
     ($m:ident) => {
         $m!(dc_init_options { struct_size, flags, driver_library, nvrtc_library, cache_dir, cache_max_bytes });
         $m!(dc_device_info { struct_size, ordinal, name, uuid, pci_domain_id, pci_bus_id, pci_device_id, compute_capability_major, compute_capability_minor, multiprocessor_count, total_memory, free_memory, clock_rate_khz, memory_clock_rate_khz, memory_bus_width_bits, warp_size, max_threads_per_block, max_threads_per_multiprocessor, max_block_dim, max_grid_dim, max_shared_memory_per_block, max_shared_memory_per_block_optin, max_shared_memory_per_multiprocessor, max_registers_per_block, l2_cache_size, async_engine_count, unified_addressing, managed_memory, concurrent_managed_access, pageable_memory_access, cooperative_launch, cluster_launch, memory_pools_supported, host_native_atomics, ecc_enabled, kernel_exec_timeout, integrated, tcc_driver });
+        $m!(dc_pool_stats { struct_size, device_ordinal, reserved_current, reserved_high, used_current, used_high });
         $m!(dc_stream_mem_op { kind, compare, flags, reserved, buffer, offset, value });
         $m!(dc_compile_options { struct_size, output, arch, flags, max_registers, num_options, num_defines, num_include_paths, num_headers, num_name_expressions, std, options, defines, include_paths, header_names, header_sources, name_expressions });
         $m!(dc_link_input { kind, reserved, program, data, size, path, name });
@@ -2830,6 +3100,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_HANDLE_GRAPH);
         $m!(DC_HANDLE_QUEUE);
         $m!(DC_HANDLE_CONTROL);
+        $m!(DC_HANDLE_POOL);
         $m!(DC_LIMIT_STACK_SIZE);
         $m!(DC_LIMIT_PRINTF_FIFO_SIZE);
         $m!(DC_LIMIT_MALLOC_HEAP_SIZE);
@@ -2861,6 +3132,17 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_COPY_PATH_PEER);
         $m!(DC_COPY_PATH_STAGED);
         $m!(DC_COPY_PATH_HOST);
+        $m!(DC_POOL_EXPORTABLE);
+        $m!(DC_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES);
+        $m!(DC_POOL_REUSE_ALLOW_OPPORTUNISTIC);
+        $m!(DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES);
+        $m!(DC_POOL_RELEASE_THRESHOLD);
+        $m!(DC_GRANULARITY_MINIMUM);
+        $m!(DC_GRANULARITY_RECOMMENDED);
+        $m!(DC_VMM_ACCESS_NONE);
+        $m!(DC_VMM_ACCESS_READ);
+        $m!(DC_VMM_ACCESS_READWRITE);
+        $m!(DC_IPC_HANDLE_SIZE);
         $m!(DC_STREAM_BLOCKING);
         $m!(DC_STREAM_LEGACY);
         $m!(DC_STREAM_PER_THREAD);
@@ -2876,6 +3158,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_MEM_OP_WRITE64);
         $m!(DC_EVENT_DISABLE_TIMING);
         $m!(DC_EVENT_BLOCKING_SYNC);
+        $m!(DC_EVENT_INTERPROCESS);
         $m!(DC_OUTPUT_CUBIN);
         $m!(DC_OUTPUT_PTX);
         $m!(DC_OUTPUT_LTOIR);

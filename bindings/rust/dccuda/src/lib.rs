@@ -64,6 +64,7 @@ mod link;
 mod mem_ops;
 mod module;
 mod pod;
+mod pool;
 mod queue;
 mod stream;
 mod stream_uses;
@@ -80,6 +81,7 @@ pub use launch::{Dim3, IntoKernelArg, KernelArg, Launch, LaunchBuilder, LaunchCo
 pub use mem_ops::{Compare, MemOp};
 pub use module::{Function, FunctionInfo, Module, ModuleOptions};
 pub use pod::Pod;
+pub use pool::{Pool, PoolAttribute, PoolStats};
 pub use queue::{Control, ControlState, Direction, Queue, QueueHandle, Wait};
 pub use stream::{DefaultStream, Stream};
 
