@@ -254,6 +254,50 @@ void BM_RoundTrip(benchmark::State& state) {
   dc_launch_release(l);
 }
 
+// -- The diagnostics hooks (issue 24) ------------------------------------------
+// Not against the raw driver: dccuda against itself in the same run, the
+// "dc" side with a no-op launch-trace hook set, the "raw" side with none, so
+// ratio = (launch with a hook) / (launch with the hook unset) and
+// overhead_ns = what setting a hook costs a launch. The hook is switched at
+// the start of each burst on both sides alike. The unset hook is one relaxed
+// load in the launch path, which the other launch cases (hook unset) measure
+// against cuLaunchKernel.
+void no_op_trace(void*, const dc_launch_trace*) {}
+
+void BM_EmptyEnqueueTraceHookSetVsUnset(benchmark::State& state) {
+  dc_launch_config c = one_warp();
+  dc_launch l = nullptr;
+  if (!dc_ok(state, dc_launch_create(g_env.empty, &c, &l))) return;
+  bool hooked = false;
+  auto enqueue = [&](bool hook) {
+    if (hook != hooked) {
+      if (!dc_ok(state, dc_set_launch_trace(hook ? &no_op_trace : nullptr, nullptr, nullptr))) return false;
+      hooked = hook;
+    }
+    return dc_ok(state, dc_launch_enqueue(l, g_env.stream));
+  };
+  bursts(state, 1, [&] { return enqueue(true); }, [&] { return enqueue(false); });
+  dc_set_launch_trace(nullptr, nullptr, nullptr);
+  dc_launch_release(l);
+}
+
+// A profiler range without a profiler attached (NVTX_INJECTION64_PATH unset):
+// dc_range_push + dc_range_pop against an empty dc_ call pair
+// (dc_last_error_status twice is no call at all, so dc_stream_query twice,
+// which the burst's synchronisation leaves idle).
+void BM_RangePushPopNoTool(benchmark::State& state) {
+  bursts(
+      state, 1,
+      [&] {
+        if (!dc_ok(state, dc_range_push("bench"))) return false;
+        dc_range_pop();
+        return true;
+      },
+      [&] {
+        return dc_stream_query(g_env.stream) == DC_SUCCESS && dc_stream_query(g_env.stream) == DC_SUCCESS;
+      });
+}
+
 // -- Graphs -------------------------------------------------------------------
 
 void BM_GraphReplay(benchmark::State& state) {
@@ -344,6 +388,8 @@ BENCHMARK(BM_EmptyOneShot)->Apply(launch_bursts);
 BENCHMARK(BM_FourArgsEnqueue)->Apply(launch_bursts);
 BENCHMARK(BM_FourArgsOneShot)->Apply(launch_bursts);
 BENCHMARK(BM_RoundTrip)->Apply(round_trips);
+BENCHMARK(BM_EmptyEnqueueTraceHookSetVsUnset)->Apply(launch_bursts);
+BENCHMARK(BM_RangePushPopNoTool)->Apply(launch_bursts);
 BENCHMARK(BM_GraphReplay)->Apply(graph_sizes);
 BENCHMARK(BM_GraphNodeUpdate)->Arg(16)->UseManualTime()->Unit(benchmark::kMicrosecond);
 

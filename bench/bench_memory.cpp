@@ -11,8 +11,10 @@
 // cuMemcpyDtoD and cuMemsetD32 followed by a synchronisation of the legacy
 // stream (dc_buffer_copy and dc_buffer_fill return when the work is
 // complete). Copies move random non-zero bytes (fixed seed). Fills write a
-// non-zero 32-bit pattern. Allocation runs at every power of four from 4 KiB
-// to 1 GiB (the allocation plot's sizes, bench/plot), copies and fills at
+// non-zero 32-bit pattern. A growable buffer's growth is timed against
+// reallocate-and-copy (BM_GrowVsReallocate, below). Allocation runs at every
+// power of four from 4 KiB to 1 GiB (the allocation plot's sizes, bench/plot),
+// copies and fills at
 // 4 KiB, 1 MiB and 256 MiB; bench_copy_sweep has the copies at every power of
 // two.
 //
@@ -207,6 +209,44 @@ void BM_D2D_2D(benchmark::State& state) {
       });
 }
 
+// -- Growing an array -----------------------------------------------------------
+// An array growing from 2 MiB to `size` bytes, doubling each step: a growable
+// buffer (dc_buffer_alloc_growable + dc_buffer_grow: map more memory behind a
+// fixed address) against what code without virtual memory does, reallocate
+// and copy (cuMemAlloc of the new size, cuMemcpyDtoD of the old contents,
+// cuMemFree of the old block, a synchronisation at the end). Both end with
+// the whole array allocated and the memory freed again. The GB/s counters
+// count the final size.
+
+void BM_GrowVsReallocate(benchmark::State& state) {
+  const bench::RawDriver& raw = *env().raw;
+  const uint64_t size = static_cast<uint64_t>(state.range(0)), start = 2ull << 20;
+  compare_pairs(
+      state, size,
+      [&] {
+        dc_buffer b = nullptr;
+        if (!dc_ok(state, dc_buffer_alloc_growable(env().device, size, start, &b))) return false;
+        bool ok = true;
+        for (uint64_t s = start * 2; ok && s <= size; s *= 2) ok = dc_ok(state, dc_buffer_grow(b, s));
+        dc_buffer_release(b);
+        return ok;
+      },
+      [&] {
+        CUdeviceptr old = 0;
+        if (!raw_ok(state, raw.cuMemAlloc(&old, start), "cuMemAlloc")) return false;
+        for (uint64_t s = start * 2; s <= size; s *= 2) {
+          CUdeviceptr grown = 0;
+          if (!raw_ok(state, raw.cuMemAlloc(&grown, s), "cuMemAlloc") ||
+              !raw_ok(state, raw.cuMemcpyDtoD(grown, old, s / 2), "cuMemcpyDtoD") ||
+              !raw_ok(state, raw.cuMemFree(old), "cuMemFree"))
+            return false;
+          old = grown;
+        }
+        return raw_ok(state, raw.cuStreamSynchronize(CU_STREAM_LEGACY), "cuStreamSynchronize") &&
+               raw_ok(state, raw.cuMemFree(old), "cuMemFree");
+      });
+}
+
 // 1 row (8 KiB), 128 rows (1 MiB), 32768 rows (256 MiB).
 void rows_2d(benchmark::internal::Benchmark* b) {
   for (int64_t rows : {1, 128, 32768}) b->Arg(rows);
@@ -225,6 +265,12 @@ void copy_sizes(benchmark::internal::Benchmark* b) {
   b->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
+// The growth's final sizes: 64 MiB, 1 GiB, 4 GiB.
+void grow_sizes(benchmark::internal::Benchmark* b) {
+  for (int64_t s : {64 * kMiB, 1024 * kMiB, 4096 * kMiB}) b->Arg(s);
+  b->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
 BENCHMARK(BM_AllocFree)->Apply(alloc_sizes);
 BENCHMARK(BM_AllocFreeNoPool)->Apply(alloc_sizes);
 BENCHMARK(BM_H2D_Pinned)->Apply(copy_sizes);
@@ -238,6 +284,7 @@ BENCHMARK(BM_H2D_2D_Pageable)->Apply(rows_2d);
 BENCHMARK(BM_D2H_2D_Pinned)->Apply(rows_2d);
 BENCHMARK(BM_D2H_2D_Pageable)->Apply(rows_2d);
 BENCHMARK(BM_D2D_2D)->Apply(rows_2d);
+BENCHMARK(BM_GrowVsReallocate)->Apply(grow_sizes);
 
 }  // namespace
 

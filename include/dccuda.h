@@ -88,7 +88,8 @@
  *   the object's device was lost or reset (see "Devices after a fault").
  *   Nor are the refusals that come from where a call is made, not from its
  *   arguments: DC_ERROR_INVALID_STATE in a forked child (see "Fork") and,
- *   for the calls dc_stream_add_callback lists, inside a host function; and
+ *   for the calls dc_stream_add_callback lists, inside a host function, and
+ *   for every call, inside the log callback (see dc_set_log_callback); and
  *   DC_ERROR_INVALID_ARGUMENT naming a malformed environment variable (see
  *   "Configuration").
  *
@@ -292,6 +293,9 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
 #define DC_INIT_NO_DISK_CACHE      0x2u
 /** dc_init_options.flags: do not keep compiled kernels in memory. */
 #define DC_INIT_NO_MEMORY_CACHE    0x4u
+/** dc_init_options.flags: when the process exits, write the handles never
+ *  released to stderr (see dc_handle_report). */
+#define DC_INIT_REPORT_LEAKS       0x8u
 
 /*
  * Configuration: every setting, its dc_init option and its environment variable
@@ -312,6 +316,9 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * |                         |                                |                                   | /usr/local/cuda/lib64            |
  * | (none)                  | DCCUDA_NVJITLINK_LIBRARY       | a library name or path (the only  | libnvJitLink.so.13, then .12,    |
  * |                         |                                | one tried)                        | looked for as NVRTC is (dc_link) |
+ * | (none)                  | DCCUDA_NVML_LIBRARY            | a library name or path (NVML, for | libnvidia-ml.so.1 (nvml.dll),    |
+ * |                         |                                | dc_device_telemetry_get)          | loaded at the first telemetry    |
+ * |                         |                                |                                   | call                             |
  * | cache_dir               | DCCUDA_CACHE_DIR               | a directory path                  | $XDG_CACHE_HOME/dccuda (if it is |
  * |                         |                                |                                   | absolute), else                  |
  * |                         |                                |                                   | $HOME/.cache/dccuda, else none   |
@@ -320,6 +327,8 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * |  DC_INIT_NO_DISK_CACHE  |                                | DC_INIT_NO_DISK_CACHE and         |                                  |
  * |  DC_INIT_NO_MEMORY_CACHE|                                | DC_INIT_NO_MEMORY_CACHE together  |                                  |
  * | flags DC_INIT_NO_NVRTC  | (none)                         |                                   | NVRTC is loaded                  |
+ * | flags                   | DCCUDA_LEAK_REPORT             | yes/no (below); yes = the flag    | no: nothing is written at exit   |
+ * |  DC_INIT_REPORT_LEAKS   |                                | DC_INIT_REPORT_LEAKS              |                                  |
  * | (none)                  | DCCUDA_CACHE_KEY_FILE          | the path of a file of the user's, | none: a private cache            |
  * |                         |                                | mode 0600, holding a key of 32 to |                                  |
  * |                         |                                | 4096 bytes: a shared cache (below)|                                  |
@@ -334,6 +343,8 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * |                         | DCCUDA_COPY_THREADS            | integer 1 .. 64 (1: no pool)      | 16 (at most the CPUs there are)  |
  * | (none: other programs'  | XDG_CACHE_HOME, HOME           | see cache_dir; empty = unset      |                                  |
  * |  variables)             | CUDA_HOME, CUDA_PATH           | see nvrtc_library; empty = unset  |                                  |
+ * |                         | NVTX_INJECTION64_PATH          | a profiler's NVTX library (see    | none: ranges and marks go nowhere|
+ * |                         |                                | dc_range_push)                    |                                  |
  *
  * On Windows (dccuda.dll) the defaults are: driver_library nvcuda.dll, loaded
  * from System32 only; nvrtc_library nvrtc64_130_0.dll, then nvrtc64_120_0.dll,
@@ -446,7 +457,8 @@ DC_CONSTANTS(dc_handle_type, enumeration, int32_t)
 #define DC_HANDLE_GRAPH     9
 #define DC_HANDLE_QUEUE    10
 #define DC_HANDLE_CONTROL  11
-#define DC_HANDLE_LIBRARY  12
+#define DC_HANDLE_POOL     12
+#define DC_HANDLE_LIBRARY  13
 
 /**
  * How many handles of a type (DC_HANDLE_*) are live in this process: a leak
@@ -471,6 +483,7 @@ typedef struct dc_launch_s*   dc_launch;
 typedef struct dc_graph_s*    dc_graph;
 typedef struct dc_queue_s*    dc_queue;
 typedef struct dc_control_s*  dc_control;
+typedef struct dc_pool_s*     dc_pool;
 
 /* =========================================================================
  * Devices
@@ -797,7 +810,8 @@ DC_API dc_status dc_buffer_alloc_managed(dc_device device, uint64_t size,
  * library) without taking ownership: releasing the buffer frees nothing. The
  * memory must stay valid while the buffer is used. Bounds checks use `size`;
  * where the driver knows the allocation the pointer lies in, a size that runs
- * past it is refused.
+ * past it is refused (in a range built with dc_vmm_*: past the memory mapped
+ * there back to back).
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (0 pointer or size,
  * NULL out), DC_ERROR_OUT_OF_RANGE (size runs past the allocation).
  */
@@ -1140,6 +1154,375 @@ DC_API dc_status dc_buffer_fill_2d(dc_buffer buffer, uint64_t offset, uint64_t p
 DC_API dc_status dc_buffer_fill_2d_async(dc_buffer buffer, uint64_t offset, uint64_t pitch, uint64_t width,
                                          uint64_t height, uint32_t value, uint32_t element_size, dc_stream stream);
 
+/* -- Memory pools you control ------------------------------------------------
+ *
+ * dccuda allocates device memory from one private stream-ordered pool per device
+ * (dc_buffer_alloc). A dc_pool is a pool of your own (cuMemPoolCreate) on one
+ * device, with its own size limit, release threshold, reuse rules, statistics
+ * and peer access; dc_buffer_alloc_from_pool takes memory from it. Buffers from
+ * a pool are ordinary DC_BUFFER_DEVICE buffers, usable everywhere a buffer is,
+ * and freed in stream order back to their pool when released.
+ *
+ * Lifetime: every buffer allocated from a pool keeps the pool alive.
+ * dc_pool_release drops the caller's handle only; the driver's pool is
+ * destroyed when the last of its buffers has been released (and their frees
+ * have been enqueued). Buffers therefore never outlive their pool's memory.
+ * A dc_device_reset kills pools made before it (DC_ERROR_CONTEXT_LOST).
+ * Threads: every call may come from any thread; calls on one pool are
+ * serialised by the driver.
+ */
+
+/* Flags of dc_pool_create. */
+DC_CONSTANTS(dc_pool_flags, flags, uint32_t)
+/** The pool's memory may be exported to other processes (POSIX file
+ *  descriptor handles; Linux only). */
+#define DC_POOL_EXPORTABLE          0x01u
+
+/* Attributes of a pool (dc_pool_set_attribute, dc_pool_attribute): the values
+ * of cuda.h's CU_MEMPOOL_ATTR_*. */
+DC_CONSTANTS(dc_pool_attribute, enumeration, int32_t)
+/** 0 or 1: reuse memory freed on another stream once an event dependency
+ *  orders the two (on by default). */
+#define DC_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES    1
+/** 0 or 1: reuse memory whose free has completed, without a dependency (on by
+ *  default). */
+#define DC_POOL_REUSE_ALLOW_OPPORTUNISTIC          2
+/** 0 or 1: let the driver insert dependencies to reuse memory (on by default). */
+#define DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES  3
+/** Bytes of freed memory the pool keeps cached at a synchronisation instead of
+ *  giving it back to the system (0 by default; UINT64_MAX: keep everything). */
+#define DC_POOL_RELEASE_THRESHOLD                  4
+
+/**
+ * Create a memory pool on `device`. `max_size` bounds the memory the pool
+ * reserves (0: the driver's default, the device's memory; needs a CUDA 12.2
+ * driver otherwise). Flags: DC_POOL_EXPORTABLE. The caller owns the handle.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown flag, NULL
+ * out, max_size above the device's memory), DC_ERROR_NOT_SUPPORTED (the device
+ * or driver has no memory pools, a max_size on a driver before 12.2,
+ * DC_POOL_EXPORTABLE outside Linux), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_create(dc_device device, uint64_t max_size, DC_FAMILY(dc_pool_flags) uint32_t flags,
+                                DC_OUT DC_OWNED dc_pool* pool);
+
+/** Release the caller's reference to a pool; buffers allocated from it keep
+ *  it alive until they are released (see "Lifetime" above). NULL is ignored. */
+DC_API void dc_pool_release(DC_OWNED DC_NULLABLE dc_pool pool);
+
+/**
+ * Set an attribute (DC_POOL_*) of the pool: the reuse ones take 0 or 1,
+ * DC_POOL_RELEASE_THRESHOLD any number of bytes.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown attribute,
+ * a reuse value other than 0 or 1), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_set_attribute(dc_pool pool, DC_FAMILY(dc_pool_attribute) int32_t attribute,
+                                       uint64_t value);
+
+/** The value of an attribute (DC_POOL_*) of the pool.
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown attribute,
+ *  NULL out), DC_ERROR_DRIVER. */
+DC_API dc_status dc_pool_attribute(dc_pool pool, DC_FAMILY(dc_pool_attribute) int32_t attribute,
+                                   DC_OUT uint64_t* value);
+
+/** A pool's statistics (dc_pool_statistics, dc_device_pool_statistics): bytes
+ *  the pool has reserved from the device (in use or cached) and bytes in use
+ *  by allocations, now and at their high-water marks. */
+typedef struct dc_pool_stats {
+  uint32_t struct_size;     /**< sizeof(dc_pool_stats) */
+  int32_t device_ordinal;   /**< the pool's device */
+  uint64_t reserved_current;  /**< bytes reserved now */
+  uint64_t reserved_high;     /**< the most bytes reserved since creation or the last reset */
+  uint64_t used_current;      /**< bytes in use by allocations now */
+  uint64_t used_high;         /**< the most bytes in use since creation or the last reset */
+} dc_pool_stats;
+
+#define DC_POOL_STATS_INIT { (uint32_t)sizeof(dc_pool_stats), 0, 0u, 0u, 0u, 0u }
+
+/**
+ * Fill `stats` (the caller sets struct_size) with the pool's statistics.
+ * Memory freed in stream order counts as used until the free has run on its
+ * stream. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL stats,
+ * bad struct_size), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_statistics(dc_pool pool, DC_INOUT dc_pool_stats* stats);
+
+/**
+ * Fill `stats` with the statistics of dccuda's own pool on `device` (the one
+ * dc_buffer_alloc uses). All zero on a device without pools, or before the
+ * device's first allocation. Errors: DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_device_pool_statistics(dc_device device, DC_INOUT dc_pool_stats* stats);
+
+/** Reset the pool's high-water marks (reserved_high, used_high) to the current
+ *  values. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER. */
+DC_API dc_status dc_pool_reset_high_water(dc_pool pool);
+
+/**
+ * Give the pool's cached memory back to the system until it reserves at most
+ * `keep_bytes` (cuMemPoolTrimTo). Memory freed in stream order is trimmed once
+ * its free has run: synchronise the streams first to trim everything.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_trim(dc_pool pool, uint64_t keep_bytes);
+
+/**
+ * Let kernels and copies on `accessor` use the pool's memory (enable 1), or
+ * take that back (enable 0), for memory allocated before and after the call
+ * (cuMemPoolSetAccess). The pool's own device always has access: enabling it is
+ * DC_SUCCESS, disabling it is refused. Needs peer capability between the two
+ * devices (dc_device_can_access_peer).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (enable not 0 or 1,
+ * disabling the pool's own device), DC_ERROR_NOT_SUPPORTED (the devices cannot
+ * access each other), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_set_access(dc_pool pool, dc_device accessor, int32_t enable);
+
+/**
+ * Allocate `size` bytes (size > 0) of device memory from `pool`. With a
+ * `stream` (of the pool's device) the allocation is in stream order, as
+ * dc_buffer_alloc_async: work enqueued on `stream` after the call may use it,
+ * other streams must first wait for `stream`. With a NULL stream it is usable
+ * from every stream when the call returns, as dc_buffer_alloc. The buffer
+ * keeps the pool alive and its memory goes back to the pool when released.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0, NULL out,
+ * a stream of another device), DC_ERROR_OUT_OF_MEMORY (the device, or the
+ * pool's max_size, has no room), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_buffer_alloc_from_pool(dc_pool pool, DC_NULLABLE dc_stream stream, uint64_t size,
+                                           DC_OUT DC_OWNED dc_buffer* buffer);
+
+/* -- Growable buffers (virtual memory) ----------------------------------------
+ *
+ * A growable buffer reserves a range of device addresses once and maps
+ * physical memory into it as it grows (cuMemAddressReserve, cuMemCreate,
+ * cuMemMap, cuMemSetAccess): its device address never changes and growing
+ * never copies, so a growing array keeps the pointers kernels hold. It is a
+ * DC_BUFFER_DEVICE buffer, usable everywhere a buffer is (copies, fills,
+ * views, kernel arguments) over its current size, which is the mapped size:
+ * sizes are rounded up to the device's allocation granularity
+ * (dc_device_allocation_granularity, 2 MiB on current GPUs). Its memory is
+ * accessible from its own device (not through peer access). Needs a device
+ * with virtual memory management (CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED).
+ */
+
+/* Which granularity dc_device_allocation_granularity gives. */
+DC_CONSTANTS(dc_granularity, enumeration, int32_t)
+#define DC_GRANULARITY_MINIMUM      0  /**< what sizes and addresses must be multiples of */
+#define DC_GRANULARITY_RECOMMENDED  1  /**< what is best for performance */
+
+/**
+ * The device's allocation granularity for device memory in bytes
+ * (cuMemGetAllocationGranularity): growable buffers round their sizes up to
+ * the minimum one. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+ * (unknown `which`, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual memory
+ * management on the device), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_device_allocation_granularity(dc_device device, DC_FAMILY(dc_granularity) int32_t which,
+                                                  DC_OUT uint64_t* granularity);
+
+/**
+ * Allocate a growable buffer on `device`: reserve `max_size` bytes of device
+ * address space (cheap: no memory behind it) and map `initial_size` bytes of
+ * memory (both rounded up to the minimum granularity; 0 < initial_size <=
+ * max_size). dc_buffer_grow maps more; dc_buffer_reserved_size gives the
+ * reservation; dc_buffer_size the current size. The memory is not
+ * initialised. Release with dc_buffer_release, which frees it in stream order
+ * as any buffer's.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size of 0,
+ * initial_size above max_size, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual
+ * memory management on the device), DC_ERROR_OUT_OF_MEMORY (no room for
+ * initial_size, or no address space for max_size), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_alloc_growable(dc_device device, uint64_t max_size, uint64_t initial_size,
+                                          DC_OUT DC_OWNED dc_buffer* buffer);
+
+/**
+ * Grow a growable buffer to at least `size` bytes (rounded up to the
+ * granularity), mapping new memory after what it has: its address and its
+ * contents stay; the new bytes are not initialised. A size at or below the
+ * current one changes nothing (buffers never shrink). The new bytes are usable
+ * from every stream when the call returns. Other threads may use the buffer
+ * while it grows (over the size they saw); grows are serialised.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a growable
+ * buffer, or a view of one), DC_ERROR_OUT_OF_RANGE (size above the
+ * reservation), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_grow(dc_buffer buffer, uint64_t size);
+
+/** The bytes a growable buffer may grow to (its reservation); for any other
+ *  buffer, its size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT. */
+DC_API dc_status dc_buffer_reserved_size(dc_buffer buffer, DC_OUT uint64_t* size);
+
+/* -- Virtual memory pieces ----------------------------------------------------
+ *
+ * For users who build their own growable or sparse structures: the driver's
+ * virtual memory calls, each checked by dccuda first (sizes and addresses
+ * multiples of dc_device_allocation_granularity's minimum, ranges inside one
+ * reservation, mappings that do not overlap, whole mappings unmapped) with a
+ * message naming the value and the rule. Addresses are device addresses
+ * (CUdeviceptr) in `device`'s address space; physical allocations are
+ * uint64_t handles (CUmemGenericAllocationHandle) that only these calls take.
+ * The caller owns what these calls make and frees it (dc_vmm_free,
+ * dc_vmm_release): dccuda frees nothing of it, not even at exit. To copy or
+ * launch on mapped memory, wrap it: dc_buffer_wrap_device. After
+ * dc_device_reset everything made before it is gone (DC_ERROR_CONTEXT_LOST).
+ * Threads: any; calls on overlapping ranges must be ordered by the caller.
+ */
+
+/* Access of dc_vmm_set_access: the values of cuda.h's CUmemAccess_flags. */
+DC_CONSTANTS(dc_vmm_access, enumeration, int32_t)
+#define DC_VMM_ACCESS_NONE       0  /**< no access (faults) */
+#define DC_VMM_ACCESS_READ       1  /**< read only */
+#define DC_VMM_ACCESS_READWRITE  3  /**< read and write */
+
+/**
+ * Reserve `size` bytes of device address space (cuMemAddressReserve; no
+ * memory behind it): `size` a multiple of the granularity, `alignment` 0 (the
+ * granularity) or a power of two. Writes the range's first address.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size that is 0
+ * or not a multiple of the granularity, an alignment that is not a power of
+ * two, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual memory management),
+ * DC_ERROR_OUT_OF_MEMORY (no address space that large), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_reserve(dc_device device, uint64_t size, uint64_t alignment,
+                                DC_OUT DC_NATIVE uint64_t* address);
+
+/**
+ * Free a reservation (cuMemAddressFree): `address` and `size` exactly as
+ * dc_vmm_reserve gave them, with nothing mapped in it any more.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a reservation
+ * of this device, another size), DC_ERROR_INVALID_STATE (memory still mapped
+ * in it: dc_vmm_unmap first), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_free(dc_device device, DC_NATIVE uint64_t address, uint64_t size);
+
+/**
+ * Create `size` bytes of physical device memory (cuMemCreate; `size` a multiple
+ * of the granularity), to be mapped with dc_vmm_map. Writes its handle.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size that is 0
+ * or not a multiple of the granularity, NULL out), DC_ERROR_NOT_SUPPORTED,
+ * DC_ERROR_OUT_OF_MEMORY, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_create(dc_device device, uint64_t size, DC_OUT DC_NATIVE uint64_t* handle);
+
+/**
+ * Release physical memory made by dc_vmm_create (cuMemRelease). Memory still
+ * mapped stays usable and is freed when its last mapping is unmapped.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a live
+ * handle of this device, or released already), DC_ERROR_CONTEXT_LOST,
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_release(dc_device device, DC_NATIVE uint64_t handle);
+
+/**
+ * Map the first `size` bytes of physical memory `handle` at `address`
+ * (cuMemMap): `address` and `size` multiples of the granularity, the range
+ * inside one reservation and over no other mapping, `size` at most the
+ * handle's. Nothing may touch the range until dc_vmm_set_access grants access.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (misaligned address
+ * or size, a range outside every reservation or over a mapping, an unknown or
+ * released handle, a size above the handle's), DC_ERROR_CONTEXT_LOST,
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_map(dc_device device, DC_NATIVE uint64_t address, uint64_t size,
+                            DC_NATIVE uint64_t handle);
+
+/**
+ * Unmap [address, address + size) (cuMemUnmap): whole mappings made by
+ * dc_vmm_map, back to back. Work using the range must have completed.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a range that is
+ * not whole mappings), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_unmap(dc_device device, DC_NATIVE uint64_t address, uint64_t size);
+
+/**
+ * Set what `accessor` may do with the mapped range [address, address + size)
+ * (cuMemSetAccess): DC_VMM_ACCESS_*. The range must be mapped throughout;
+ * another device needs peer capability.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown access, a
+ * range not mapped throughout), DC_ERROR_NOT_SUPPORTED (the accessor cannot
+ * reach the device's memory), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_vmm_set_access(dc_device device, DC_NATIVE uint64_t address, uint64_t size,
+                                   dc_device accessor, DC_FAMILY(dc_vmm_access) int32_t access);
+
+/* -- Sharing memory and events with other processes (IPC) -------------------
+ *
+ * A process exports a buffer or an event as DC_IPC_HANDLE_SIZE opaque bytes
+ * (cuIpcGetMemHandle, cuIpcGetEventHandle), hands them to another process on
+ * the same machine by any means (a pipe, a file, shared memory), and that
+ * process imports them (cuIpcOpenMemHandle, cuIpcOpenEventHandle) as a
+ * dc_buffer or dc_event of its own. Linux only (the driver's legacy IPC).
+ *
+ * What can be exported: device memory from cuMemAlloc (DC_ALLOC_NO_POOL,
+ * dc_buffer_alloc_pitched) and views of it; events created with
+ * DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING. Pinned host memory,
+ * registered host memory, managed memory, memory from a pool (dccuda's or a
+ * dc_pool), growable buffers and memory dccuda does not own are refused.
+ *
+ * Lifetimes: an imported buffer does not own the memory: the exporter must
+ * keep its buffer alive until every importer has finished using the memory
+ * and released its import (releasing the import unmaps it in that process:
+ * closing is the importer's job). An imported event is the importer's own
+ * event object on the shared event: waiting on it waits for the exporter's
+ * last record. A process cannot import what it exported itself (the driver's
+ * rule). Copies and kernels in the two processes are ordered only by what the
+ * processes do: record an event after writing, wait for it before reading.
+ */
+
+/* Sizes of the IPC functions. */
+DC_CONSTANTS(dc_ipc_sizes, values, int32_t)
+/** The bytes of an exported buffer or event. */
+#define DC_IPC_HANDLE_SIZE 128
+
+/**
+ * Export `buffer` for another process: writes DC_IPC_HANDLE_SIZE bytes to
+ * `handle` (`size` >= DC_IPC_HANDLE_SIZE). The buffer must be device memory
+ * from cuMemAlloc (see above); a view exports its own range.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
+ * below DC_IPC_HANDLE_SIZE), DC_ERROR_NOT_SUPPORTED (memory that cannot be
+ * exported, named with what to use instead; not Linux), DC_ERROR_CONTEXT_LOST,
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_export_ipc(dc_buffer buffer, DC_OUT DC_ARRAY(size) void* handle, uint64_t size);
+
+/**
+ * Import memory another process exported (dc_buffer_export_ipc) into
+ * `device`'s context: a DC_BUFFER_WRAPPED_DEVICE buffer over the exported
+ * range, usable in copies and as a kernel argument. It does not own the
+ * memory (see "Lifetimes" above); releasing it unmaps it. A device other than
+ * the exporter's reaches it through peer access, enabled as needed.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+ * out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported buffer,
+ * a handle this process exported, memory the exporter has freed),
+ * DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_import_ipc(dc_device device, DC_IN DC_ARRAY(size) const void* handle, uint64_t size,
+                                      DC_OUT DC_OWNED dc_buffer* buffer);
+
+/**
+ * Export `event` (created with DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING)
+ * for another process: writes DC_IPC_HANDLE_SIZE bytes to `handle`.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
+ * below DC_IPC_HANDLE_SIZE, an event without DC_EVENT_INTERPROCESS),
+ * DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_event_export_ipc(dc_event event, DC_OUT DC_ARRAY(size) void* handle, uint64_t size);
+
+/**
+ * Import an event another process exported (dc_event_export_ipc) on `device`:
+ * an event of this process (release it as any event) that dc_stream_wait_event,
+ * dc_event_synchronize and dc_event_query see as the exporter's; it may be
+ * recorded here too. It cannot time (dc_event_elapsed_ms).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+ * out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported event, a
+ * handle this process exported), DC_ERROR_NOT_SUPPORTED (not Linux),
+ * DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_event_import_ipc(dc_device device, DC_IN DC_ARRAY(size) const void* handle, uint64_t size,
+                                     DC_OUT DC_OWNED dc_event* event);
+
 /* =========================================================================
  * Streams and events
  * ========================================================================= */
@@ -1233,6 +1616,10 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_device_set_limit, dc_device_limit, dc_device_set_cache_config,
  *   dc_device_cache_config,
  *   dc_device_enable_peer_access, dc_device_disable_peer_access,
+ *   dc_pool_create, dc_pool_set_access, dc_buffer_alloc_from_pool,
+ *   dc_buffer_alloc_growable, dc_buffer_grow, dc_buffer_import_ipc,
+ *   dc_event_import_ipc, dc_vmm_reserve, dc_vmm_free, dc_vmm_create,
+ *   dc_vmm_release, dc_vmm_map, dc_vmm_unmap, dc_vmm_set_access,
  *   dc_stream_create, dc_stream_synchronize, dc_stream_query,
  *   dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
  *   dc_stream_end_capture, dc_event_create, dc_event_record,
@@ -1383,8 +1770,11 @@ DC_CONSTANTS(dc_event_flags, flags, uint32_t)
 /** dc_event_create flags. */
 #define DC_EVENT_DISABLE_TIMING  0x1u  /**< cheaper; dc_event_elapsed_ms is refused */
 #define DC_EVENT_BLOCKING_SYNC   0x2u  /**< dc_event_synchronize sleeps instead of spinning */
+/** Shareable with other processes (dc_event_export_ipc); needs DC_EVENT_DISABLE_TIMING too. */
+#define DC_EVENT_INTERPROCESS    0x4u
 
-/** Create an event on `device`. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
+/** Create an event on `device` (DC_EVENT_INTERPROCESS only with DC_EVENT_DISABLE_TIMING).
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
  *  DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST. */
 DC_API dc_status dc_event_create(dc_device device, DC_FAMILY(dc_event_flags) uint32_t flags,
                                  DC_OUT DC_OWNED dc_event* event);
@@ -2989,6 +3379,338 @@ DC_API dc_status dc_control_check_progress(dc_control control, uint64_t stall_us
  * stop the kernel first).
  */
 DC_API dc_status dc_control_reset(dc_control control);
+
+/* =========================================================================
+ * Diagnostics: the log hook
+ * ========================================================================= */
+
+/* Log levels: the values of Microsoft.Extensions.Logging's LogLevel (Trace 0 to
+ * Error 4), so that a binding passes them on unchanged. */
+DC_CONSTANTS(dc_log_level, enumeration, int32_t)
+/** Every step of a decision (each cache lookup). */
+#define DC_LOG_TRACE    0
+/** A decision worth knowing when tuning: a copy staged through pinned
+ *  memory, a kernel-cache miss and why, an older entry point used. */
+#define DC_LOG_DEBUG    1
+/** A decision that changes what the process holds: the driver loaded, pool
+ *  memory given back. */
+#define DC_LOG_INFO     2
+/** Something the caller may want to act on: an entry point the driver lacks
+ *  (the call that needs it answers DC_ERROR_NOT_SUPPORTED). */
+#define DC_LOG_WARNING  3
+/** Reserved for failures no call reports (none today: failures are the calls'
+ *  statuses and last errors). */
+#define DC_LOG_ERROR    4
+
+/**
+ * A log callback: `level` a DC_LOG_* value, `category` one of "staging",
+ * "cache", "pool", "fallback", "driver" (static strings; more may come), and
+ * `message` one line of UTF-8 without a newline, valid during the call only.
+ */
+typedef void (*dc_log_fn)(void* user_data, int32_t level, const char* category, const char* message);
+
+/**
+ * Receive dccuda's decisions at `min_level` (a DC_LOG_* level) and above, in
+ * `fn(user_data, level, category, message)`; `fn` NULL stops them (then
+ * `min_level` must still be a level and `user_data` is ignored). One callback
+ * per process: a later call replaces the earlier one. No callback is set at
+ * start; while none is, each place that could report costs one relaxed atomic
+ * load. May be called before dc_init, to hear the driver being loaded.
+ *
+ * Threads. The callback runs on the thread that made the decision, inside the
+ * dc_ call that made it, and possibly while dccuda holds its own locks; several
+ * threads may run it at once. So it must be quick and must not call dccuda:
+ * every fallible dc_ call made from inside it fails at once with
+ * DC_ERROR_INVALID_STATE (the calling dc_ call's own last error is kept), a
+ * release function must not be called, and messages arising on that thread
+ * while it runs are dropped. dc_last_error_*, dc_status_name and dc_version
+ * may be called. When dc_set_log_callback returns, the previous callback runs
+ * on no thread and is never called again: its user_data may be freed. An
+ * exception or longjmp must not leave the callback.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (min_level not a DC_LOG_* level),
+ * DC_ERROR_INVALID_STATE (called from inside the log callback).
+ */
+DC_API dc_status dc_set_log_callback(DC_FAMILY(dc_log_level) int32_t min_level, DC_NULLABLE dc_log_fn fn,
+                                     DC_USER_DATA DC_NULLABLE void* user_data);
+
+/* =========================================================================
+ * Diagnostics: live handles
+ * ========================================================================= */
+
+/** One live handle, as dc_handle_visit gives it. */
+typedef struct dc_handle_info {
+  uint32_t struct_size;          /**< sizeof(dc_handle_info) of the library that filled it */
+  DC_FAMILY(dc_handle_type) int32_t handle_type;   /**< DC_HANDLE_* */
+  /** The handle's value: compare it with (uint64_t)(uintptr_t)your_handle. */
+  uint64_t handle;
+  uint64_t age_ns;               /**< nanoseconds since the handle was made (steady clock) */
+  /** The operating system's id of the thread that made it (Linux: as gettid,
+   *  top and gdb show it; Windows: GetCurrentThreadId). */
+  uint64_t thread_id;
+  char     created_by[64];       /**< the dc_ call that made it ("dc_buffer_alloc"), NUL-terminated */
+  int32_t  device_ordinal;       /**< the device it lives on; -1 for none (a program) */
+  /** Buffers: DC_BUFFER_*; 0 for other handles. */
+  DC_FAMILY(dc_buffer_kind) int32_t buffer_kind;
+  uint64_t buffer_size;          /**< buffers: bytes; 0 for other handles */
+  uint32_t buffer_view;          /**< buffers: 1 for a view (dc_buffer_view), else 0 */
+  uint32_t reserved;             /**< 0 */
+} dc_handle_info;
+
+#define DC_HANDLE_INFO_INIT { (uint32_t)sizeof(dc_handle_info), 0, 0u, 0u, 0u, {0}, -1, 0, 0u, 0u, 0u }
+
+/**
+ * A handle-report callback: `info` (library-owned, valid during the call
+ * only) describes one live handle; read no further than info->struct_size.
+ */
+typedef void (*dc_handle_fn)(void* user_data, const dc_handle_info* info);
+
+/**
+ * Every handle of this process that is live now (made and not yet released),
+ * as text into `text` (`capacity` bytes): a summary line ("3 live handles: 1
+ * dc_device, 2 dc_buffer"), then one line per handle with its type and value,
+ * age, the call and thread that made it, its device, and for a buffer its size
+ * and kind; "" when no handle is live. A terminating NUL follows;
+ * `*length` receives the text's length in bytes (without the NUL). Ask for the
+ * length first with text NULL and capacity 0 (DC_SUCCESS, nothing written),
+ * then pass a buffer of *length + 1 bytes. When `capacity` is too small
+ * nothing is written to `text` or `*length` (0) and the status is
+ * DC_ERROR_OUT_OF_RANGE, its message giving the size needed. Handles come and
+ * go between two calls: size the second call's buffer with some room, or call
+ * again on DC_ERROR_OUT_OF_RANGE. For finding leaks in tests and finalizers:
+ * it visits every slot of the handle table (the cost grows with the number of
+ * handles ever live at once); creating a handle records its few facts, and
+ * nothing else pays for the report. Any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL text with a nonzero capacity, NULL
+ * length), DC_ERROR_OUT_OF_RANGE (capacity too small).
+ */
+DC_API dc_status dc_handle_report(DC_OUT DC_NULLABLE DC_ARRAY(capacity) char* text, uint64_t capacity,
+                                  DC_OUT uint64_t* length);
+
+/**
+ * Call `fn(user_data, info)` once for every handle live when the call began,
+ * on the calling thread, in no particular order, before returning. The
+ * handles are gathered first and nothing of dccuda is locked while `fn` runs:
+ * it may call dccuda, release the handle it is told about (the report is of
+ * the moment the call began) or make new ones (not reported this time).
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL fn).
+ */
+DC_API dc_status dc_handle_visit(dc_handle_fn fn, DC_USER_DATA DC_NULLABLE void* user_data);
+
+/* =========================================================================
+ * Diagnostics: telemetry (NVML)
+ * ========================================================================= */
+
+/* The fields of dc_device_telemetry, by their index in field_status and
+ * field_nvml_result. */
+DC_CONSTANTS(dc_telemetry_field, enumeration, int32_t)
+#define DC_TELEMETRY_FIELD_TEMPERATURE         0   /**< temperature_c */
+#define DC_TELEMETRY_FIELD_POWER               1   /**< power_mw */
+#define DC_TELEMETRY_FIELD_POWER_LIMIT         2   /**< power_limit_mw */
+#define DC_TELEMETRY_FIELD_SM_CLOCK            3   /**< sm_clock_mhz */
+#define DC_TELEMETRY_FIELD_MEMORY_CLOCK        4   /**< memory_clock_mhz */
+#define DC_TELEMETRY_FIELD_UTILIZATION         5   /**< gpu_utilization_percent, memory_utilization_percent */
+#define DC_TELEMETRY_FIELD_MEMORY              6   /**< memory_used_bytes, memory_total_bytes */
+#define DC_TELEMETRY_FIELD_PCIE_THROUGHPUT     7   /**< pcie_tx_kib_per_s, pcie_rx_kib_per_s */
+#define DC_TELEMETRY_FIELD_NVLINK_LINKS        8   /**< nvlink_active_links */
+#define DC_TELEMETRY_FIELD_THROTTLE_REASONS    9   /**< throttle_reasons */
+#define DC_TELEMETRY_FIELD_ECC_ERRORS          10  /**< ecc_corrected, ecc_uncorrected */
+#define DC_TELEMETRY_FIELD_PROCESSES           11  /**< running_processes */
+#define DC_TELEMETRY_FIELD_FAN_SPEED           12  /**< fan_speed_percent */
+
+/* Why a telemetry field is unavailable (field_status); 0 when it is there. */
+DC_CONSTANTS(dc_telemetry_reason, enumeration, int32_t)
+/** The value was read. */
+#define DC_TELEMETRY_AVAILABLE      0
+/** NVML could not be loaded or initialised: dc_telemetry_library says why. */
+#define DC_TELEMETRY_NO_NVML        1
+/** No NVML device has this CUDA device's UUID (a MIG instance, a device
+ *  hidden from NVML, or NVML from another driver). */
+#define DC_TELEMETRY_NOT_MAPPED     2
+/** The device or its driver does not offer it (NVML_ERROR_NOT_SUPPORTED:
+ *  a fan on a passively cooled board, ECC on a GPU without it). */
+#define DC_TELEMETRY_NOT_SUPPORTED  3
+/** The process may not read it (NVML_ERROR_NO_PERMISSION). */
+#define DC_TELEMETRY_NO_PERMISSION  4
+/** The GPU fell off the bus (NVML_ERROR_GPU_IS_LOST). */
+#define DC_TELEMETRY_GPU_LOST       5
+/** NVML failed otherwise: field_nvml_result holds its nvmlReturn_t. */
+#define DC_TELEMETRY_FAILED         6
+/** The loaded NVML lacks the function (an older driver). */
+#define DC_TELEMETRY_MISSING_ENTRY  7
+
+/**
+ * One snapshot of a device's telemetry (dc_device_telemetry). A field is valid
+ * only where field_status[its DC_TELEMETRY_FIELD_*] is DC_TELEMETRY_AVAILABLE;
+ * otherwise it reads 0 and the status says why.
+ */
+typedef struct dc_device_telemetry {
+  uint32_t struct_size;              /**< sizeof(dc_device_telemetry) */
+  int32_t  nvml_index;               /**< NVML's index of the device (nvidia-smi's), -1 when not mapped */
+  uint64_t timestamp_us;             /**< when it was taken: microseconds since the Unix epoch */
+  int64_t  temperature_c;            /**< GPU core, degrees Celsius */
+  uint64_t power_mw;                 /**< power draw, milliwatts */
+  uint64_t power_limit_mw;           /**< enforced power limit, milliwatts */
+  uint64_t sm_clock_mhz;             /**< current SM clock */
+  uint64_t memory_clock_mhz;         /**< current memory clock */
+  uint64_t gpu_utilization_percent;  /**< share of the last sample period a kernel ran */
+  uint64_t memory_utilization_percent; /**< share of it device memory was read or written */
+  uint64_t memory_used_bytes;        /**< device memory in use, every process */
+  uint64_t memory_total_bytes;
+  uint64_t pcie_tx_kib_per_s;        /**< PCIe throughput out of the GPU (a 20 ms sample) */
+  uint64_t pcie_rx_kib_per_s;        /**< PCIe throughput into the GPU */
+  uint64_t nvlink_active_links;      /**< NVLink links up (0 on a GPU without NVLink support: NOT_SUPPORTED) */
+  uint64_t throttle_reasons;         /**< NVML's clocks event reason bits (nvmlClocksEventReason*); 0: none */
+  uint64_t ecc_corrected;            /**< corrected ECC errors since the driver loaded */
+  uint64_t ecc_uncorrected;          /**< uncorrected ECC errors since the driver loaded */
+  uint64_t running_processes;        /**< compute processes on the device, this one included */
+  uint64_t fan_speed_percent;        /**< the fan's intended speed */
+  /** DC_TELEMETRY_* reason per field, indexed by DC_TELEMETRY_FIELD_* (room for growth; unused slots 0). */
+  DC_FAMILY(dc_telemetry_reason) int32_t field_status[32];
+  /** NVML's nvmlReturn_t behind each reason (0 when none), by the same index. */
+  int32_t  field_nvml_result[32];
+} dc_device_telemetry;
+
+#define DC_DEVICE_TELEMETRY_INIT { (uint32_t)sizeof(dc_device_telemetry), -1, 0u, 0, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, \
+  0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, {0}, {0} }
+
+/**
+ * Fill `telemetry` (the caller sets struct_size; every published size is
+ * accepted and only that many bytes are written) with the device's telemetry
+ * now, read from NVML, the NVIDIA driver's management library, which dccuda
+ * loads at the first call (DCCUDA_NVML_LIBRARY, else libnvidia-ml.so.1 /
+ * nvml.dll). The NVML device is found by the CUDA device's UUID, never by
+ * ordinal (CUDA_VISIBLE_DEVICES and CUDA's ordering differ from NVML's). The
+ * call succeeds whenever the arguments are good: each field the device, the
+ * driver or the process's permissions do not give is marked in field_status
+ * (and reads 0); without NVML every field is DC_TELEMETRY_NO_NVML, and
+ * dc_telemetry_library says why. It takes some tens of milliseconds on a real
+ * GPU (about fifteen NVML queries; NVML samples each PCIe counter over 20 ms):
+ * poll it at human rates, not per kernel. Any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL telemetry,
+ * a struct_size smaller than the first published one).
+ */
+DC_API dc_status dc_device_telemetry_get(dc_device device, DC_INOUT dc_device_telemetry* telemetry);
+
+/**
+ * Where NVML was loaded from ("libnvidia-ml.so.1"), loading it if that was
+ * not tried yet. Static for the life of the process. When NVML cannot be used,
+ * DC_ERROR_NOT_SUPPORTED with a message saying what was tried, why it failed
+ * and what to do; telemetry is then all DC_TELEMETRY_NO_NVML.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NOT_SUPPORTED.
+ */
+DC_API dc_status dc_telemetry_library(DC_OUT DC_LIFETIME(static) const char** path);
+
+/* =========================================================================
+ * Diagnostics: profiler ranges (NVTX)
+ * ========================================================================= */
+
+/*
+ * Named ranges and marks for a profiler's timeline (Nsight Systems), sent
+ * through NVTX v3's injection protocol: a profiler names its library in the
+ * environment variable NVTX_INJECTION64_PATH, which dccuda loads at its first
+ * range, mark or stream name, and the library receives them. Without a
+ * profiler nothing is loaded and each of these calls costs about what an
+ * empty dc_ call does (bench_launch measures it). Under a profiler dccuda also
+ * names each stream it creates ("dccuda stream 3 (device 0)"), and
+ * dc_stream_set_name names one yourself. Ranges are per thread, as NVTX's are:
+ * pop on the thread that pushed.
+ */
+
+/**
+ * Open a range named `name` (UTF-8, copied by the profiler) on the calling
+ * thread, nested in the thread's open ranges. Any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL name).
+ */
+DC_API dc_status dc_range_push(DC_IN const char* name);
+
+/**
+ * Close the calling thread's innermost open range. Cannot fail: without a
+ * profiler, when the thread has no range open, or in a forked child nothing
+ * happens; it never touches the last error. Any thread.
+ */
+DC_API void dc_range_pop(void);
+
+/**
+ * An instant event named `name` on the timeline. Any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL name).
+ */
+DC_API dc_status dc_mark(DC_IN const char* name);
+
+/**
+ * Name `stream` `name` in the profiler's timeline (nvtxNameCuStreamA); does
+ * nothing without a profiler. Any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL name).
+ */
+DC_API dc_status dc_stream_set_name(dc_stream stream, DC_IN const char* name);
+
+/**
+ * Start and stop the profiler's collection (cuProfilerStart/Stop), for a
+ * profiler started with collection off (nsys --capture-range=cudaProfilerApi):
+ * the region between them is what it records. Without a profiler they do
+ * nothing. `device`'s context is the one bound for the call. Any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_NOT_SUPPORTED (the driver lacks
+ * the entry point).
+ */
+DC_API dc_status dc_profiler_start(dc_device device);
+/** See dc_profiler_start. Errors: as dc_profiler_start. */
+DC_API dc_status dc_profiler_stop(dc_device device);
+
+/* =========================================================================
+ * Diagnostics: the launch-trace hook
+ * ========================================================================= */
+
+/** One kernel launch, as the launch-trace callbacks are told it. */
+typedef struct dc_launch_trace {
+  uint32_t struct_size;            /**< sizeof(dc_launch_trace) of the library that filled it */
+  int32_t  device_ordinal;
+  /** The kernel's name as the module has it (mangled for C++ kernels); valid
+   *  during the callback only. */
+  DC_LIFETIME(thread) const char* kernel_name;
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint32_t shared_memory_bytes;
+  DC_FAMILY(dc_launch_flags) uint32_t flags;   /**< the launch's DC_LAUNCH_* flags */
+  /** The CUstream it went to (what dc_stream_native gives). */
+  DC_NATIVE void* stream;
+  /** A number per traced launch in this process, from 1: matches a
+   *  completion to its launch. */
+  uint64_t sequence;
+  /** In a completion: the kernel's GPU time in nanoseconds (between events
+   *  recorded around it, about 0.5 us resolution); 0 in a launch. */
+  uint64_t gpu_time_ns;
+} dc_launch_trace;
+
+#define DC_LAUNCH_TRACE_INIT { (uint32_t)sizeof(dc_launch_trace), -1, NULL, {0u, 0u, 0u}, {0u, 0u, 0u}, 0u, 0u, NULL, \
+  0u, 0u }
+
+/** A launch-trace callback: `trace` is library-owned, valid during the call only. */
+typedef void (*dc_launch_trace_fn)(void* user_data, const dc_launch_trace* trace);
+
+/**
+ * Trace kernel launches: `on_launch(user_data, trace)` after each launch the
+ * driver accepted (dc_launch_kernel, dc_launch_enqueue; launches captured into
+ * a graph included, graph replays not), on the launching thread; and, when
+ * `on_complete` is not NULL, `on_complete(user_data, trace)` once the kernel
+ * has run, with its GPU time: dccuda then records an event before and after
+ * each launch (not while the stream captures a graph: such launches get no
+ * completion) and a thread of dccuda's waits for them and calls on_complete,
+ * in launch order per device. Either function may be NULL; both NULL stops
+ * tracing (completions still pending are dropped). One tracer per process: a
+ * later call replaces the earlier one. While no tracer is set, a launch pays
+ * one relaxed atomic load (bench_launch measures it); with on_complete, each
+ * launch also pays two event records.
+ *
+ * The callbacks may run while dccuda holds its own locks, so they must be
+ * quick and must not call dccuda: a fallible dc_ call from inside them fails
+ * with DC_ERROR_INVALID_STATE, as inside the log callback (see
+ * dc_set_log_callback), and a release function must not be called. When this
+ * call returns, the previous callbacks run on no thread and are never called
+ * again: their user_data may be freed.
+ * Errors: DC_ERROR_INVALID_STATE (called from inside a dccuda callback).
+ */
+DC_API dc_status dc_set_launch_trace(DC_NULLABLE dc_launch_trace_fn on_launch,
+                                     DC_NULLABLE dc_launch_trace_fn on_complete,
+                                     DC_USER_DATA DC_NULLABLE void* user_data);
 
 #ifdef __cplusplus
 } /* extern "C" */

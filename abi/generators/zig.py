@@ -25,7 +25,8 @@ HANDLES = {"dc_device": ("Device", "device.zig"), "dc_buffer": ("Buffer", "buffe
            "dc_program": ("Program", "compile.zig"), "dc_module": ("Module", "module.zig"),
            "dc_function": ("Function", "function.zig"), "dc_launch": ("Launch", "launch.zig"),
            "dc_graph": ("Graph", "graph.zig"), "dc_queue": ("Queue", "queue.zig"),
-           "dc_control": ("Control", "queue.zig"), "dc_library": ("KernelLibrary", "kernel_library.zig")}
+           "dc_control": ("Control", "queue.zig"), "dc_pool": ("Pool", "pool.zig"),
+           "dc_library": ("KernelLibrary", "kernel_library.zig")}
 SCALARS = {"int8_t": "i8", "uint8_t": "u8", "char": "u8", "int16_t": "i16", "uint16_t": "u16", "int32_t": "i32",
            "uint32_t": "u32", "int64_t": "i64", "uint64_t": "u64", "float": "f32", "double": "f64",
            "dc_status": "dc_status"}
@@ -202,11 +203,19 @@ def c_zig(ctx: Ctx) -> str:
 
 
 def _as_param(api, p):
-    """A callback's parameter has no annotations: read it as a by-value input."""
+    """A callback's parameter has no annotations: read it as an input, a `const char*` as
+    a string and a pointer to a struct as that struct (borrowed for the call)."""
     if p.model is None:
         from api_model import ParamModel
-        kind = "user_data" if p.type.base == "void" and p.type.pointer_depth == 1 else (
-            "float" if p.type.base in ("float", "double") else "int")
+        t = p.type
+        if t.base == "void" and t.pointer_depth == 1:
+            kind = "user_data"
+        elif t.base == "char" and t.pointer_depth == 1:
+            kind = "string"
+        elif t.pointer_depth == 1 and any(st.name == t.base for st in api.structs):
+            kind = "struct"
+        else:
+            kind = "float" if t.base in ("float", "double") else "int"
         p.model = ParamModel(kind=kind)
     return p
 

@@ -47,6 +47,13 @@
 %include "typemaps/mem_ops.i"
 %include "typemaps/link.i"
 
+/* Calls that take a callback with a string or struct argument (the log hook, the
+   live-handle visitor, the launch-trace hook): SWIG would hand out raw function-pointer
+   types; the hand-written C# binding (bindings/csharp) wraps them. abi/unbound.txt lists them. */
+%ignore dc_set_log_callback;
+%ignore dc_handle_visit;
+%ignore dc_set_launch_trace;
+
 /* The header's #define constants as C# `const` values (usable in switch and attributes),
    not properties that call into the wrapper. */
 %csconst(1);

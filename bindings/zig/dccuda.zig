@@ -41,7 +41,9 @@ const function = @import("src/function.zig");
 const launch = @import("src/launch.zig");
 const graph = @import("src/graph.zig");
 const queue = @import("src/queue.zig");
+const pool = @import("src/pool.zig");
 const args = @import("src/args.zig");
+const diagnostics = @import("src/diagnostics.zig");
 
 // Status and errors.
 pub const Status = errors.Status;
@@ -78,6 +80,17 @@ pub const cacheDirectory = library.cacheDirectory;
 pub const cacheDirectoryAlloc = library.cacheDirectoryAlloc;
 pub const driverLibraryAlloc = library.driverLibraryAlloc;
 
+// Seeing inside: the log, live handles, telemetry.
+pub const LogLevel = diagnostics.LogLevel;
+pub const LogHandler = diagnostics.LogHandler;
+pub const setLogHandler = diagnostics.setLogHandler;
+pub const logToStd = diagnostics.logToStd;
+pub const stopLog = diagnostics.stopLog;
+pub const handleReportAlloc = diagnostics.handleReportAlloc;
+pub const telemetryLibrary = diagnostics.telemetryLibrary;
+pub const Telemetry = diagnostics.Telemetry;
+pub const telemetry = diagnostics.telemetry;
+
 // Devices.
 pub const Device = device.Device;
 pub const DeviceInfo = device.DeviceInfo;
@@ -88,6 +101,11 @@ pub const NativeDevice = device.NativeDevice;
 
 // Buffers.
 pub const Buffer = buffer.Buffer;
+pub const IpcHandle = buffer.IpcHandle;
+pub const Pool = pool.Pool;
+pub const PoolAttribute = pool.PoolAttribute;
+pub const PoolStats = pool.PoolStats;
+pub const PoolFlags = pool.PoolFlags;
 pub const BufferKind = buffer.BufferKind;
 pub const AllocFlags = buffer.AllocFlags;
 pub const CopyPath = buffer.CopyPath;

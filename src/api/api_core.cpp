@@ -121,5 +121,7 @@ static_assert(DC_HANDLE_LAUNCH == static_cast<int>(HandleType::Launch));
 static_assert(DC_HANDLE_GRAPH == static_cast<int>(HandleType::Graph));
 static_assert(DC_HANDLE_QUEUE == static_cast<int>(HandleType::Queue));
 static_assert(DC_HANDLE_CONTROL == static_cast<int>(HandleType::Control));
+static_assert(DC_HANDLE_POOL == static_cast<int>(HandleType::Pool));
+static_assert(DC_HANDLE_POOL + 1 == DC_HANDLE_LIBRARY);
 static_assert(DC_HANDLE_LIBRARY == static_cast<int>(HandleType::Library));
 static_assert(DC_HANDLE_LIBRARY + 1 == kHandleTypeCount);

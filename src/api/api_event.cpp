@@ -19,7 +19,11 @@ DC_API dc_status dc_event_create(dc_device device, uint32_t flags, dc_event* eve
     forbid_after_fork();
     Pinned<Device> d = pin<Device>(device, "device");
     require_arg(event, "event");
-    require_flags(flags, DC_EVENT_DISABLE_TIMING | DC_EVENT_BLOCKING_SYNC, "flags", "DC_EVENT_*");
+    require_flags(flags, DC_EVENT_DISABLE_TIMING | DC_EVENT_BLOCKING_SYNC | DC_EVENT_INTERPROCESS, "flags",
+                  "DC_EVENT_*");
+    if ((flags & DC_EVENT_INTERPROCESS) && !(flags & DC_EVENT_DISABLE_TIMING))
+      fail(DC_ERROR_INVALID_ARGUMENT, "flags 0x%x has DC_EVENT_INTERPROCESS without DC_EVENT_DISABLE_TIMING; an "
+           "interprocess event cannot time (the driver's rule): add DC_EVENT_DISABLE_TIMING", flags);
     forbid_in_host_callback();
     d->check_usable();
     ContextScope bind(*d);

@@ -9,6 +9,7 @@
 #include "compile/single_flight.h"
 #include "core/config.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "loader/driver.h"
 #include "loader/nvrtc.h"
 
@@ -20,6 +21,11 @@ int32_t loaded_driver_version() {
   return d.status == DC_SUCCESS ? d.version : 0;
 }
 
+// The program's name for the log, "a program" when it has none.
+const char* shown_name(const CompileRequest& r) noexcept {
+  return r.program_name.empty() ? "a program" : r.program_name.c_str();
+}
+
 struct Caches {
   bool memory;
   bool disk;
@@ -29,6 +35,7 @@ std::shared_ptr<const CompiledOutput> find(const CacheKey& key, Caches use, int3
   if (use.memory) {
     if (auto hit = memory_cache_find(key.digest)) {
       *source = DC_CACHE_MEMORY;
+      DC_LOG(DC_LOG_TRACE, "cache", "key %.16s...: found in the memory cache", key.hex.c_str());
       return hit;
     }
   }
@@ -36,6 +43,7 @@ std::shared_ptr<const CompiledOutput> find(const CacheKey& key, Caches use, int3
     if (auto hit = disk_cache_load(key)) {
       if (use.memory) memory_cache_insert(key.digest, hit);
       *source = DC_CACHE_DISK;
+      DC_LOG(DC_LOG_TRACE, "cache", "key %.16s...: found on disk", key.hex.c_str());
       return hit;
     }
   }
@@ -73,6 +81,11 @@ std::shared_ptr<const CompiledOutput> lookup_or_compile(CompileRequest& r, int32
   *source = DC_CACHE_MISS;
   Caches use{!(config().flags & DC_INIT_NO_MEMORY_CACHE), !disk_cache_directory().empty()};
   if ((r.flags & DC_COMPILE_NO_CACHE) || (!use.memory && !use.disk)) {
+    DC_LOG(DC_LOG_DEBUG, "cache", "%s: compiled without the kernel cache (%s)", shown_name(r),
+           (r.flags & DC_COMPILE_NO_CACHE) ? "DC_COMPILE_NO_CACHE"
+                                           : "both caches are off: DC_INIT_NO_MEMORY_CACHE and no usable cache "
+                                             "directory (DCCUDA_CACHE_DISABLE, DC_INIT_NO_DISK_CACHE, or a directory "
+                                             "refused: see dc_config_warnings)");
     load_nvrtc_for_compile();
     settle_arch(r);
     return run_nvrtc(r);
@@ -88,9 +101,17 @@ std::shared_ptr<const CompiledOutput> lookup_or_compile(CompileRequest& r, int32
   NvrtcVersion loaded = load_nvrtc_for_compile();
   bool arch_changed = settle_arch(r);
   if (arch_changed || loaded.major != assumed.major || loaded.minor != assumed.minor) {
+    DC_LOG(DC_LOG_TRACE, "cache", "%s: looked up again: %s", shown_name(r),
+           arch_changed ? "the device's architecture was settled after the first lookup"
+                        : "the NVRTC loaded differs from the version the first lookup assumed");
     key = make_cache_key(r, loaded.major, loaded.minor, driver);
     if (auto hit = find(key, use, source)) return hit;
   }
+  DC_LOG(DC_LOG_DEBUG, "cache", "%s: kernel cache miss (key %.16s...): not in %s; NVRTC compiles it (a new source, "
+         "options, headers, architecture, NVRTC or driver version each make a new key)", shown_name(r),
+         key.hex.c_str(), use.memory && use.disk ? "the memory cache nor on disk"
+                          : use.memory          ? "the memory cache (the disk cache is off)"
+                                                : "the disk cache (the memory cache is off)");
   return compile_once(r, key, use, source);
 }
 

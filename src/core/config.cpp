@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "core/error.h"
+#include "core/handle_report.h"
 #include "platform/environment.h"
 #include "platform/process.h"
 
@@ -107,8 +108,10 @@ Config from_environment(const dc_init_options* options) {
     c.nvrtc_library = env.text("DCCUDA_NVRTC_LIBRARY", "a file name or path of libnvrtc");
   c.nvjitlink_library = env.text("DCCUDA_NVJITLINK_LIBRARY", "a file name or path of libnvJitLink");
   if (!options || !options->cache_dir) c.cache_dir = env.text("DCCUDA_CACHE_DIR", "a directory path");
+  c.nvml_library = env.text("DCCUDA_NVML_LIBRARY", "a file name or path of NVML (libnvidia-ml.so.1)");
   if (!options || !options->cache_max_bytes) c.cache_max_bytes = env.integer("DCCUDA_CACHE_MAX_BYTES", 1, kMaxCacheBytes);
   if (env.yes_no("DCCUDA_CACHE_DISABLE")) c.flags |= DC_INIT_NO_DISK_CACHE | DC_INIT_NO_MEMORY_CACHE;
+  if (env.yes_no("DCCUDA_LEAK_REPORT")) c.flags |= DC_INIT_REPORT_LEAKS;
 
   c.staging_min_bytes = env.integer("DCCUDA_STAGING_MIN_BYTES", 1, kMaxStagingMinBytes);
   c.staging_min_bytes_to_device = env.integer("DCCUDA_STAGING_MIN_BYTES_H2D", 1, kMaxStagingMinBytes);
@@ -134,16 +137,18 @@ Config from_environment(const dc_init_options* options) {
   c.cuda_home = env.foreign("CUDA_HOME");
   c.cuda_path = env.foreign("CUDA_PATH");
   c.ld_library_path = env.foreign("LD_LIBRARY_PATH");
+  c.nvtx_injection_path = env.foreign("NVTX_INJECTION64_PATH");
   return c;
 }
 
 }  // namespace
 
 const char* const kConfigVariables[] = {
-    "DCCUDA_DRIVER_LIBRARY", "DCCUDA_NVRTC_LIBRARY", "DCCUDA_NVJITLINK_LIBRARY", "DCCUDA_CACHE_DIR", "DCCUDA_CACHE_MAX_BYTES",
-    "DCCUDA_CACHE_DISABLE", "DCCUDA_CACHE_KEY_FILE", "DCCUDA_STAGING_MIN_BYTES", "DCCUDA_STAGING_MIN_BYTES_H2D",
+    "DCCUDA_DRIVER_LIBRARY", "DCCUDA_NVRTC_LIBRARY", "DCCUDA_NVJITLINK_LIBRARY", "DCCUDA_NVML_LIBRARY", "DCCUDA_CACHE_DIR",
+    "DCCUDA_CACHE_MAX_BYTES", "DCCUDA_CACHE_DISABLE", "DCCUDA_LEAK_REPORT", "DCCUDA_CACHE_KEY_FILE", "DCCUDA_STAGING_MIN_BYTES",
+    "DCCUDA_STAGING_MIN_BYTES_H2D",
     "DCCUDA_STAGING_CHUNK_BYTES", "DCCUDA_STAGING_MIN_CHUNK_BYTES", "DCCUDA_STAGING_BUFFERS", "DCCUDA_COPY_THREADS",
-    "XDG_CACHE_HOME", "HOME", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", nullptr};
+    "XDG_CACHE_HOME", "HOME", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", "NVTX_INJECTION64_PATH", nullptr};
 
 const Config& config() {
   if (Config* c = g_config.load(std::memory_order_acquire)) return *c;
@@ -151,6 +156,7 @@ const Config& config() {
   if (Config* c = g_config.load(std::memory_order_relaxed)) return *c;
   Config* made = new Config(from_environment(nullptr));  // a malformed variable throws: nothing installed
   platform::note_initialised();
+  if (made->flags & DC_INIT_REPORT_LEAKS) arm_leak_report();
   g_config.store(made, std::memory_order_release);
   return *made;
 }
@@ -162,7 +168,8 @@ void install_config(const dc_init_options* options) {
     if (options->struct_size < kInitOptionsV1Size)
       fail(DC_ERROR_INVALID_ARGUMENT, "options->struct_size is %u, smaller than any published dc_init_options (%u); "
            "initialise it with DC_INIT_OPTIONS_INIT", options->struct_size, kInitOptionsV1Size);
-    constexpr uint32_t known = DC_INIT_NO_NVRTC | DC_INIT_NO_DISK_CACHE | DC_INIT_NO_MEMORY_CACHE;
+    constexpr uint32_t known =
+        DC_INIT_NO_NVRTC | DC_INIT_NO_DISK_CACHE | DC_INIT_NO_MEMORY_CACHE | DC_INIT_REPORT_LEAKS;
     if (options->flags & ~known)
       fail(DC_ERROR_INVALID_ARGUMENT, "options->flags has unknown bits 0x%x; use DC_INIT_* flags only",
            options->flags & ~known);
@@ -180,6 +187,7 @@ void install_config(const dc_init_options* options) {
     c.flags |= options->flags;
   }
   platform::note_initialised();
+  if (c.flags & DC_INIT_REPORT_LEAKS) arm_leak_report();
   g_config.store(new Config(std::move(c)), std::memory_order_release);
 }
 

@@ -24,6 +24,7 @@ struct Config {
   std::string nvrtc_library;    // empty: the platform default
   std::string nvjitlink_library; // empty: the platform default (no dc_init option: the variable only)
   std::string cache_dir;        // empty: the default location (below)
+  std::string nvml_library;     // empty: the platform default (loader/nvml.h)
   uint64_t cache_max_bytes = 0; // 0: the default
   uint32_t flags = 0;           // DC_INIT_*
 
@@ -34,6 +35,7 @@ struct Config {
   std::string cuda_home;        // NVRTC and nvJitLink are looked for in $CUDA_HOME/lib64...
   std::string cuda_path;        // ...and $CUDA_PATH/lib64
   std::string ld_library_path;  // part of what decides which NVRTC dlopen finds
+  std::string nvtx_injection_path;  // NVTX_INJECTION64_PATH: a profiler's library (loader/nvtx.h)
 
   // Tunables for measurements (memory/staging.h, memory/host_copy.h); 0: the
   // built-in default.

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <new>
 
+#include "platform/process.h"
 #include "platform/thread_exit.h"
 
 namespace dc {
@@ -47,6 +48,12 @@ ThreadError& thread_error() noexcept {
   if (!slot.constructed) [[unlikely]]
     return make_thread_error(slot);
   return *std::launder(reinterpret_cast<ThreadError*>(slot.bytes));
+}
+
+unsigned long long current_thread_id_cached(ThreadError& e) noexcept {
+  if (e.thread_id == 0) [[unlikely]]
+    e.thread_id = platform::current_thread_id();
+  return e.thread_id;
 }
 
 void clear_thread_error(ThreadError& e) noexcept {

@@ -21,7 +21,12 @@ struct ThreadError {
   int32_t nvrtc = 0;           // raw nvrtcResult behind the failure
   std::string message;
   std::string detail;          // long logs (compiler, JIT)
+  bool in_log_callback = false; // the log callback runs on this thread (core/log.h): calls are refused
+  unsigned long long thread_id = 0;  // the system's id of this thread, 0 until asked (thread_id())
 };
+
+// The system's id of the calling thread, cached in its ThreadError.
+unsigned long long current_thread_id_cached(ThreadError& e) noexcept;
 
 ThreadError& thread_error() noexcept;
 

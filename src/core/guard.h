@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "core/error.h"
+#include "core/log.h"
 
 namespace dc {
 
@@ -14,6 +15,8 @@ template <class Body>
 inline dc_status guarded(const char* call, Body&& body) noexcept {
   // One thread-local lookup per call: the reference serves the end as well.
   ThreadError& e = thread_error();
+  if (e.in_log_callback) [[unlikely]]
+    return refuse_in_log_callback(call);
   e.call = call;
   if (e.status != DC_SUCCESS) clear_thread_error(e);
   try {

@@ -88,6 +88,7 @@ const char* handle_type_name(HandleType type) noexcept {
     case HandleType::Graph: return "dc_graph";
     case HandleType::Queue: return "dc_queue";
     case HandleType::Control: return "dc_control";
+    case HandleType::Pool: return "dc_pool";
     case HandleType::Library: return "dc_library";
   }
   return "handle";
@@ -118,6 +119,10 @@ uint64_t HandleTable::insert(Object* object) {
   }
   object->retain();
   slot->object = object;
+  ThreadError& e = thread_error();
+  slot->created_ns = steady_now_ns();
+  slot->created_by = e.call;
+  slot->thread_id = current_thread_id_cached(e);
   uint64_t generation = slot->state.load(std::memory_order_relaxed) >> 32;
   slot->slot_index = index;
   slot->state.store((generation << 32) | kOpen, std::memory_order_release);
@@ -167,6 +172,52 @@ bool HandleTable::close(uint64_t handle, HandleType type) noexcept {
 
 uint64_t HandleTable::live_count(HandleType type) noexcept {
   return g_live[static_cast<int>(type)].load(std::memory_order_relaxed);
+}
+
+uint64_t steady_now_ns() noexcept {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+std::vector<LiveHandle> HandleTable::live_handles() {
+  uint32_t slots;
+  {
+    FreeList& list = free_list();
+    std::lock_guard<std::mutex> lock(list.mutex);
+    slots = list.next;
+  }
+  std::vector<LiveHandle> out;
+  for (uint32_t index = 0; index < slots; ++index) {
+    HandleSlot* slot = slot_at(index);
+    if (!slot) continue;
+    // Pinned as pin() does, by slot instead of by handle value.
+    uint64_t state = slot->state.load(std::memory_order_relaxed);
+    bool pinned = false;
+    while ((state & kOpen) && (state & kPinMask) != kPinMask) {
+      if (slot->state.compare_exchange_weak(state, state + 1, std::memory_order_acquire, std::memory_order_relaxed)) {
+        pinned = true;
+        break;
+      }
+    }
+    if (!pinned) continue;
+    Object* object = slot->object;
+    LiveHandle h;
+    h.type = object->type();
+    h.handle = (static_cast<uint64_t>(h.type) << 56) | (((state >> 32) & kGenerationMask) << 32) | index;
+    h.created_ns = slot->created_ns;
+    h.created_by = slot->created_by;
+    h.thread_id = slot->thread_id;
+    object->describe(h.description);
+    try {
+      out.push_back(h);
+    } catch (...) {
+      unpin(slot);
+      throw;
+    }
+    unpin(slot);
+  }
+  return out;
 }
 
 void fail_invalid_handle(const void* handle, HandleType expected, const char* argument) {

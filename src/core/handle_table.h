@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "core/object.h"
 #include "platform/process.h"
@@ -28,7 +29,25 @@ struct HandleSlot {
   std::atomic<uint64_t> state{0};
   Object* object = nullptr;
   uint32_t slot_index = 0;  // where the slot goes back to on the free list
+  // Who made the handle, for the live-handle report (dc_handle_report): a
+  // few words written at insert, never read on a hot path.
+  uint64_t created_ns = 0;          // steady clock
+  const char* created_by = "";      // the dc_ call (a static string)
+  unsigned long long thread_id = 0; // the system's id of the creating thread
 };
+
+// One live handle as the report sees it (HandleTable::live_handles).
+struct LiveHandle {
+  uint64_t handle = 0;
+  HandleType type = HandleType::Device;
+  uint64_t created_ns = 0;
+  const char* created_by = "";
+  unsigned long long thread_id = 0;
+  ObjectDescription description;
+};
+
+// The steady clock in nanoseconds, as created_ns has it.
+uint64_t steady_now_ns() noexcept;
 
 class HandleTable {
  public:
@@ -44,6 +63,11 @@ class HandleTable {
   static bool close(uint64_t handle, HandleType type) noexcept;
 
   static uint64_t live_count(HandleType type) noexcept;
+
+  // Every handle open now, in slot order, each pinned while it is described
+  // (so its object cannot go meanwhile). Takes the free list's lock only to
+  // read how many slots exist.
+  static std::vector<LiveHandle> live_handles();
 };
 
 // A pinned handle: the object cannot be destroyed while this lives.

@@ -22,11 +22,21 @@ enum class HandleType : uint8_t {
   Graph = 9,
   Queue = 10,
   Control = 11,
-  Library = 12,
+  Pool = 12,
+  Library = 13,
 };
-constexpr int kHandleTypeCount = 13;  // index 0 unused
+constexpr int kHandleTypeCount = 14;  // index 0 unused
 
 const char* handle_type_name(HandleType type) noexcept;
+
+// What the live-handle report (dc_handle_report) says about an object beyond
+// its handle's record: filled by the object's describe().
+struct ObjectDescription {
+  int32_t device_ordinal = -1;  // the device it lives on; -1 for none
+  uint64_t size = 0;            // buffers: bytes
+  int32_t buffer_kind = 0;      // buffers: DC_BUFFER_*
+  bool view = false;            // buffers: a view of another buffer
+};
 
 class Object {
  public:
@@ -36,6 +46,10 @@ class Object {
   virtual ~Object() = default;
 
   HandleType type() const noexcept { return type_; }
+
+  // For the live-handle report only (never on a hot path): what this object
+  // can tell about itself. Must not fail, lock or call the driver.
+  virtual void describe(ObjectDescription&) const noexcept {}
 
   void retain() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
   void unref() noexcept {

@@ -82,6 +82,7 @@ Device::Device(int32_t ordinal) : Object(HandleType::Device), ordinal_(ordinal) 
     l.cooperative_launch = attribute(d, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH) != 0;
     l.cluster_launch = attribute(d, CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH) != 0;
     l.memory_pools = attribute(d, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) != 0;
+    l.virtual_memory = attribute(d, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED) != 0;
   } catch (...) {
     release_primary(cu_device_);
     throw;

@@ -35,6 +35,7 @@ struct DeviceLimits {
   bool cooperative_launch = false;
   bool cluster_launch = false;
   bool memory_pools = false;
+  bool virtual_memory = false;  // cuMemAddressReserve, cuMemCreate, cuMemMap
 };
 
 // The memory layer's per-device state (pool, internal stream, staging
@@ -51,6 +52,7 @@ class Device : public Object {
   ~Device() override;
 
   int32_t ordinal() const noexcept { return ordinal_; }
+  void describe(ObjectDescription& d) const noexcept override { d.device_ordinal = ordinal_; }
   CUdevice cu_device() const noexcept { return cu_device_; }
   CUcontext context() const noexcept { return context_.load(std::memory_order_acquire); }
   const DeviceLimits& limits() const noexcept { return limits_; }
@@ -124,6 +126,7 @@ class DeviceObject : public Object {
 
   Device& device() const noexcept { return *device_; }
   const Ref<Device>& device_ref() const noexcept { return device_; }
+  void describe(ObjectDescription& d) const noexcept override { d.device_ordinal = device_->ordinal(); }
   // False once the device was reset after this object was made: its driver
   // objects are gone, and it must neither be used nor freed.
   bool current() const noexcept { return generation_ == device_->generation(); }

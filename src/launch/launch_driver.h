@@ -6,6 +6,7 @@
 #include "loader/cuda_abi/driver_abi.h"
 
 #include "launch/launch_shape.h"
+#include "launch/launch_trace.h"
 #include "loader/driver.h"
 #include "module/function.h"
 
@@ -24,6 +25,11 @@ namespace dc {
 inline void launch_on_driver(const Function& f, const LaunchShape& s, const LaunchAttributes* attributes,
                              CUstream stream, void** params, void** extra) {
   const DriverApi& api = driver_api();
+  // The launch-trace hook (launch/launch_trace.h): one relaxed load when unset.
+  TracedLaunch traced;
+  const bool trace = launch_trace_on();
+  if (trace) [[unlikely]]
+    trace_before_launch(f, stream, traced);
   CUresult r;
   if (!attributes) [[likely]] {
     r = api.cuLaunchKernel(f.cu_function(), s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2],
@@ -42,8 +48,12 @@ inline void launch_on_driver(const Function& f, const LaunchShape& s, const Laun
     c.numAttrs = attributes->count;
     r = api.cuLaunchKernelEx(&c, f.cu_function(), params, extra);
   }
-  if (r != CUDA_SUCCESS) [[unlikely]]
+  if (r != CUDA_SUCCESS) [[unlikely]] {
+    if (trace) trace_abandon(traced);
     explain_launch_failure(r, f, s, attributes ? "cuLaunchKernelEx" : "cuLaunchKernel");
+  }
+  if (trace) [[unlikely]]
+    trace_after_launch(f, s, stream, traced);
 }
 
 // The kernel's own thread limit (registers, __launch_bounds__) and the

@@ -5,6 +5,7 @@
 
 #include "core/config.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "loader/shared_library.h"
 
 namespace dc {
@@ -40,6 +41,27 @@ const DriverEntry g_entries[] = {
 
 DriverState g_state;
 std::once_flag g_once;
+
+// Tells the log hook (core/log.h) which entry points the driver lacks, and
+// for each whether an older version stands in (a compat entry resolved) or
+// the calls that need it will answer DC_ERROR_NOT_SUPPORTED.
+void report_missing_entries(const std::string& path, int version) {
+  if (!log_enabled(DC_LOG_DEBUG)) return;
+  for (const DriverEntry& e : g_entries) {
+    if (e.compat || *e.slot != e.missing) continue;
+    const DriverEntry* older = nullptr;
+    for (const DriverEntry& c : g_entries)
+      if (c.compat && std::strcmp(c.name, e.name) == 0 && *c.slot != c.missing) older = &c;
+    if (older)
+      DC_LOG(DC_LOG_DEBUG, "fallback", "%s of CUDA %s is missing from the driver %s (CUDA %s): dccuda uses its "
+             "CUDA %s version instead", e.name, cuda_version_string(e.version).c_str(), path.c_str(),
+             cuda_version_string(version).c_str(), cuda_version_string(older->version).c_str());
+    else
+      DC_LOG(DC_LOG_WARNING, "driver", "%s (CUDA %s) is missing from the driver %s (CUDA %s): the calls that need it "
+             "answer DC_ERROR_NOT_SUPPORTED; update the NVIDIA driver to use them", e.name,
+             cuda_version_string(e.version).c_str(), path.c_str(), cuda_version_string(version).c_str());
+  }
+}
 
 void load() {
   const Config& cfg = config();
@@ -137,6 +159,7 @@ void load() {
     void* fn = nullptr;
     if (resolve(e.name, e.version, &fn) == CUDA_SUCCESS) *const_cast<void**>(e.slot) = fn;
   }
+  if (version >= kMinimumDriverVersion) report_missing_entries(path, version);
 
   if (version < kMinimumDriverVersion) {
     g_state.status = DC_ERROR_NOT_SUPPORTED;
@@ -147,6 +170,7 @@ void load() {
   }
   g_state.status = DC_SUCCESS;
   g_state.cuda_result = init;
+  DC_LOG(DC_LOG_INFO, "driver", "loaded the CUDA driver %s (CUDA %s)", path.c_str(), cuda_version_string(version).c_str());
 }
 
 }  // namespace

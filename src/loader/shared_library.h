@@ -39,6 +39,10 @@ std::string loaded_library_file(const void* address);
 // (never bare libcuda.so, which in a toolkit is the stub), nvcuda.dll.
 const char* default_driver_library();
 
+// NVML, the NVIDIA driver's management library (telemetry): libnvidia-ml.so.1,
+// nvml.dll (which the driver puts in System32).
+const char* default_nvml_library();
+
 // NVRTC's file names, newest first: libnvrtc.so.13, .12; nvrtc64_130_0.dll,
 // nvrtc64_120_0.dll.
 std::vector<std::string> nvrtc_file_names();

@@ -54,6 +54,8 @@ std::string loaded_library_file(const void* address) {
 
 const char* default_driver_library() { return "libcuda.so.1"; }
 
+const char* default_nvml_library() { return "libnvidia-ml.so.1"; }
+
 std::vector<std::string> nvrtc_file_names() { return {"libnvrtc.so.13", "libnvrtc.so.12"}; }
 
 std::vector<std::string> nvjitlink_file_names() { return {"libnvJitLink.so.13", "libnvJitLink.so.12"}; }

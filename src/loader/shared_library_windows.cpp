@@ -108,6 +108,8 @@ std::string loaded_library_file(const void* address) { return platform::narrow(m
 
 const char* default_driver_library() { return "nvcuda.dll"; }
 
+const char* default_nvml_library() { return "nvml.dll"; }
+
 std::vector<std::string> nvrtc_file_names() { return {"nvrtc64_130_0.dll", "nvrtc64_120_0.dll"}; }
 
 std::vector<std::string> nvjitlink_file_names() { return {"nvJitLink_130_0.dll", "nvJitLink_120_0.dll"}; }

@@ -1,12 +1,16 @@
 #include "memory/buffer.h"
 
 #include <cinttypes>
+#include <cstring>
 
 #include "core/error.h"
 #include "device/cuda_check.h"
 #include "device/quiet_context.h"
 #include "loader/driver.h"
 #include "memory/memory_state.h"
+#include "memory/pool.h"
+#include "memory/virtual_range.h"
+#include "memory/vmm_pieces.h"
 #include "platform/physical_memory.h"
 #include "stream/device_wait.h"
 
@@ -141,6 +145,28 @@ Ref<Buffer> Buffer::alloc_device_async(Stream& stream, uint64_t size, uint32_t f
   return b;
 }
 
+Ref<Buffer> Buffer::alloc_from_pool(Pool& pool, Stream* stream, uint64_t size) {
+  Device& d = pool.device();
+  MemoryState& state = memory_state(d);
+  require_fits(d, state, size);
+  if (pool.max_size() != 0 && size > pool.max_size())
+    fail(DC_ERROR_OUT_OF_MEMORY, "size %" PRIu64 " bytes exceeds the pool's max_size (%" PRIu64
+         " bytes); allocate less, or from a larger pool", size, pool.max_size());
+  Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(pool.device_ref(), DC_BUFFER_DEVICE, Memory::Pool, size, 0));
+  CUdeviceptr p = 0;
+  CUstream on = stream ? stream->handle() : state.internal;
+  check_alloc(pool_alloc(d, &p, size, pool.handle(), on), "cuMemAllocFromPoolAsync", d, size);
+  b->address_ = b->device_address_ = p;
+  // The pool outlives the free the buffer enqueues (members die after the destructor's body).
+  b->owner_ = Ref<Object>::share(&pool);
+  if (stream) {
+    b->note_use(stream);
+  } else {
+    check(driver_api().cuStreamSynchronize(state.internal), "cuStreamSynchronize", &d);
+  }
+  return b;
+}
+
 Ref<Buffer> Buffer::alloc_pinned(Ref<Device> device, uint64_t size, uint32_t flags) {
   const DriverApi& api = driver_api();
   Device& d = *device;
@@ -183,8 +209,94 @@ Ref<Buffer> Buffer::alloc_managed(Ref<Device> device, uint64_t size, uint32_t fl
   return b;
 }
 
+Ref<Buffer> Buffer::alloc_growable(Ref<Device> device, uint64_t max_size, uint64_t initial) {
+  Device& d = *device;
+  MemoryState& state = memory_state(d);
+  require_fits(d, state, initial);
+  Ref<Buffer> b = Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_DEVICE, Memory::Virtual, 0, 0));
+  b->virtual_ = VirtualRange::create(d, max_size, initial);
+  b->address_ = b->device_address_ = b->virtual_->base();
+  b->size_.store(b->virtual_->mapped(), std::memory_order_release);
+  return b;
+}
+
+uint64_t Buffer::grow(uint64_t size) {
+  uint64_t now = virtual_->grow(device(), size);
+  // Another grow may have published a larger size already: never shrink it.
+  uint64_t seen = size_.load(std::memory_order_relaxed);
+  while (seen < now && !size_.compare_exchange_weak(seen, now, std::memory_order_release, std::memory_order_relaxed)) {
+  }
+  return size_.load(std::memory_order_acquire);
+}
+
+Ref<Buffer> Buffer::import_ipc(Ref<Device> device, const void* driver_handle, uint64_t offset, uint64_t size) {
+  Device& d = *device;
+  Ref<Buffer> b =
+      Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_WRAPPED_DEVICE, Memory::Imported, size, 0));
+  CUipcMemHandle h;
+  std::memcpy(&h, driver_handle, sizeof h);
+  CUdeviceptr base = 0;
+  CUresult r = driver_api().cuIpcOpenMemHandle(&base, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+  if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_INVALID_HANDLE || r == CUDA_ERROR_INVALID_CONTEXT ||
+      r == CUDA_ERROR_MAP_FAILED)
+    fail_cuda(DC_ERROR_INVALID_ARGUMENT, r, "the driver refused the exported memory (cuIpcOpenMemHandle: %s); "
+              "import it in another process than the exporter, while the exporter's buffer lives",
+              cuda_error_name(r));
+  check(r, "cuIpcOpenMemHandle", &d);
+  // The driver maps the whole allocation; the buffer is the exported range of it.
+  b->ipc_base_ = base;
+  b->address_ = b->device_address_ = base + offset;
+  return b;
+}
+
+void Buffer::export_ipc(void* driver_handle, uint64_t* offset) const {
+  const Buffer& root = parent_ ? *parent_ : *this;
+  const char* refusal = nullptr;
+  switch (root.memory_) {
+    case Memory::Driver: break;
+    case Memory::Pool:
+      refusal = "memory from a stream-ordered pool cannot be exported with the driver's IPC handles; allocate it with "
+                "DC_ALLOC_NO_POOL";
+      break;
+    case Memory::Pinned:
+    case Memory::Registered:
+      refusal = "host memory cannot be exported (the driver shares device memory only); share it through the "
+                "operating system, or copy into a buffer allocated with DC_ALLOC_NO_POOL";
+      break;
+    case Memory::Managed:
+      refusal = "managed memory cannot be exported (the driver's rule); use a buffer allocated with DC_ALLOC_NO_POOL";
+      break;
+    case Memory::Virtual:
+      refusal = "a growable buffer cannot be exported; use a buffer allocated with DC_ALLOC_NO_POOL";
+      break;
+    case Memory::Imported:
+    case Memory::Borrowed:
+      refusal = "the buffer does not own its memory (wrapped, imported or a module global); export it from the "
+                "buffer that allocated it";
+      break;
+  }
+  if (refusal) fail(DC_ERROR_NOT_SUPPORTED, "%s", refusal);
+  CUipcMemHandle h{};
+  check(driver_api().cuIpcGetMemHandle(&h, root.address_), "cuIpcGetMemHandle", &device());
+  std::memcpy(driver_handle, &h, sizeof h);
+  *offset = view_offset_;
+}
+
 Ref<Buffer> Buffer::wrap_device(Ref<Device> device, CUdeviceptr pointer, uint64_t size) {
   const DriverApi& api = driver_api();
+  // A range built with the dc_vmm_* calls: the driver's attributes describe one
+  // mapping, so the wrap is checked against the mappings back to back there.
+  uint64_t mapped = 0;
+  if (vmm::mapped_from(*device, pointer, &mapped)) {
+    if (size > mapped)
+      fail(DC_ERROR_OUT_OF_RANGE, "device_pointer 0x%" PRIx64 " + size %" PRIu64 " runs past the memory mapped there "
+           "back to back (%" PRIu64 " bytes, dc_vmm_map); map more first, or wrap less",
+           static_cast<uint64_t>(pointer), size, mapped);
+    Ref<Buffer> b =
+        Ref<Buffer>::adopt(new Buffer(std::move(device), DC_BUFFER_WRAPPED_DEVICE, Memory::Borrowed, size, 0));
+    b->address_ = b->device_address_ = pointer;
+    return b;
+  }
   // Where the driver knows the allocation, a size that runs past it would let
   // bounds checks pass for copies that fault: refuse it now.
   CUdeviceptr start = 0;
@@ -278,11 +390,13 @@ bool Buffer::defer_behind_resident(Stream* last) noexcept {
   Memory memory = memory_;
   CUdeviceptr address = address_;
   void* host = host_;
-  return d.residency().defer(last->handle(), [&d, generation, memory, address, host] {
+  std::shared_ptr<VirtualRange> range = virtual_;
+  return d.residency().defer(last->handle(), [&d, generation, memory, address, host, range] {
     // After dc_device_reset the memory died with the old context.
     if (d.generation() != generation) return;
     const DriverApi& api = driver_api();
-    if (memory == Memory::Pinned) release_quietly([&] { return api.cuMemFreeHost(host); });
+    if (memory == Memory::Virtual) range->release();
+    else if (memory == Memory::Pinned) release_quietly([&] { return api.cuMemFreeHost(host); });
     else if (memory == Memory::Registered) release_quietly([&] { return api.cuMemHostUnregister(host); });
     else release_quietly([&] { return api.cuMemFree(address); });
   });
@@ -328,6 +442,15 @@ void Buffer::free_memory(Stream* last) noexcept {
       if (defer_behind_resident(last)) return;
       wait_quietly(last);
       release_quietly([&] { return api.cuMemHostUnregister(host_); });
+      return;
+    case Memory::Imported:
+      wait_quietly(last);
+      release_quietly([&] { return api.cuIpcCloseMemHandle(ipc_base_); });
+      return;
+    case Memory::Virtual:
+      if (defer_behind_resident(last)) return;
+      wait_quietly(last);
+      virtual_->release();
       return;
     case Memory::Borrowed:
       return;

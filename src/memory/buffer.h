@@ -22,6 +22,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 
 #include "dccuda.h"
 #include "device/device.h"
@@ -29,30 +30,49 @@
 
 namespace dc {
 
+class Pool;
+class VirtualRange;
+
 class Buffer : public DeviceObject {
  public:
   static constexpr HandleType kHandleType = HandleType::Buffer;
 
   // Where the memory came from, and so how it is freed.
   enum class Memory : uint8_t {
-    Pool,        // dccuda's pool (cuMemAllocFromPoolAsync): cuMemFreeAsync
+    Pool,        // dccuda's pool or the caller's (cuMemAllocFromPoolAsync): cuMemFreeAsync
     Driver,      // cuMemAlloc: cuMemFree
     Pinned,      // cuMemHostAlloc: cuMemFreeHost
     Managed,     // cuMemAllocManaged: cuMemFree
     Registered,  // cuMemHostRegister on the caller's memory: cuMemHostUnregister
     Borrowed,    // a wrapped pointer or a module global: nothing to free
+    Virtual,     // a growable buffer (memory/virtual_range.h): unmap, release, free the range
+    Imported,    // another process's memory (cuIpcOpenMemHandle): cuIpcCloseMemHandle
   };
 
   // Every factory needs the device's context bound and takes checked
   // arguments (size > 0, known flags): the entry points check them.
   static Ref<Buffer> alloc_device(Ref<Device> device, uint64_t size, uint32_t flags);
   static Ref<Buffer> alloc_device_async(Stream& stream, uint64_t size, uint32_t flags);
+  // From the caller's pool: in order on `stream` (of the pool's device), or,
+  // with a null stream, on the internal stream and waited for. The buffer
+  // keeps the pool alive (memory/pool.h).
+  static Ref<Buffer> alloc_from_pool(Pool& pool, Stream* stream, uint64_t size);
   static Ref<Buffer> alloc_pinned(Ref<Device> device, uint64_t size, uint32_t flags);
   static Ref<Buffer> alloc_managed(Ref<Device> device, uint64_t size, uint32_t flags);
   // `height` rows of `width` bytes padded to the driver's pitch
   // (cuMemAllocPitch, never the pool); the size is *pitch * height.
   static Ref<Buffer> alloc_pitched(Ref<Device> device, uint64_t width, uint64_t height, uint32_t element_size,
                                    uint64_t* pitch);
+  // A growable buffer: `max_size` bytes of address space reserved, `initial`
+  // bytes mapped (both rounded up to the granularity); its size is what is
+  // mapped. Grows with grow().
+  static Ref<Buffer> alloc_growable(Ref<Device> device, uint64_t max_size, uint64_t initial);
+  // Another process's memory (core/ipc_blob.h, checked by the caller): mapped
+  // with cuIpcOpenMemHandle, unmapped when the buffer dies.
+  static Ref<Buffer> import_ipc(Ref<Device> device, const void* driver_handle, uint64_t offset, uint64_t size);
+  // The driver's interprocess handle (64 bytes) of the allocation and this
+  // buffer's offset in it; NOT_SUPPORTED for memory that cannot be shared.
+  void export_ipc(void* driver_handle, uint64_t* offset) const;
   static Ref<Buffer> wrap_device(Ref<Device> device, CUdeviceptr pointer, uint64_t size);
   static Ref<Buffer> register_host(Ref<Device> device, void* host, uint64_t size, uint32_t flags);
   // A module's __device__ variable (DC_BUFFER_MODULE_GLOBAL): keeps `owner`
@@ -65,7 +85,20 @@ class Buffer : public DeviceObject {
   ~Buffer() override;
 
   int32_t kind() const noexcept { return kind_; }
-  uint64_t size() const noexcept { return size_; }
+  // Only a growable buffer's size changes, and only upwards: an acquire load
+  // sees its memory mapped.
+  uint64_t size() const noexcept { return size_.load(std::memory_order_acquire); }
+  void describe(ObjectDescription& d) const noexcept override {
+    DeviceObject::describe(d);
+    d.size = size();
+    d.buffer_kind = kind_;
+    d.view = parent_.get() != nullptr;
+  }
+  // A growable buffer's reservation, null for others.
+  VirtualRange* virtual_range() const noexcept { return virtual_.get(); }
+  // Grows a growable buffer to at least `size` bytes (memory/virtual_range.h);
+  // returns its new size. The device's context must be bound.
+  uint64_t grow(uint64_t size);
   uint32_t flags() const noexcept { return flags_; }
   Memory memory() const noexcept { return memory_; }
   // The buffer a view is a view of (never itself a view); null for others.
@@ -103,7 +136,7 @@ class Buffer : public DeviceObject {
   int32_t kind_;
   Memory memory_;
   uint32_t flags_;
-  uint64_t size_;
+  std::atomic<uint64_t> size_;
   CUdeviceptr address_ = 0;
   CUdeviceptr device_address_ = 0;
   void* host_ = nullptr;
@@ -113,6 +146,10 @@ class Buffer : public DeviceObject {
   // A view's root buffer: its last stream is handed to the root when the view dies.
   Ref<Buffer> parent_;
   uint64_t view_offset_ = 0;
+  // A growable buffer's range (shared with a free deferred behind a persistent kernel).
+  std::shared_ptr<VirtualRange> virtual_;
+  // An imported buffer's mapping (the driver's allocation base).
+  CUdeviceptr ipc_base_ = 0;
 };
 
 }  // namespace dc

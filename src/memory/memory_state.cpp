@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/log.h"
 #include "device/cuda_check.h"
 #include "device/quiet_context.h"
 #include "loader/driver.h"
@@ -21,7 +22,12 @@ std::mutex g_state_mutex;
 // CUDA_ERROR_NOT_SUPPORTED). Other failures (out of memory) are raised.
 CUmemoryPool make_pool(Device& device) {
   const DriverApi& api = driver_api();
-  if (!device.limits().memory_pools || !present(api.cuMemPoolCreate)) return nullptr;
+  if (!device.limits().memory_pools || !present(api.cuMemPoolCreate)) {
+    DC_LOG(DC_LOG_DEBUG, "fallback", "device %d: no memory pool (%s): buffers are allocated with cuMemAlloc and "
+           "freed with cuMemFree, synchronously", device.ordinal(),
+           device.limits().memory_pools ? "the driver lacks cuMemPoolCreate" : "the device does not support pools");
+    return nullptr;
+  }
   CUmemPoolProps props{};
   props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
   props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
@@ -29,7 +35,11 @@ CUmemoryPool make_pool(Device& device) {
   props.location.id = device.ordinal();
   CUmemoryPool pool = nullptr;
   CUresult r = api.cuMemPoolCreate(&pool, &props);
-  if (r == CUDA_ERROR_NOT_SUPPORTED) return nullptr;
+  if (r == CUDA_ERROR_NOT_SUPPORTED) {
+    DC_LOG(DC_LOG_DEBUG, "fallback", "device %d: cuMemPoolCreate answered CUDA_ERROR_NOT_SUPPORTED: buffers are "
+           "allocated with cuMemAlloc and freed with cuMemFree, synchronously", device.ordinal());
+    return nullptr;
+  }
   check(r, "cuMemPoolCreate", &device);
   // Keep freed memory cached: trimming is explicit (dc_device_trim_memory).
   cuuint64_t threshold = std::numeric_limits<cuuint64_t>::max();
@@ -116,6 +126,9 @@ void trim_memory(Device& device, uint64_t keep_bytes) {
          "the device's frees, which would never return; stop the kernel first", device.ordinal(), resident.c_str());
   if (captures == 0) check(r, "cuCtxSynchronize", &device);
   check(api.cuMemPoolTrimTo(s->pool, static_cast<size_t>(keep_bytes)), "cuMemPoolTrimTo", &device);
+  DC_LOG(DC_LOG_INFO, "pool", "device %d: pool trimmed to keep at most %llu bytes of freed memory%s", device.ordinal(),
+         static_cast<unsigned long long>(keep_bytes),
+         captures ? " (a stream was capturing: frees still pending were not waited for)" : "");
 }
 
 void set_pool_peer_access(Device& owner, Device& accessor, bool enable) {

@@ -4,6 +4,7 @@
 
 #include "core/config.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "device/cuda_check.h"
 #include "device/quiet_context.h"
 #include "loader/driver.h"
@@ -266,24 +267,51 @@ Stager* stager_of(Device& device, MemoryState& state) {
   return state.stager.get();
 }
 
+// Tells the log hook (core/log.h) how a large pageable copy went: staged
+// through the pinned buffers, or directly because they could not be made.
+// Called after the staging lock is let go.
+void note_staging(const Device& device, uint64_t n, bool to_device, bool staged) {
+  const staging::Tuning& t = staging::tuning();
+  if (staged)
+    DC_LOG(DC_LOG_DEBUG, "staging", "device %d: %llu bytes %s pageable host memory staged through pinned buffers of "
+           "%llu bytes (staging starts at %llu bytes; DCCUDA_STAGING_MIN_BYTES%s)", device.ordinal(),
+           static_cast<unsigned long long>(n), to_device ? "from" : "to",
+           static_cast<unsigned long long>(t.chunk_bytes),
+           static_cast<unsigned long long>(to_device ? t.min_bytes_to_device : t.min_bytes), to_device ? "_H2D" : "");
+  else
+    DC_LOG(DC_LOG_DEBUG, "fallback", "device %d: the pinned staging buffers could not be made: %llu bytes %s pageable "
+           "host memory are copied directly by the driver (slower)", device.ordinal(),
+           static_cast<unsigned long long>(n), to_device ? "from" : "to");
+}
+
 }  // namespace
 
 bool staged_write(Device& device, CUdeviceptr dst, const void* src, uint64_t n, CUstream stream) {
   MemoryState& state = memory_state(device);
-  std::lock_guard<std::mutex> lock(state.staging_mutex);
-  Stager* s = stager_of(device, state);
-  if (!s) return false;
-  s->write(device, dst, src, n, stream);
-  return true;
+  bool staged = false;
+  {
+    std::lock_guard<std::mutex> lock(state.staging_mutex);
+    if (Stager* s = stager_of(device, state)) {
+      s->write(device, dst, src, n, stream);
+      staged = true;
+    }
+  }
+  note_staging(device, n, true, staged);
+  return staged;
 }
 
 bool staged_read(Device& device, void* dst, CUdeviceptr src, uint64_t n, CUstream stream) {
   MemoryState& state = memory_state(device);
-  std::lock_guard<std::mutex> lock(state.staging_mutex);
-  Stager* s = stager_of(device, state);
-  if (!s) return false;
-  s->read(device, dst, src, n, stream);
-  return true;
+  bool staged = false;
+  {
+    std::lock_guard<std::mutex> lock(state.staging_mutex);
+    if (Stager* s = stager_of(device, state)) {
+      s->read(device, dst, src, n, stream);
+      staged = true;
+    }
+  }
+  note_staging(device, n, false, staged);
+  return staged;
 }
 
 }  // namespace dc
@@ -293,21 +321,31 @@ namespace dc {
 bool staged_write_2d(Device& device, CUdeviceptr dst, uint64_t dst_pitch, CUmemorytype device_type, const void* src,
                      uint64_t src_pitch, uint64_t width, uint64_t height, CUstream stream) {
   MemoryState& state = memory_state(device);
-  std::lock_guard<std::mutex> lock(state.staging_mutex);
-  Stager* s = stager_of(device, state);
-  if (!s) return false;
-  s->write_2d(device, dst, dst_pitch, device_type, src, src_pitch, width, height, stream);
-  return true;
+  bool staged = false;
+  {
+    std::lock_guard<std::mutex> lock(state.staging_mutex);
+    if (Stager* s = stager_of(device, state)) {
+      s->write_2d(device, dst, dst_pitch, device_type, src, src_pitch, width, height, stream);
+      staged = true;
+    }
+  }
+  note_staging(device, width * height, true, staged);
+  return staged;
 }
 
 bool staged_read_2d(Device& device, void* dst, uint64_t dst_pitch, CUdeviceptr src, uint64_t src_pitch,
                     CUmemorytype device_type, uint64_t width, uint64_t height, CUstream stream) {
   MemoryState& state = memory_state(device);
-  std::lock_guard<std::mutex> lock(state.staging_mutex);
-  Stager* s = stager_of(device, state);
-  if (!s) return false;
-  s->read_2d(device, dst, dst_pitch, src, src_pitch, device_type, width, height, stream);
-  return true;
+  bool staged = false;
+  {
+    std::lock_guard<std::mutex> lock(state.staging_mutex);
+    if (Stager* s = stager_of(device, state)) {
+      s->read_2d(device, dst, dst_pitch, src, src_pitch, device_type, width, height, stream);
+      staged = true;
+    }
+  }
+  note_staging(device, width * height, false, staged);
+  return staged;
 }
 
 }  // namespace dc

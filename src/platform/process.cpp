@@ -4,6 +4,8 @@
 #include "platform/process.h"
 
 #include <pthread.h>
+#include <cstdint>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace dc::platform {
@@ -33,6 +35,14 @@ void note_initialised() noexcept {
 }
 
 long initialising_process() noexcept { return g_pid.load(std::memory_order_relaxed); }
+
+unsigned long long current_thread_id() noexcept {
+#if defined(SYS_gettid)
+  return static_cast<unsigned long long>(::syscall(SYS_gettid));  // glibc 2.28 has no gettid() wrapper
+#else
+  return reinterpret_cast<uintptr_t>(pthread_self());
+#endif
+}
 
 }  // namespace dc::platform
 

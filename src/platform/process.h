@@ -26,4 +26,8 @@ inline bool forked_child() noexcept { return detail::g_forked_child.load(std::me
 // The id of the process that initialised dccuda (0 before), for messages.
 long initialising_process() noexcept;
 
+// The operating system's id of the calling thread (Linux: gettid, as top,
+// gdb and /proc show it; Windows: GetCurrentThreadId). A system call: cache it.
+unsigned long long current_thread_id() noexcept;
+
 }  // namespace dc::platform

@@ -32,6 +32,8 @@ void note_initialised() noexcept {
 
 long initialising_process() noexcept { return g_pid.load(std::memory_order_relaxed); }
 
+unsigned long long current_thread_id() noexcept { return ::GetCurrentThreadId(); }
+
 }  // namespace dc::platform
 
 #endif  // _WIN32

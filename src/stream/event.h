@@ -19,6 +19,13 @@ class Event : public DeviceObject {
   // dc_event_create with DC_EVENT_* flags (checked by the caller); the
   // device's context must be bound.
   static Ref<Event> create(Ref<Device> device, uint32_t flags);
+  // An event another process exported (core/ipc_blob.h), opened in the
+  // device's context (bound); this process destroys its handle.
+  static Ref<Event> import_ipc(Ref<Device> device, const void* driver_handle);
+  // The driver's interprocess handle (64 bytes) of an event made with
+  // DC_EVENT_INTERPROCESS; the context must be bound.
+  void export_ipc(void* driver_handle);
+  uint32_t flags() const noexcept { return flags_; }
   ~Event() override;
 
   CUevent handle() const noexcept { return handle_; }

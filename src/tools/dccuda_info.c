@@ -4,6 +4,10 @@
  *
  *   dccuda-info          human-readable report
  *   dccuda-info --json   the same as one JSON object
+ *   dccuda-info --watch SECONDS [--count N]
+ *                        every device's telemetry (NVML) as a table, a row per
+ *                        device every SECONDS (a decimal, 0.1 to 3600), N
+ *                        samples (default: until interrupted)
  *
  * Exit codes: 0 the driver works and at least one device is visible;
  *             2 no usable CUDA driver (the rest of the report is still printed);
@@ -11,14 +15,16 @@
  *             1 any other error, or a bad command line.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dccuda.h"
+#include "info_telemetry.h"
 
 enum { EXIT_OK = 0, EXIT_ERROR = 1, EXIT_NO_DRIVER = 2, EXIT_NO_DEVICE = 3 };
 
 /* Prints a JSON string literal. */
-static void json_string(const char* s) {
+void info_json_string(const char* s) {
   putchar('"');
   for (; *s; ++s) {
     unsigned char c = (unsigned char)*s;
@@ -44,7 +50,7 @@ static void print_lines(const char* text, const char* prefix, int json) {
       char line[2048];
       snprintf(line, sizeof line, "%.*s", (int)n, text);
       printf("%s", first ? "" : ",");
-      json_string(line);
+      info_json_string(line);
     } else {
       printf("%s%.*s\n", prefix, (int)n, text);
     }
@@ -75,11 +81,12 @@ static void version_text(int32_t v, char* out, size_t n) {
 static int report_device(int32_t ordinal, int json, int first) {
   dc_device device = NULL;
   dc_device_info info = DC_DEVICE_INFO_INIT;
+  dc_pool_stats pool = DC_POOL_STATS_INIT;
   char uuid[40];
   if (dc_device_open(ordinal, &device) != DC_SUCCESS || dc_device_get_info(device, &info) != DC_SUCCESS) {
     if (json) {
       printf("%s{\"ordinal\":%d,\"error\":", first ? "" : ",", (int)ordinal);
-      json_string(dc_last_error_message());
+      info_json_string(dc_last_error_message());
       printf("}");
     } else {
       printf("  device %d: %s\n", (int)ordinal, dc_last_error_message());
@@ -88,9 +95,11 @@ static int report_device(int32_t ordinal, int json, int first) {
     return 0;
   }
   uuid_text(info.uuid, uuid);
+  /* dccuda's own pool as this process sees it (empty until something allocates). */
+  if (dc_device_pool_statistics(device, &pool) != DC_SUCCESS) pool = (dc_pool_stats)DC_POOL_STATS_INIT;
   if (json) {
     printf("%s{\"ordinal\":%d,\"name\":", first ? "" : ",", (int)info.ordinal);
-    json_string(info.name);
+    info_json_string(info.name);
     printf(",\"uuid\":\"GPU-%s\",\"pci\":\"%04x:%02x:%02x\",\"compute_capability\":\"%d.%d\","
            "\"multiprocessors\":%d,\"total_memory\":%llu,\"free_memory\":%llu,\"clock_rate_khz\":%d,"
            "\"memory_clock_rate_khz\":%d,\"memory_bus_width_bits\":%d,\"warp_size\":%d,"
@@ -98,7 +107,8 @@ static int report_device(int32_t ordinal, int json, int first) {
            "\"max_shared_memory_per_block_optin\":%d,\"l2_cache_size\":%d,\"unified_addressing\":%d,"
            "\"managed_memory\":%d,\"concurrent_managed_access\":%d,\"cooperative_launch\":%d,"
            "\"cluster_launch\":%d,\"memory_pools_supported\":%d,\"host_native_atomics\":%d,\"ecc_enabled\":%d,"
-           "\"kernel_exec_timeout\":%d}",
+           "\"kernel_exec_timeout\":%d,\"pool\":{\"reserved_current\":%llu,\"reserved_high\":%llu,"
+           "\"used_current\":%llu,\"used_high\":%llu}",
            uuid, (unsigned)info.pci_domain_id, (unsigned)info.pci_bus_id, (unsigned)info.pci_device_id,
            (int)info.compute_capability_major, (int)info.compute_capability_minor, (int)info.multiprocessor_count,
            (unsigned long long)info.total_memory, (unsigned long long)info.free_memory, (int)info.clock_rate_khz,
@@ -107,7 +117,11 @@ static int report_device(int32_t ordinal, int json, int first) {
            (int)info.max_shared_memory_per_block_optin, (int)info.l2_cache_size, (int)info.unified_addressing,
            (int)info.managed_memory, (int)info.concurrent_managed_access, (int)info.cooperative_launch,
            (int)info.cluster_launch, (int)info.memory_pools_supported, (int)info.host_native_atomics,
-           (int)info.ecc_enabled, (int)info.kernel_exec_timeout);
+           (int)info.ecc_enabled, (int)info.kernel_exec_timeout, (unsigned long long)pool.reserved_current,
+           (unsigned long long)pool.reserved_high, (unsigned long long)pool.used_current,
+           (unsigned long long)pool.used_high);
+    info_print_telemetry(device, 1);
+    printf("}");
   } else {
     printf("  device %d: %s\n", (int)info.ordinal, info.name);
     printf("    uuid                 GPU-%s\n", uuid);
@@ -133,6 +147,10 @@ static int report_device(int32_t ordinal, int json, int first) {
            info.cooperative_launch ? " cooperative-launch" : "", info.cluster_launch ? " clusters" : "",
            info.memory_pools_supported ? " memory-pools" : "", info.host_native_atomics ? " host-atomics" : "",
            info.ecc_enabled ? " ecc" : "");
+    printf("    dccuda pool          %.1f MiB reserved (high %.1f), %.1f MiB used (high %.1f) in this process\n",
+           (double)pool.reserved_current / 1048576.0, (double)pool.reserved_high / 1048576.0,
+           (double)pool.used_current / 1048576.0, (double)pool.used_high / 1048576.0);
+    info_print_telemetry(device, 0);
   }
   dc_device_release(device);
   return 1;
@@ -148,14 +166,40 @@ int main(int argc, char** argv) {
   const char* cache_dir = "";
   const char* warnings = "";
   int exit_code = EXIT_OK, opened = 0;
+  double watch_seconds = 0.0;
+  long watch_count = 0;
 
   for (i = 1; i < argc; ++i) {
+    char* end = NULL;
     if (strcmp(argv[i], "--json") == 0) {
       json = 1;
+    } else if (strcmp(argv[i], "--watch") == 0 && i + 1 < argc) {
+      watch_seconds = strtod(argv[++i], &end);
+      if (!*argv[i] || *end || !(watch_seconds >= 0.1 && watch_seconds <= 3600.0)) {
+        fprintf(stderr, "%s: --watch takes a number of seconds from 0.1 to 3600, not '%s'\n", argv[0], argv[i]);
+        return EXIT_ERROR;
+      }
+    } else if (strcmp(argv[i], "--count") == 0 && i + 1 < argc) {
+      watch_count = strtol(argv[++i], &end, 10);
+      if (!*argv[i] || *end || watch_count < 1) {
+        fprintf(stderr, "%s: --count takes a whole number of samples, 1 or more, not '%s'\n", argv[0], argv[i]);
+        return EXIT_ERROR;
+      }
     } else {
-      fprintf(stderr, "usage: %s [--json]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--json] | --watch SECONDS [--count N]\n", argv[0]);
       return strcmp(argv[i], "--help") == 0 ? EXIT_OK : EXIT_ERROR;
     }
+  }
+  if (watch_count && watch_seconds == 0.0) {
+    fprintf(stderr, "%s: --count goes with --watch SECONDS\n", argv[0]);
+    return EXIT_ERROR;
+  }
+  if (watch_seconds > 0.0) {
+    if (json) {
+      fprintf(stderr, "%s: --watch prints a table; --json takes one snapshot (run it repeatedly)\n", argv[0]);
+      return EXIT_ERROR;
+    }
+    return info_watch(watch_seconds, watch_count) == 0 ? EXIT_OK : EXIT_ERROR;
   }
 
   driver_status = dc_driver_version(&driver);
@@ -180,13 +224,13 @@ int main(int argc, char** argv) {
     if (driver_status == DC_SUCCESS) {
       version_text(driver, text, sizeof text);
       printf("{\"cuda_version\":\"%s\",\"library\":", text);
-      json_string(driver_path);
+      info_json_string(driver_path);
       printf("}");
     } else {
       printf("{\"error\":");
-      json_string(dc_status_name(driver_status));
+      info_json_string(dc_status_name(driver_status));
       printf(",\"message\":");
-      json_string(driver_error);
+      info_json_string(driver_error);
       printf("}");
     }
     printf(",\"nvrtc\":");
@@ -194,14 +238,16 @@ int main(int argc, char** argv) {
       printf("{\"version\":\"%d.%d\"}", (int)nvrtc_major, (int)nvrtc_minor);
     } else {
       printf("{\"error\":");
-      json_string(nvrtc_error);
+      info_json_string(nvrtc_error);
       printf("}");
     }
     printf(",\"kernel_cache\":");
-    json_string(cache_dir ? cache_dir : "");
+    info_json_string(cache_dir ? cache_dir : "");
     printf(",\"warnings\":[");
     print_lines(warnings, "", 1);
-    printf("],\"devices\":[");
+    printf("]");
+    info_print_nvml(1);
+    printf(",\"devices\":[");
     for (i = 0; i < count; ++i) opened += report_device(i, 1, i == 0);
     printf("],\"exit_code\":%d}\n", exit_code);
   } else {
@@ -219,6 +265,7 @@ int main(int argc, char** argv) {
       printf("nvrtc    none: %s\n", nvrtc_error);
     printf("cache    %s\n", cache_dir && *cache_dir ? cache_dir : "(disk cache disabled)");
     print_lines(warnings, "warning  ", 0);
+    if (driver_status == DC_SUCCESS) info_print_nvml(0);
     if (driver_status == DC_SUCCESS) {
       if (count_status != DC_SUCCESS) printf("devices  error: %s\n", dc_last_error_message());
       else printf("devices  %d\n", (int)count);

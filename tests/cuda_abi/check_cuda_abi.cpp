@@ -44,6 +44,7 @@
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <cudaProfilerTypedefs.h>  // cuProfilerStart/Stop
 #include <nvrtc.h>
 #include <nvJitLink.h>
 

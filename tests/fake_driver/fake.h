@@ -55,6 +55,7 @@ struct Config {
   std::vector<std::string> missing;
   bool no_pools = false;
   bool no_peer = false;
+  bool no_vmm = false;   // DCFAKE_NO_VMM: no virtual memory management (attribute 0)
   int init_result = 0;
   size_t device_memory = size_t(8) << 30;  // each device's memory (DCFAKE_DEVICE_MEMORY)
 };

@@ -53,6 +53,7 @@ Config read_config() {
   c.driver_version = env_int("DCFAKE_DRIVER_VERSION", 13000);
   c.no_pools = env_int("DCFAKE_NO_POOLS", 0) != 0;
   c.no_peer = env_int("DCFAKE_NO_PEER", 0) != 0;
+  c.no_vmm = env_int("DCFAKE_NO_VMM", 0) != 0;
   c.init_result = env_int("DCFAKE_INIT_RESULT", 0);
   if (const char* m = std::getenv("DCFAKE_DEVICE_MEMORY"); m && *m) c.device_memory = std::strtoull(m, nullptr, 0);
   if (const char* m = std::getenv("DCFAKE_MISSING")) {
@@ -154,7 +155,7 @@ FAKE_API long dcfake_call_count(const char* entry) {
 FAKE_API long dcfake_live(const char* kind) {
   static const char* const known[] = {"allocations", "host_allocations", "managed", "registrations", "pools",
                                       "streams", "events", "modules", "graphs", "graph_execs", "primary_retains",
-                                      "link_states", "libraries"};
+                                      "link_states", "reservations", "physical", "ipc_opens", "libraries"};
   bool ok = false;
   for (const char* k : known) ok = ok || std::strcmp(k, kind) == 0;
   if (!ok) return -1;
@@ -414,6 +415,7 @@ static int fake_attribute(CUdevice_attribute a, int dev) {
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: return 232448;
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return 32;
     case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: return config().no_pools ? 0 : 1;
+    case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: return config().no_vmm ? 0 : 1;
     case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: return 1;
     default: return 0;
   }
@@ -566,6 +568,22 @@ CUresult CUDAAPI cuCtxSynchronize(void) {
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuCtxSynchronize, 2000)
+
+// The profiler's switch: nothing to collect here; a context must be current,
+// as the driver wants one.
+CUresult CUDAAPI cuProfilerStart(void) {
+  FAKE_ENTER(cuProfilerStart);
+  FAKE_REQUIRE_CONTEXT();
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuProfilerStart, 4000)
+
+CUresult CUDAAPI cuProfilerStop(void) {
+  FAKE_ENTER(cuProfilerStop);
+  FAKE_REQUIRE_CONTEXT();
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuProfilerStop, 4000)
 
 CUresult CUDAAPI cuCtxGetStreamPriorityRange(int* least, int* greatest) {
   FAKE_ENTER(cuCtxGetStreamPriorityRange);

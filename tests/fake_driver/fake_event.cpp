@@ -3,6 +3,7 @@
 // the host clock at the record. The legacy cuEventElapsedTime (CUDA 2.0 ABI)
 // is in fake_compat.cpp and shares elapsed_time() below.
 #include <chrono>
+#include <cstring>
 
 #include "fake_graph.h"
 #include "fake_memory.h"
@@ -181,3 +182,58 @@ CUresult CUDAAPI cuEventElapsedTime(float* pMilliseconds, CUevent hStart, CUeven
   return elapsed_time(pMilliseconds, hStart, hEnd);
 }
 FAKE_EXPORT(cuEventElapsedTime, 12080)
+
+// ---------------------------------------------------------------------------
+// Interprocess events. The fake models one process: the handle names the
+// event and the process; opening it in that process gives a new event that is
+// recorded and complete (work completes when enqueued in the fake, so the
+// exporter's records have all happened). Another process cannot open it (a
+// real driver, the other way round, refuses the exporting process).
+
+namespace {
+struct FakeIpcEvent {
+  char magic[4];
+  uint32_t process;
+  Event* event;
+};
+constexpr char kIpcEventMagic[4] = {'F', 'K', 'I', 'E'};
+}  // namespace
+
+CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle* pHandle, CUevent event) {
+  FAKE_ENTER(cuIpcGetEventHandle);
+  FAKE_REQUIRE_CONTEXT();
+  if (!pHandle) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Event* e = live_event(event);
+  if (!e) return CUDA_ERROR_INVALID_HANDLE;
+  if (!(e->flags & CU_EVENT_INTERPROCESS) || !(e->flags & CU_EVENT_DISABLE_TIMING)) return CUDA_ERROR_INVALID_VALUE;
+  FakeIpcEvent h{};
+  std::memcpy(h.magic, kIpcEventMagic, 4);
+  h.process = fake_process_id();
+  h.event = e;
+  std::memset(pHandle, 0, sizeof *pHandle);
+  std::memcpy(pHandle->reserved, &h, sizeof h);
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuIpcGetEventHandle, 4010)
+
+CUresult CUDAAPI cuIpcOpenEventHandle(CUevent* phEvent, CUipcEventHandle handle) {
+  FAKE_ENTER(cuIpcOpenEventHandle);
+  FAKE_REQUIRE_CONTEXT();
+  if (!phEvent) return CUDA_ERROR_INVALID_VALUE;
+  *phEvent = nullptr;
+  FakeIpcEvent h;
+  std::memcpy(&h, handle.reserved, sizeof h);
+  std::lock_guard<std::recursive_mutex> g(lock());
+  if (std::memcmp(h.magic, kIpcEventMagic, 4) != 0 || h.process != fake_process_id() || !events().count(h.event))
+    return CUDA_ERROR_INVALID_VALUE;
+  Event* e = new Event;
+  e->ctx = current_context();
+  e->flags = h.event->flags;
+  e->recorded = true;
+  events()[e] = true;
+  live_add("events", 1);
+  *phEvent = reinterpret_cast<CUevent>(e);
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuIpcOpenEventHandle, 4010)

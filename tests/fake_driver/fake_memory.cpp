@@ -22,6 +22,18 @@ struct Pool {
   size_t cached_bytes = 0;
   bool is_default = false;  // the device's implicit pool (cuMemAllocAsync)
   std::map<int, int> access;  // device ordinal -> CUmemAccess_flags granted by cuMemPoolSetAccess
+  // Statistics as a real pool keeps them (CU_MEMPOOL_ATTR_*_MEM_*): reserved
+  // is what is in use plus what is cached; the high-water marks reset to the
+  // current values when 0 is set.
+  size_t used_bytes = 0;
+  size_t used_high = 0;
+  size_t reserved_high = 0;
+  size_t max_size = 0;        // CUmemPoolProps::maxSize (0: no limit but the device)
+  int reuse[3] = {1, 1, 1};   // the three reuse attributes (on by default)
+  void note_high() {
+    if (used_bytes > used_high) used_high = used_bytes;
+    if (used_bytes + cached_bytes > reserved_high) reserved_high = used_bytes + cached_bytes;
+  }
 };
 
 namespace {
@@ -108,11 +120,13 @@ void trim_pool(Pool* pool, size_t keep) {
 void drop_allocation(std::map<uintptr_t, Allocation>::iterator it) {
   Allocation a = it->second;
   allocations().erase(it);
+  if (a.vmm) return;  // fake_virtual.cpp owns the pages
   live_add(live_kind(a.kind), -1);
   void* p = reinterpret_cast<void*>(a.base);
   switch (a.kind) {
     case MemKind::Device:
       if (a.pool && pools().count(a.pool)) {
+        a.pool->used_bytes -= round_up(a.size);
         a.pool->cached.emplace(round_up(a.size), p);
         a.pool->cached_bytes += round_up(a.size);
         trim_pool(a.pool, a.pool->release_threshold);
@@ -195,12 +209,17 @@ CUresult pool_alloc(CUdeviceptr* dptr, size_t size, Pool* pool, CUstream hStream
   } else {
     if (need > device_free_bytes(pool->ordinal)) trim_pool(pool, 0);
     if (need > device_free_bytes(pool->ordinal)) return CUDA_ERROR_OUT_OF_MEMORY;
+    // A pool with a maxSize reserves no more than that, cached blocks included.
+    if (pool->max_size && pool->used_bytes + pool->cached_bytes + need > pool->max_size) trim_pool(pool, 0);
+    if (pool->max_size && pool->used_bytes + need > pool->max_size) return CUDA_ERROR_OUT_OF_MEMORY;
     p = raw_alloc(size);
     if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
     device_bytes_in_use()[pool->ordinal] += need;
   }
   CUresult r = enqueue(s, "cuMemAllocFromPoolAsync", [] { return CUDA_SUCCESS; });
   add_allocation(p, size, MemKind::Device, pool, 0);
+  pool->used_bytes += need;
+  pool->note_high();
   *dptr = reinterpret_cast<CUdeviceptr>(p);
   return r;
 }
@@ -267,6 +286,22 @@ CUresult map_graph_memory(CUdeviceptr p, size_t size) {
   if (allocations().count(static_cast<uintptr_t>(p))) return CUDA_ERROR_INVALID_VALUE;
   add_allocation(reinterpret_cast<void*>(static_cast<uintptr_t>(p)), size, MemKind::Device, nullptr, 0);
   return CUDA_SUCCESS;
+}
+
+void set_virtual_runs(uintptr_t begin, uintptr_t end, const std::vector<std::pair<uintptr_t, size_t>>& runs) {
+  auto& all = allocations();
+  for (auto it = all.lower_bound(begin); it != all.end() && it->first < end;)
+    it = it->second.vmm ? all.erase(it) : std::next(it);
+  for (const auto& [base, size] : runs) {
+    Allocation a;
+    a.base = base;
+    a.size = size;
+    a.kind = MemKind::Device;
+    a.ctx = current_context();
+    a.ordinal = a.ctx ? a.ctx->ordinal : 0;
+    a.vmm = true;
+    all[base] = a;
+  }
 }
 
 CUresult unmap_graph_memory(CUdeviceptr p) {
@@ -353,7 +388,8 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr dptr) {
   FAKE_REQUIRE_CONTEXT();
   std::lock_guard<std::recursive_mutex> g(lock());
   auto it = allocations().find(static_cast<uintptr_t>(dptr));
-  if (it == allocations().end() || (it->second.kind != MemKind::Device && it->second.kind != MemKind::Managed))
+  if (it == allocations().end() || it->second.vmm ||
+      (it->second.kind != MemKind::Device && it->second.kind != MemKind::Managed))
     return CUDA_ERROR_INVALID_VALUE;
   drop_allocation(it);
   return CUDA_SUCCESS;
@@ -371,9 +407,15 @@ CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool* pool, const CUmemPoolProps* props
   if (config().no_pools) return CUDA_ERROR_NOT_SUPPORTED;
   if (props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED || props->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
     return CUDA_ERROR_INVALID_VALUE;
+  // File descriptors are the only export handles a Linux driver offers.
+  if (props->handleTypes != CU_MEM_HANDLE_TYPE_NONE && props->handleTypes != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  // Before 12.2 maxSize was part of the reserved bytes, which must be 0.
+  if (props->maxSize != 0 && config().driver_version < 12020) return CUDA_ERROR_INVALID_VALUE;
   std::lock_guard<std::recursive_mutex> g(lock());
   if (!device(props->location.id)) return CUDA_ERROR_INVALID_DEVICE;
   Pool* p = new Pool;
+  p->max_size = props->maxSize;
   p->ctx = context_of_device(props->location.id);
   p->ordinal = props->location.id;
   pools()[p] = true;
@@ -408,12 +450,46 @@ CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute at
     case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
     case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
     case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+      p->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES] = *static_cast<int*>(value) != 0;
+      return CUDA_SUCCESS;
+    // The driver takes only 0 for the high-water marks: back to the current value.
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+      if (*static_cast<cuuint64_t*>(value) != 0) return CUDA_ERROR_INVALID_VALUE;
+      p->reserved_high = p->used_bytes + p->cached_bytes;
+      return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+      if (*static_cast<cuuint64_t*>(value) != 0) return CUDA_ERROR_INVALID_VALUE;
+      p->used_high = p->used_bytes;
       return CUDA_SUCCESS;
     default:
       return CUDA_ERROR_INVALID_VALUE;
   }
 }
 FAKE_EXPORT(cuMemPoolSetAttribute, 11020)
+
+CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void* value) {
+  FAKE_ENTER(cuMemPoolGetAttribute);
+  FAKE_REQUIRE_CONTEXT();
+  if (!value) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Pool* p = live_pool(pool);
+  if (!p) return CUDA_ERROR_INVALID_VALUE;
+  cuuint64_t* out = static_cast<cuuint64_t*>(value);
+  switch (attr) {
+    case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+      *static_cast<int*>(value) = p->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES];
+      return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: *out = p->release_threshold; return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT: *out = p->used_bytes + p->cached_bytes; return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH: *out = p->reserved_high; return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_USED_MEM_CURRENT: *out = p->used_bytes; return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_USED_MEM_HIGH: *out = p->used_high; return CUDA_SUCCESS;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+FAKE_EXPORT(cuMemPoolGetAttribute, 11020)
 
 CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep) {
   FAKE_ENTER(cuMemPoolTrimTo);
@@ -473,7 +549,7 @@ CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) {
   Stream* s = nullptr;
   if (CUresult r = stream_for_work(hStream, &s)) return r;
   auto it = allocations().find(static_cast<uintptr_t>(dptr));
-  if (it == allocations().end() || it->second.kind != MemKind::Device) return CUDA_ERROR_INVALID_VALUE;
+  if (it == allocations().end() || it->second.kind != MemKind::Device || it->second.vmm) return CUDA_ERROR_INVALID_VALUE;
   return enqueue(s, "cuMemFreeAsync", [&] {
     drop_allocation(it);
     return CUDA_SUCCESS;

@@ -47,6 +47,7 @@ struct Allocation {
   Pool* pool = nullptr;      // the pool it came from, if any
   bool pooled = false;       // came from a pool (kept when the pool goes): stream memory operations refuse it
   unsigned flags = 0;        // cuMemHostAlloc / cuMemHostRegister / cuMemAllocManaged flags
+  bool vmm = false;          // a run of mapped virtual memory (fake_virtual.cpp): cuMemFree refuses it
 };
 
 // The live allocation that holds all of [p, p + n) (n = 0 counts as 1 byte),
@@ -76,7 +77,14 @@ bool graph_range_ok(CUdeviceptr p, size_t n);
 // parameters (graph memory counts as there) and at each replay (every row in
 // live memory, else CUDA_ERROR_ILLEGAL_ADDRESS). Callers hold fake::lock().
 CUresult make_copy_3d_work(const CUDA_MEMCPY3D* p, std::function<CUresult()>* work);
+// This process's id, as the fake's interprocess handles record it (fake_ipc.cpp).
+uint32_t fake_process_id();
 CUresult map_graph_memory(CUdeviceptr p, size_t size);
+// Virtual memory (fake_virtual.cpp): replaces the live memory the fake knows in
+// [begin, end) of a reservation by `runs` (base, size: the contiguous runs of
+// pages mapped and made accessible), so that a copy or kernel may cross from
+// one mapped chunk into the next as on a GPU. Callers hold fake::lock().
+void set_virtual_runs(uintptr_t begin, uintptr_t end, const std::vector<std::pair<uintptr_t, size_t>>& runs);
 CUresult unmap_graph_memory(CUdeviceptr p);
 
 // A resident kernel running on its own thread (fake_kernels.h: spin_until,

@@ -40,6 +40,9 @@ cp "$portable/libdccuda.so.1" "$out/lib/"
 ln -s libdccuda.so.1 "$out/lib/libdccuda.so"
 cp "$release/BUILD-INFO.txt" "$out/lib/"
 cp "$build/tests/libdcfake_cuda.so" "$out/lib/"
+# The NVTX recorder (tests/diagnostics/nvtx_recorder.cpp): test_profiler runs its range tests
+# in a child with NVTX_INJECTION64_PATH naming it.
+cp "$build/tests/libdctest_nvtx_recorder.so" "$out/lib/"
 cp "$portable/dccuda-info" "$out/bin/"
 for exe in dccuda-saxpy dccuda-multi-gpu dccuda-echo-actor; do
   [ -x "$build/$exe" ] && cp "$build/$exe" "$out/bin/"

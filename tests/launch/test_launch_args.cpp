@@ -250,6 +250,35 @@ TEST_F(ArgsTest, ViewsAreKernelArguments) {
   EXPECT_DC_ERROR(dc_launch_kernel(f, &c, args, 4, stream_), DC_ERROR_OUT_OF_RANGE, "args[2].offset 4152");
 }
 
+// A growable buffer is a kernel argument like any buffer, over its current
+// size; the pointer a kernel got before a grow still addresses the same bytes
+// after it (the address never changes), and the grown part is usable at once.
+TEST_F(ArgsTest, GrowableBuffersAreKernelArguments) {
+  REQUIRE_NVRTC();
+  dc_function f = kernel("saxpy");
+  ASSERT_NE(f, nullptr);
+  uint64_t g = 0;
+  ASSERT_DC_OK(dc_device_allocation_granularity(device_, DC_GRANULARITY_MINIMUM, &g));
+  const int n = static_cast<int>(g / sizeof(float)) + 1001;  // crosses into the second chunk
+  std::vector<float> x = random_floats(n, 21), y = random_floats(n, 22);
+  dc_buffer bx = upload(x);
+  dc_buffer grow = nullptr;
+  ASSERT_DC_OK(dc_buffer_alloc_growable(device_, 64 * g, 1, &grow));
+  buffers_.push_back(grow);
+  float a = 1.5f;
+  dc_arg args[] = {value_of(a), buffer_arg(bx), buffer_arg(grow), value_of(n)};
+  dc_launch_config c = config_1d((n + 127) / 128, 128);
+  uint64_t before = 0, after = 0;
+  ASSERT_DC_OK(dc_buffer_device_pointer(grow, &before));
+  ASSERT_DC_OK(dc_buffer_grow(grow, n * sizeof(float)));
+  ASSERT_DC_OK(dc_buffer_device_pointer(grow, &after));
+  EXPECT_EQ(after, before);
+  ASSERT_DC_OK(dc_buffer_write(grow, 0, y.data(), n * sizeof(float)));
+  ASSERT_DC_OK(dc_launch_kernel(f, &c, args, 4, stream_));
+  sync();
+  expect_near_all(download<float>(grow, n), saxpy_reference(a, x, y, n));
+}
+
 // Host memory without DC_ALLOC_DEVICE_MAPPED has no device address as far as
 // dccuda's contract goes (dc_buffer_device_pointer refuses it), so a kernel
 // must not get one either: the one-shot launch and a prepared launch's binding

@@ -20,7 +20,8 @@ namespace memtest {
 
 // Every kind of driver object the fake counts that this area creates.
 inline const char* const kLiveKinds[] = {"allocations", "host_allocations", "managed", "registrations",
-                                         "pools",       "streams",          "events",  "primary_retains"};
+                                         "pools",       "streams",          "events",  "primary_retains",
+                                         "reservations", "physical", "ipc_opens"};
 
 // Opens device 0 (skips without a device); at tear-down checks that no handle
 // and, on the fake, no driver object leaked once everything is released.

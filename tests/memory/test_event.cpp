@@ -16,7 +16,8 @@ class EventTest : public MemoryTest {
 
 TEST_F(EventTest, CreateWithEveryFlag) {
   for (uint32_t flags : {0u, uint32_t(DC_EVENT_DISABLE_TIMING), uint32_t(DC_EVENT_BLOCKING_SYNC),
-                         uint32_t(DC_EVENT_DISABLE_TIMING | DC_EVENT_BLOCKING_SYNC)}) {
+                         uint32_t(DC_EVENT_DISABLE_TIMING | DC_EVENT_BLOCKING_SYNC),
+                         uint32_t(DC_EVENT_DISABLE_TIMING | DC_EVENT_INTERPROCESS)}) {
     dc_event e = event(flags);
     ASSERT_NE(e, nullptr);
     void* native = nullptr;
@@ -28,7 +29,7 @@ TEST_F(EventTest, CreateWithEveryFlag) {
     dc_event_release(e);
   }
   dc_event e = reinterpret_cast<dc_event>(1);
-  EXPECT_DC_ERROR(dc_event_create(device_, 0x4, &e), DC_ERROR_INVALID_ARGUMENT, "unknown bits 0x4");
+  EXPECT_DC_ERROR(dc_event_create(device_, 0x8, &e), DC_ERROR_INVALID_ARGUMENT, "unknown bits 0x8");
   EXPECT_EQ(e, nullptr);
   EXPECT_DC_ERROR(dc_event_create(device_, 0, nullptr), DC_ERROR_INVALID_ARGUMENT, "event is NULL");
   EXPECT_DC_ERROR(dc_event_create(nullptr, 0, &e), DC_ERROR_INVALID_HANDLE, "device is NULL");

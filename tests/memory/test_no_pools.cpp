@@ -18,6 +18,29 @@ class NoPoolsTest : public MemoryTest {
   }
 };
 
+TEST_F(NoPoolsTest, PoolsOfYourOwnAreNotSupported) {
+  dc_pool pool = nullptr;
+  EXPECT_DC_ERROR(dc_pool_create(device_, 0, 0, &pool), DC_ERROR_NOT_SUPPORTED, "has no stream-ordered memory pools");
+  EXPECT_EQ(pool, nullptr);
+  // dccuda's own pool does not exist either: its statistics read zero.
+  dc_buffer b = alloc(1 << 20);
+  dc_pool_stats st = DC_POOL_STATS_INIT;
+  ASSERT_DC_OK(dc_device_pool_statistics(device_, &st));
+  EXPECT_EQ(st.used_current, 0u);
+  EXPECT_EQ(st.reserved_high, 0u);
+  dc_buffer_release(b);
+}
+
+TEST_F(NoPoolsTest, GrowableBuffersNeedVirtualMemoryManagement) {
+  if (!std::getenv("DCFAKE_NO_VMM")) GTEST_SKIP() << "runs with DCFAKE_NO_VMM=1";
+  dc_buffer b = nullptr;
+  EXPECT_DC_ERROR(dc_buffer_alloc_growable(device_, 1 << 30, 1, &b), DC_ERROR_NOT_SUPPORTED,
+                  "has no virtual memory management");
+  uint64_t g = 1;
+  EXPECT_DC_ERROR(dc_device_allocation_granularity(device_, DC_GRANULARITY_MINIMUM, &g), DC_ERROR_NOT_SUPPORTED,
+                  "has no virtual memory management");
+}
+
 TEST_F(NoPoolsTest, EverythingUsesCuMemAlloc) {
   auto* f = dctest::fake_driver();
   dc_device_info info = DC_DEVICE_INFO_INIT;

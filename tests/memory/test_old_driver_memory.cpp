@@ -20,6 +20,14 @@ class OldDriverMemoryTest : public MemoryTest {
   }
 };
 
+// CUmemPoolProps::maxSize came with 12.2 (reserved bytes before, which must be 0).
+TEST_F(OldDriverMemoryTest, APoolSizeLimitNeedsDriver12_2) {
+  dc_pool pool = nullptr;
+  EXPECT_DC_ERROR(dc_pool_create(device_, 1 << 20, 0, &pool), DC_ERROR_NOT_SUPPORTED, "needs driver >= 12.2");
+  ASSERT_DC_OK(dc_pool_create(device_, 0, 0, &pool));
+  dc_pool_release(pool);
+}
+
 TEST_F(OldDriverMemoryTest, PrefetchAndAdviceUseTheDeviceOrdinalEntryPoints) {
   auto* f = dctest::fake_driver();
   dc_buffer m = nullptr;

@@ -2,7 +2,10 @@
 # driver; the same binaries run against a real driver on a GPU machine.
 set(DCTEST_MEMORY ${CMAKE_CURRENT_SOURCE_DIR}/memory)
 
-dc_test(test_buffer SOURCES ${DCTEST_MEMORY}/test_buffer.cpp ${DCTEST_MEMORY}/test_view.cpp LABELS threads memcheck)
+dc_test(test_buffer SOURCES ${DCTEST_MEMORY}/test_buffer.cpp ${DCTEST_MEMORY}/test_view.cpp
+  ${DCTEST_MEMORY}/test_pool.cpp ${DCTEST_MEMORY}/test_growable.cpp ${DCTEST_MEMORY}/test_ipc.cpp
+  ${DCTEST_MEMORY}/test_vmm.cpp
+  LABELS threads memcheck)
 dc_test(test_copy SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_fill.cpp ${DCTEST_MEMORY}/test_copy_2d.cpp
   LABELS threads memcheck)
 # The same copies with the staging tunables pushed to their edges: every
@@ -21,9 +24,14 @@ dc_test(test_multi_device_memory SOURCES ${DCTEST_MEMORY}/test_multi_device.cpp
 # A CUDA 12.0 driver: prefetch, advice and event timing use the older entry points.
 dc_test(test_memory_old_driver SOURCES ${DCTEST_MEMORY}/test_old_driver_memory.cpp
   ENV ${DCTEST_FAKE_ENV} DCFAKE_DRIVER_VERSION=12000)
-# Devices without memory pools (TCC, old drivers): cuMemAlloc throughout.
+# Devices without memory pools (TCC, old drivers): cuMemAlloc throughout; and
+# without virtual memory management: no growable buffers.
 dc_test(test_memory_no_pools SOURCES ${DCTEST_MEMORY}/test_no_pools.cpp
-  ENV ${DCTEST_FAKE_ENV} DCFAKE_NO_POOLS=1)
+  ENV ${DCTEST_FAKE_ENV} DCFAKE_NO_POOLS=1 DCFAKE_NO_VMM=1)
+# A growable buffer grown to 8 GiB on a GPU (256 MiB on the fake): not under memcheck.
+dc_test(test_growable_large SOURCES ${DCTEST_MEMORY}/test_growable_large.cpp)
+# Two processes share a buffer and an event (GPU and NVRTC; skipped on the fake).
+dc_test(test_ipc_processes SOURCES ${DCTEST_MEMORY}/test_ipc_processes.cpp)
 # White-box: a view hands its last stream to its root buffer.
 dc_test(test_view_internal SOURCES ${DCTEST_MEMORY}/test_view_internal.cpp INTERNAL)
 target_include_directories(test_view_internal PRIVATE ${PROJECT_SOURCE_DIR}/src)

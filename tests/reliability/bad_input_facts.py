@@ -724,6 +724,115 @@ FACTS = {
         ints={"size": ("bad", ["0", "63"], ARG), "stride": ("bad", ["0", "8"], ARG)},
     ),
     "dc_queue_counters": dict(),
+    "dc_pool_create": dict(
+        ints={"max_size": ("bad", [U64_MAX], ARG)},
+        extra=[("an unknown flag", {"flags": "0x2"}, ARG, "flags 0x2 has bits this call does not take")],
+    ),
+    "dc_pool_release": dict(),
+    "dc_pool_set_attribute": dict(
+        valid={"attribute": "DC_POOL_RELEASE_THRESHOLD", "value": "0"},
+        ints={"value": ("any", "every release threshold is valid")},
+        extra=[("a reuse value other than 0 or 1", {"attribute": "DC_POOL_REUSE_ALLOW_OPPORTUNISTIC", "value": "2"},
+                ARG, "is not 0 or 1"),
+               ("a statistic, which only dc_pool_statistics reads", {"attribute": "5"}, ARG, "dc_pool_statistics")],
+    ),
+    "dc_pool_attribute": dict(valid={"attribute": "DC_POOL_RELEASE_THRESHOLD"}),
+    "dc_pool_statistics": dict(),
+    "dc_device_pool_statistics": dict(),
+    "dc_pool_reset_high_water": dict(),
+    "dc_pool_trim": dict(ints={"keep_bytes": ("size", OK, OK)}),
+    "dc_pool_set_access": dict(
+        valid={"accessor": "fx.device", "enable": "1"},
+        ints={"enable": ("bad", ["2", "-1", I32_MIN], ARG)},
+        extra=[("taking the pool's own device's access", {"enable": "0"}, ARG, "cannot be taken away")],
+    ),
+    "dc_buffer_alloc_from_pool": dict(
+        valid={"stream": "fx.stream", "size": "badinput::kBytes"},
+        ints={"size": ("size", ARG, OOM)},
+        msg={"size": ""},  # an allocation too large for the device names the device
+    ),
+    "dc_device_allocation_granularity": dict(),
+    "dc_buffer_alloc_growable": dict(
+        valid={"max_size": "64u << 20", "initial_size": "1"},
+        ints={"max_size": ("bad", ["0", U64_MAX], [ARG, OOM]), "initial_size": ("bad", ["0", U64_MAX], ARG)},
+    ),
+    "dc_buffer_grow": dict(
+        valid={"buffer": "fx.growable", "size": "1"},
+        ints={"size": ("bad", ["(64u << 20) + 1", U64_MAX], RANGE)},
+        extra=[("a buffer that is not growable", {"buffer": "fx.buffer"}, ARG, "not made by dc_buffer_alloc_growable")],
+    ),
+    "dc_buffer_reserved_size": dict(),
+    # A real driver refuses to import in the exporting process; the fake models IPC inside one process.
+    "dc_buffer_export_ipc": dict(
+        valid={"buffer": "fx.no_pool", "handle": "fx.host", "size": "DC_IPC_HANDLE_SIZE"},
+        ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
+        extra=[("memory of the stream-ordered pool", {"buffer": "fx.buffer"}, NOT_SUPPORTED, "DC_ALLOC_NO_POOL"),
+               ("pinned host memory", {"buffer": "fx.pinned"}, NOT_SUPPORTED, "host memory"),
+               ("managed memory", {"buffer": "fx.managed"}, NOT_SUPPORTED, "managed memory")],
+    ),
+    "dc_buffer_import_ipc": dict(
+        valid={"handle": "fx.ipc_buffer_bytes", "size": "DC_IPC_HANDLE_SIZE"},
+        baseline=[OK, ARG, "DC_ERROR_DRIVER"],
+        ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
+        extra=[("an event's bytes", {"handle": "fx.ipc_event_bytes"}, ARG, "not the bytes of an exported buffer"),
+               ("bytes that are no export", {"handle": "fx.host"}, ARG, "not the bytes of an exported buffer")],
+    ),
+    "dc_event_export_ipc": dict(
+        valid={"event": "fx.ipc_event", "handle": "fx.host", "size": "DC_IPC_HANDLE_SIZE"},
+        ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
+        extra=[("an event without DC_EVENT_INTERPROCESS", {"event": "fx.event"}, ARG, "without DC_EVENT_INTERPROCESS")],
+    ),
+    "dc_event_import_ipc": dict(
+        valid={"handle": "fx.ipc_event_bytes", "size": "DC_IPC_HANDLE_SIZE"},
+        baseline=[OK, ARG, "DC_ERROR_DRIVER"],
+        ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
+        extra=[("a buffer's bytes", {"handle": "fx.ipc_buffer_bytes"}, ARG, "not the bytes of an exported event")],
+    ),
+    # Virtual memory pieces: the fixture's reservation (4 granules, the first mapped), a spare
+    # physical allocation and an empty reservation; each valid call is undone after.
+    "dc_vmm_reserve": dict(
+        valid={"size": "fx.granularity", "alignment": "0"},
+        ints={"size": ("bad", ["0", "1", "fx.granularity + 1"], ARG), "alignment": ("bad", ["3"], ARG)},
+        after="dc_vmm_free(fx.device, o_address, fx.granularity);",
+    ),
+    "dc_vmm_free": dict(
+        valid={"address": "fx.vmm_empty", "size": "fx.granularity"},
+        ints={"address": ("bad", ["0", "fx.vmm_empty + 1"], ARG), "size": ("bad", ["0", "2 * fx.granularity"], ARG)},
+        extra=[("a reservation with memory mapped", {"address": "fx.vmm_reserved", "size": "4 * fx.granularity"},
+                STATE, "dc_vmm_unmap them first")],
+        after="dc_vmm_reserve(fx.device, fx.granularity, 0, &fx.vmm_empty);",
+    ),
+    "dc_vmm_create": dict(
+        valid={"size": "fx.granularity"},
+        ints={"size": ("bad", ["0", "fx.granularity + 1"], ARG)},
+        after="dc_vmm_release(fx.device, o_handle);",
+    ),
+    "dc_vmm_release": dict(
+        valid={"handle": "fx.vmm_spare"},
+        ints={"handle": ("bad", ["0", "1"], ARG)},
+        after="dc_vmm_create(fx.device, fx.granularity, &fx.vmm_spare);",
+    ),
+    "dc_vmm_map": dict(
+        valid={"address": "fx.vmm_reserved + 2 * fx.granularity", "size": "fx.granularity", "handle": "fx.vmm_spare"},
+        ints={"address": ("bad", ["0", "fx.vmm_reserved + 1", "fx.vmm_reserved + 4 * fx.granularity"], ARG),
+              "size": ("bad", ["0", "fx.granularity + 1", "2 * fx.granularity"], ARG),
+              "handle": ("bad", ["0", "1"], ARG)},
+        extra=[("over a mapping", {"address": "fx.vmm_reserved"}, ARG, "overlaps the mapping")],
+        after="dc_vmm_unmap(fx.device, fx.vmm_reserved + 2 * fx.granularity, fx.granularity);",
+    ),
+    "dc_vmm_unmap": dict(
+        valid={"address": "fx.vmm_reserved", "size": "fx.granularity"},
+        ints={"address": ("bad", ["0", "fx.vmm_reserved + fx.granularity"], ARG),
+              "size": ("bad", ["0", "fx.granularity / 2", "2 * fx.granularity"], ARG)},
+        after=("dc_vmm_map(fx.device, fx.vmm_reserved, fx.granularity, fx.vmm_mapped); "
+               "dc_vmm_set_access(fx.device, fx.vmm_reserved, fx.granularity, fx.device, DC_VMM_ACCESS_READWRITE);"),
+    ),
+    "dc_vmm_set_access": dict(
+        valid={"address": "fx.vmm_reserved", "size": "fx.granularity", "accessor": "fx.device",
+               "access": "DC_VMM_ACCESS_READWRITE"},
+        ints={"address": ("bad", ["0", "fx.vmm_reserved + fx.granularity"], ARG),
+              "size": ("bad", ["0", "2 * fx.granularity"], ARG)},
+    ),
     "dc_control_create": dict(),
     "dc_control_release": dict(),
     "dc_control_buffer": dict(),
@@ -775,5 +884,31 @@ FACTS = {
     "dc_stream_batch_mem_ops": dict(
         valid={"ops": "fx.mem_ops", "count": "1"},
         ints={"count": ("bad", ["0", "257", U32_MAX], ARG)},
+    ),
+
+    # -- diagnostics ----------------------------------------------------------------------
+    "dc_set_log_callback": dict(
+        valid={"fn": "badinput::noop_log_fn", "user_data": "nullptr"},
+        after="dc_set_log_callback(DC_LOG_TRACE, nullptr, nullptr);",
+    ),
+    "dc_handle_report": dict(
+        valid={"text": "nullptr", "capacity": "0"},
+        # The valid call asks for the length (the fixture's report may exceed its host memory).
+        ints={"capacity": ("bad", ["1", U64_MAX], ARG)},
+    ),
+    "dc_handle_visit": dict(
+        valid={"fn": "badinput::noop_handle_fn", "user_data": "nullptr"},
+    ),
+    "dc_device_telemetry_get": dict(),
+    # Where NVML is not installed (CI) the valid call answers NOT_SUPPORTED, saying why.
+    "dc_telemetry_library": dict(baseline=[OK, NOT_SUPPORTED]),
+    "dc_range_push": dict(valid={"name": '"bad-input range"'}, after="dc_range_pop();"),
+    "dc_range_pop": dict(exempt="takes nothing and cannot fail (void): there is no bad input to give it"),
+    "dc_mark": dict(valid={"name": '"bad-input mark"'}),
+    "dc_stream_set_name": dict(valid={"name": '"bad-input stream"'}),
+    "dc_profiler_start": dict(after="dc_profiler_stop(fx.device);"),
+    "dc_profiler_stop": dict(),
+    "dc_set_launch_trace": dict(
+        valid={"on_launch": "nullptr", "on_complete": "nullptr", "user_data": "nullptr"},
     ),
 }

@@ -13,6 +13,8 @@
 namespace badinput {
 
 void noop_host_fn(void*) {}
+void noop_log_fn(void*, int32_t, const char*, const char*) {}
+void noop_handle_fn(void*, const dc_handle_info*) {}
 uint64_t no_shared_memory(int32_t, void*) { return 0; }
 void no_op(void*) {}
 
@@ -181,6 +183,20 @@ std::string Fixture::open() {
   }
   OPEN_STEP(dc_queue_create(device, DC_QUEUE_TO_DEVICE, 64, 16, &dead_queue));
   OPEN_STEP(dc_control_create(device, &dead_control));
+  OPEN_STEP(dc_pool_create(device, 0, 0, &pool));
+  OPEN_STEP(dc_buffer_alloc_growable(device, 64u << 20, 1, &growable));
+  OPEN_STEP(dc_event_create(device, DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING, &ipc_event));
+  OPEN_STEP(dc_device_allocation_granularity(device, DC_GRANULARITY_MINIMUM, &granularity));
+  OPEN_STEP(dc_vmm_reserve(device, 4 * granularity, 0, &vmm_reserved));
+  OPEN_STEP(dc_vmm_create(device, granularity, &vmm_mapped));
+  OPEN_STEP(dc_vmm_map(device, vmm_reserved, granularity, vmm_mapped));
+  OPEN_STEP(dc_vmm_set_access(device, vmm_reserved, granularity, device, DC_VMM_ACCESS_READWRITE));
+  OPEN_STEP(dc_vmm_create(device, granularity, &vmm_spare));
+  OPEN_STEP(dc_vmm_reserve(device, granularity, 0, &vmm_empty));
+  OPEN_STEP(dc_buffer_export_ipc(no_pool, ipc_buffer_bytes, sizeof ipc_buffer_bytes));
+  OPEN_STEP(dc_event_export_ipc(ipc_event, ipc_event_bytes, sizeof ipc_event_bytes));
+  OPEN_STEP(dc_pool_create(device, 0, 0, &dead_pool));
+  dc_pool_release(dead_pool);
   OPEN_STEP(dc_library_load(image, image_size, nullptr, &dead_library));
   dc_library_release(dead_library);
   dc_queue_release(dead_queue);
@@ -217,6 +233,16 @@ void Fixture::close() {
   dc_graph_release(memory_graph);
   dc_library_release(library);
   dc_control_release(control_stopped);
+  dc_pool_release(pool);
+  dc_buffer_release(growable);
+  dc_event_release(ipc_event);
+  if (vmm_mapped) {
+    dc_vmm_unmap(device, vmm_reserved, granularity);
+    dc_vmm_release(device, vmm_mapped);
+  }
+  if (vmm_spare) dc_vmm_release(device, vmm_spare);
+  if (vmm_reserved) dc_vmm_free(device, vmm_reserved, 4 * granularity);
+  if (vmm_empty) dc_vmm_free(device, vmm_empty, granularity);
   dc_buffer_release(zeros);
   dc_queue_release(queue_from_kernel);
   dc_control_release(control);

@@ -71,6 +71,16 @@ struct Fixture {
   dc_queue queue_from_kernel = nullptr;// DC_QUEUE_TO_HOST, 64-byte slots, never empty (refill_queue)
   dc_control control = nullptr;        // idle
   dc_control control_stopped = nullptr;// its kernel has stopped (written as a kernel would)
+  dc_pool pool = nullptr;              // a pool of the device, no limit
+  dc_buffer growable = nullptr;        // dc_buffer_alloc_growable: 64 MiB reserved, 1 byte asked (one granule)
+  dc_event ipc_event = nullptr;        // DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING
+  uint64_t granularity = 0;            // the device's minimum allocation granularity
+  uint64_t vmm_reserved = 0;           // dc_vmm_reserve: 4 granules; the first mapped (vmm_mapped), access granted
+  uint64_t vmm_mapped = 0;             // dc_vmm_create: 1 granule, mapped at vmm_reserved
+  uint64_t vmm_spare = 0;              // dc_vmm_create: 1 granule, never mapped
+  uint64_t vmm_empty = 0;              // dc_vmm_reserve: 1 granule, nothing mapped
+  uint8_t ipc_buffer_bytes[DC_IPC_HANDLE_SIZE] = {};  // no_pool, exported
+  uint8_t ipc_event_bytes[DC_IPC_HANDLE_SIZE] = {};   // ipc_event, exported
   dc_library library = nullptr;        // program's CUBIN, loaded once
 
   // Released handles of every type (never reused: see the handle table).
@@ -85,6 +95,7 @@ struct Fixture {
   dc_graph dead_graph = nullptr;
   dc_queue dead_queue = nullptr;
   dc_control dead_control = nullptr;
+  dc_pool dead_pool = nullptr;
   dc_library dead_library = nullptr;
 
   // Values for the other arguments.
@@ -132,6 +143,10 @@ struct Fixture {
 
 // A host function and an occupancy callback that do nothing.
 void noop_host_fn(void* user_data);
+// A log callback that does nothing (dc_set_log_callback's valid call).
+void noop_log_fn(void* user_data, int32_t level, const char* category, const char* message);
+// A live-handle visitor that does nothing (dc_handle_visit's valid call).
+void noop_handle_fn(void* user_data, const dc_handle_info* info);
 uint64_t no_shared_memory(int32_t block_size, void* user_data);
 // A host function that does nothing (dc_graph_add_host_node).
 void no_op(void* user_data);

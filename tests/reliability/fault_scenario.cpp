@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "compile/kernel_sources.h"
+#include "support/fake.h"
 
 namespace faults {
 
@@ -15,6 +16,15 @@ World::~World() {
   for (dc_library l : libraries) dc_library_release(l);
   for (dc_program p : programs) dc_program_release(p);
   for (dc_buffer b : buffers) dc_buffer_release(b);
+  for (dc_pool p : pools) dc_pool_release(p);
+  // A failed step can leave virtual memory mapped: unmap what may be, release, free.
+  if (vmm_base) {
+    dc_vmm_unmap(d0, vmm_base, vmm_granularity);
+    dc_vmm_unmap(d0, vmm_base + vmm_granularity, vmm_granularity);
+  }
+  if (vmm_first) dc_vmm_release(d0, vmm_first);
+  if (vmm_second) dc_vmm_release(d0, vmm_second);
+  if (vmm_base) dc_vmm_free(d0, vmm_base, 4 * vmm_granularity);
   for (dc_event e : events) dc_event_release(e);
   for (dc_stream s : streams) dc_stream_release(s);
   std::free(registered);
@@ -140,6 +150,81 @@ Outcome run_scenario(World& w) {
   keep(w.buffers, wrap);
   STEP("dc_buffer_alloc big", dc_buffer_alloc(w.d0, kBig, 0, &big));
   keep(w.buffers, big);
+  // A pool of the caller's own: its attributes, a buffer from it in each mode, its statistics.
+  dc_pool pool = nullptr;
+  dc_buffer pooled = nullptr, pooled_async = nullptr;
+  STEP("dc_pool_create", dc_pool_create(w.d0, 0, 0, &pool));
+  keep(w.pools, pool);
+  STEP("dc_pool_set_attribute", dc_pool_set_attribute(pool, DC_POOL_RELEASE_THRESHOLD, kBig));
+  uint64_t threshold = 0;
+  STEP("dc_pool_attribute", dc_pool_attribute(pool, DC_POOL_RELEASE_THRESHOLD, &threshold));
+  CHECK_DATA("pool attribute read back", threshold == kBig);
+  STEP("dc_buffer_alloc_from_pool", dc_buffer_alloc_from_pool(pool, nullptr, kSmall, &pooled));
+  keep(w.buffers, pooled);
+  STEP("dc_buffer_alloc_from_pool stream", dc_buffer_alloc_from_pool(pool, s, kSmall, &pooled_async));
+  keep(w.buffers, pooled_async);
+  STEP("dc_buffer_copy_async pooled", dc_buffer_copy_async(pooled_async, 0, pooled, 0, kSmall, s));
+  STEP("dc_pool_set_access", dc_pool_set_access(pool, w.d0, 1));
+  dc_pool_stats pool_stats = DC_POOL_STATS_INIT;
+  STEP("dc_pool_statistics", dc_pool_statistics(pool, &pool_stats));
+  CHECK_DATA("pool statistics", pool_stats.used_current >= 2 * kSmall);
+  STEP("dc_pool_reset_high_water", dc_pool_reset_high_water(pool));
+  STEP("dc_pool_trim", dc_pool_trim(pool, 0));
+  STEP("dc_device_pool_statistics", dc_device_pool_statistics(w.d0, &pool_stats));
+  // A growable buffer: mapped, grown, written across its two chunks and read back.
+  dc_buffer growable = nullptr;
+  uint64_t granularity = 0;
+  STEP("dc_device_allocation_granularity",
+       dc_device_allocation_granularity(w.d0, DC_GRANULARITY_MINIMUM, &granularity));
+  STEP("dc_buffer_alloc_growable", dc_buffer_alloc_growable(w.d0, 4 * granularity, 1, &growable));
+  keep(w.buffers, growable);
+  STEP("dc_buffer_grow", dc_buffer_grow(growable, granularity + 1));
+  uint64_t reserved = 0;
+  STEP("dc_buffer_reserved_size", dc_buffer_reserved_size(growable, &reserved));
+  {
+    std::vector<uint8_t> across = pattern(kSmall, 3), got(kSmall, 0);
+    STEP("dc_buffer_write growable", dc_buffer_write(growable, granularity - kSmall / 2, across.data(), kSmall));
+    STEP("dc_buffer_read growable", dc_buffer_read(growable, granularity - kSmall / 2, got.data(), kSmall));
+    CHECK_DATA("growable round trip", got == across);
+  }
+  // The virtual memory pieces: a reservation, two chunks mapped back to back, access, a copy through a wrap.
+  {
+    uint64_t& base = w.vmm_base;
+    uint64_t& first = w.vmm_first;
+    uint64_t& second = w.vmm_second;
+    w.vmm_granularity = granularity;
+    dc_buffer wrapped_range = nullptr;
+    STEP("dc_vmm_reserve", dc_vmm_reserve(w.d0, 4 * granularity, 0, &base));
+    STEP("dc_vmm_create", dc_vmm_create(w.d0, granularity, &first));
+    STEP("dc_vmm_create second", dc_vmm_create(w.d0, granularity, &second));
+    STEP("dc_vmm_map", dc_vmm_map(w.d0, base, granularity, first));
+    STEP("dc_vmm_map second", dc_vmm_map(w.d0, base + granularity, granularity, second));
+    STEP("dc_vmm_set_access", dc_vmm_set_access(w.d0, base, 2 * granularity, w.d0, DC_VMM_ACCESS_READWRITE));
+    STEP("dc_buffer_wrap_device vmm", dc_buffer_wrap_device(w.d0, base, 2 * granularity, &wrapped_range));
+    keep(w.buffers, wrapped_range);
+    STEP("dc_buffer_copy into vmm", dc_buffer_copy(wrapped_range, granularity - kSmall / 2, growable, 0, kSmall));
+    STEP("dc_vmm_release", dc_vmm_release(w.d0, first));
+    first = 0;
+    STEP("dc_vmm_unmap", dc_vmm_unmap(w.d0, base, 2 * granularity));
+    STEP("dc_vmm_release second", dc_vmm_release(w.d0, second));
+    second = 0;
+    STEP("dc_vmm_free", dc_vmm_free(w.d0, base, 4 * granularity));
+    base = 0;
+  }
+  // IPC: the fake opens its own exports (fake_ipc.cpp); a real driver refuses the exporting process.
+  if (dctest::fake_driver()) {
+    uint8_t exported[DC_IPC_HANDLE_SIZE] = {};
+    dc_buffer imported = nullptr;
+    dc_event shared = nullptr, opened = nullptr;
+    STEP("dc_buffer_export_ipc", dc_buffer_export_ipc(nopool, exported, sizeof exported));
+    STEP("dc_buffer_import_ipc", dc_buffer_import_ipc(w.d0, exported, sizeof exported, &imported));
+    keep(w.buffers, imported);
+    STEP("dc_event_create interprocess", dc_event_create(w.d0, DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING, &shared));
+    keep(w.events, shared);
+    STEP("dc_event_export_ipc", dc_event_export_ipc(shared, exported, sizeof exported));
+    STEP("dc_event_import_ipc", dc_event_import_ipc(w.d0, exported, sizeof exported, &opened));
+    keep(w.events, opened);
+  }
 
   // -- copies and fills -------------------------------------------------------------------------
   std::vector<uint8_t> data = pattern(kBig, 7), back(kBig, 0);
@@ -435,6 +520,10 @@ Outcome run_scenario(World& w) {
     STEP("dc_graph_launch with memory nodes", dc_graph_launch(with_memory, s));
   }
   STEP("dc_stream_synchronize after built graphs", dc_stream_synchronize(s));
+
+  // -- the profiler's switch (cuProfilerStart/Stop) ------------------------------------------------------
+  STEP("dc_profiler_start", dc_profiler_start(w.d0));
+  STEP("dc_profiler_stop", dc_profiler_stop(w.d0));
 
   // -- the end of work -----------------------------------------------------------------------------------
   STEP("dc_device_synchronize", dc_device_synchronize(w.d0));

@@ -43,6 +43,7 @@ HANDLE_CONST = {"dc_device": "DC_HANDLE_DEVICE", "dc_buffer": "DC_HANDLE_BUFFER"
                 "dc_event": "DC_HANDLE_EVENT", "dc_program": "DC_HANDLE_PROGRAM", "dc_module": "DC_HANDLE_MODULE",
                 "dc_function": "DC_HANDLE_FUNCTION", "dc_launch": "DC_HANDLE_LAUNCH", "dc_graph": "DC_HANDLE_GRAPH",
                 "dc_queue": "DC_HANDLE_QUEUE", "dc_control": "DC_HANDLE_CONTROL",
+                "dc_pool": "DC_HANDLE_POOL",
                 "dc_library": "DC_HANDLE_LIBRARY"}
 
 # The fixture's valid input structs, where the name is not fx.<struct without dc_>.
@@ -174,9 +175,13 @@ class Generator:
         else:
             lines.append("  r.is_void = true;")
         call_args, checks, releases = [], [], []
+        # An `after` may name the out storage (o_<param>); a case that replaces an out
+        # pointer has none, and its call cannot have made anything to undo.
+        out_replaced = False
         for p in f.params:
             kind = classify(p, self.a)
             if p.name in overrides:
+                out_replaced = out_replaced or kind in ("out_handle", "out_scalar", "out_ptr")
                 expr = overrides[p.name]
                 if kind == "int":
                     expr = f"static_cast<{p.type.c}>({expr})"
@@ -210,7 +215,7 @@ class Generator:
         else:
             lines.append(f"  r.status = {call};")
             lines.extend(checks)
-            after = facts.get("after", "")
+            after = "" if out_replaced else facts.get("after", "")
             if releases or after:
                 lines.append("  if (r.status == DC_SUCCESS) {")
                 lines.extend(releases)

@@ -40,6 +40,14 @@ struct Objects {
   dc_queue to_device = nullptr;  // full: an enqueue would wait
   dc_queue to_host = nullptr;    // empty: a dequeue would wait
   dc_control control = nullptr;  // idle: a wait for its stop would wait
+  dc_pool pool = nullptr;
+  dc_buffer growable = nullptr;
+  dc_buffer no_pool = nullptr;   // exported into ipc_buffer
+  uint64_t vmm_address = 0;      // a 2 MiB reservation, nothing mapped
+  uint64_t vmm_handle = 0;       // 2 MiB of physical memory, not mapped
+  dc_event shared = nullptr;     // exported into ipc_event
+  uint8_t ipc_buffer[DC_IPC_HANDLE_SIZE] = {};
+  uint8_t ipc_event[DC_IPC_HANDLE_SIZE] = {};
   std::vector<uint8_t> host = std::vector<uint8_t>(4096, 1);
   dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
 };
@@ -58,6 +66,7 @@ void release_any(dc_launch h) { dc_launch_release(h); }
 void release_any(dc_graph h) { dc_graph_release(h); }
 void release_any(dc_queue h) { dc_queue_release(h); }
 void release_any(dc_control h) { dc_control_release(h); }
+void release_any(dc_pool h) { dc_pool_release(h); }
 
 // Out-pointers start as a made-up handle: a refused call must clear them.
 template <class Handle>
@@ -81,6 +90,20 @@ std::vector<Case> refused_calls() {
   return {
       {"dc_buffer_alloc", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc(o.device, 64, 0, &b); return cleared(s, b); }},
       {"dc_buffer_alloc_async", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_async(o.stream, 64, 0, &b); return cleared(s, b); }},
+      {"dc_pool_create", [](Objects& o) { dc_pool p = sentinel<dc_pool>(); dc_status s = dc_pool_create(o.device, 0, 0, &p); return cleared(s, p); }},
+      {"dc_pool_set_access", [](Objects& o) { return dc_pool_set_access(o.pool, o.device, 1); }},
+      {"dc_buffer_alloc_from_pool", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_from_pool(o.pool, nullptr, 64, &b); return cleared(s, b); }},
+      {"dc_buffer_alloc_growable", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_growable(o.device, 1 << 30, 1, &b); return cleared(s, b); }},
+      {"dc_buffer_grow", [](Objects& o) { return dc_buffer_grow(o.growable, 4u << 20); }},
+      {"dc_buffer_import_ipc", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_import_ipc(o.device, o.ipc_buffer, sizeof o.ipc_buffer, &b); return cleared(s, b); }},
+      {"dc_event_import_ipc", [](Objects& o) { dc_event e = sentinel<dc_event>(); dc_status s = dc_event_import_ipc(o.device, o.ipc_event, sizeof o.ipc_event, &e); return cleared(s, e); }},
+      {"dc_vmm_reserve", [](Objects& o) { uint64_t a = 1; dc_status s = dc_vmm_reserve(o.device, 2u << 20, 0, &a); if (s == DC_SUCCESS) dc_vmm_free(o.device, a, 2u << 20); return s; }},
+      {"dc_vmm_free", [](Objects& o) { return dc_vmm_free(o.device, o.vmm_address, 2u << 20); }},
+      {"dc_vmm_create", [](Objects& o) { uint64_t h = 1; dc_status s = dc_vmm_create(o.device, 2u << 20, &h); if (s == DC_SUCCESS) dc_vmm_release(o.device, h); return s; }},
+      {"dc_vmm_release", [](Objects& o) { return dc_vmm_release(o.device, o.vmm_handle); }},
+      {"dc_vmm_map", [](Objects& o) { return dc_vmm_map(o.device, o.vmm_address, 2u << 20, o.vmm_handle); }},
+      {"dc_vmm_unmap", [](Objects& o) { return dc_vmm_unmap(o.device, o.vmm_address, 2u << 20); }},
+      {"dc_vmm_set_access", [](Objects& o) { return dc_vmm_set_access(o.device, o.vmm_address, 2u << 20, o.device, DC_VMM_ACCESS_READWRITE); }},
       {"dc_buffer_alloc_pinned", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_pinned(o.device, 64, 0, &b); return cleared(s, b); }},
       {"dc_buffer_alloc_managed", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_alloc_managed(o.device, 64, 0, &b); return cleared(s, b); }},
       {"dc_buffer_wrap_device", [](Objects& o) { uint64_t p = 0; dc_buffer_device_pointer(o.buffer, &p); dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_wrap_device(o.device, p, 64, &b); return cleared(s, b); }},
@@ -243,6 +266,14 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   ASSERT_DC_OK(dc_queue_try_enqueue(o.to_device, &message, 8));
   ASSERT_DC_OK(dc_queue_create(device_, DC_QUEUE_TO_HOST, 8, 2, &o.to_host));
   ASSERT_DC_OK(dc_control_create(device_, &o.control));
+  ASSERT_DC_OK(dc_pool_create(device_, 0, 0, &o.pool));
+  ASSERT_DC_OK(dc_buffer_alloc_growable(device_, 64u << 20, 1, &o.growable));
+  ASSERT_DC_OK(dc_buffer_alloc(device_, 4096, DC_ALLOC_NO_POOL, &o.no_pool));
+  ASSERT_DC_OK(dc_vmm_reserve(device_, 2u << 20, 0, &o.vmm_address));
+  ASSERT_DC_OK(dc_vmm_create(device_, 2u << 20, &o.vmm_handle));
+  ASSERT_DC_OK(dc_buffer_export_ipc(o.no_pool, o.ipc_buffer, sizeof o.ipc_buffer));
+  ASSERT_DC_OK(dc_event_create(device_, DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING, &o.shared));
+  ASSERT_DC_OK(dc_event_export_ipc(o.shared, o.ipc_event, sizeof o.ipc_event));
 
   CallbackRun run;
   run.objects = &o;
@@ -266,6 +297,12 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   dc_queue_release(o.to_device);
   dc_queue_release(o.to_host);
   dc_control_release(o.control);
+  dc_pool_release(o.pool);
+  dc_buffer_release(o.growable);
+  dc_buffer_release(o.no_pool);
+  dc_vmm_release(device_, o.vmm_handle);
+  dc_vmm_free(device_, o.vmm_address, 2u << 20);
+  dc_event_release(o.shared);
   dc_graph_release(o.graph);
   dc_graph_release(o.built);
   dc_launch_release(o.launch);

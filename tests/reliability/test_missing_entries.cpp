@@ -44,7 +44,11 @@ const std::set<dc_status> kCascade = {DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_
 const std::set<std::string> kFrees = {"cuMemFree",       "cuMemFreeHost",      "cuMemHostUnregister",
                                       "cuStreamDestroy", "cuEventDestroy",     "cuModuleUnload",
                                       "cuMemPoolDestroy", "cuGraphDestroy",    "cuGraphExecDestroy",
-                                      "cuDevicePrimaryCtxRelease"};
+                                      "cuDevicePrimaryCtxRelease", "cuIpcCloseMemHandle"};
+
+// Releases that are also steps of their own (the virtual memory pieces): the step that needs
+// the entry fails, naming it, and what it would have freed is left for the process's end.
+const std::set<std::string> kReleaseSteps = {"cuMemAddressFree", "cuMemUnmap", "cuMemRelease"};
 
 // Without these the driver is not usable at all (dccuda loads nothing else).
 const std::set<std::string> kEssential = {"cuInit", "cuDriverGetVersion"};
@@ -159,7 +163,10 @@ TEST_P(MissingEntry, OnlyWhatNeedsItFails) {
     ++g_totals.with_fallback;
     return;
   }
-  EXPECT_EQ(r.leaks, "") << "left behind";
+  if (kReleaseSteps.count(entry))
+    std::printf("[ dccuda   ] without %s: left for the process's end:%s\n", entry.c_str(), r.leaks.c_str());
+  else
+    EXPECT_EQ(r.leaks, "") << "left behind";
   g_totals.steps += r.steps;
   if (r.failures.empty()) {
     ++g_totals.with_fallback;

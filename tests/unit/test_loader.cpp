@@ -28,11 +28,16 @@ const char* const kCudaTypedefs = DCTEST_CUDA_TYPEDEFS;
 const char* const kCudaTypedefs = "";
 #endif
 
-// Every PFN_<name>_v<version> typedef in the toolkit's cudaTypedefs.h.
+// Every PFN_<name>_v<version> typedef in the toolkit's cudaTypedefs.h and, beside
+// it, cudaProfilerTypedefs.h (cuProfilerStart/Stop).
 std::map<std::string, std::set<int>> typedef_versions() {
-  std::ifstream in(kCudaTypedefs);
   std::stringstream text;
-  text << in.rdbuf();
+  std::string typedefs = kCudaTypedefs;
+  std::string folder = typedefs.substr(0, typedefs.find_last_of('/') + 1);
+  for (const std::string& file : {typedefs, folder + "cudaProfilerTypedefs.h"}) {
+    std::ifstream in(file);
+    text << in.rdbuf();
+  }
   std::map<std::string, std::set<int>> out;
   std::regex pfn(R"(PFN_(cu[A-Za-z0-9]+)_v([0-9]+)\))");
   std::string s = text.str();

@@ -89,6 +89,42 @@ TEST_F(PeerTest, NoPeerPathIsNotSupportedWithAnExplanation) {
   EXPECT_DC_ERROR(dc_device_enable_peer_access(a_, b_), DC_ERROR_NOT_SUPPORTED, "staged through host memory");
 }
 
+// A pool of the caller's own grants another device access (cuMemPoolSetAccess)
+// where the devices can reach each other, and says why not where they cannot.
+TEST_F(PeerTest, APoolGrantsAnotherDeviceAccess) {
+  dc_pool pool = nullptr;
+  ASSERT_DC_OK(dc_pool_create(a_, 0, 0, &pool));
+  dc_stream other = nullptr;
+  ASSERT_DC_OK(dc_stream_create(b_, 0, 0, &other));
+  dc_buffer buffer = nullptr;
+  EXPECT_DC_ERROR(dc_buffer_alloc_from_pool(pool, other, 64, &buffer), DC_ERROR_INVALID_ARGUMENT,
+                  "stream belongs to device 1, the pool to device 0");
+  if (peer_forbidden()) {
+    EXPECT_DC_ERROR(dc_pool_set_access(pool, b_, 1), DC_ERROR_NOT_SUPPORTED,
+                    "device 1 cannot access device 0's memory");
+  } else {
+    // b reaches the pool's memory: a kernel on b may use it once b's context has peer access too.
+    ASSERT_DC_OK(dc_pool_set_access(pool, b_, 1));
+    ASSERT_DC_OK(dc_buffer_alloc_from_pool(pool, nullptr, 4096, &buffer));
+    ASSERT_DC_OK(dc_device_enable_peer_access(b_, a_));
+    dc_buffer on_b = nullptr;
+    ASSERT_DC_OK(dc_buffer_alloc(b_, 4096, 0, &on_b));
+    ASSERT_DC_OK(dc_buffer_fill(buffer, 0, 4096, 0x5a, 1));
+    ASSERT_DC_OK(dc_buffer_copy_async(on_b, 0, buffer, 0, 4096, other));
+    ASSERT_DC_OK(dc_stream_synchronize(other));
+    uint8_t back[4096] = {};
+    ASSERT_DC_OK(dc_buffer_read(on_b, 0, back, sizeof back));
+    EXPECT_EQ(back[0], 0x5a);
+    EXPECT_EQ(back[4095], 0x5a);
+    ASSERT_DC_OK(dc_device_disable_peer_access(b_, a_));
+    ASSERT_DC_OK(dc_pool_set_access(pool, b_, 0));
+    dc_buffer_release(on_b);
+    dc_buffer_release(buffer);
+  }
+  dc_stream_release(other);
+  dc_pool_release(pool);
+}
+
 TEST_F(PeerTest, HandleMisuse) {
   int32_t can = 0;
   EXPECT_DC_ERROR(dc_device_can_access_peer(a_, nullptr, &can), DC_ERROR_INVALID_HANDLE, "peer is NULL");

@@ -34,6 +34,7 @@ namespace Dccuda.Interop
         public const uint DC_INIT_NO_NVRTC = 1u;
         public const uint DC_INIT_NO_DISK_CACHE = 2u;
         public const uint DC_INIT_NO_MEMORY_CACHE = 4u;
+        public const uint DC_INIT_REPORT_LEAKS = 8u;
 
         public const int DC_HANDLE_DEVICE = 1;
         public const int DC_HANDLE_BUFFER = 2;
@@ -46,7 +47,8 @@ namespace Dccuda.Interop
         public const int DC_HANDLE_GRAPH = 9;
         public const int DC_HANDLE_QUEUE = 10;
         public const int DC_HANDLE_CONTROL = 11;
-        public const int DC_HANDLE_LIBRARY = 12;
+        public const int DC_HANDLE_POOL = 12;
+        public const int DC_HANDLE_LIBRARY = 13;
 
         public const int DC_LIMIT_STACK_SIZE = 0;
         public const int DC_LIMIT_PRINTF_FIFO_SIZE = 1;
@@ -86,6 +88,22 @@ namespace Dccuda.Interop
         public const int DC_COPY_PATH_STAGED = 3;
         public const int DC_COPY_PATH_HOST = 4;
 
+        public const uint DC_POOL_EXPORTABLE = 1u;
+
+        public const int DC_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES = 1;
+        public const int DC_POOL_REUSE_ALLOW_OPPORTUNISTIC = 2;
+        public const int DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES = 3;
+        public const int DC_POOL_RELEASE_THRESHOLD = 4;
+
+        public const int DC_GRANULARITY_MINIMUM = 0;
+        public const int DC_GRANULARITY_RECOMMENDED = 1;
+
+        public const int DC_VMM_ACCESS_NONE = 0;
+        public const int DC_VMM_ACCESS_READ = 1;
+        public const int DC_VMM_ACCESS_READWRITE = 3;
+
+        public const int DC_IPC_HANDLE_SIZE = 128;
+
         public const uint DC_STREAM_BLOCKING = 1u;
 
         public const int DC_STREAM_LEGACY = 1;
@@ -106,6 +124,7 @@ namespace Dccuda.Interop
 
         public const uint DC_EVENT_DISABLE_TIMING = 1u;
         public const uint DC_EVENT_BLOCKING_SYNC = 2u;
+        public const uint DC_EVENT_INTERPROCESS = 4u;
 
         public const int DC_OUTPUT_CUBIN = 0;
         public const int DC_OUTPUT_PTX = 1;
@@ -192,5 +211,34 @@ namespace Dccuda.Interop
         public const int DC_CONTROL_IDLE = 0;
         public const int DC_CONTROL_RUNNING = 1;
         public const int DC_CONTROL_STOPPED = 2;
+
+        public const int DC_LOG_TRACE = 0;
+        public const int DC_LOG_DEBUG = 1;
+        public const int DC_LOG_INFO = 2;
+        public const int DC_LOG_WARNING = 3;
+        public const int DC_LOG_ERROR = 4;
+
+        public const int DC_TELEMETRY_FIELD_TEMPERATURE = 0;
+        public const int DC_TELEMETRY_FIELD_POWER = 1;
+        public const int DC_TELEMETRY_FIELD_POWER_LIMIT = 2;
+        public const int DC_TELEMETRY_FIELD_SM_CLOCK = 3;
+        public const int DC_TELEMETRY_FIELD_MEMORY_CLOCK = 4;
+        public const int DC_TELEMETRY_FIELD_UTILIZATION = 5;
+        public const int DC_TELEMETRY_FIELD_MEMORY = 6;
+        public const int DC_TELEMETRY_FIELD_PCIE_THROUGHPUT = 7;
+        public const int DC_TELEMETRY_FIELD_NVLINK_LINKS = 8;
+        public const int DC_TELEMETRY_FIELD_THROTTLE_REASONS = 9;
+        public const int DC_TELEMETRY_FIELD_ECC_ERRORS = 10;
+        public const int DC_TELEMETRY_FIELD_PROCESSES = 11;
+        public const int DC_TELEMETRY_FIELD_FAN_SPEED = 12;
+
+        public const int DC_TELEMETRY_AVAILABLE = 0;
+        public const int DC_TELEMETRY_NO_NVML = 1;
+        public const int DC_TELEMETRY_NOT_MAPPED = 2;
+        public const int DC_TELEMETRY_NOT_SUPPORTED = 3;
+        public const int DC_TELEMETRY_NO_PERMISSION = 4;
+        public const int DC_TELEMETRY_GPU_LOST = 5;
+        public const int DC_TELEMETRY_FAILED = 6;
+        public const int DC_TELEMETRY_MISSING_ENTRY = 7;
     }
 }

@@ -358,5 +358,255 @@ namespace Dccuda.Interop
         public static extern
 #endif
             int dc_buffer_fill_2d_async(IntPtr buffer, ulong offset, ulong pitch, ulong width, ulong height, uint value, uint element_size, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_create")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_create", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_create(IntPtr device, ulong max_size, uint flags, IntPtr* pool);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_release")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_release", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            void dc_pool_release(IntPtr pool);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_set_attribute")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_set_attribute", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_set_attribute(IntPtr pool, int attribute, ulong value);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_attribute")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_attribute", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_attribute(IntPtr pool, int attribute, ulong* value);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_statistics")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_statistics", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_statistics(IntPtr pool, DcPoolStats* stats);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_device_pool_statistics")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_device_pool_statistics", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_device_pool_statistics(IntPtr device, DcPoolStats* stats);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_reset_high_water")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_reset_high_water", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_reset_high_water(IntPtr pool);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_trim")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_trim", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_trim(IntPtr pool, ulong keep_bytes);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_set_access")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_set_access", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_set_access(IntPtr pool, IntPtr accessor, int enable);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_alloc_from_pool")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_alloc_from_pool", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_alloc_from_pool(IntPtr pool, IntPtr stream, ulong size, IntPtr* buffer);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_device_allocation_granularity")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_device_allocation_granularity", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_device_allocation_granularity(IntPtr device, int which, ulong* granularity);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_alloc_growable")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_alloc_growable", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_alloc_growable(IntPtr device, ulong max_size, ulong initial_size, IntPtr* buffer);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_grow")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_grow", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_grow(IntPtr buffer, ulong size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_reserved_size")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_reserved_size", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_reserved_size(IntPtr buffer, ulong* size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_vmm_reserve")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_vmm_reserve", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_vmm_reserve(IntPtr device, ulong size, ulong alignment, ulong* address);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_vmm_free")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_vmm_free", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_vmm_free(IntPtr device, ulong address, ulong size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_vmm_create")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_vmm_create", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_vmm_create(IntPtr device, ulong size, ulong* handle);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_vmm_release")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_vmm_release", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_vmm_release(IntPtr device, ulong handle);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_vmm_map")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_vmm_map", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_vmm_map(IntPtr device, ulong address, ulong size, ulong handle);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_vmm_unmap")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_vmm_unmap", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_vmm_unmap(IntPtr device, ulong address, ulong size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_vmm_set_access")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_vmm_set_access", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_vmm_set_access(IntPtr device, ulong address, ulong size, IntPtr accessor, int access);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_export_ipc")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_export_ipc", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_export_ipc(IntPtr buffer, void* handle, ulong size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_import_ipc")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_import_ipc", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_import_ipc(IntPtr device, void* handle, ulong size, IntPtr* buffer);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_event_export_ipc")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_event_export_ipc", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_event_export_ipc(IntPtr @event, void* handle, ulong size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_event_import_ipc")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_event_import_ipc", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_event_import_ipc(IntPtr device, void* handle, ulong size, IntPtr* @event);
     }
 }

@@ -89,6 +89,30 @@ namespace Dccuda.Interop
         }
     }
 
+    /// <summary>dc_pool_stats.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct DcPoolStats
+    {
+        /// <summary>sizeof(dc_pool_stats)</summary>
+        public uint StructSize;
+        /// <summary>the pool's device</summary>
+        public int DeviceOrdinal;
+        /// <summary>bytes reserved now</summary>
+        public ulong ReservedCurrent;
+        /// <summary>the most bytes reserved since creation or the last reset</summary>
+        public ulong ReservedHigh;
+        /// <summary>bytes in use by allocations now</summary>
+        public ulong UsedCurrent;
+        /// <summary>the most bytes in use since creation or the last reset</summary>
+        public ulong UsedHigh;
+
+        /// <summary>DC_POOL_STATS_INIT.</summary>
+        public static unsafe DcPoolStats Init()
+        {
+            return new DcPoolStats { StructSize = (uint)sizeof(DcPoolStats) };
+        }
+    }
+
     /// <summary>dc_stream_mem_op.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct DcStreamMemOp
@@ -351,6 +375,123 @@ namespace Dccuda.Interop
         public static unsafe DcControlInfo Init()
         {
             return new DcControlInfo { StructSize = (uint)sizeof(DcControlInfo) };
+        }
+    }
+
+    /// <summary>dc_handle_info.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct DcHandleInfo
+    {
+        /// <summary>sizeof(dc_handle_info) of the library that filled it</summary>
+        public uint StructSize;
+        /// <summary>DC_HANDLE_*</summary>
+        public int HandleType;
+        /// <summary>The handle's value: compare it with (uint64_t)(uintptr_t)your_handle.</summary>
+        public ulong Handle;
+        /// <summary>nanoseconds since the handle was made (steady clock)</summary>
+        public ulong AgeNs;
+        /// <summary>The operating system's id of the thread that made it (Linux: as gettid, top and gdb show it; Windows: GetCurrentThreadId).</summary>
+        public ulong ThreadId;
+        /// <summary>the dc_ call that made it ("dc_buffer_alloc"), NUL-terminated</summary>
+        public fixed byte CreatedBy[64];
+        /// <summary>the device it lives on; -1 for none (a program)</summary>
+        public int DeviceOrdinal;
+        /// <summary>Buffers: DC_BUFFER_*; 0 for other handles.</summary>
+        public int BufferKind;
+        /// <summary>buffers: bytes; 0 for other handles</summary>
+        public ulong BufferSize;
+        /// <summary>buffers: 1 for a view (dc_buffer_view), else 0</summary>
+        public uint BufferView;
+        /// <summary>0</summary>
+        public uint Reserved;
+
+        /// <summary>DC_HANDLE_INFO_INIT.</summary>
+        public static unsafe DcHandleInfo Init()
+        {
+            return new DcHandleInfo { StructSize = (uint)sizeof(DcHandleInfo), DeviceOrdinal = -1 };
+        }
+    }
+
+    /// <summary>dc_device_telemetry.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct DcDeviceTelemetry
+    {
+        /// <summary>sizeof(dc_device_telemetry)</summary>
+        public uint StructSize;
+        /// <summary>NVML's index of the device (nvidia-smi's), -1 when not mapped</summary>
+        public int NvmlIndex;
+        /// <summary>when it was taken: microseconds since the Unix epoch</summary>
+        public ulong TimestampUs;
+        /// <summary>GPU core, degrees Celsius</summary>
+        public long TemperatureC;
+        /// <summary>power draw, milliwatts</summary>
+        public ulong PowerMw;
+        /// <summary>enforced power limit, milliwatts</summary>
+        public ulong PowerLimitMw;
+        /// <summary>current SM clock</summary>
+        public ulong SmClockMhz;
+        /// <summary>current memory clock</summary>
+        public ulong MemoryClockMhz;
+        /// <summary>share of the last sample period a kernel ran</summary>
+        public ulong GpuUtilizationPercent;
+        /// <summary>share of it device memory was read or written</summary>
+        public ulong MemoryUtilizationPercent;
+        /// <summary>device memory in use, every process</summary>
+        public ulong MemoryUsedBytes;
+        public ulong MemoryTotalBytes;
+        /// <summary>PCIe throughput out of the GPU (a 20 ms sample)</summary>
+        public ulong PcieTxKibPerS;
+        /// <summary>PCIe throughput into the GPU</summary>
+        public ulong PcieRxKibPerS;
+        /// <summary>NVLink links up (0 on a GPU without NVLink support: NOT_SUPPORTED)</summary>
+        public ulong NvlinkActiveLinks;
+        /// <summary>NVML's clocks event reason bits (nvmlClocksEventReason*); 0: none</summary>
+        public ulong ThrottleReasons;
+        /// <summary>corrected ECC errors since the driver loaded</summary>
+        public ulong EccCorrected;
+        /// <summary>uncorrected ECC errors since the driver loaded</summary>
+        public ulong EccUncorrected;
+        /// <summary>compute processes on the device, this one included</summary>
+        public ulong RunningProcesses;
+        /// <summary>the fan's intended speed</summary>
+        public ulong FanSpeedPercent;
+        /// <summary>DC_TELEMETRY_* reason per field, indexed by DC_TELEMETRY_FIELD_* (room for growth; unused slots 0).</summary>
+        public fixed int FieldStatus[32];
+        /// <summary>NVML's nvmlReturn_t behind each reason (0 when none), by the same index.</summary>
+        public fixed int FieldNvmlResult[32];
+
+        /// <summary>DC_DEVICE_TELEMETRY_INIT.</summary>
+        public static unsafe DcDeviceTelemetry Init()
+        {
+            return new DcDeviceTelemetry { StructSize = (uint)sizeof(DcDeviceTelemetry), NvmlIndex = -1 };
+        }
+    }
+
+    /// <summary>dc_launch_trace.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct DcLaunchTrace
+    {
+        /// <summary>sizeof(dc_launch_trace) of the library that filled it</summary>
+        public uint StructSize;
+        public int DeviceOrdinal;
+        /// <summary>const char*: The kernel's name as the module has it (mangled for C++ kernels); valid during the callback only.</summary>
+        public IntPtr KernelName;
+        public fixed uint Grid[3];
+        public fixed uint Block[3];
+        public uint SharedMemoryBytes;
+        /// <summary>the launch's DC_LAUNCH_* flags</summary>
+        public uint Flags;
+        /// <summary>void*: The CUstream it went to (what dc_stream_native gives).</summary>
+        public IntPtr Stream;
+        /// <summary>A number per traced launch in this process, from 1: matches a completion to its launch.</summary>
+        public ulong Sequence;
+        /// <summary>In a completion: the kernel's GPU time in nanoseconds (between events recorded around it, about 0.5 us resolution); 0 in a launch.</summary>
+        public ulong GpuTimeNs;
+
+        /// <summary>DC_LAUNCH_TRACE_INIT.</summary>
+        public static unsafe DcLaunchTrace Init()
+        {
+            return new DcLaunchTrace { StructSize = (uint)sizeof(DcLaunchTrace), DeviceOrdinal = -1 };
         }
     }
 }

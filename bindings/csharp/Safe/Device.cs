@@ -5,6 +5,7 @@ using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using Dccuda.Interop;
+using C = Dccuda.Interop.NativeConstants;
 
 namespace Dccuda
 {
@@ -76,6 +77,19 @@ namespace Dccuda
                 using (var d = Use())
                     DcException.Check(NativeMethods.dc_device_get_info(d.Raw, &info));
                 return new DeviceInfo(info);
+            }
+        }
+
+        /// <summary>The device's telemetry now, from NVML (dc_device_telemetry_get): check each
+        /// field with Diagnostics.Available before using it (unavailable ones read 0).</summary>
+        public DcDeviceTelemetry Telemetry
+        {
+            get
+            {
+                DcDeviceTelemetry t = DcDeviceTelemetry.Init();
+                using (var d = Use())
+                    DcException.Check(NativeMethods.dc_device_telemetry_get(d.Raw, &t));
+                return t;
             }
         }
 
@@ -315,6 +329,144 @@ namespace Dccuda
                 DcException.Check(NativeMethods.dc_stream_wrap(d.Raw, (void*)cuStream, &raw));
             h.Adopt(raw);
             return new DcStream(h);
+        }
+
+        /// <summary>The statistics of dccuda's own stream-ordered pool on the device (the one
+        /// Allocate uses); all zero without pools.</summary>
+        public PoolStats PoolStatistics
+        {
+            get
+            {
+                DcPoolStats s = DcPoolStats.Init();
+                using (var d = Use())
+                    DcException.Check(NativeMethods.dc_device_pool_statistics(d.Raw, &s));
+                return PoolStats.From(s);
+            }
+        }
+
+        /// <summary>The allocation granularity in bytes: the minimum growable buffers round to,
+        /// or the recommended one.</summary>
+        public ulong AllocationGranularity(bool recommended = false)
+        {
+            ulong g;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_device_allocation_granularity(
+                    d.Raw, recommended ? C.DC_GRANULARITY_RECOMMENDED : C.DC_GRANULARITY_MINIMUM, &g));
+            return g;
+        }
+
+        /// <summary>A growable buffer: `maxCount` elements of address space reserved once,
+        /// `initialCount` mapped (both rounded up to the allocation granularity, so Length may
+        /// exceed what was asked). DeviceBuffer.Grow maps more; the device address never
+        /// changes and growing never copies.</summary>
+        public DeviceBuffer<T> AllocateGrowable<T>(long maxCount, long initialCount)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
+        {
+            ulong max = DeviceBuffer<T>.BytesFor(maxCount);
+            ulong initial = DeviceBuffer<T>.BytesFor(initialCount);
+            var h = new DcBufferHandle();
+            IntPtr raw;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_buffer_alloc_growable(d.Raw, max, initial, &raw));
+            h.Adopt(raw);
+            return new DeviceBuffer<T>(h);
+        }
+
+        /// <summary>Import memory another process exported (DeviceBuffer.ExportIpc there): a
+        /// buffer that does not own it (the exporter keeps it alive); disposing it unmaps it here.</summary>
+        public DeviceBuffer<T> ImportIpcBuffer<T>(byte[] handle)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
+        {
+            if (handle == null)
+                throw new ArgumentNullException("handle");
+            var h = new DcBufferHandle();
+            IntPtr raw;
+            using (var d = Use())
+            fixed (byte* p = handle)
+                DcException.Check(NativeMethods.dc_buffer_import_ipc(d.Raw, p, (ulong)handle.Length, &raw));
+            h.Adopt(raw);
+            return new DeviceBuffer<T>(h);
+        }
+
+        /// <summary>Import an event another process exported (Event.ExportIpc there): waiting on
+        /// it waits for the exporter's last record.</summary>
+        public Event ImportIpcEvent(byte[] handle)
+        {
+            if (handle == null)
+                throw new ArgumentNullException("handle");
+            var h = new DcEventHandle();
+            IntPtr raw;
+            int device = Ordinal;
+            using (var d = Use())
+            fixed (byte* p = handle)
+                DcException.Check(NativeMethods.dc_event_import_ipc(d.Raw, p, (ulong)handle.Length, &raw));
+            h.Adopt(raw);
+            return new Event(h, device);
+        }
+
+        /// <summary>Reserve `size` bytes of device address space (a multiple of the granularity;
+        /// `alignment` 0 or a power of two); free it with VmmFree.</summary>
+        public ulong VmmReserve(ulong size, ulong alignment = 0)
+        {
+            ulong address;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_vmm_reserve(d.Raw, size, alignment, &address));
+            return address;
+        }
+
+        /// <summary>Free a reservation whole, once nothing is mapped in it.</summary>
+        public void VmmFree(ulong address, ulong size)
+        {
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_vmm_free(d.Raw, address, size));
+        }
+
+        /// <summary>Create `size` bytes of physical memory (a multiple of the granularity);
+        /// release it with VmmRelease.</summary>
+        public ulong VmmCreate(ulong size)
+        {
+            ulong handle;
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_vmm_create(d.Raw, size, &handle));
+            return handle;
+        }
+
+        /// <summary>Release physical memory (freed at its last unmap if mapped).</summary>
+        public void VmmRelease(ulong handle)
+        {
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_vmm_release(d.Raw, handle));
+        }
+
+        /// <summary>Map the first `size` bytes of `handle` at `address` inside a reservation.</summary>
+        public void VmmMap(ulong address, ulong size, ulong handle)
+        {
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_vmm_map(d.Raw, address, size, handle));
+        }
+
+        /// <summary>Unmap whole mappings covering [address, address + size).</summary>
+        public void VmmUnmap(ulong address, ulong size)
+        {
+            using (var d = Use())
+                DcException.Check(NativeMethods.dc_vmm_unmap(d.Raw, address, size));
+        }
+
+        /// <summary>Set `accessor`'s access (DC_VMM_ACCESS_*: 0 none, 1 read, 3 read and write)
+        /// to a mapped range.</summary>
+        public void VmmSetAccess(ulong address, ulong size, Device accessor, int access)
+        {
+            using (var d = Use())
+            using (var a = accessor.Use())
+                DcException.Check(NativeMethods.dc_vmm_set_access(d.Raw, address, size, a.Raw, access));
         }
 
         /// <summary>A new event on this device (DisableTiming makes it cheaper).</summary>

@@ -5,6 +5,7 @@
 using System;
 using System.Runtime.InteropServices;
 using Dccuda.Interop;
+using C = Dccuda.Interop.NativeConstants;
 
 namespace Dccuda
 {
@@ -34,6 +35,38 @@ namespace Dccuda
                     DcException.Check(NativeMethods.dc_buffer_size(b.Raw, &n));
                 return n;
             }
+        }
+
+        /// <summary>The bytes a growable buffer (Device.AllocateGrowable) may grow to; for
+        /// another buffer its size.</summary>
+        public ulong ReservedSizeInBytes
+        {
+            get
+            {
+                ulong n;
+                using (var b = Use())
+                    DcException.Check(NativeMethods.dc_buffer_reserved_size(b.Raw, &n));
+                return n;
+            }
+        }
+
+        /// <summary>Grow a growable buffer to at least `sizeInBytes` (rounded up to the
+        /// granularity); its address and contents stay; a smaller size changes nothing.</summary>
+        public void GrowBytes(ulong sizeInBytes)
+        {
+            using (var b = Use())
+                DcException.Check(NativeMethods.dc_buffer_grow(b.Raw, sizeInBytes));
+        }
+
+        /// <summary>Export the buffer for another process (DC_ALLOC_NO_POOL device memory, or a
+        /// view of it): DC_IPC_HANDLE_SIZE bytes for Device.ImportIpcBuffer there.</summary>
+        public byte[] ExportIpc()
+        {
+            var bytes = new byte[C.DC_IPC_HANDLE_SIZE];
+            using (var b = Use())
+            fixed (byte* p = bytes)
+                DcException.Check(NativeMethods.dc_buffer_export_ipc(b.Raw, p, (ulong)bytes.Length));
+            return bytes;
         }
 
         /// <summary>What the buffer's memory is (device, pinned, managed...).</summary>

@@ -58,6 +58,13 @@ namespace Dccuda
         /// <summary>The number of elements (whole elements of the buffer's size).</summary>
         public long Length { get { return (long)(SizeInBytes / (ulong)ElementSize); } }
 
+        /// <summary>Grow a growable buffer (Device.AllocateGrowable) to at least `count`
+        /// elements; its address and contents stay; a smaller count changes nothing.</summary>
+        public void Grow(long count)
+        {
+            GrowBytes(BytesFor(count));
+        }
+
         private static ulong Offset(long index)
         {
             if (index < 0)

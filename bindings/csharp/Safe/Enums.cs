@@ -63,6 +63,8 @@ namespace Dccuda
         NoDiskCache = C.DC_INIT_NO_DISK_CACHE,
         /// <summary>DC_INIT_NO_MEMORY_CACHE: dc_init_options.flags: do not keep compiled kernels in memory.</summary>
         NoMemoryCache = C.DC_INIT_NO_MEMORY_CACHE,
+        /// <summary>DC_INIT_REPORT_LEAKS: dc_init_options.flags: when the process exits, write the handles never released to stderr.</summary>
+        ReportLeaks = C.DC_INIT_REPORT_LEAKS,
     }
 
     /// <summary>DC_HANDLE_*: the handle types dc_handle_count counts.</summary>
@@ -86,6 +88,10 @@ namespace Dccuda
         Launch = C.DC_HANDLE_LAUNCH,
         /// <summary>DC_HANDLE_GRAPH</summary>
         Graph = C.DC_HANDLE_GRAPH,
+        /// <summary>DC_HANDLE_POOL</summary>
+        Pool = C.DC_HANDLE_POOL,
+        /// <summary>DC_HANDLE_LIBRARY</summary>
+        Library = C.DC_HANDLE_LIBRARY,
     }
 
     /// <summary>DC_PEER_ATTRIBUTE_*.</summary>
@@ -195,6 +201,8 @@ namespace Dccuda
         DisableTiming = C.DC_EVENT_DISABLE_TIMING,
         /// <summary>DC_EVENT_BLOCKING_SYNC: dc_event_synchronize sleeps instead of spinning</summary>
         BlockingSync = C.DC_EVENT_BLOCKING_SYNC,
+        /// <summary>DC_EVENT_INTERPROCESS: shareable with other processes (Event.ExportIpc); needs DisableTiming too</summary>
+        Interprocess = C.DC_EVENT_INTERPROCESS,
     }
 
     /// <summary>DC_OUTPUT_*: what a compile produces.</summary>

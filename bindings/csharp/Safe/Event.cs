@@ -3,6 +3,7 @@ using System;
 using System.Threading;
 using System.Threading.Tasks;
 using Dccuda.Interop;
+using C = Dccuda.Interop.NativeConstants;
 
 namespace Dccuda
 {
@@ -23,6 +24,17 @@ namespace Dccuda
         public DcEventHandle Handle { get; private set; }
 
         internal Pin Use() { return new Pin(Handle, "Event"); }
+
+        /// <summary>Export an event created with Interprocess | DisableTiming for another
+        /// process: DC_IPC_HANDLE_SIZE bytes for Device.ImportIpcEvent there.</summary>
+        public byte[] ExportIpc()
+        {
+            var bytes = new byte[C.DC_IPC_HANDLE_SIZE];
+            using (var e = Use())
+            fixed (byte* p = bytes)
+                DcException.Check(NativeMethods.dc_event_export_ipc(e.Raw, p, (ulong)bytes.Length));
+            return bytes;
+        }
 
         /// <summary>Record the event at the current end of `stream` (a stream of its device).</summary>
         public void Record(DcStream stream)

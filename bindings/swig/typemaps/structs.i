@@ -42,8 +42,13 @@ DC_STRUCT(dc_function_info, DcFunctionInfo, DC_FUNCTION_INFO_INIT)
 DC_STRUCT(dc_launch_config, DcLaunchConfig, DC_LAUNCH_CONFIG_INIT)
 DC_STRUCT(dc_queue_stats, DcQueueStats, DC_QUEUE_STATS_INIT)
 DC_STRUCT(dc_control_info, DcControlInfo, DC_CONTROL_INFO_INIT)
+DC_STRUCT(dc_device_telemetry, DcDeviceTelemetry, DC_DEVICE_TELEMETRY_INIT)
+DC_STRUCT(dc_handle_info, DcHandleInfo, DC_HANDLE_INFO_INIT)
+DC_STRUCT(dc_launch_trace, DcLaunchTrace, DC_LAUNCH_TRACE_INIT)
 
 %immutable dc_device_info::name;
+%immutable dc_handle_info::created_by;
+%immutable dc_launch_trace::kernel_name;
 
 /* Setters that copy a string can run out of memory: their C# checks for the exception. */
 %exception dc_init_options::driver_library %{ $action %}

@@ -103,7 +103,49 @@ fn allocWith(comptime f: anytype, owner: anytype, byte_count: u64, flags: AllocF
     return errors.handle(Buffer, b);
 }
 
+/// The bytes of an exported buffer or event (DC_IPC_HANDLE_SIZE).
+pub const IpcHandle = [c.DC_IPC_HANDLE_SIZE]u8;
+
 pub const Buffer = opaque {
+    /// A growable buffer: `max_size` bytes of address space reserved once,
+    /// `initial_size` mapped (both rounded up to the device's allocation
+    /// granularity: size() says how much). grow() maps more; the device
+    /// address never changes and growing never copies.
+    pub fn allocGrowable(dev: *Device, max_size: u64, initial_size: u64) DcError!*Buffer {
+        var b: ?*Buffer = null;
+        try check(c.dc_buffer_alloc_growable(dev, max_size, initial_size, &b));
+        return errors.handle(Buffer, b);
+    }
+
+    /// Grow a growable buffer to at least `new_size` bytes (rounded up); its
+    /// address and contents stay. A smaller size changes nothing.
+    pub fn grow(self: *Buffer, new_size: u64) DcError!void {
+        try check(c.dc_buffer_grow(self, new_size));
+    }
+
+    /// The bytes a growable buffer may grow to; for another buffer its size.
+    pub fn reservedSize(self: *Buffer) DcError!u64 {
+        var n: u64 = 0;
+        try check(c.dc_buffer_reserved_size(self, &n));
+        return n;
+    }
+
+    /// Export the buffer for another process (DC_ALLOC_NO_POOL device memory,
+    /// or a view of it): pass the bytes there to importIpc.
+    pub fn exportIpc(self: *Buffer) DcError!IpcHandle {
+        var h: IpcHandle = undefined;
+        try check(c.dc_buffer_export_ipc(self, &h, h.len));
+        return h;
+    }
+
+    /// Import memory another process exported: a buffer that does not own it
+    /// (the exporter keeps it alive); deinit unmaps it here.
+    pub fn importIpc(dev: *Device, handle: *const IpcHandle) DcError!*Buffer {
+        var b: ?*Buffer = null;
+        try check(c.dc_buffer_import_ipc(dev, handle, handle.len, &b));
+        return errors.handle(Buffer, b);
+    }
+
     /// Device memory (from dccuda's stream-ordered pool unless .no_pool).
     pub fn alloc(dev: *Device, byte_count: u64, flags: AllocFlags) DcError!*Buffer {
         return allocWith(c.dc_buffer_alloc, dev, byte_count, flags);

@@ -21,6 +21,7 @@ pub const Launch = @import("launch.zig").Launch;
 pub const Graph = @import("graph.zig").Graph;
 pub const Queue = @import("queue.zig").Queue;
 pub const Control = @import("queue.zig").Control;
+pub const Pool = @import("pool.zig").Pool;
 
 // ---------------------------------------------------------------------------
 // Version
@@ -96,6 +97,7 @@ pub extern "dccuda" fn dc_last_error_detail() [*:0]const u8;
 pub const DC_INIT_NO_NVRTC: u32 = 0x1;
 pub const DC_INIT_NO_DISK_CACHE: u32 = 0x2;
 pub const DC_INIT_NO_MEMORY_CACHE: u32 = 0x4;
+pub const DC_INIT_REPORT_LEAKS: u32 = 0x8;
 
 /// The defaults are DC_INIT_OPTIONS_INIT.
 pub const dc_init_options = extern struct {
@@ -124,7 +126,8 @@ pub const DC_HANDLE_LAUNCH: i32 = 8;
 pub const DC_HANDLE_GRAPH: i32 = 9;
 pub const DC_HANDLE_QUEUE: i32 = 10;
 pub const DC_HANDLE_CONTROL: i32 = 11;
-pub const DC_HANDLE_LIBRARY: i32 = 12;
+pub const DC_HANDLE_POOL: i32 = 12;
+pub const DC_HANDLE_LIBRARY: i32 = 13;
 
 pub extern "dccuda" fn dc_handle_count(handle_type: i32, count: ?*u64) dc_status;
 
@@ -284,6 +287,62 @@ pub extern "dccuda" fn dc_buffer_copy_3d_async(dst: ?*Buffer, dst_offset: u64, d
 pub extern "dccuda" fn dc_buffer_fill_2d(buffer: ?*Buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32) dc_status;
 pub extern "dccuda" fn dc_buffer_fill_2d_async(buffer: ?*Buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32, stream: ?*Stream) dc_status;
 
+pub const DC_POOL_EXPORTABLE: u32 = 0x1;
+
+pub const DC_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES: i32 = 1;
+pub const DC_POOL_REUSE_ALLOW_OPPORTUNISTIC: i32 = 2;
+pub const DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES: i32 = 3;
+pub const DC_POOL_RELEASE_THRESHOLD: i32 = 4;
+
+pub extern "dccuda" fn dc_pool_create(device: ?*Device, max_size: u64, flags: u32, pool: ?*?*Pool) dc_status;
+pub extern "dccuda" fn dc_pool_release(pool: ?*Pool) void;
+pub extern "dccuda" fn dc_pool_set_attribute(pool: ?*Pool, attribute: i32, value: u64) dc_status;
+pub extern "dccuda" fn dc_pool_attribute(pool: ?*Pool, attribute: i32, value: ?*u64) dc_status;
+
+/// The defaults are DC_POOL_STATS_INIT.
+pub const dc_pool_stats = extern struct {
+    struct_size: u32 = @sizeOf(dc_pool_stats),
+    device_ordinal: i32 = 0,
+    reserved_current: u64 = 0,
+    reserved_high: u64 = 0,
+    used_current: u64 = 0,
+    used_high: u64 = 0,
+};
+
+pub extern "dccuda" fn dc_pool_statistics(pool: ?*Pool, stats: ?*dc_pool_stats) dc_status;
+pub extern "dccuda" fn dc_device_pool_statistics(device: ?*Device, stats: ?*dc_pool_stats) dc_status;
+pub extern "dccuda" fn dc_pool_reset_high_water(pool: ?*Pool) dc_status;
+pub extern "dccuda" fn dc_pool_trim(pool: ?*Pool, keep_bytes: u64) dc_status;
+pub extern "dccuda" fn dc_pool_set_access(pool: ?*Pool, accessor: ?*Device, enable: i32) dc_status;
+pub extern "dccuda" fn dc_buffer_alloc_from_pool(pool: ?*Pool, stream: ?*Stream, size: u64, buffer: ?*?*Buffer) dc_status;
+
+pub const DC_GRANULARITY_MINIMUM: i32 = 0;
+pub const DC_GRANULARITY_RECOMMENDED: i32 = 1;
+
+pub extern "dccuda" fn dc_device_allocation_granularity(device: ?*Device, which: i32, granularity: ?*u64) dc_status;
+pub extern "dccuda" fn dc_buffer_alloc_growable(device: ?*Device, max_size: u64, initial_size: u64, buffer: ?*?*Buffer) dc_status;
+pub extern "dccuda" fn dc_buffer_grow(buffer: ?*Buffer, size: u64) dc_status;
+pub extern "dccuda" fn dc_buffer_reserved_size(buffer: ?*Buffer, size: ?*u64) dc_status;
+
+pub const DC_VMM_ACCESS_NONE: i32 = 0;
+pub const DC_VMM_ACCESS_READ: i32 = 1;
+pub const DC_VMM_ACCESS_READWRITE: i32 = 3;
+
+pub extern "dccuda" fn dc_vmm_reserve(device: ?*Device, size: u64, alignment: u64, address: ?*u64) dc_status;
+pub extern "dccuda" fn dc_vmm_free(device: ?*Device, address: u64, size: u64) dc_status;
+pub extern "dccuda" fn dc_vmm_create(device: ?*Device, size: u64, handle: ?*u64) dc_status;
+pub extern "dccuda" fn dc_vmm_release(device: ?*Device, handle: u64) dc_status;
+pub extern "dccuda" fn dc_vmm_map(device: ?*Device, address: u64, size: u64, handle: u64) dc_status;
+pub extern "dccuda" fn dc_vmm_unmap(device: ?*Device, address: u64, size: u64) dc_status;
+pub extern "dccuda" fn dc_vmm_set_access(device: ?*Device, address: u64, size: u64, accessor: ?*Device, access: i32) dc_status;
+
+pub const DC_IPC_HANDLE_SIZE: i32 = 128;
+
+pub extern "dccuda" fn dc_buffer_export_ipc(buffer: ?*Buffer, handle: ?*anyopaque, size: u64) dc_status;
+pub extern "dccuda" fn dc_buffer_import_ipc(device: ?*Device, handle: ?*const anyopaque, size: u64, buffer: ?*?*Buffer) dc_status;
+pub extern "dccuda" fn dc_event_export_ipc(event: ?*Event, handle: ?*anyopaque, size: u64) dc_status;
+pub extern "dccuda" fn dc_event_import_ipc(device: ?*Device, handle: ?*const anyopaque, size: u64, event: ?*?*Event) dc_status;
+
 // ---------------------------------------------------------------------------
 // Streams and events
 
@@ -358,6 +417,7 @@ pub extern "dccuda" fn dc_stream_batch_mem_ops(stream: ?*Stream, ops: ?[*]const 
 
 pub const DC_EVENT_DISABLE_TIMING: u32 = 0x1;
 pub const DC_EVENT_BLOCKING_SYNC: u32 = 0x2;
+pub const DC_EVENT_INTERPROCESS: u32 = 0x4;
 
 pub extern "dccuda" fn dc_event_create(device: ?*Device, flags: u32, event: ?*?*Event) dc_status;
 pub extern "dccuda" fn dc_event_release(event: ?*Event) void;
@@ -729,11 +789,134 @@ pub extern "dccuda" fn dc_control_status(control: ?*Control, info: ?*dc_control_
 pub extern "dccuda" fn dc_control_check_progress(control: ?*Control, stall_us: u64) dc_status;
 pub extern "dccuda" fn dc_control_reset(control: ?*Control) dc_status;
 
+// ---------------------------------------------------------------------------
+// Diagnostics: the log hook
+
+pub const DC_LOG_TRACE: i32 = 0;
+pub const DC_LOG_DEBUG: i32 = 1;
+pub const DC_LOG_INFO: i32 = 2;
+pub const DC_LOG_WARNING: i32 = 3;
+pub const DC_LOG_ERROR: i32 = 4;
+
+pub const dc_log_fn = *const fn (user_data: ?*anyopaque, level: i32, category: ?[*:0]const u8, message: ?[*:0]const u8) callconv(.C) void;
+
+pub extern "dccuda" fn dc_set_log_callback(min_level: i32, @"fn": ?dc_log_fn, user_data: ?*anyopaque) dc_status;
+
+// ---------------------------------------------------------------------------
+// Diagnostics: live handles
+
+/// The defaults are DC_HANDLE_INFO_INIT.
+pub const dc_handle_info = extern struct {
+    struct_size: u32 = @sizeOf(dc_handle_info),
+    handle_type: i32 = 0,
+    handle: u64 = 0,
+    age_ns: u64 = 0,
+    thread_id: u64 = 0,
+    created_by: [64]u8 = [_]u8{0} ** 64,
+    device_ordinal: i32 = -1,
+    buffer_kind: i32 = 0,
+    buffer_size: u64 = 0,
+    buffer_view: u32 = 0,
+    reserved: u32 = 0,
+};
+
+pub const dc_handle_fn = *const fn (user_data: ?*anyopaque, info: ?*const dc_handle_info) callconv(.C) void;
+
+pub extern "dccuda" fn dc_handle_report(text: ?*anyopaque, capacity: u64, length: ?*u64) dc_status;
+pub extern "dccuda" fn dc_handle_visit(@"fn": ?dc_handle_fn, user_data: ?*anyopaque) dc_status;
+
+// ---------------------------------------------------------------------------
+// Diagnostics: telemetry (NVML)
+
+pub const DC_TELEMETRY_FIELD_TEMPERATURE: i32 = 0;
+pub const DC_TELEMETRY_FIELD_POWER: i32 = 1;
+pub const DC_TELEMETRY_FIELD_POWER_LIMIT: i32 = 2;
+pub const DC_TELEMETRY_FIELD_SM_CLOCK: i32 = 3;
+pub const DC_TELEMETRY_FIELD_MEMORY_CLOCK: i32 = 4;
+pub const DC_TELEMETRY_FIELD_UTILIZATION: i32 = 5;
+pub const DC_TELEMETRY_FIELD_MEMORY: i32 = 6;
+pub const DC_TELEMETRY_FIELD_PCIE_THROUGHPUT: i32 = 7;
+pub const DC_TELEMETRY_FIELD_NVLINK_LINKS: i32 = 8;
+pub const DC_TELEMETRY_FIELD_THROTTLE_REASONS: i32 = 9;
+pub const DC_TELEMETRY_FIELD_ECC_ERRORS: i32 = 10;
+pub const DC_TELEMETRY_FIELD_PROCESSES: i32 = 11;
+pub const DC_TELEMETRY_FIELD_FAN_SPEED: i32 = 12;
+
+pub const DC_TELEMETRY_AVAILABLE: i32 = 0;
+pub const DC_TELEMETRY_NO_NVML: i32 = 1;
+pub const DC_TELEMETRY_NOT_MAPPED: i32 = 2;
+pub const DC_TELEMETRY_NOT_SUPPORTED: i32 = 3;
+pub const DC_TELEMETRY_NO_PERMISSION: i32 = 4;
+pub const DC_TELEMETRY_GPU_LOST: i32 = 5;
+pub const DC_TELEMETRY_FAILED: i32 = 6;
+pub const DC_TELEMETRY_MISSING_ENTRY: i32 = 7;
+
+/// The defaults are DC_DEVICE_TELEMETRY_INIT.
+pub const dc_device_telemetry = extern struct {
+    struct_size: u32 = @sizeOf(dc_device_telemetry),
+    nvml_index: i32 = -1,
+    timestamp_us: u64 = 0,
+    temperature_c: i64 = 0,
+    power_mw: u64 = 0,
+    power_limit_mw: u64 = 0,
+    sm_clock_mhz: u64 = 0,
+    memory_clock_mhz: u64 = 0,
+    gpu_utilization_percent: u64 = 0,
+    memory_utilization_percent: u64 = 0,
+    memory_used_bytes: u64 = 0,
+    memory_total_bytes: u64 = 0,
+    pcie_tx_kib_per_s: u64 = 0,
+    pcie_rx_kib_per_s: u64 = 0,
+    nvlink_active_links: u64 = 0,
+    throttle_reasons: u64 = 0,
+    ecc_corrected: u64 = 0,
+    ecc_uncorrected: u64 = 0,
+    running_processes: u64 = 0,
+    fan_speed_percent: u64 = 0,
+    field_status: [32]i32 = [_]i32{0} ** 32,
+    field_nvml_result: [32]i32 = [_]i32{0} ** 32,
+};
+
+pub extern "dccuda" fn dc_device_telemetry_get(device: ?*Device, telemetry: ?*dc_device_telemetry) dc_status;
+pub extern "dccuda" fn dc_telemetry_library(path: ?*?[*:0]const u8) dc_status;
+
+// ---------------------------------------------------------------------------
+// Diagnostics: profiler ranges (NVTX)
+
+pub extern "dccuda" fn dc_range_push(name: ?[*:0]const u8) dc_status;
+pub extern "dccuda" fn dc_range_pop() void;
+pub extern "dccuda" fn dc_mark(name: ?[*:0]const u8) dc_status;
+pub extern "dccuda" fn dc_stream_set_name(stream: ?*Stream, name: ?[*:0]const u8) dc_status;
+pub extern "dccuda" fn dc_profiler_start(device: ?*Device) dc_status;
+pub extern "dccuda" fn dc_profiler_stop(device: ?*Device) dc_status;
+
+// ---------------------------------------------------------------------------
+// Diagnostics: the launch-trace hook
+
+/// The defaults are DC_LAUNCH_TRACE_INIT.
+pub const dc_launch_trace = extern struct {
+    struct_size: u32 = @sizeOf(dc_launch_trace),
+    device_ordinal: i32 = -1,
+    kernel_name: ?[*:0]const u8 = null,
+    grid: [3]u32 = .{ 0, 0, 0 },
+    block: [3]u32 = .{ 0, 0, 0 },
+    shared_memory_bytes: u32 = 0,
+    flags: u32 = 0,
+    stream: ?*anyopaque = null,
+    sequence: u64 = 0,
+    gpu_time_ns: u64 = 0,
+};
+
+pub const dc_launch_trace_fn = *const fn (user_data: ?*anyopaque, trace: ?*const dc_launch_trace) callconv(.C) void;
+
+pub extern "dccuda" fn dc_set_launch_trace(on_launch: ?dc_launch_trace_fn, on_complete: ?dc_launch_trace_fn, user_data: ?*anyopaque) dc_status;
+
 /// The structs of the header, in header order: layout.zig prints these and the
 /// tests check that each `struct_size` default is the struct's own size.
 pub const structs = .{
     .{ "dc_init_options", dc_init_options },
     .{ "dc_device_info", dc_device_info },
+    .{ "dc_pool_stats", dc_pool_stats },
     .{ "dc_stream_mem_op", dc_stream_mem_op },
     .{ "dc_compile_options", dc_compile_options },
     .{ "dc_link_input", dc_link_input },
@@ -744,4 +927,7 @@ pub const structs = .{
     .{ "dc_arg", dc_arg },
     .{ "dc_queue_stats", dc_queue_stats },
     .{ "dc_control_info", dc_control_info },
+    .{ "dc_handle_info", dc_handle_info },
+    .{ "dc_device_telemetry", dc_device_telemetry },
+    .{ "dc_launch_trace", dc_launch_trace },
 };

@@ -75,6 +75,63 @@ pub const Device = opaque {
         return m;
     }
 
+    /// The statistics of dccuda's own stream-ordered pool on the device (the
+    /// one Buffer.alloc uses); all zero without pools.
+    pub fn poolStats(self: *Device) DcError!c.dc_pool_stats {
+        var s: c.dc_pool_stats = .{};
+        try check(c.dc_device_pool_statistics(self, &s));
+        return s;
+    }
+
+    /// The allocation granularity in bytes (recommended, or the minimum that
+    /// growable buffers round to).
+    pub fn allocationGranularity(self: *Device, recommended: bool) DcError!u64 {
+        var g: u64 = 0;
+        const which = if (recommended) c.DC_GRANULARITY_RECOMMENDED else c.DC_GRANULARITY_MINIMUM;
+        try check(c.dc_device_allocation_granularity(self, which, &g));
+        return g;
+    }
+
+    /// Reserve `size` bytes of device address space (a multiple of the
+    /// granularity; `alignment` 0 or a power of two); free it with vmmFree.
+    pub fn vmmReserve(self: *Device, size: u64, alignment: u64) DcError!u64 {
+        var address: u64 = 0;
+        try check(c.dc_vmm_reserve(self, size, alignment, &address));
+        return address;
+    }
+
+    /// Free a reservation whole, once nothing is mapped in it.
+    pub fn vmmFree(self: *Device, address: u64, size: u64) DcError!void {
+        try check(c.dc_vmm_free(self, address, size));
+    }
+
+    /// Create `size` bytes of physical memory; release it with vmmRelease.
+    pub fn vmmCreate(self: *Device, size: u64) DcError!u64 {
+        var handle: u64 = 0;
+        try check(c.dc_vmm_create(self, size, &handle));
+        return handle;
+    }
+
+    /// Release physical memory (freed at its last unmap if mapped).
+    pub fn vmmRelease(self: *Device, handle: u64) DcError!void {
+        try check(c.dc_vmm_release(self, handle));
+    }
+
+    /// Map the first `size` bytes of `handle` at `address` inside a reservation.
+    pub fn vmmMap(self: *Device, address: u64, size: u64, handle: u64) DcError!void {
+        try check(c.dc_vmm_map(self, address, size, handle));
+    }
+
+    /// Unmap whole mappings covering [address, address + size).
+    pub fn vmmUnmap(self: *Device, address: u64, size: u64) DcError!void {
+        try check(c.dc_vmm_unmap(self, address, size));
+    }
+
+    /// Set `accessor`'s access (DC_VMM_ACCESS_*) to a mapped range.
+    pub fn vmmSetAccess(self: *Device, address: u64, size: u64, accessor: *Device, access: i32) DcError!void {
+        try check(c.dc_vmm_set_access(self, address, size, accessor, access));
+    }
+
     /// Wait for all work on the device; a fault in it is error.ContextLost.
     pub fn synchronize(self: *Device) DcError!void {
         try check(c.dc_device_synchronize(self));

@@ -12,7 +12,9 @@ const Stream = @import("stream.zig").Stream;
 pub const EventFlags = packed struct(u32) {
     disable_timing: bool = false,
     blocking_sync: bool = false,
-    _reserved: u30 = 0,
+    /// Shareable with other processes (exportIpc); needs disable_timing too.
+    interprocess: bool = false,
+    _reserved: u29 = 0,
 };
 
 pub const Event = opaque {
@@ -24,6 +26,21 @@ pub const Event = opaque {
 
     pub fn deinit(self: *Event) void {
         c.dc_event_release(self);
+    }
+
+    /// Export an .interprocess event for another process (importIpc there).
+    pub fn exportIpc(self: *Event) DcError![c.DC_IPC_HANDLE_SIZE]u8 {
+        var h: [c.DC_IPC_HANDLE_SIZE]u8 = undefined;
+        try check(c.dc_event_export_ipc(self, &h, h.len));
+        return h;
+    }
+
+    /// Import an event another process exported: waiting on it waits for the
+    /// exporter's last record.
+    pub fn importIpc(device: *Device, handle: *const [c.DC_IPC_HANDLE_SIZE]u8) DcError!*Event {
+        var e: ?*Event = null;
+        try check(c.dc_event_import_ipc(device, handle, handle.len, &e));
+        return errors.handle(Event, e);
     }
 
     /// Record the event at the current end of `stream`.

@@ -20,7 +20,8 @@ pub const InitFlags = packed struct(u32) {
     no_nvrtc: bool = false,
     no_disk_cache: bool = false,
     no_memory_cache: bool = false,
-    _reserved: u29 = 0,
+    report_leaks: bool = false,
+    _reserved: u28 = 0,
 };
 
 pub const InitOptions = struct {
@@ -93,6 +94,8 @@ pub const HandleType = enum(i32) {
     function = c.DC_HANDLE_FUNCTION,
     launch = c.DC_HANDLE_LAUNCH,
     graph = c.DC_HANDLE_GRAPH,
+    pool = c.DC_HANDLE_POOL,
+    library = c.DC_HANDLE_LIBRARY,
     _,
 };
 

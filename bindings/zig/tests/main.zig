@@ -14,7 +14,8 @@ test "every declaration of the binding compiles" {
         dc,           dc.c,        dc.Device,        dc.Buffer,     dc.Stream,       dc.Event,
         dc.Graph,     dc.Program,  dc.Module,        dc.Function,   dc.Launch,       dc.CompileOptions,
         dc.LastError, dc.Location, dc.ModuleOptions, dc.DeviceInfo, dc.LaunchConfig, dc.Arg,
-        dc.Queue,     dc.Control,  dc.MemOp,        dc.LinkInput,  dc.LinkOptions,   dc.KernelLibrary,
+        dc.Queue,     dc.Control,  dc.MemOp,        dc.LinkInput,  dc.LinkOptions,
+        dc.Telemetry, dc.KernelLibrary,
     }) |T| std.testing.refAllDecls(T);
 }
 
@@ -30,4 +31,6 @@ test {
     _ = @import("graph_build_test.zig");
     _ = @import("queue_test.zig");
     _ = @import("stream_values_test.zig");
+    _ = @import("diagnostics_test.zig");
+    _ = @import("memory_wave2_test.zig");
 }

@@ -17,6 +17,7 @@
 #define cuMemGetInfo                 cuMemGetInfo_v2
 #define cuMemAlloc                   cuMemAlloc_v2
 #define cuMemAllocPitch              cuMemAllocPitch_v2
+#define cuIpcOpenMemHandle           cuIpcOpenMemHandle_v2
 #define cuMemFree                    cuMemFree_v2
 #define cuMemHostGetDevicePointer    cuMemHostGetDevicePointer_v2
 #define cuMemHostRegister            cuMemHostRegister_v2

@@ -22,8 +22,8 @@ namespace Dccuda.Tests
         private static readonly Type[] Order =
         {
             typeof(CoreTests), typeof(DeviceTests), typeof(BufferTests), typeof(StreamTests),
-            typeof(CompileTests), typeof(LinkTests), typeof(LaunchTests), typeof(GraphBuildTests), typeof(QueueTests), typeof(Copies2D3DTests), typeof(AsyncTests), typeof(LifetimeTests), typeof(RegressionTests),
-            typeof(FaultTests),
+            typeof(CompileTests), typeof(LinkTests), typeof(LaunchTests), typeof(GraphBuildTests), typeof(QueueTests), typeof(Copies2D3DTests), typeof(AsyncTests), typeof(LifetimeTests), typeof(RegressionTests), typeof(DiagnosticsTests),
+            typeof(FaultTests), typeof(MemoryWave2Tests),
         };
 
         private static int Main(string[] args)

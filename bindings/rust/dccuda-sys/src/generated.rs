@@ -71,6 +71,9 @@ pub const DC_INIT_NO_NVRTC: u32 = 0x1;
 pub const DC_INIT_NO_DISK_CACHE: u32 = 0x2;
 /// dc_init_options.flags: do not keep compiled kernels in memory.
 pub const DC_INIT_NO_MEMORY_CACHE: u32 = 0x4;
+/// dc_init_options.flags: when the process exits, write the handles never
+/// released to stderr (see dc_handle_report).
+pub const DC_INIT_REPORT_LEAKS: u32 = 0x8;
 pub const DC_HANDLE_DEVICE: i32 = 1;
 pub const DC_HANDLE_BUFFER: i32 = 2;
 pub const DC_HANDLE_STREAM: i32 = 3;
@@ -82,7 +85,8 @@ pub const DC_HANDLE_LAUNCH: i32 = 8;
 pub const DC_HANDLE_GRAPH: i32 = 9;
 pub const DC_HANDLE_QUEUE: i32 = 10;
 pub const DC_HANDLE_CONTROL: i32 = 11;
-pub const DC_HANDLE_LIBRARY: i32 = 12;
+pub const DC_HANDLE_POOL: i32 = 12;
+pub const DC_HANDLE_LIBRARY: i32 = 13;
 /// Bytes of stack per GPU thread (deep recursion, large local arrays).
 pub const DC_LIMIT_STACK_SIZE: i32 = 0;
 /// Bytes of the FIFO device printf writes into (output past it is lost).
@@ -141,6 +145,32 @@ pub const DC_COPY_PATH_PEER: i32 = 2;
 pub const DC_COPY_PATH_STAGED: i32 = 3;
 /// at least one side is host memory (pinned or registered)
 pub const DC_COPY_PATH_HOST: i32 = 4;
+/// The pool's memory may be exported to other processes (POSIX file
+/// descriptor handles; Linux only).
+pub const DC_POOL_EXPORTABLE: u32 = 0x1;
+/// 0 or 1: reuse memory freed on another stream once an event dependency
+/// orders the two (on by default).
+pub const DC_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES: i32 = 1;
+/// 0 or 1: reuse memory whose free has completed, without a dependency (on by
+/// default).
+pub const DC_POOL_REUSE_ALLOW_OPPORTUNISTIC: i32 = 2;
+/// 0 or 1: let the driver insert dependencies to reuse memory (on by default).
+pub const DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES: i32 = 3;
+/// Bytes of freed memory the pool keeps cached at a synchronisation instead of
+/// giving it back to the system (0 by default; UINT64_MAX: keep everything).
+pub const DC_POOL_RELEASE_THRESHOLD: i32 = 4;
+/// what sizes and addresses must be multiples of
+pub const DC_GRANULARITY_MINIMUM: i32 = 0;
+/// what is best for performance
+pub const DC_GRANULARITY_RECOMMENDED: i32 = 1;
+/// no access (faults)
+pub const DC_VMM_ACCESS_NONE: i32 = 0;
+/// read only
+pub const DC_VMM_ACCESS_READ: i32 = 1;
+/// read and write
+pub const DC_VMM_ACCESS_READWRITE: i32 = 3;
+/// The bytes of an exported buffer or event.
+pub const DC_IPC_HANDLE_SIZE: i32 = 128;
 /// dc_stream_create flags: synchronise with the legacy default stream
 /// (CU_STREAM_DEFAULT). Without it streams are non-blocking.
 pub const DC_STREAM_BLOCKING: u32 = 0x1;
@@ -171,6 +201,8 @@ pub const DC_MEM_OP_WRITE64: u32 = 4;
 pub const DC_EVENT_DISABLE_TIMING: u32 = 0x1;
 /// dc_event_synchronize sleeps instead of spinning
 pub const DC_EVENT_BLOCKING_SYNC: u32 = 0x2;
+/// Shareable with other processes (dc_event_export_ipc); needs DC_EVENT_DISABLE_TIMING too.
+pub const DC_EVENT_INTERPROCESS: u32 = 0x4;
 /// machine code for one architecture (the default)
 pub const DC_OUTPUT_CUBIN: i32 = 0;
 /// PTX, JIT-compiled by the driver at load
@@ -325,6 +357,64 @@ pub const DC_CONTROL_IDLE: i32 = 0;
 pub const DC_CONTROL_RUNNING: i32 = 1;
 /// the kernel called dc_control_exit
 pub const DC_CONTROL_STOPPED: i32 = 2;
+/// Every step of a decision (each cache lookup).
+pub const DC_LOG_TRACE: i32 = 0;
+/// A decision worth knowing when tuning: a copy staged through pinned
+/// memory, a kernel-cache miss and why, an older entry point used.
+pub const DC_LOG_DEBUG: i32 = 1;
+/// A decision that changes what the process holds: the driver loaded, pool
+/// memory given back.
+pub const DC_LOG_INFO: i32 = 2;
+/// Something the caller may want to act on: an entry point the driver lacks
+/// (the call that needs it answers DC_ERROR_NOT_SUPPORTED).
+pub const DC_LOG_WARNING: i32 = 3;
+/// Reserved for failures no call reports (none today: failures are the calls'
+/// statuses and last errors).
+pub const DC_LOG_ERROR: i32 = 4;
+/// temperature_c
+pub const DC_TELEMETRY_FIELD_TEMPERATURE: i32 = 0;
+/// power_mw
+pub const DC_TELEMETRY_FIELD_POWER: i32 = 1;
+/// power_limit_mw
+pub const DC_TELEMETRY_FIELD_POWER_LIMIT: i32 = 2;
+/// sm_clock_mhz
+pub const DC_TELEMETRY_FIELD_SM_CLOCK: i32 = 3;
+/// memory_clock_mhz
+pub const DC_TELEMETRY_FIELD_MEMORY_CLOCK: i32 = 4;
+/// gpu_utilization_percent, memory_utilization_percent
+pub const DC_TELEMETRY_FIELD_UTILIZATION: i32 = 5;
+/// memory_used_bytes, memory_total_bytes
+pub const DC_TELEMETRY_FIELD_MEMORY: i32 = 6;
+/// pcie_tx_kib_per_s, pcie_rx_kib_per_s
+pub const DC_TELEMETRY_FIELD_PCIE_THROUGHPUT: i32 = 7;
+/// nvlink_active_links
+pub const DC_TELEMETRY_FIELD_NVLINK_LINKS: i32 = 8;
+/// throttle_reasons
+pub const DC_TELEMETRY_FIELD_THROTTLE_REASONS: i32 = 9;
+/// ecc_corrected, ecc_uncorrected
+pub const DC_TELEMETRY_FIELD_ECC_ERRORS: i32 = 10;
+/// running_processes
+pub const DC_TELEMETRY_FIELD_PROCESSES: i32 = 11;
+/// fan_speed_percent
+pub const DC_TELEMETRY_FIELD_FAN_SPEED: i32 = 12;
+/// The value was read.
+pub const DC_TELEMETRY_AVAILABLE: i32 = 0;
+/// NVML could not be loaded or initialised: dc_telemetry_library says why.
+pub const DC_TELEMETRY_NO_NVML: i32 = 1;
+/// No NVML device has this CUDA device's UUID (a MIG instance, a device
+/// hidden from NVML, or NVML from another driver).
+pub const DC_TELEMETRY_NOT_MAPPED: i32 = 2;
+/// The device or its driver does not offer it (NVML_ERROR_NOT_SUPPORTED:
+/// a fan on a passively cooled board, ECC on a GPU without it).
+pub const DC_TELEMETRY_NOT_SUPPORTED: i32 = 3;
+/// The process may not read it (NVML_ERROR_NO_PERMISSION).
+pub const DC_TELEMETRY_NO_PERMISSION: i32 = 4;
+/// The GPU fell off the bus (NVML_ERROR_GPU_IS_LOST).
+pub const DC_TELEMETRY_GPU_LOST: i32 = 5;
+/// NVML failed otherwise: field_nvml_result holds its nvmlReturn_t.
+pub const DC_TELEMETRY_FAILED: i32 = 6;
+/// The loaded NVML lacks the function (an older driver).
+pub const DC_TELEMETRY_MISSING_ENTRY: i32 = 7;
 
 // ---------------------------------------------------------------------------
 // Handles: opaque, only ever behind a pointer; not Send or Sync by themselves.
@@ -413,6 +503,13 @@ pub struct dc_control_s {
 }
 /// The `dc_control` handle (NULL = no handle).
 pub type dc_control = *mut dc_control_s;
+#[repr(C)]
+pub struct dc_pool_s {
+    _private: [u8; 0],
+    _not_send_sync_or_unpin: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+/// The `dc_pool` handle (NULL = no handle).
+pub type dc_pool = *mut dc_pool_s;
 
 // ---------------------------------------------------------------------------
 // Callbacks
@@ -421,6 +518,15 @@ pub type dc_control = *mut dc_control_s;
 pub type dc_host_fn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
 /// Dynamic shared memory a kernel needs for a given block size.
 pub type dc_block_shared_memory_fn = Option<unsafe extern "C" fn(block_size: i32, user_data: *mut c_void) -> u64>;
+/// A log callback: `level` a DC_LOG_* value, `category` one of "staging",
+/// "cache", "pool", "fallback", "driver" (static strings; more may come), and
+/// `message` one line of UTF-8 without a newline, valid during the call only.
+pub type dc_log_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, level: i32, category: *const c_char, message: *const c_char)>;
+/// A handle-report callback: `info` (library-owned, valid during the call
+/// only) describes one live handle; read no further than info->struct_size.
+pub type dc_handle_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, info: *const dc_handle_info)>;
+/// A launch-trace callback: `trace` is library-owned, valid during the call only.
+pub type dc_launch_trace_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, trace: *const dc_launch_trace)>;
 
 // ---------------------------------------------------------------------------
 // Structs
@@ -549,6 +655,40 @@ impl Default for dc_device_info {
             kernel_exec_timeout: 0,
             integrated: 0,
             tcc_driver: 0,
+        }
+    }
+}
+
+/// A pool's statistics (dc_pool_statistics, dc_device_pool_statistics): bytes
+/// the pool has reserved from the device (in use or cached) and bytes in use
+/// by allocations, now and at their high-water marks.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_pool_stats {
+    /// sizeof(dc_pool_stats)
+    pub struct_size: u32,
+    /// the pool's device
+    pub device_ordinal: i32,
+    /// bytes reserved now
+    pub reserved_current: u64,
+    /// the most bytes reserved since creation or the last reset
+    pub reserved_high: u64,
+    /// bytes in use by allocations now
+    pub used_current: u64,
+    /// the most bytes in use since creation or the last reset
+    pub used_high: u64,
+}
+
+impl Default for dc_pool_stats {
+    /// `DC_POOL_STATS_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_pool_stats>() as u32,
+            device_ordinal: 0,
+            reserved_current: 0,
+            reserved_high: 0,
+            used_current: 0,
+            used_high: 0,
         }
     }
 }
@@ -917,6 +1057,178 @@ impl Default for dc_control_info {
     }
 }
 
+/// One live handle, as dc_handle_visit gives it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_handle_info {
+    /// sizeof(dc_handle_info) of the library that filled it
+    pub struct_size: u32,
+    /// DC_HANDLE_*
+    pub handle_type: i32,
+    /// The handle's value: compare it with (uint64_t)(uintptr_t)your_handle.
+    pub handle: u64,
+    /// nanoseconds since the handle was made (steady clock)
+    pub age_ns: u64,
+    /// The operating system's id of the thread that made it (Linux: as gettid,
+    /// top and gdb show it; Windows: GetCurrentThreadId).
+    pub thread_id: u64,
+    /// the dc_ call that made it ("dc_buffer_alloc"), NUL-terminated
+    pub created_by: [c_char; 64],
+    /// the device it lives on; -1 for none (a program)
+    pub device_ordinal: i32,
+    /// Buffers: DC_BUFFER_*; 0 for other handles.
+    pub buffer_kind: i32,
+    /// buffers: bytes; 0 for other handles
+    pub buffer_size: u64,
+    /// buffers: 1 for a view (dc_buffer_view), else 0
+    pub buffer_view: u32,
+    /// 0
+    pub reserved: u32,
+}
+
+impl Default for dc_handle_info {
+    /// `DC_HANDLE_INFO_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_handle_info>() as u32,
+            handle_type: 0,
+            handle: 0,
+            age_ns: 0,
+            thread_id: 0,
+            created_by: [0; 64],
+            device_ordinal: -1,
+            buffer_kind: 0,
+            buffer_size: 0,
+            buffer_view: 0,
+            reserved: 0,
+        }
+    }
+}
+
+/// One snapshot of a device's telemetry (dc_device_telemetry). A field is valid
+/// only where field_status\[its DC_TELEMETRY_FIELD_*\] is DC_TELEMETRY_AVAILABLE;
+/// otherwise it reads 0 and the status says why.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_device_telemetry {
+    /// sizeof(dc_device_telemetry)
+    pub struct_size: u32,
+    /// NVML's index of the device (nvidia-smi's), -1 when not mapped
+    pub nvml_index: i32,
+    /// when it was taken: microseconds since the Unix epoch
+    pub timestamp_us: u64,
+    /// GPU core, degrees Celsius
+    pub temperature_c: i64,
+    /// power draw, milliwatts
+    pub power_mw: u64,
+    /// enforced power limit, milliwatts
+    pub power_limit_mw: u64,
+    /// current SM clock
+    pub sm_clock_mhz: u64,
+    /// current memory clock
+    pub memory_clock_mhz: u64,
+    /// share of the last sample period a kernel ran
+    pub gpu_utilization_percent: u64,
+    /// share of it device memory was read or written
+    pub memory_utilization_percent: u64,
+    /// device memory in use, every process
+    pub memory_used_bytes: u64,
+    pub memory_total_bytes: u64,
+    /// PCIe throughput out of the GPU (a 20 ms sample)
+    pub pcie_tx_kib_per_s: u64,
+    /// PCIe throughput into the GPU
+    pub pcie_rx_kib_per_s: u64,
+    /// NVLink links up (0 on a GPU without NVLink support: NOT_SUPPORTED)
+    pub nvlink_active_links: u64,
+    /// NVML's clocks event reason bits (nvmlClocksEventReason*); 0: none
+    pub throttle_reasons: u64,
+    /// corrected ECC errors since the driver loaded
+    pub ecc_corrected: u64,
+    /// uncorrected ECC errors since the driver loaded
+    pub ecc_uncorrected: u64,
+    /// compute processes on the device, this one included
+    pub running_processes: u64,
+    /// the fan's intended speed
+    pub fan_speed_percent: u64,
+    /// DC_TELEMETRY_* reason per field, indexed by DC_TELEMETRY_FIELD_* (room for growth; unused slots 0).
+    pub field_status: [i32; 32],
+    /// NVML's nvmlReturn_t behind each reason (0 when none), by the same index.
+    pub field_nvml_result: [i32; 32],
+}
+
+impl Default for dc_device_telemetry {
+    /// `DC_DEVICE_TELEMETRY_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_device_telemetry>() as u32,
+            nvml_index: -1,
+            timestamp_us: 0,
+            temperature_c: 0,
+            power_mw: 0,
+            power_limit_mw: 0,
+            sm_clock_mhz: 0,
+            memory_clock_mhz: 0,
+            gpu_utilization_percent: 0,
+            memory_utilization_percent: 0,
+            memory_used_bytes: 0,
+            memory_total_bytes: 0,
+            pcie_tx_kib_per_s: 0,
+            pcie_rx_kib_per_s: 0,
+            nvlink_active_links: 0,
+            throttle_reasons: 0,
+            ecc_corrected: 0,
+            ecc_uncorrected: 0,
+            running_processes: 0,
+            fan_speed_percent: 0,
+            field_status: [0; 32],
+            field_nvml_result: [0; 32],
+        }
+    }
+}
+
+/// One kernel launch, as the launch-trace callbacks are told it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_launch_trace {
+    /// sizeof(dc_launch_trace) of the library that filled it
+    pub struct_size: u32,
+    pub device_ordinal: i32,
+    /// The kernel's name as the module has it (mangled for C++ kernels); valid
+    /// during the callback only.
+    pub kernel_name: *const c_char,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub shared_memory_bytes: u32,
+    /// the launch's DC_LAUNCH_* flags
+    pub flags: u32,
+    /// The CUstream it went to (what dc_stream_native gives).
+    pub stream: *mut c_void,
+    /// A number per traced launch in this process, from 1: matches a
+    /// completion to its launch.
+    pub sequence: u64,
+    /// In a completion: the kernel's GPU time in nanoseconds (between events
+    /// recorded around it, about 0.5 us resolution); 0 in a launch.
+    pub gpu_time_ns: u64,
+}
+
+impl Default for dc_launch_trace {
+    /// `DC_LAUNCH_TRACE_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_launch_trace>() as u32,
+            device_ordinal: -1,
+            kernel_name: core::ptr::null(),
+            grid: [0, 0, 0],
+            block: [0, 0, 0],
+            shared_memory_bytes: 0,
+            flags: 0,
+            stream: core::ptr::null_mut(),
+            sequence: 0,
+            gpu_time_ns: 0,
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Functions, in header order. Every one is exported by libdccuda.so.1 (DCCUDA_1.0).
 
@@ -1181,7 +1493,8 @@ extern "C" {
     /// library) without taking ownership: releasing the buffer frees nothing. The
     /// memory must stay valid while the buffer is used. Bounds checks use `size`;
     /// where the driver knows the allocation the pointer lies in, a size that runs
-    /// past it is refused.
+    /// past it is refused (in a range built with dc_vmm_*: past the memory mapped
+    /// there back to back).
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (0 pointer or size,
     /// NULL out), DC_ERROR_OUT_OF_RANGE (size runs past the allocation).
     pub fn dc_buffer_wrap_device(device: dc_device, device_pointer: u64, size: u64, buffer: *mut dc_buffer) -> dc_status;
@@ -1395,6 +1708,199 @@ extern "C" {
     /// registered with DC_ALLOC_READ_ONLY).
     pub fn dc_buffer_fill_2d_async(buffer: dc_buffer, offset: u64, pitch: u64, width: u64, height: u64, value: u32, element_size: u32, stream: dc_stream) -> dc_status;
 
+    /// Create a memory pool on `device`. `max_size` bounds the memory the pool
+    /// reserves (0: the driver's default, the device's memory; needs a CUDA 12.2
+    /// driver otherwise). Flags: DC_POOL_EXPORTABLE. The caller owns the handle.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown flag, NULL
+    /// out, max_size above the device's memory), DC_ERROR_NOT_SUPPORTED (the device
+    /// or driver has no memory pools, a max_size on a driver before 12.2,
+    /// DC_POOL_EXPORTABLE outside Linux), DC_ERROR_DRIVER.
+    pub fn dc_pool_create(device: dc_device, max_size: u64, flags: u32, pool: *mut dc_pool) -> dc_status;
+
+    /// Release the caller's reference to a pool; buffers allocated from it keep
+    /// it alive until they are released (see "Lifetime" above). NULL is ignored.
+    pub fn dc_pool_release(pool: dc_pool);
+
+    /// Set an attribute (DC_POOL_*) of the pool: the reuse ones take 0 or 1,
+    /// DC_POOL_RELEASE_THRESHOLD any number of bytes.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown attribute,
+    /// a reuse value other than 0 or 1), DC_ERROR_DRIVER.
+    pub fn dc_pool_set_attribute(pool: dc_pool, attribute: i32, value: u64) -> dc_status;
+
+    /// The value of an attribute (DC_POOL_*) of the pool.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown attribute,
+    /// NULL out), DC_ERROR_DRIVER.
+    pub fn dc_pool_attribute(pool: dc_pool, attribute: i32, value: *mut u64) -> dc_status;
+
+    /// Fill `stats` (the caller sets struct_size) with the pool's statistics.
+    /// Memory freed in stream order counts as used until the free has run on its
+    /// stream. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL stats,
+    /// bad struct_size), DC_ERROR_DRIVER.
+    pub fn dc_pool_statistics(pool: dc_pool, stats: *mut dc_pool_stats) -> dc_status;
+
+    /// Fill `stats` with the statistics of dccuda's own pool on `device` (the one
+    /// dc_buffer_alloc uses). All zero on a device without pools, or before the
+    /// device's first allocation. Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size), DC_ERROR_DRIVER.
+    pub fn dc_device_pool_statistics(device: dc_device, stats: *mut dc_pool_stats) -> dc_status;
+
+    /// Reset the pool's high-water marks (reserved_high, used_high) to the current
+    /// values. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER.
+    pub fn dc_pool_reset_high_water(pool: dc_pool) -> dc_status;
+
+    /// Give the pool's cached memory back to the system until it reserves at most
+    /// `keep_bytes` (cuMemPoolTrimTo). Memory freed in stream order is trimmed once
+    /// its free has run: synchronise the streams first to trim everything.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER.
+    pub fn dc_pool_trim(pool: dc_pool, keep_bytes: u64) -> dc_status;
+
+    /// Let kernels and copies on `accessor` use the pool's memory (enable 1), or
+    /// take that back (enable 0), for memory allocated before and after the call
+    /// (cuMemPoolSetAccess). The pool's own device always has access: enabling it is
+    /// DC_SUCCESS, disabling it is refused. Needs peer capability between the two
+    /// devices (dc_device_can_access_peer).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (enable not 0 or 1,
+    /// disabling the pool's own device), DC_ERROR_NOT_SUPPORTED (the devices cannot
+    /// access each other), DC_ERROR_DRIVER.
+    pub fn dc_pool_set_access(pool: dc_pool, accessor: dc_device, enable: i32) -> dc_status;
+
+    /// Allocate `size` bytes (size > 0) of device memory from `pool`. With a
+    /// `stream` (of the pool's device) the allocation is in stream order, as
+    /// dc_buffer_alloc_async: work enqueued on `stream` after the call may use it,
+    /// other streams must first wait for `stream`. With a NULL stream it is usable
+    /// from every stream when the call returns, as dc_buffer_alloc. The buffer
+    /// keeps the pool alive and its memory goes back to the pool when released.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (size 0, NULL out,
+    /// a stream of another device), DC_ERROR_OUT_OF_MEMORY (the device, or the
+    /// pool's max_size, has no room), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_buffer_alloc_from_pool(pool: dc_pool, stream: dc_stream, size: u64, buffer: *mut dc_buffer) -> dc_status;
+
+    /// The device's allocation granularity for device memory in bytes
+    /// (cuMemGetAllocationGranularity): growable buffers round their sizes up to
+    /// the minimum one. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+    /// (unknown `which`, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual memory
+    /// management on the device), DC_ERROR_DRIVER.
+    pub fn dc_device_allocation_granularity(device: dc_device, which: i32, granularity: *mut u64) -> dc_status;
+
+    /// Allocate a growable buffer on `device`: reserve `max_size` bytes of device
+    /// address space (cheap: no memory behind it) and map `initial_size` bytes of
+    /// memory (both rounded up to the minimum granularity; 0 \< initial_size \<=
+    /// max_size). dc_buffer_grow maps more; dc_buffer_reserved_size gives the
+    /// reservation; dc_buffer_size the current size. The memory is not
+    /// initialised. Release with dc_buffer_release, which frees it in stream order
+    /// as any buffer's.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size of 0,
+    /// initial_size above max_size, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual
+    /// memory management on the device), DC_ERROR_OUT_OF_MEMORY (no room for
+    /// initial_size, or no address space for max_size), DC_ERROR_DRIVER.
+    pub fn dc_buffer_alloc_growable(device: dc_device, max_size: u64, initial_size: u64, buffer: *mut dc_buffer) -> dc_status;
+
+    /// Grow a growable buffer to at least `size` bytes (rounded up to the
+    /// granularity), mapping new memory after what it has: its address and its
+    /// contents stay; the new bytes are not initialised. A size at or below the
+    /// current one changes nothing (buffers never shrink). The new bytes are usable
+    /// from every stream when the call returns. Other threads may use the buffer
+    /// while it grows (over the size they saw); grows are serialised.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a growable
+    /// buffer, or a view of one), DC_ERROR_OUT_OF_RANGE (size above the
+    /// reservation), DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_buffer_grow(buffer: dc_buffer, size: u64) -> dc_status;
+
+    /// The bytes a growable buffer may grow to (its reservation); for any other
+    /// buffer, its size. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT.
+    pub fn dc_buffer_reserved_size(buffer: dc_buffer, size: *mut u64) -> dc_status;
+
+    /// Reserve `size` bytes of device address space (cuMemAddressReserve; no
+    /// memory behind it): `size` a multiple of the granularity, `alignment` 0 (the
+    /// granularity) or a power of two. Writes the range's first address.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size that is 0
+    /// or not a multiple of the granularity, an alignment that is not a power of
+    /// two, NULL out), DC_ERROR_NOT_SUPPORTED (no virtual memory management),
+    /// DC_ERROR_OUT_OF_MEMORY (no address space that large), DC_ERROR_DRIVER.
+    pub fn dc_vmm_reserve(device: dc_device, size: u64, alignment: u64, address: *mut u64) -> dc_status;
+
+    /// Free a reservation (cuMemAddressFree): `address` and `size` exactly as
+    /// dc_vmm_reserve gave them, with nothing mapped in it any more.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a reservation
+    /// of this device, another size), DC_ERROR_INVALID_STATE (memory still mapped
+    /// in it: dc_vmm_unmap first), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_vmm_free(device: dc_device, address: u64, size: u64) -> dc_status;
+
+    /// Create `size` bytes of physical device memory (cuMemCreate; `size` a multiple
+    /// of the granularity), to be mapped with dc_vmm_map. Writes its handle.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a size that is 0
+    /// or not a multiple of the granularity, NULL out), DC_ERROR_NOT_SUPPORTED,
+    /// DC_ERROR_OUT_OF_MEMORY, DC_ERROR_DRIVER.
+    pub fn dc_vmm_create(device: dc_device, size: u64, handle: *mut u64) -> dc_status;
+
+    /// Release physical memory made by dc_vmm_create (cuMemRelease). Memory still
+    /// mapped stays usable and is freed when its last mapping is unmapped.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (not a live
+    /// handle of this device, or released already), DC_ERROR_CONTEXT_LOST,
+    /// DC_ERROR_DRIVER.
+    pub fn dc_vmm_release(device: dc_device, handle: u64) -> dc_status;
+
+    /// Map the first `size` bytes of physical memory `handle` at `address`
+    /// (cuMemMap): `address` and `size` multiples of the granularity, the range
+    /// inside one reservation and over no other mapping, `size` at most the
+    /// handle's. Nothing may touch the range until dc_vmm_set_access grants access.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (misaligned address
+    /// or size, a range outside every reservation or over a mapping, an unknown or
+    /// released handle, a size above the handle's), DC_ERROR_CONTEXT_LOST,
+    /// DC_ERROR_DRIVER.
+    pub fn dc_vmm_map(device: dc_device, address: u64, size: u64, handle: u64) -> dc_status;
+
+    /// Unmap \[address, address + size) (cuMemUnmap): whole mappings made by
+    /// dc_vmm_map, back to back. Work using the range must have completed.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a range that is
+    /// not whole mappings), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_vmm_unmap(device: dc_device, address: u64, size: u64) -> dc_status;
+
+    /// Set what `accessor` may do with the mapped range \[address, address + size)
+    /// (cuMemSetAccess): DC_VMM_ACCESS_*. The range must be mapped throughout;
+    /// another device needs peer capability.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown access, a
+    /// range not mapped throughout), DC_ERROR_NOT_SUPPORTED (the accessor cannot
+    /// reach the device's memory), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_vmm_set_access(device: dc_device, address: u64, size: u64, accessor: dc_device, access: i32) -> dc_status;
+
+    /// Export `buffer` for another process: writes DC_IPC_HANDLE_SIZE bytes to
+    /// `handle` (`size` >= DC_IPC_HANDLE_SIZE). The buffer must be device memory
+    /// from cuMemAlloc (see above); a view exports its own range.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
+    /// below DC_IPC_HANDLE_SIZE), DC_ERROR_NOT_SUPPORTED (memory that cannot be
+    /// exported, named with what to use instead; not Linux), DC_ERROR_CONTEXT_LOST,
+    /// DC_ERROR_DRIVER.
+    pub fn dc_buffer_export_ipc(buffer: dc_buffer, handle: *mut c_void, size: u64) -> dc_status;
+
+    /// Import memory another process exported (dc_buffer_export_ipc) into
+    /// `device`'s context: a DC_BUFFER_WRAPPED_DEVICE buffer over the exported
+    /// range, usable in copies and as a kernel argument. It does not own the
+    /// memory (see "Lifetimes" above); releasing it unmaps it. A device other than
+    /// the exporter's reaches it through peer access, enabled as needed.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+    /// out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported buffer,
+    /// a handle this process exported, memory the exporter has freed),
+    /// DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_buffer_import_ipc(device: dc_device, handle: *const c_void, size: u64, buffer: *mut dc_buffer) -> dc_status;
+
+    /// Export `event` (created with DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING)
+    /// for another process: writes DC_IPC_HANDLE_SIZE bytes to `handle`.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
+    /// below DC_IPC_HANDLE_SIZE, an event without DC_EVENT_INTERPROCESS),
+    /// DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_event_export_ipc(event: dc_event, handle: *mut c_void, size: u64) -> dc_status;
+
+    /// Import an event another process exported (dc_event_export_ipc) on `device`:
+    /// an event of this process (release it as any event) that dc_stream_wait_event,
+    /// dc_event_synchronize and dc_event_query see as the exporter's; it may be
+    /// recorded here too. It cannot time (dc_event_elapsed_ms).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+    /// out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported event, a
+    /// handle this process exported), DC_ERROR_NOT_SUPPORTED (not Linux),
+    /// DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_event_import_ipc(device: dc_device, handle: *const c_void, size: u64, event: *mut dc_event) -> dc_status;
+
     /// Create a stream on `device`: non-blocking unless DC_STREAM_BLOCKING is given.
     /// `priority`: 0 is the default; lower numbers are higher priority, clamped to
     /// the range dc_stream_priority_range() gives.
@@ -1460,6 +1966,10 @@ extern "C" {
     /// dc_device_set_limit, dc_device_limit, dc_device_set_cache_config,
     /// dc_device_cache_config,
     /// dc_device_enable_peer_access, dc_device_disable_peer_access,
+    /// dc_pool_create, dc_pool_set_access, dc_buffer_alloc_from_pool,
+    /// dc_buffer_alloc_growable, dc_buffer_grow, dc_buffer_import_ipc,
+    /// dc_event_import_ipc, dc_vmm_reserve, dc_vmm_free, dc_vmm_create,
+    /// dc_vmm_release, dc_vmm_map, dc_vmm_unmap, dc_vmm_set_access,
     /// dc_stream_create, dc_stream_synchronize, dc_stream_query,
     /// dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,
     /// dc_stream_end_capture, dc_event_create, dc_event_record,
@@ -1540,7 +2050,8 @@ extern "C" {
     /// 2^32 - 1).
     pub fn dc_stream_batch_mem_ops(stream: dc_stream, ops: *const dc_stream_mem_op, count: u32) -> dc_status;
 
-    /// Create an event on `device`. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
+    /// Create an event on `device` (DC_EVENT_INTERPROCESS only with DC_EVENT_DISABLE_TIMING).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
     /// DC_ERROR_OUT_OF_MEMORY, DC_ERROR_CONTEXT_LOST.
     pub fn dc_event_create(device: dc_device, flags: u32, event: *mut dc_event) -> dc_status;
 
@@ -2453,6 +2964,129 @@ extern "C" {
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_STATE (DC_CONTROL_RUNNING:
     /// stop the kernel first).
     pub fn dc_control_reset(control: dc_control) -> dc_status;
+
+    /// Receive dccuda's decisions at `min_level` (a DC_LOG_* level) and above, in
+    /// `fn(user_data, level, category, message)`; `fn` NULL stops them (then
+    /// `min_level` must still be a level and `user_data` is ignored). One callback
+    /// per process: a later call replaces the earlier one. No callback is set at
+    /// start; while none is, each place that could report costs one relaxed atomic
+    /// load. May be called before dc_init, to hear the driver being loaded.
+    ///
+    /// Threads. The callback runs on the thread that made the decision, inside the
+    /// dc_ call that made it, and possibly while dccuda holds its own locks; several
+    /// threads may run it at once. So it must be quick and must not call dccuda:
+    /// every fallible dc_ call made from inside it fails at once with
+    /// DC_ERROR_INVALID_STATE (the calling dc_ call's own last error is kept), a
+    /// release function must not be called, and messages arising on that thread
+    /// while it runs are dropped. dc_last_error_*, dc_status_name and dc_version
+    /// may be called. When dc_set_log_callback returns, the previous callback runs
+    /// on no thread and is never called again: its user_data may be freed. An
+    /// exception or longjmp must not leave the callback.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (min_level not a DC_LOG_* level),
+    /// DC_ERROR_INVALID_STATE (called from inside the log callback).
+    pub fn dc_set_log_callback(min_level: i32, fn_: dc_log_fn, user_data: *mut c_void) -> dc_status;
+
+    /// Every handle of this process that is live now (made and not yet released),
+    /// as text into `text` (`capacity` bytes): a summary line ("3 live handles: 1
+    /// dc_device, 2 dc_buffer"), then one line per handle with its type and value,
+    /// age, the call and thread that made it, its device, and for a buffer its size
+    /// and kind; "" when no handle is live. A terminating NUL follows;
+    /// `*length` receives the text's length in bytes (without the NUL). Ask for the
+    /// length first with text NULL and capacity 0 (DC_SUCCESS, nothing written),
+    /// then pass a buffer of *length + 1 bytes. When `capacity` is too small
+    /// nothing is written to `text` or `*length` (0) and the status is
+    /// DC_ERROR_OUT_OF_RANGE, its message giving the size needed. Handles come and
+    /// go between two calls: size the second call's buffer with some room, or call
+    /// again on DC_ERROR_OUT_OF_RANGE. For finding leaks in tests and finalizers:
+    /// it visits every slot of the handle table (the cost grows with the number of
+    /// handles ever live at once); creating a handle records its few facts, and
+    /// nothing else pays for the report. Any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL text with a nonzero capacity, NULL
+    /// length), DC_ERROR_OUT_OF_RANGE (capacity too small).
+    pub fn dc_handle_report(text: *mut c_char, capacity: u64, length: *mut u64) -> dc_status;
+
+    /// Call `fn(user_data, info)` once for every handle live when the call began,
+    /// on the calling thread, in no particular order, before returning. The
+    /// handles are gathered first and nothing of dccuda is locked while `fn` runs:
+    /// it may call dccuda, release the handle it is told about (the report is of
+    /// the moment the call began) or make new ones (not reported this time).
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL fn).
+    pub fn dc_handle_visit(fn_: dc_handle_fn, user_data: *mut c_void) -> dc_status;
+
+    /// Fill `telemetry` (the caller sets struct_size; every published size is
+    /// accepted and only that many bytes are written) with the device's telemetry
+    /// now, read from NVML, the NVIDIA driver's management library, which dccuda
+    /// loads at the first call (DCCUDA_NVML_LIBRARY, else libnvidia-ml.so.1 /
+    /// nvml.dll). The NVML device is found by the CUDA device's UUID, never by
+    /// ordinal (CUDA_VISIBLE_DEVICES and CUDA's ordering differ from NVML's). The
+    /// call succeeds whenever the arguments are good: each field the device, the
+    /// driver or the process's permissions do not give is marked in field_status
+    /// (and reads 0); without NVML every field is DC_TELEMETRY_NO_NVML, and
+    /// dc_telemetry_library says why. It takes some tens of milliseconds on a real
+    /// GPU (about fifteen NVML queries; NVML samples each PCIe counter over 20 ms):
+    /// poll it at human rates, not per kernel. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL telemetry,
+    /// a struct_size smaller than the first published one).
+    pub fn dc_device_telemetry_get(device: dc_device, telemetry: *mut dc_device_telemetry) -> dc_status;
+
+    /// Where NVML was loaded from ("libnvidia-ml.so.1"), loading it if that was
+    /// not tried yet. Static for the life of the process. When NVML cannot be used,
+    /// DC_ERROR_NOT_SUPPORTED with a message saying what was tried, why it failed
+    /// and what to do; telemetry is then all DC_TELEMETRY_NO_NVML.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NOT_SUPPORTED.
+    pub fn dc_telemetry_library(path: *mut *const c_char) -> dc_status;
+
+    /// Open a range named `name` (UTF-8, copied by the profiler) on the calling
+    /// thread, nested in the thread's open ranges. Any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL name).
+    pub fn dc_range_push(name: *const c_char) -> dc_status;
+
+    /// Close the calling thread's innermost open range. Cannot fail: without a
+    /// profiler, when the thread has no range open, or in a forked child nothing
+    /// happens; it never touches the last error. Any thread.
+    pub fn dc_range_pop();
+
+    /// An instant event named `name` on the timeline. Any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL name).
+    pub fn dc_mark(name: *const c_char) -> dc_status;
+
+    /// Name `stream` `name` in the profiler's timeline (nvtxNameCuStreamA); does
+    /// nothing without a profiler. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL name).
+    pub fn dc_stream_set_name(stream: dc_stream, name: *const c_char) -> dc_status;
+
+    /// Start and stop the profiler's collection (cuProfilerStart/Stop), for a
+    /// profiler started with collection off (nsys --capture-range=cudaProfilerApi):
+    /// the region between them is what it records. Without a profiler they do
+    /// nothing. `device`'s context is the one bound for the call. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_NOT_SUPPORTED (the driver lacks
+    /// the entry point).
+    pub fn dc_profiler_start(device: dc_device) -> dc_status;
+
+    /// See dc_profiler_start. Errors: as dc_profiler_start.
+    pub fn dc_profiler_stop(device: dc_device) -> dc_status;
+
+    /// Trace kernel launches: `on_launch(user_data, trace)` after each launch the
+    /// driver accepted (dc_launch_kernel, dc_launch_enqueue; launches captured into
+    /// a graph included, graph replays not), on the launching thread; and, when
+    /// `on_complete` is not NULL, `on_complete(user_data, trace)` once the kernel
+    /// has run, with its GPU time: dccuda then records an event before and after
+    /// each launch (not while the stream captures a graph: such launches get no
+    /// completion) and a thread of dccuda's waits for them and calls on_complete,
+    /// in launch order per device. Either function may be NULL; both NULL stops
+    /// tracing (completions still pending are dropped). One tracer per process: a
+    /// later call replaces the earlier one. While no tracer is set, a launch pays
+    /// one relaxed atomic load (bench_launch measures it); with on_complete, each
+    /// launch also pays two event records.
+    ///
+    /// The callbacks may run while dccuda holds its own locks, so they must be
+    /// quick and must not call dccuda: a fallible dc_ call from inside them fails
+    /// with DC_ERROR_INVALID_STATE, as inside the log callback (see
+    /// dc_set_log_callback), and a release function must not be called. When this
+    /// call returns, the previous callbacks run on no thread and are never called
+    /// again: their user_data may be freed.
+    /// Errors: DC_ERROR_INVALID_STATE (called from inside a dccuda callback).
+    pub fn dc_set_launch_trace(on_launch: dc_launch_trace_fn, on_complete: dc_launch_trace_fn, user_data: *mut c_void) -> dc_status;
 }
 
 /// Every public struct with its fields, in declaration order: what the layout report
@@ -2463,6 +3097,7 @@ macro_rules! __dccuda_for_each_struct {
     ($m:ident) => {
         $m!(dc_init_options { struct_size, flags, driver_library, nvrtc_library, cache_dir, cache_max_bytes });
         $m!(dc_device_info { struct_size, ordinal, name, uuid, pci_domain_id, pci_bus_id, pci_device_id, compute_capability_major, compute_capability_minor, multiprocessor_count, total_memory, free_memory, clock_rate_khz, memory_clock_rate_khz, memory_bus_width_bits, warp_size, max_threads_per_block, max_threads_per_multiprocessor, max_block_dim, max_grid_dim, max_shared_memory_per_block, max_shared_memory_per_block_optin, max_shared_memory_per_multiprocessor, max_registers_per_block, l2_cache_size, async_engine_count, unified_addressing, managed_memory, concurrent_managed_access, pageable_memory_access, cooperative_launch, cluster_launch, memory_pools_supported, host_native_atomics, ecc_enabled, kernel_exec_timeout, integrated, tcc_driver });
+        $m!(dc_pool_stats { struct_size, device_ordinal, reserved_current, reserved_high, used_current, used_high });
         $m!(dc_stream_mem_op { kind, compare, flags, reserved, buffer, offset, value });
         $m!(dc_compile_options { struct_size, output, arch, flags, max_registers, num_options, num_defines, num_include_paths, num_headers, num_name_expressions, std, options, defines, include_paths, header_names, header_sources, name_expressions });
         $m!(dc_link_input { kind, reserved, program, data, size, path, name });
@@ -2473,6 +3108,9 @@ macro_rules! __dccuda_for_each_struct {
         $m!(dc_arg { kind, size, value, buffer, offset });
         $m!(dc_queue_stats { struct_size, direction, slot_size, capacity, length, enqueued, dequeued, full_waits, empty_waits, drops });
         $m!(dc_control_info { struct_size, state, stop_requested, last_error, heartbeat, errors, idle_us });
+        $m!(dc_handle_info { struct_size, handle_type, handle, age_ns, thread_id, created_by, device_ordinal, buffer_kind, buffer_size, buffer_view, reserved });
+        $m!(dc_device_telemetry { struct_size, nvml_index, timestamp_us, temperature_c, power_mw, power_limit_mw, sm_clock_mhz, memory_clock_mhz, gpu_utilization_percent, memory_utilization_percent, memory_used_bytes, memory_total_bytes, pcie_tx_kib_per_s, pcie_rx_kib_per_s, nvlink_active_links, throttle_reasons, ecc_corrected, ecc_uncorrected, running_processes, fan_speed_percent, field_status, field_nvml_result });
+        $m!(dc_launch_trace { struct_size, device_ordinal, kernel_name, grid, block, shared_memory_bytes, flags, stream, sequence, gpu_time_ns });
     };
 }
 
@@ -2509,6 +3147,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_INIT_NO_NVRTC);
         $m!(DC_INIT_NO_DISK_CACHE);
         $m!(DC_INIT_NO_MEMORY_CACHE);
+        $m!(DC_INIT_REPORT_LEAKS);
         $m!(DC_HANDLE_DEVICE);
         $m!(DC_HANDLE_BUFFER);
         $m!(DC_HANDLE_STREAM);
@@ -2520,6 +3159,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_HANDLE_GRAPH);
         $m!(DC_HANDLE_QUEUE);
         $m!(DC_HANDLE_CONTROL);
+        $m!(DC_HANDLE_POOL);
         $m!(DC_HANDLE_LIBRARY);
         $m!(DC_LIMIT_STACK_SIZE);
         $m!(DC_LIMIT_PRINTF_FIFO_SIZE);
@@ -2552,6 +3192,17 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_COPY_PATH_PEER);
         $m!(DC_COPY_PATH_STAGED);
         $m!(DC_COPY_PATH_HOST);
+        $m!(DC_POOL_EXPORTABLE);
+        $m!(DC_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES);
+        $m!(DC_POOL_REUSE_ALLOW_OPPORTUNISTIC);
+        $m!(DC_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES);
+        $m!(DC_POOL_RELEASE_THRESHOLD);
+        $m!(DC_GRANULARITY_MINIMUM);
+        $m!(DC_GRANULARITY_RECOMMENDED);
+        $m!(DC_VMM_ACCESS_NONE);
+        $m!(DC_VMM_ACCESS_READ);
+        $m!(DC_VMM_ACCESS_READWRITE);
+        $m!(DC_IPC_HANDLE_SIZE);
         $m!(DC_STREAM_BLOCKING);
         $m!(DC_STREAM_LEGACY);
         $m!(DC_STREAM_PER_THREAD);
@@ -2567,6 +3218,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_MEM_OP_WRITE64);
         $m!(DC_EVENT_DISABLE_TIMING);
         $m!(DC_EVENT_BLOCKING_SYNC);
+        $m!(DC_EVENT_INTERPROCESS);
         $m!(DC_OUTPUT_CUBIN);
         $m!(DC_OUTPUT_PTX);
         $m!(DC_OUTPUT_LTOIR);
@@ -2636,5 +3288,31 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_CONTROL_IDLE);
         $m!(DC_CONTROL_RUNNING);
         $m!(DC_CONTROL_STOPPED);
+        $m!(DC_LOG_TRACE);
+        $m!(DC_LOG_DEBUG);
+        $m!(DC_LOG_INFO);
+        $m!(DC_LOG_WARNING);
+        $m!(DC_LOG_ERROR);
+        $m!(DC_TELEMETRY_FIELD_TEMPERATURE);
+        $m!(DC_TELEMETRY_FIELD_POWER);
+        $m!(DC_TELEMETRY_FIELD_POWER_LIMIT);
+        $m!(DC_TELEMETRY_FIELD_SM_CLOCK);
+        $m!(DC_TELEMETRY_FIELD_MEMORY_CLOCK);
+        $m!(DC_TELEMETRY_FIELD_UTILIZATION);
+        $m!(DC_TELEMETRY_FIELD_MEMORY);
+        $m!(DC_TELEMETRY_FIELD_PCIE_THROUGHPUT);
+        $m!(DC_TELEMETRY_FIELD_NVLINK_LINKS);
+        $m!(DC_TELEMETRY_FIELD_THROTTLE_REASONS);
+        $m!(DC_TELEMETRY_FIELD_ECC_ERRORS);
+        $m!(DC_TELEMETRY_FIELD_PROCESSES);
+        $m!(DC_TELEMETRY_FIELD_FAN_SPEED);
+        $m!(DC_TELEMETRY_AVAILABLE);
+        $m!(DC_TELEMETRY_NO_NVML);
+        $m!(DC_TELEMETRY_NOT_MAPPED);
+        $m!(DC_TELEMETRY_NOT_SUPPORTED);
+        $m!(DC_TELEMETRY_NO_PERMISSION);
+        $m!(DC_TELEMETRY_GPU_LOST);
+        $m!(DC_TELEMETRY_FAILED);
+        $m!(DC_TELEMETRY_MISSING_ENTRY);
     };
 }

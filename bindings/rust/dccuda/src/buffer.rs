@@ -182,6 +182,89 @@ impl<T: Pod> DeviceBuffer<T> {
         Ok(buffer)
     }
 
+    /// A growable buffer: `max_len` elements of address space reserved once, `initial_len`
+    /// mapped (both rounded up to the device's allocation granularity, so [`len`](Self::len)
+    /// may exceed what was asked). [`grow`](Self::grow) maps more; the device address never
+    /// changes and growing never copies.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_alloc_growable`](crate::sys::dc_buffer_alloc_growable) fails (the header's
+    /// documentation, on the `sys` item, says when). A length whose size in bytes does not fit
+    /// in 64 bits is `OUT_OF_RANGE`.
+    pub fn growable(device: &Device, max_len: usize, initial_len: usize) -> Result<Self> {
+        let max_bytes = bytes_of::<T>(max_len, "DeviceBuffer::growable")?;
+        let initial_bytes = bytes_of::<T>(initial_len, "DeviceBuffer::growable")?;
+        let mut raw = std::ptr::null_mut();
+        check(unsafe { sys::dc_buffer_alloc_growable(device.as_raw(), max_bytes, initial_bytes, &mut raw) })?;
+        let mut size = 0u64;
+        let status = unsafe { sys::dc_buffer_size(raw, &mut size) };
+        if status != sys::DC_SUCCESS {
+            let e = Error::last(status);
+            unsafe { sys::dc_buffer_release(raw) };
+            return Err(e);
+        }
+        let len = (size / size_of::<T>().max(1) as u64) as usize;
+        Ok(DeviceBuffer { raw, len, uses: StreamUses::default(), _t: PhantomData })
+    }
+
+    /// Grows a growable buffer to at least `len` elements (rounded up to the granularity);
+    /// its address and contents stay. A smaller `len` changes nothing.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_buffer_grow`](crate::sys::dc_buffer_grow)
+    /// fails (the header's documentation, on the `sys` item, says when): `INVALID_ARGUMENT` for
+    /// a buffer that is not growable, `OUT_OF_RANGE` past its reservation.
+    pub fn grow(&mut self, len: usize) -> Result<()> {
+        let bytes = bytes_of::<T>(len, "DeviceBuffer::grow")?;
+        check(unsafe { sys::dc_buffer_grow(self.raw, bytes) })?;
+        let mut size = 0u64;
+        check(unsafe { sys::dc_buffer_size(self.raw, &mut size) })?;
+        self.len = (size / size_of::<T>().max(1) as u64) as usize;
+        Ok(())
+    }
+
+    /// The elements a growable buffer may grow to (its reservation); for another buffer its
+    /// length.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_reserved_size`](crate::sys::dc_buffer_reserved_size) fails (the header's
+    /// documentation, on the `sys` item, says when).
+    pub fn reserved_len(&self) -> Result<usize> {
+        let mut size = 0u64;
+        check(unsafe { sys::dc_buffer_reserved_size(self.raw, &mut size) })?;
+        Ok((size / size_of::<T>().max(1) as u64) as usize)
+    }
+
+    /// Exports the buffer for another process ([`import_ipc`](Self::import_ipc) there): device
+    /// memory allocated with `DC_ALLOC_NO_POOL`, or a view of it.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_export_ipc`](crate::sys::dc_buffer_export_ipc) fails (the header's
+    /// documentation, on the `sys` item, says when): `NOT_SUPPORTED` for memory that cannot be
+    /// shared.
+    pub fn export_ipc(&self) -> Result<[u8; sys::DC_IPC_HANDLE_SIZE as usize]> {
+        let mut bytes = [0u8; sys::DC_IPC_HANDLE_SIZE as usize];
+        check(unsafe { sys::dc_buffer_export_ipc(self.raw, bytes.as_mut_ptr().cast(), bytes.len() as u64) })?;
+        Ok(bytes)
+    }
+
+    /// Imports memory another process exported: a buffer that does not own it (the exporter
+    /// keeps it alive); dropping it unmaps it here.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_import_ipc`](crate::sys::dc_buffer_import_ipc) fails (the header's
+    /// documentation, on the `sys` item, says when). A size that is not a whole number of
+    /// elements is `INVALID_ARGUMENT`.
+    pub fn import_ipc(device: &Device, handle: &[u8]) -> Result<Self> {
+        let mut raw = std::ptr::null_mut();
+        check(unsafe { sys::dc_buffer_import_ipc(device.as_raw(), handle.as_ptr().cast(), handle.len() as u64, &mut raw) })?;
+        Self::from_library(raw, "DeviceBuffer::import_ipc")
+    }
+
     /// Page-locked host memory (fast, truly asynchronous copies). Flags: DC_ALLOC_PORTABLE,
     /// DC_ALLOC_DEVICE_MAPPED, DC_ALLOC_WRITE_COMBINED.
     ///

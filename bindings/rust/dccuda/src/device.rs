@@ -104,6 +104,104 @@ impl Device {
         Ok((free, total))
     }
 
+    /// The statistics of the library's own stream-ordered pool on the device (the one
+    /// [`DeviceBuffer::new`](crate::DeviceBuffer::new) uses); all zero without pools.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_device_pool_statistics`](crate::sys::dc_device_pool_statistics) fails (the header's
+    /// documentation, on the `sys` item, says when).
+    pub fn pool_stats(&self) -> Result<crate::PoolStats> {
+        let mut s = sys::dc_pool_stats::default();
+        check(unsafe { sys::dc_device_pool_statistics(self.raw, &mut s) })?;
+        Ok(crate::PoolStats::from_raw(&s))
+    }
+
+    /// The device's allocation granularity in bytes (`recommended`: the one best for
+    /// performance, else the minimum growable buffers round to).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_device_allocation_granularity`](crate::sys::dc_device_allocation_granularity) fails
+    /// (the header's documentation, on the `sys` item, says when).
+    pub fn allocation_granularity(&self, recommended: bool) -> Result<u64> {
+        let which = if recommended { sys::DC_GRANULARITY_RECOMMENDED } else { sys::DC_GRANULARITY_MINIMUM };
+        let mut g = 0u64;
+        check(unsafe { sys::dc_device_allocation_granularity(self.raw, which, &mut g) })?;
+        Ok(g)
+    }
+
+    /// Reserves `size` bytes of device address space (a multiple of the granularity;
+    /// `alignment` 0 or a power of two); the caller frees it with
+    /// [`vmm_free`](Self::vmm_free).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_vmm_reserve`](crate::sys::dc_vmm_reserve)
+    /// fails (the header's documentation, on the `sys` item, says when).
+    pub fn vmm_reserve(&self, size: u64, alignment: u64) -> Result<u64> {
+        let mut address = 0u64;
+        check(unsafe { sys::dc_vmm_reserve(self.raw, size, alignment, &mut address) })?;
+        Ok(address)
+    }
+
+    /// Frees a reservation whole, once nothing is mapped in it.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_vmm_free`](crate::sys::dc_vmm_free) fails
+    /// (the header's documentation, on the `sys` item, says when).
+    pub fn vmm_free(&self, address: u64, size: u64) -> Result<()> {
+        check(unsafe { sys::dc_vmm_free(self.raw, address, size) })
+    }
+
+    /// Creates `size` bytes of physical memory (a multiple of the granularity); the caller
+    /// releases it with [`vmm_release`](Self::vmm_release).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_vmm_create`](crate::sys::dc_vmm_create) fails
+    /// (the header's documentation, on the `sys` item, says when).
+    pub fn vmm_create(&self, size: u64) -> Result<u64> {
+        let mut handle = 0u64;
+        check(unsafe { sys::dc_vmm_create(self.raw, size, &mut handle) })?;
+        Ok(handle)
+    }
+
+    /// Releases physical memory (freed at its last unmap if mapped).
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_vmm_release`](crate::sys::dc_vmm_release)
+    /// fails (the header's documentation, on the `sys` item, says when).
+    pub fn vmm_release(&self, handle: u64) -> Result<()> {
+        check(unsafe { sys::dc_vmm_release(self.raw, handle) })
+    }
+
+    /// Maps the first `size` bytes of `handle` at `address` inside a reservation.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_vmm_map`](crate::sys::dc_vmm_map) fails (the
+    /// header's documentation, on the `sys` item, says when).
+    pub fn vmm_map(&self, address: u64, size: u64, handle: u64) -> Result<()> {
+        check(unsafe { sys::dc_vmm_map(self.raw, address, size, handle) })
+    }
+
+    /// Unmaps whole mappings covering `[address, address + size)`.
+    ///
+    /// # Errors
+    /// The library's status and message when [`dc_vmm_unmap`](crate::sys::dc_vmm_unmap) fails
+    /// (the header's documentation, on the `sys` item, says when).
+    pub fn vmm_unmap(&self, address: u64, size: u64) -> Result<()> {
+        check(unsafe { sys::dc_vmm_unmap(self.raw, address, size) })
+    }
+
+    /// Sets `accessor`'s access (`sys::DC_VMM_ACCESS_*`) to a mapped range.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_vmm_set_access`](crate::sys::dc_vmm_set_access) fails (the header's documentation,
+    /// on the `sys` item, says when).
+    pub fn vmm_set_access(&self, address: u64, size: u64, accessor: &Device, access: i32) -> Result<()> {
+        check(unsafe { sys::dc_vmm_set_access(self.raw, address, size, accessor.raw, access) })
+    }
+
     /// Waits until all work on the device has finished.
     ///
     /// # Errors

@@ -34,6 +34,32 @@ impl Event {
         Ok(Event { raw })
     }
 
+    /// Exports an event made with `DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING` for another
+    /// process ([`import_ipc`](Self::import_ipc) there).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_event_export_ipc`](crate::sys::dc_event_export_ipc) fails (the header's documentation,
+    /// on the `sys` item, says when).
+    pub fn export_ipc(&self) -> Result<[u8; sys::DC_IPC_HANDLE_SIZE as usize]> {
+        let mut bytes = [0u8; sys::DC_IPC_HANDLE_SIZE as usize];
+        check(unsafe { sys::dc_event_export_ipc(self.raw, bytes.as_mut_ptr().cast(), bytes.len() as u64) })?;
+        Ok(bytes)
+    }
+
+    /// Imports an event another process exported: waiting on it waits for the exporter's
+    /// last record.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_event_import_ipc`](crate::sys::dc_event_import_ipc) fails (the header's documentation,
+    /// on the `sys` item, says when).
+    pub fn import_ipc(device: &Device, handle: &[u8]) -> Result<Event> {
+        let mut raw = std::ptr::null_mut();
+        check(unsafe { sys::dc_event_import_ipc(device.as_raw(), handle.as_ptr().cast(), handle.len() as u64, &mut raw) })?;
+        Ok(Event { raw })
+    }
+
     /// Records the event at the current end of `stream` (a stream of the event's device).
     ///
     /// # Errors

@@ -1,0 +1,85 @@
+// The virtual memory pieces (dc_vmm_*): a range built by hand from two
+// physical allocations is one buffer to copies (through
+// dc_buffer_wrap_device), and every rule is checked before the driver sees
+// the call: granularity, reservations, overlaps, whole mappings, order of
+// release.
+#include <vector>
+
+#include "memory/memory_test.h"
+
+namespace {
+
+using namespace memtest;
+
+class VmmTest : public MemoryTest {
+ protected:
+  void SetUp() override {
+    MemoryTest::SetUp();
+    if (HasFatalFailure() || IsSkipped()) return;
+    ASSERT_DC_OK(dc_device_allocation_granularity(device_, DC_GRANULARITY_MINIMUM, &g_));
+  }
+  uint64_t g_ = 0;
+};
+
+TEST_F(VmmTest, TwoAllocationsMappedBackToBackAreOneRange) {
+  uint64_t base = 0, first = 0, second = 0;
+  ASSERT_DC_OK(dc_vmm_reserve(device_, 4 * g_, 0, &base));
+  EXPECT_NE(base, 0u);
+  ASSERT_DC_OK(dc_vmm_create(device_, g_, &first));
+  ASSERT_DC_OK(dc_vmm_create(device_, 2 * g_, &second));
+  ASSERT_DC_OK(dc_vmm_map(device_, base, g_, first));
+  ASSERT_DC_OK(dc_vmm_map(device_, base + g_, 2 * g_, second));
+  ASSERT_DC_OK(dc_vmm_set_access(device_, base, 3 * g_, device_, DC_VMM_ACCESS_READWRITE));
+  // Released while mapped: the memory stays until the unmap.
+  ASSERT_DC_OK(dc_vmm_release(device_, first));
+  dc_buffer view = nullptr;
+  ASSERT_DC_OK(dc_buffer_wrap_device(device_, base, 3 * g_, &view));
+  std::vector<uint8_t> data = random_bytes(8192, 5), back(8192);
+  ASSERT_DC_OK(dc_buffer_write(view, g_ - 4096, data.data(), data.size()));
+  ASSERT_DC_OK(dc_buffer_read(view, g_ - 4096, back.data(), back.size()));
+  EXPECT_EQ(first_difference(back.data(), data.data(), data.size()), -1) << "across the two allocations";
+  dc_buffer_release(view);
+  // A wrap may not run past what is mapped back to back (a GPU's pointer
+  // attributes would describe the first mapping only).
+  EXPECT_DC_ERROR(dc_buffer_wrap_device(device_, base, 3 * g_ + 1, &view), DC_ERROR_OUT_OF_RANGE,
+                  "runs past the memory mapped there");
+  EXPECT_DC_ERROR(dc_buffer_wrap_device(device_, base + 3 * g_, 1, &view), DC_ERROR_OUT_OF_RANGE, "(0 bytes");
+
+  // The rules, each refused with its reason.
+  EXPECT_DC_ERROR(dc_vmm_free(device_, base, 4 * g_), DC_ERROR_INVALID_STATE, "dc_vmm_unmap them first");
+  EXPECT_DC_ERROR(dc_vmm_unmap(device_, base, g_ + g_ / 2), DC_ERROR_INVALID_ARGUMENT, "");
+  EXPECT_DC_ERROR(dc_vmm_unmap(device_, base + g_, g_), DC_ERROR_INVALID_ARGUMENT, "ends inside a mapping");
+  EXPECT_DC_ERROR(dc_vmm_map(device_, base + g_, g_, second), DC_ERROR_INVALID_ARGUMENT, "overlaps the mapping");
+  EXPECT_DC_ERROR(dc_vmm_map(device_, base + 3 * g_, g_, first), DC_ERROR_INVALID_ARGUMENT, "not live physical");
+  EXPECT_DC_ERROR(dc_vmm_set_access(device_, base, 4 * g_, device_, DC_VMM_ACCESS_READWRITE),
+                  DC_ERROR_INVALID_ARGUMENT, "does not begin a mapping");
+  EXPECT_DC_ERROR(dc_vmm_set_access(device_, base, g_, device_, 2), DC_ERROR_INVALID_ARGUMENT, "access 2");
+
+  ASSERT_DC_OK(dc_vmm_unmap(device_, base, 3 * g_));
+  ASSERT_DC_OK(dc_vmm_release(device_, second));
+  EXPECT_DC_ERROR(dc_vmm_release(device_, second), DC_ERROR_INVALID_ARGUMENT, "not live physical memory");
+  ASSERT_DC_OK(dc_vmm_free(device_, base, 4 * g_));
+  if (auto* fake = dctest::fake_driver()) {
+    EXPECT_EQ(fake->live("physical"), 0) << "the released allocation went with its unmap";
+    EXPECT_EQ(fake->live("reservations"), 0);
+  }
+}
+
+TEST_F(VmmTest, SizesAndAddressesFollowTheGranularity) {
+  uint64_t base = 0, handle = 0;
+  EXPECT_DC_ERROR(dc_vmm_reserve(device_, g_ + 1, 0, &base), DC_ERROR_INVALID_ARGUMENT,
+                  "is not a multiple of device 0's allocation granularity");
+  EXPECT_DC_ERROR(dc_vmm_reserve(device_, g_, 3, &base), DC_ERROR_INVALID_ARGUMENT, "alignment 3 is not a power of two");
+  EXPECT_DC_ERROR(dc_vmm_create(device_, g_ / 2, &handle), DC_ERROR_INVALID_ARGUMENT, "round it up to");
+  ASSERT_DC_OK(dc_vmm_reserve(device_, 2 * g_, 0, &base));
+  ASSERT_DC_OK(dc_vmm_create(device_, g_, &handle));
+  EXPECT_DC_ERROR(dc_vmm_map(device_, base + 4096, g_, handle), DC_ERROR_INVALID_ARGUMENT, "address");
+  EXPECT_DC_ERROR(dc_vmm_map(device_, base, 2 * g_, handle), DC_ERROR_INVALID_ARGUMENT, "exceeds the physical memory");
+  EXPECT_DC_ERROR(dc_vmm_map(device_, base + 2 * g_, g_, handle), DC_ERROR_INVALID_ARGUMENT, "lies in no reservation");
+  EXPECT_DC_ERROR(dc_vmm_free(device_, base, g_), DC_ERROR_INVALID_ARGUMENT, "free it whole");
+  ASSERT_DC_OK(dc_vmm_release(device_, handle));
+  ASSERT_DC_OK(dc_vmm_free(device_, base, 2 * g_));
+  EXPECT_DC_ERROR(dc_vmm_free(device_, base, 2 * g_), DC_ERROR_INVALID_ARGUMENT, "is not a reservation");
+}
+
+}  // namespace
