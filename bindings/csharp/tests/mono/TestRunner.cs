@@ -23,7 +23,7 @@ namespace Dccuda.Tests
         {
             typeof(CoreTests), typeof(DeviceTests), typeof(BufferTests), typeof(StreamTests),
             typeof(CompileTests), typeof(LinkTests), typeof(LaunchTests), typeof(GraphBuildTests), typeof(QueueTests), typeof(Copies2D3DTests), typeof(AsyncTests), typeof(LifetimeTests), typeof(RegressionTests), typeof(DiagnosticsTests),
-            typeof(FaultTests), typeof(MemoryWave2Tests),
+            typeof(FaultTests), typeof(MemoryWave2Tests), typeof(LibraryTests),
         };
 
         private static int Main(string[] args)
