@@ -26,10 +26,11 @@ Ref<Library> Library::load(const void* image, size_t size, const dc_module_optio
   const DriverApi& api = driver_api();
   // Every entry point a library needs came with CUDA 12.0; a driver without
   // them can still load the image per device.
-  if (!present(api.cuLibraryLoadData) || !present(api.cuLibraryGetKernel) || !present(api.cuKernelGetFunction))
-    fail(DC_ERROR_NOT_SUPPORTED, "the installed driver (CUDA %s) has no context-independent libraries "
-         "(cuLibraryLoadData, cuLibraryGetKernel and cuKernelGetFunction need a driver for CUDA 12.0 or newer); "
-         "update the NVIDIA driver, or load the image on each device with dc_module_load",
+  if (!present(api.cuLibraryLoadData) || !present(api.cuLibraryGetKernel) || !present(api.cuKernelGetFunction) ||
+      !present(api.cuLibraryUnload))
+    fail(DC_ERROR_NOT_SUPPORTED, "the installed driver (CUDA %s) has no context-independent libraries: each of "
+         "cuLibraryLoadData, cuLibraryGetKernel, cuKernelGetFunction and cuLibraryUnload needs a driver for CUDA "
+         "12.0 or newer; update the NVIDIA driver, or load the image on each device with dc_module_load",
          cuda_version_string(driver_state().version).c_str());
   PreparedImage prepared = prepare_image(image, size);
 

@@ -814,7 +814,9 @@ FACTS = {
     ),
     "dc_vmm_map": dict(
         valid={"address": "fx.vmm_reserved + 2 * fx.granularity", "size": "fx.granularity", "handle": "fx.vmm_spare"},
-        ints={"address": ("bad", ["0", "fx.vmm_reserved + 1", "fx.vmm_reserved + 4 * fx.granularity"], ARG),
+        # Past the end of every reservation: well past it, since reservations made one after the other
+        # can be adjacent on a GPU (vmm_reserved + 4 granules was the next reservation there).
+        ints={"address": ("bad", ["0", "fx.vmm_reserved + 1", "fx.vmm_reserved + 4096 * fx.granularity"], ARG),
               "size": ("bad", ["0", "fx.granularity + 1", "2 * fx.granularity"], ARG),
               "handle": ("bad", ["0", "1"], ARG)},
         extra=[("over a mapping", {"address": "fx.vmm_reserved"}, ARG, "overlaps the mapping")],

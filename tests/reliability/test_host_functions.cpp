@@ -46,6 +46,7 @@ struct Objects {
   uint64_t vmm_address = 0;      // a 2 MiB reservation, nothing mapped
   uint64_t vmm_handle = 0;       // 2 MiB of physical memory, not mapped
   dc_event shared = nullptr;     // exported into ipc_event
+  dc_library library = nullptr;  // the program's image, loaded once
   uint8_t ipc_buffer[DC_IPC_HANDLE_SIZE] = {};
   uint8_t ipc_event[DC_IPC_HANDLE_SIZE] = {};
   std::vector<uint8_t> host = std::vector<uint8_t>(4096, 1);
@@ -67,6 +68,7 @@ void release_any(dc_graph h) { dc_graph_release(h); }
 void release_any(dc_queue h) { dc_queue_release(h); }
 void release_any(dc_control h) { dc_control_release(h); }
 void release_any(dc_pool h) { dc_pool_release(h); }
+void release_any(dc_library h) { dc_library_release(h); }
 
 // Out-pointers start as a made-up handle: a refused call must clear them.
 template <class Handle>
@@ -153,6 +155,14 @@ std::vector<Case> refused_calls() {
          dc_program_output(o.program, nullptr, &image, &size);
          dc_module m = sentinel<dc_module>(); dc_status s = dc_module_load(o.device, image, size, nullptr, &m); return cleared(s, m); }},
       {"dc_module_load_file", [](Objects& o) { dc_module m = sentinel<dc_module>(); dc_status s = dc_module_load_file(o.device, "/nonexistent.cubin", nullptr, &m); return cleared(s, m); }},
+      {"dc_library_load", [](Objects& o) {
+         const void* image = nullptr; uint64_t size = 0;
+         dc_program_output(o.program, nullptr, &image, &size);
+         dc_library l = sentinel<dc_library>(); dc_status s = dc_library_load(image, size, nullptr, &l); return cleared(s, l); }},
+      {"dc_library_load_file", [](Objects&) { dc_library l = sentinel<dc_library>(); dc_status s = dc_library_load_file("/nonexistent.cubin", nullptr, &l); return cleared(s, l); }},
+      {"dc_library_function_count", [](Objects& o) { uint32_t n = 0; return dc_library_function_count(o.library, &n); }},
+      {"dc_library_function_name", [](Objects& o) { const char* n = nullptr; return dc_library_function_name(o.library, 0, &n); }},
+      {"dc_library_get_function", [](Objects& o) { dc_function f = sentinel<dc_function>(); dc_status s = dc_library_get_function(o.library, o.device, "empty", &f); return cleared(s, f); }},
       {"dc_module_load_program", [](Objects& o) { dc_module m = sentinel<dc_module>(); dc_status s = dc_module_load_program(o.device, o.program, nullptr, &m); return cleared(s, m); }},
       {"dc_module_compile_and_load", [](Objects& o) {
          dc_module m = sentinel<dc_module>();
@@ -252,6 +262,12 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   ASSERT_DC_OK(dc_compile(dctest::kKernels, "host_functions.cu", &options, device_, &o.program));
   ASSERT_DC_OK(dc_module_load_program(device_, o.program, nullptr, &o.module));
   ASSERT_DC_OK(dc_module_get_function(o.module, "empty", &o.function));
+  {
+    const void* image = nullptr;
+    uint64_t size = 0;
+    ASSERT_DC_OK(dc_program_output(o.program, nullptr, &image, &size));
+    ASSERT_DC_OK(dc_library_load(image, size, nullptr, &o.library));
+  }
   ASSERT_DC_OK(dc_launch_create(o.function, &o.config, &o.launch));
   ASSERT_DC_OK(dc_stream_begin_capture(o.stream, DC_CAPTURE_THREAD_LOCAL));
   ASSERT_DC_OK(dc_launch_enqueue(o.launch, o.stream));
@@ -303,6 +319,7 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   dc_vmm_release(device_, o.vmm_handle);
   dc_vmm_free(device_, o.vmm_address, 2u << 20);
   dc_event_release(o.shared);
+  dc_library_release(o.library);
   dc_graph_release(o.graph);
   dc_graph_release(o.built);
   dc_launch_release(o.launch);
