@@ -34,4 +34,5 @@ dc_test(test_growable_large SOURCES ${DCTEST_MEMORY}/test_growable_large.cpp)
 dc_test(test_ipc_processes SOURCES ${DCTEST_MEMORY}/test_ipc_processes.cpp)
 # White-box: a view hands its last stream to its root buffer.
 dc_test(test_view_internal SOURCES ${DCTEST_MEMORY}/test_view_internal.cpp INTERNAL)
+dc_test(test_host_copy SOURCES ${DCTEST_MEMORY}/test_host_copy.cpp INTERNAL LABELS threads)
 target_include_directories(test_view_internal PRIVATE ${PROJECT_SOURCE_DIR}/src)
