@@ -27,12 +27,17 @@ inline void cpu_relax() noexcept {
 #endif
 }
 
+// One copy: `n` bytes in pieces of `piece` bytes, or (width != 0) `n` rows of
+// `width` bytes at the two pitches, in pieces of `piece` rows.
 struct Job {
   char* dst;
   const char* src;
   size_t n;
   size_t piece;
   size_t pieces;
+  size_t width = 0;
+  size_t dst_pitch = 0;
+  size_t src_pitch = 0;
   std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
 };
@@ -43,7 +48,12 @@ void run_pieces(Job& job) noexcept {
     if (i >= job.pieces) return;
     size_t begin = i * job.piece;
     size_t len = std::min(job.piece, job.n - begin);
-    std::memcpy(job.dst + begin, job.src + begin, len);
+    if (job.width == 0) {
+      std::memcpy(job.dst + begin, job.src + begin, len);
+    } else {
+      for (size_t r = begin; r < begin + len; ++r)
+        std::memcpy(job.dst + r * job.dst_pitch, job.src + r * job.src_pitch, job.width);
+    }
     job.done.fetch_add(1, std::memory_order_release);
   }
 }
@@ -143,6 +153,30 @@ void parallel_memcpy(void* dst, const void* src, size_t n) noexcept {
   job.piece = ((n + pieces - 1) / pieces + 63) & ~size_t(63);
   job.pieces = (n + job.piece - 1) / job.piece;
   if (!p->run(job)) std::memcpy(dst, src, n);
+}
+
+void parallel_copy_rows(void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width,
+                        size_t rows) noexcept {
+  auto* to = static_cast<char*>(dst);
+  const auto* from = static_cast<const char*>(src);
+  size_t total = width * rows;
+  CopyPool* p = total >= 2 * host_copy::kMinPieceBytes && rows > 1 ? pool() : nullptr;
+  size_t pieces = p ? std::min<size_t>({size_t(p->threads()), total / host_copy::kMinPieceBytes, rows}) : 1;
+  if (pieces <= 1) {
+    for (size_t r = 0; r < rows; ++r) std::memcpy(to + r * dst_pitch, from + r * src_pitch, width);
+    return;
+  }
+  Job job;
+  job.dst = to;
+  job.src = from;
+  job.n = rows;
+  job.piece = (rows + pieces - 1) / pieces;
+  job.pieces = (rows + job.piece - 1) / job.piece;
+  job.width = width;
+  job.dst_pitch = dst_pitch;
+  job.src_pitch = src_pitch;
+  if (!p->run(job))
+    for (size_t r = 0; r < rows; ++r) std::memcpy(to + r * dst_pitch, from + r * src_pitch, width);
 }
 
 }  // namespace dc

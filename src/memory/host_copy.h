@@ -25,4 +25,10 @@ inline constexpr size_t kMinPieceBytes = size_t(256) << 10;
 // copies alone. The workers start at the first call and live for the process.
 void parallel_memcpy(void* dst, const void* src, size_t n) noexcept;
 
+// `rows` rows of `width` bytes from `src` (rows `src_pitch` apart) to `dst`
+// (rows `dst_pitch` apart), the rows split over the same pool: a pitched
+// region's rows are each too small for parallel_memcpy to split.
+void parallel_copy_rows(void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width,
+                        size_t rows) noexcept;
+
 }  // namespace dc

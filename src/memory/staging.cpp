@@ -168,7 +168,11 @@ void copy_rows(char* to, uint64_t to_pitch, const char* from, uint64_t from_pitc
     parallel_memcpy(to, from, static_cast<size_t>(width * rows));
     return;
   }
-  for (uint64_t r = 0; r < rows; ++r) parallel_memcpy(to + r * to_pitch, from + r * from_pitch, static_cast<size_t>(width));
+  // Rows split over the copy threads (each row alone is too small to split):
+  // one thread at a time made a pitched pageable copy 8 GB/s where the packed
+  // one reached 44 (H200, 2026-11-25).
+  parallel_copy_rows(to, static_cast<size_t>(to_pitch), from, static_cast<size_t>(from_pitch), static_cast<size_t>(width),
+                     static_cast<size_t>(rows));
 }
 
 // A 2D copy of `rows` rows between a packed pinned buffer and pitched device memory.

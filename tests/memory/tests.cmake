@@ -26,4 +26,5 @@ dc_test(test_memory_no_pools SOURCES ${DCTEST_MEMORY}/test_no_pools.cpp
   ENV ${DCTEST_FAKE_ENV} DCFAKE_NO_POOLS=1)
 # White-box: a view hands its last stream to its root buffer.
 dc_test(test_view_internal SOURCES ${DCTEST_MEMORY}/test_view_internal.cpp INTERNAL)
+dc_test(test_host_copy SOURCES ${DCTEST_MEMORY}/test_host_copy.cpp INTERNAL LABELS threads)
 target_include_directories(test_view_internal PRIVATE ${PROJECT_SOURCE_DIR}/src)
