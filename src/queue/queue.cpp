@@ -27,6 +27,18 @@ bool power_of_two(uint32_t v) { return v && !(v & (v - 1)); }
 
 uint64_t round_up(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
 
+// The ring's header as include/dccuda_device.h reads it (in host memory, or
+// in a host copy that goes to device memory).
+void write_header(dc_queue_ring* ring, int32_t direction, uint32_t slot_size, uint32_t capacity, uint64_t lengths,
+                  uint64_t slots) {
+  ring->magic = DC_QUEUE_RING_MAGIC;
+  ring->slot_size = slot_size;
+  ring->capacity = capacity;
+  ring->direction = static_cast<uint32_t>(direction);
+  ring->lengths_offset = lengths;
+  ring->slots_offset = slots;
+}
+
 
 }  // namespace
 
@@ -53,13 +65,7 @@ Ref<Queue> Queue::create(Ref<Device> device, int32_t direction, uint32_t slot_si
     // lengths are written once from the host; the slots need no clearing.
     Ref<Buffer> buffer = Buffer::alloc_device(device, bytes, DC_ALLOC_NO_POOL);
     std::vector<unsigned char> header(static_cast<size_t>(slots), 0);
-    auto* ring = reinterpret_cast<dc_queue_ring*>(header.data());
-    ring->magic = DC_QUEUE_RING_MAGIC;
-    ring->slot_size = slot_size;
-    ring->capacity = capacity;
-    ring->direction = static_cast<uint32_t>(direction);
-    ring->lengths_offset = lengths;
-    ring->slots_offset = slots;
+    write_header(reinterpret_cast<dc_queue_ring*>(header.data()), direction, slot_size, capacity, lengths, slots);
     write(*buffer, 0, header.data(), header.size(), nullptr);
     return Ref<Queue>::adopt(new Queue(std::move(device), std::move(buffer), direction, slot_size, capacity));
   }
@@ -70,12 +76,7 @@ Ref<Queue> Queue::create(Ref<Device> device, int32_t direction, uint32_t slot_si
   auto* ring = static_cast<dc_queue_ring*>(buffer->host_pointer());
   // The slots need no clearing: a slot is read only after its message was written.
   std::memset(ring, 0, static_cast<size_t>(slots));
-  ring->magic = DC_QUEUE_RING_MAGIC;
-  ring->slot_size = slot_size;
-  ring->capacity = capacity;
-  ring->direction = static_cast<uint32_t>(direction);
-  ring->lengths_offset = lengths;
-  ring->slots_offset = slots;
+  write_header(ring, direction, slot_size, capacity, lengths, slots);
   return Ref<Queue>::adopt(new Queue(std::move(device), std::move(buffer), direction, slot_size, capacity));
 }
 

@@ -18,6 +18,15 @@
 #define DC_ECHO_ERROR_QUEUE 1     /* a message larger than DC_ECHO_MAX_MESSAGE, or an answer larger than a slot */
 #define DC_ECHO_ERROR_SEQUENCE 2  /* a sequence number out of order */
 
+/* Checks a message's sequence number (counting an error when out of order)
+ * and turns it into its answer in place: both actors answer alike. */
+DC_DEVICE_FN void dc_echo_answer(dc_dev_u64* message, dc_dev_u32 n, dc_dev_u64* expected, dc_control_block* control) {
+  if (n < 8 || message[0] != *expected) dc_control_report_error(control, DC_ECHO_ERROR_SEQUENCE);
+  if (n >= 8) *expected = message[0] + 1;
+  unsigned char* bytes = (unsigned char*)message;
+  for (dc_dev_u32 i = 8; i < n; ++i) bytes[i] = (unsigned char)(bytes[i] + 1);
+}
+
 DC_DEVICE_FN void dc_echo_run(dc_queue_ring* in, dc_queue_ring* out, dc_control_block* control) {
   dc_control_enter(control);
   dc_dev_u64 message[DC_ECHO_MAX_MESSAGE / 8];
@@ -35,10 +44,7 @@ DC_DEVICE_FN void dc_echo_run(dc_queue_ring* in, dc_queue_ring* out, dc_control_
       dc_control_report_error(control, DC_ECHO_ERROR_QUEUE);
       break;
     }
-    if (n < 8 || message[0] != expected) dc_control_report_error(control, DC_ECHO_ERROR_SEQUENCE);
-    if (n >= 8) expected = message[0] + 1;
-    unsigned char* bytes = (unsigned char*)message;
-    for (dc_dev_u32 i = 8; i < n; ++i) bytes[i] = (unsigned char)(bytes[i] + 1);
+    dc_echo_answer(message, n, &expected, control);
     for (;;) {
       r = dc_ring_try_enqueue(out, message, n);
       if (r == DC_RING_DONE) break;
@@ -83,10 +89,7 @@ DC_DEVICE_FN void dc_echo_cursor_run(dc_queue_ring* in, dc_queue_ring* out, dc_c
       dc_control_report_error(control, DC_ECHO_ERROR_QUEUE);
       break;
     }
-    if (n < 8 || message[0] != expected) dc_control_report_error(control, DC_ECHO_ERROR_SEQUENCE);
-    if (n >= 8) expected = message[0] + 1;
-    unsigned char* bytes = (unsigned char*)message;
-    for (dc_dev_u32 i = 8; i < n; ++i) bytes[i] = (unsigned char)(bytes[i] + 1);
+    dc_echo_answer(message, n, &expected, control);
     for (;;) {
       r = dc_ring_cursor_try_enqueue(&tx, message, n);
       if (r == DC_RING_DONE) {
