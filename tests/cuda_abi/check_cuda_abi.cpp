@@ -1,5 +1,5 @@
 // The check of dccuda's own CUDA declarations (src/loader/cuda_abi) against
-// the toolkit's cuda.h, cudaTypedefs.h, nvrtc.h and nvJitLink.h. Built where the toolkit is
+// the toolkit's cuda.h, cudaTypedefs.h, nvrtc.h, nvJitLink.h and cublas_api.h. Built where the toolkit is
 // installed (CTest: cuda_abi.check); tests/cuda_abi/planted_mistakes.py shows
 // it failing on a mistake of every kind.
 //
@@ -41,12 +41,14 @@
 #include "loader/cuda_abi/driver_abi.h"
 #include "loader/cuda_abi/nvrtc_abi.h"
 #include "loader/cuda_abi/nvjitlink_abi.h"
+#include "loader/cuda_abi/cublas_abi.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cudaProfilerTypedefs.h>  // cuProfilerStart/Stop
 #include <nvrtc.h>
 #include <nvJitLink.h>
+#include <cublas_api.h>  // the exported _v2/_64 names, without cublas_v2.h's macros
 
 #include "cuda_abi/symbol_names.h"
 
@@ -95,6 +97,9 @@ using member_type = std::remove_reference_t<T>;
 // nvJitLink's functions are checked as NVRTC's are (nvJitLink.h declares
 // them as functions of the same names; forwarding expands nothing there).
 #define DC_NVJITLINK_ENTRY(ret, name, params) DC_NVRTC_ENTRY(ret, name, params)
+// cuBLAS's likewise (cublas_api.h declares the exported names as functions),
+// with its own message in pass 3.
+#define DC_CUBLAS_ENTRY(ret, name, params) DC_NVRTC_ENTRY(ret, name, params)
 
 // ---------------------------------------------------------------------------
 // Pass 1: which of dccuda's named types stands for which of cuda.h's.
@@ -119,6 +124,7 @@ namespace {
 #include "loader/cuda_abi/driver_structs.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/cublas_declarations.inc"
 }  // namespace
 #undef DC_CU_HANDLE
 #undef DC_CU_ENUM_BEGIN
@@ -153,6 +159,7 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/driver_entry_points.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/cublas_declarations.inc"
 }  // namespace in_cuda_terms
 #undef DC_CU_CALLBACK
 #undef DC_CU_CONSTANT
@@ -246,6 +253,7 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/driver_structs.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/cublas_declarations.inc"
 
 #undef DC_CU_CALLBACK
 #define DC_CU_CALLBACK(name, ret, params)
@@ -281,6 +289,13 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/driver_entry_points.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#undef DC_CUBLAS_ENTRY
+#define DC_CUBLAS_ENTRY(ret, name, params)                                                 \
+  static_assert(std::is_same_v<in_cuda_terms::PFN_##name, decltype(&::name)>,              \
+                "CUDA ABI: " #name ": the signature differs from cublas_api.h's");
+#include "loader/cuda_abi/cublas_declarations.inc"
+#undef DC_CUBLAS_ENTRY
+#define DC_CUBLAS_ENTRY(ret, name, params) DC_NVRTC_ENTRY(ret, name, params)
 
 // ---------------------------------------------------------------------------
 // Run time: pointer constants and exported names.
@@ -392,6 +407,7 @@ constexpr Counts count_lists() {
 #include "loader/cuda_abi/driver_entry_points.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/cublas_declarations.inc"
   return c;
 }
 

@@ -89,6 +89,19 @@ CASES = {
     "nvjitlink_enumerator": (
         "nvjitlink_declarations.inc", "DC_CU_ENUMERATOR(NVJITLINK_INPUT_LTOIR, 3)",
         "DC_CU_ENUMERATOR(NVJITLINK_INPUT_LTOIR, 4)", "enumerator NVJITLINK_INPUT_LTOIR: the value differs"),
+    # cuBLAS's 64-bit entry point written with a 32-bit size: the call would pass garbage.
+    "cublas_signature": (
+        "cublas_declarations.inc",
+        "DC_CUBLAS_ENTRY(cublasStatus_t, cublasSscal_v2_64, (cublasHandle_t handle, int64_t n, const float* alpha, float* x, int64_t incx))",
+        "DC_CUBLAS_ENTRY(cublasStatus_t, cublasSscal_v2_64, (cublasHandle_t handle, int n, const float* alpha, float* x, int64_t incx))",
+        "cublasSscal_v2_64: the signature differs from cublas_api.h's"),
+    "cublas_enumerator": (
+        "cublas_declarations.inc", "DC_CU_ENUMERATOR(CUBLAS_COMPUTE_32F_FAST_TF32, 77)",
+        "DC_CU_ENUMERATOR(CUBLAS_COMPUTE_32F_FAST_TF32, 76)",
+        "enumerator CUBLAS_COMPUTE_32F_FAST_TF32: the value differs"),
+    "cublas_data_type": (
+        "cublas_declarations.inc", "DC_CU_ENUMERATOR(CUDA_R_16BF, 14)", "DC_CU_ENUMERATOR(CUDA_R_16BF, 15)",
+        "enumerator CUDA_R_16BF: the value differs"),
     "constant_value": (
         "driver_constants.inc", "DC_CU_CONSTANT(CU_MEMHOSTALLOC_DEVICEMAP, int, 0x02)",
         "DC_CU_CONSTANT(CU_MEMHOSTALLOC_DEVICEMAP, int, 0x04)", "constant CU_MEMHOSTALLOC_DEVICEMAP: the value differs"),
