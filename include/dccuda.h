@@ -26,7 +26,7 @@
  *   library and stay valid until the next dc_ call on the same thread.
  *
  * Handles. dc_device, dc_buffer, dc_stream, dc_event, dc_program, dc_module,
- *   dc_function, dc_launch, dc_graph, dc_queue, dc_control and dc_library are opaque handles. Each handle a call
+ *   dc_function, dc_launch, dc_graph, dc_queue, dc_control, dc_library and dc_blas are opaque handles. Each handle a call
  *   gives you is owned by you and released exactly once with its *_release
  *   function. A handle that was released, never existed, or is of another type
  *   is answered with DC_ERROR_INVALID_HANDLE: never a crash. Handle values are
@@ -459,6 +459,7 @@ DC_CONSTANTS(dc_handle_type, enumeration, int32_t)
 #define DC_HANDLE_CONTROL  11
 #define DC_HANDLE_POOL     12
 #define DC_HANDLE_LIBRARY  13
+#define DC_HANDLE_BLAS     14
 
 /**
  * How many handles of a type (DC_HANDLE_*) are live in this process: a leak
@@ -3711,6 +3712,269 @@ typedef void (*dc_launch_trace_fn)(void* user_data, const dc_launch_trace* trace
 DC_API dc_status dc_set_launch_trace(DC_NULLABLE dc_launch_trace_fn on_launch,
                                      DC_NULLABLE dc_launch_trace_fn on_complete,
                                      DC_USER_DATA DC_NULLABLE void* user_data);
+
+/* ---- cuBLAS ---- */
+
+/*
+ * cuBLAS through dccuda handles: a dc_blas is a cuBLAS handle bound to one
+ * device and one dc_stream, with a workspace dccuda owns. Every matrix and
+ * vector is a dc_buffer + a byte offset + a leading dimension or increment,
+ * checked against the buffer before cuBLAS sees it: a call that would read or
+ * write past a buffer is DC_ERROR_OUT_OF_RANGE naming the argument, never a
+ * GPU fault. Matrices are column-major, as cuBLAS has them.
+ *
+ * Loading. cuBLAS is loaded at the first call that needs it:
+ * DCCUDA_CUBLAS_LIBRARY alone if set; else libcublas.so.13, then .12
+ * (cublas64_13.dll, cublas64_12.dll), first beside libdccuda, then by the
+ * system's search, then in the toolkit's folders ($CUDA_HOME/lib64,
+ * $CUDA_PATH/lib64, /usr/local/cuda/lib64). Without it every dc_blas call
+ * fails with DC_ERROR_NOT_SUPPORTED saying what was tried and how to provide
+ * it; a library that lacks an entry point a call needs fails that call with
+ * DC_ERROR_NOT_SUPPORTED naming the function and the cuBLAS version that has it.
+ *
+ * Threads. A dc_blas may be used from any thread; dccuda serialises the calls
+ * on one handle (a cuBLAS handle's stream, pointer mode and workspace are state
+ * that two threads must not change under each other), so calls on one handle
+ * are enqueued one after the other. For work in parallel, use one handle per
+ * thread (and stream). Calls on different handles run concurrently.
+ *
+ * Ordering. Every call enqueues its work on the handle's stream and returns
+ * (cuBLAS's semantics), except a level-1 result returned to host memory
+ * (dc_blas_dot / dc_blas_nrm2 in host pointer mode), which waits for it. The
+ * buffers used are noted as used on that stream (their release is ordered
+ * after the work, see dc_buffer_release).
+ *
+ * Lifetimes. A dc_blas keeps its device, its stream and its workspace alive;
+ * releasing the stream's handle first is allowed.
+ */
+typedef struct dc_blas_s* dc_blas;
+
+/* Data types of matrices and vectors. */
+DC_CONSTANTS(dc_blas_type, enumeration, int32_t)
+#define DC_BLAS_F32   1  /**< float */
+#define DC_BLAS_F64   2  /**< double */
+#define DC_BLAS_F16   3  /**< IEEE half (GEMM only) */
+#define DC_BLAS_BF16  4  /**< bfloat16 (GEMM only) */
+
+/* Whether a matrix is used as stored or transposed (op(A)). */
+DC_CONSTANTS(dc_blas_op, enumeration, int32_t)
+#define DC_BLAS_OP_N  0  /**< as stored */
+#define DC_BLAS_OP_T  1  /**< transposed */
+
+/* Where scalars (alpha, beta) come from and level-1 results go. */
+DC_CONSTANTS(dc_blas_pointer_mode, enumeration, int32_t)
+/** alpha and beta are host values passed in the call; dot and nrm2 return
+ *  their result to host memory (and wait for it). The default. */
+#define DC_BLAS_POINTER_HOST    0
+/** alpha and beta are read from device memory (a dc_buffer) when the work
+ *  runs; dot and nrm2 write their result to device memory without waiting. */
+#define DC_BLAS_POINTER_DEVICE  1
+
+/* cuBLAS's math mode (cublasSetMathMode). */
+DC_CONSTANTS(dc_blas_math_mode, enumeration, int32_t)
+#define DC_BLAS_MATH_DEFAULT         0  /**< cuBLAS's default: tensor cores where the compute type allows */
+#define DC_BLAS_MATH_PEDANTIC        2  /**< the reference order of operations, no tensor cores */
+#define DC_BLAS_MATH_TF32_TENSOR_OP  3  /**< FP32 GEMMs may use TF32 tensor cores */
+
+/* A GEMM's compute type: the precision of the products and sums. */
+DC_CONSTANTS(dc_blas_compute, enumeration, int32_t)
+#define DC_BLAS_COMPUTE_DEFAULT        0  /**< the data's own: 64F for F64, else 32F */
+#define DC_BLAS_COMPUTE_32F            1  /**< float (with the handle's math mode) */
+#define DC_BLAS_COMPUTE_32F_PEDANTIC   2  /**< float, the reference order, no tensor cores */
+#define DC_BLAS_COMPUTE_32F_FAST_16F   3  /**< float; F32 inputs may be rounded to half (tensor cores) */
+#define DC_BLAS_COMPUTE_32F_FAST_16BF  4  /**< float; F32 inputs may be rounded to bfloat16 (tensor cores) */
+#define DC_BLAS_COMPUTE_32F_FAST_TF32  5  /**< float; F32 inputs may be rounded to TF32 (tensor cores) */
+#define DC_BLAS_COMPUTE_64F            6  /**< double */
+#define DC_BLAS_COMPUTE_64F_PEDANTIC   7  /**< double, the reference order */
+
+/**
+ * The loaded cuBLAS's version, major * 10000 + minor * 100 + patch (130100
+ * for 13.1.0), loading it if needed. Errors: DC_ERROR_INVALID_ARGUMENT (NULL
+ * out), DC_ERROR_NOT_SUPPORTED (no cuBLAS: the message says what was tried and
+ * how to provide it).
+ */
+DC_API dc_status dc_blas_library_version(DC_OUT int32_t* version);
+
+/**
+ * Create a cuBLAS handle on `device`, bound to `stream` (NULL: the device's
+ * legacy default stream, DC_STREAM_LEGACY, which dccuda's synchronous copies
+ * use), in host pointer mode, the default math mode, with a workspace of
+ * 32 MiB of the device's memory owned by the handle (dc_blas_set_workspace_size
+ * changes it). The handle keeps the device and the stream alive.
+ * Release it with dc_blas_release. Thread-safe.
+ * Errors: DC_ERROR_INVALID_HANDLE (device or stream), DC_ERROR_INVALID_ARGUMENT
+ * (NULL out; a stream of another device), DC_ERROR_NOT_SUPPORTED (no cuBLAS),
+ * DC_ERROR_OUT_OF_MEMORY (the workspace, or cuBLAS's own allocation),
+ * DC_ERROR_DRIVER (cuBLAS failed otherwise: the message names its status).
+ */
+DC_API dc_status dc_blas_create(dc_device device, DC_NULLABLE dc_stream stream, DC_OUT DC_OWNED dc_blas* blas);
+
+/**
+ * Release a handle. Work already enqueued completes; the cuBLAS handle is
+ * destroyed now (cublasDestroy, which waits for the device), the workspace
+ * is freed in order on the handle's stream, and the stream and device are
+ * released if nothing else holds them. NULL or a released handle does nothing.
+ */
+DC_API void dc_blas_release(DC_OWNED DC_NULLABLE dc_blas blas);
+
+/**
+ * Bind the handle to another stream of its device (NULL: the legacy default
+ * stream). Later calls enqueue there; the handle takes a new workspace of the
+ * same size (work still running on the old stream keeps the old one, freed in
+ * order after it). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+ * (a stream of another device), DC_ERROR_OUT_OF_MEMORY (the workspace),
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_blas_set_stream(dc_blas blas, DC_NULLABLE dc_stream stream);
+
+/** A new handle for the stream the handle is bound to. Errors: DC_ERROR_INVALID_HANDLE,
+ *  DC_ERROR_INVALID_ARGUMENT (NULL out). */
+DC_API dc_status dc_blas_stream(dc_blas blas, DC_OUT DC_OWNED dc_stream* stream);
+
+/**
+ * Set where scalars come from (DC_BLAS_POINTER_HOST, the default, or
+ * DC_BLAS_POINTER_DEVICE); see each call for what it then takes.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (another value),
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_blas_set_pointer_mode(dc_blas blas, DC_FAMILY(dc_blas_pointer_mode) int32_t mode);
+
+/**
+ * Set cuBLAS's math mode (DC_BLAS_MATH_*). A GEMM's compute type, when not
+ * DC_BLAS_COMPUTE_DEFAULT or _32F, overrides it for that GEMM.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (another value),
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_blas_set_math_mode(dc_blas blas, DC_FAMILY(dc_blas_math_mode) int32_t mode);
+
+/**
+ * Give the handle a workspace of `bytes` of the device's memory (0: none;
+ * cuBLAS then uses slower algorithms for some GEMMs). The old one is freed in
+ * order after the work already enqueued. Errors: DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_OUT_OF_MEMORY, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_blas_set_workspace_size(dc_blas blas, uint64_t bytes);
+
+/** A GEMM: C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n,
+ *  C m x n, repeated batch_count times (strided-batched). Each matrix is
+ *  column-major: element (i, j) of batch b of A at byte a_offset +
+ *  (b * a_stride + j * lda + i) * element size of a_buffer (B, C likewise). */
+typedef struct dc_blas_gemm_desc {
+  uint32_t struct_size;             /**< sizeof(dc_blas_gemm_desc) */
+  DC_FAMILY(dc_blas_op) int32_t transa;
+  DC_FAMILY(dc_blas_op) int32_t transb;
+  /** The type of A and B (DC_BLAS_*); C's is c_type. Combinations: F64 x F64
+   *  -> F64 (compute 64F); F32 -> F32, F16 -> F16 or F32, BF16 -> BF16 or F32
+   *  (compute 32F kinds; the _FAST_ ones with F32 data only). */
+  DC_FAMILY(dc_blas_type) int32_t ab_type;
+  DC_FAMILY(dc_blas_type) int32_t c_type;
+  DC_FAMILY(dc_blas_compute) int32_t compute;
+  int32_t reserved;                 /**< 0 */
+  int64_t m;                        /**< rows of op(A) and C; >= 0 (0: nothing to do) */
+  int64_t n;                        /**< columns of op(B) and C; >= 0 (0: nothing to do) */
+  int64_t k;                        /**< columns of op(A), rows of op(B); >= 0 (0: C = beta * C, A and B unread) */
+  int64_t batch_count;              /**< >= 1 (1: one GEMM, the strides unused) */
+  dc_buffer a_buffer;               /**< A; may be NULL when k == 0 */
+  uint64_t  a_offset;               /**< bytes from a_buffer's start to A's element (0, 0) of batch 0 */
+  int64_t   lda;                    /**< >= max(1, stored rows): m for DC_BLAS_OP_N, k for DC_BLAS_OP_T */
+  int64_t   a_stride;               /**< elements between A's batches (>= 0; 0 reuses one A) */
+  dc_buffer b_buffer;               /**< B; may be NULL when k == 0 */
+  uint64_t  b_offset;
+  int64_t   ldb;                    /**< >= max(1, stored rows): k for DC_BLAS_OP_N, n for DC_BLAS_OP_T */
+  int64_t   b_stride;
+  dc_buffer c_buffer;               /**< C, read (beta != 0) and written */
+  uint64_t  c_offset;
+  int64_t   ldc;                    /**< >= max(1, m) */
+  int64_t   c_stride;               /**< batches of C must not overlap: >= (n - 1) * ldc + m */
+  /** Host pointer mode: the scalars, converted to the compute precision
+   *  (float for the 32F kinds, double for 64F). */
+  double alpha;
+  double beta;
+  /** Device pointer mode: where alpha and beta are (one scalar each of the
+   *  compute precision: 4 bytes for 32F kinds, 8 for 64F); NULL in host mode. */
+  DC_NULLABLE dc_buffer alpha_buffer;
+  uint64_t  alpha_offset;
+  DC_NULLABLE dc_buffer beta_buffer;
+  uint64_t  beta_offset;
+} dc_blas_gemm_desc;
+
+#define DC_BLAS_GEMM_DESC_INIT { (uint32_t)sizeof(dc_blas_gemm_desc), DC_BLAS_OP_N, DC_BLAS_OP_N, DC_BLAS_F32, \
+  DC_BLAS_F32, DC_BLAS_COMPUTE_DEFAULT, 0, 0, 0, 0, 1, NULL, 0u, 1, 0, NULL, 0u, 1, 0, NULL, 0u, 1, 0, \
+  1, 0, NULL, 0u, NULL, 0u }
+
+/**
+ * Enqueue a GEMM (cublasGemmEx, or cublasGemmStridedBatchedEx when
+ * batch_count > 1) on the handle's stream. Checked before cuBLAS sees it: the
+ * enums and their combination, sizes >= 0, ld >= the stored rows (A: m for
+ * N, k for T; B: k for N, n for T; C: m), and each matrix's last element of
+ * the last batch, computed in 64 bits without overflow, inside its buffer;
+ * C's batches must not overlap (stride >= its extent) when batch_count > 1.
+ * Every buffer must be on the handle's device and device-accessible.
+ * Errors: DC_ERROR_INVALID_HANDLE (the handle or a buffer), DC_ERROR_INVALID_ARGUMENT
+ * (NULL desc, a bad struct_size, enum, combination, size, ld or stride: the
+ * message names the field; a buffer of another device or one the device cannot
+ * read; scalars given in the wrong pointer mode), DC_ERROR_OUT_OF_RANGE (a
+ * matrix or scalar past its buffer: the message names it, the bytes needed
+ * and the buffer's size), DC_ERROR_NOT_SUPPORTED (no cuBLAS, or it lacks the
+ * entry point), DC_ERROR_DRIVER (cuBLAS refused it: the message names its status).
+ */
+DC_API dc_status dc_blas_gemm(dc_blas blas, DC_IN const dc_blas_gemm_desc* desc);
+
+/*
+ * Level 1 and 2 (F32 or F64). Vectors are a buffer, a byte offset and an
+ * increment (inc > 0: element i at offset + i * inc * element size). Scalars:
+ * in host pointer mode `alpha` and `beta` are the values and `scalars` must be
+ * NULL; in device pointer mode `alpha`/`beta` are ignored and the scalars are
+ * read from `scalars` at `scalars_offset` (alpha, then beta right after it,
+ * each of the data type). Errors of each: DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_INVALID_ARGUMENT (a type other than F32/F64, n < 0, inc < 1, a bad
+ * ld or trans, scalars in the wrong mode, a buffer of another device),
+ * DC_ERROR_OUT_OF_RANGE (a vector, matrix or scalar past its buffer, named),
+ * DC_ERROR_NOT_SUPPORTED (no cuBLAS), DC_ERROR_DRIVER.
+ */
+
+/** y = alpha * x + y over n elements (cublas?axpy). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
+ *  DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED, DC_ERROR_DRIVER (see above). */
+DC_API dc_status dc_blas_axpy(dc_blas blas, DC_FAMILY(dc_blas_type) int32_t type, int64_t n, double alpha,
+                              dc_buffer x, uint64_t x_offset, int64_t incx, dc_buffer y, uint64_t y_offset,
+                              int64_t incy, DC_NULLABLE dc_buffer scalars, uint64_t scalars_offset);
+
+/** x = alpha * x over n elements (cublas?scal). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
+ *  DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED, DC_ERROR_DRIVER (see above). */
+DC_API dc_status dc_blas_scal(dc_blas blas, DC_FAMILY(dc_blas_type) int32_t type, int64_t n, double alpha,
+                              dc_buffer x, uint64_t x_offset, int64_t incx, DC_NULLABLE dc_buffer scalars,
+                              uint64_t scalars_offset);
+
+/**
+ * The dot product of x and y over n elements (cublas?dot). Host pointer mode:
+ * written to *result (waits for it); `scalars` NULL. Device pointer mode: written
+ * to `scalars` at `scalars_offset` (one element of the type), *result untouched
+ * and may be NULL.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (also a NULL result
+ * in host mode), DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_blas_dot(dc_blas blas, DC_FAMILY(dc_blas_type) int32_t type, int64_t n, dc_buffer x,
+                             uint64_t x_offset, int64_t incx, dc_buffer y, uint64_t y_offset, int64_t incy,
+                             DC_OUT DC_NULLABLE double* result, DC_NULLABLE dc_buffer scalars, uint64_t scalars_offset);
+
+/** The Euclidean norm of x over n elements (cublas?nrm2); the result as dc_blas_dot's.
+ *  Errors: as dc_blas_dot. */
+DC_API dc_status dc_blas_nrm2(dc_blas blas, DC_FAMILY(dc_blas_type) int32_t type, int64_t n, dc_buffer x,
+                              uint64_t x_offset, int64_t incx, DC_OUT DC_NULLABLE double* result,
+                              DC_NULLABLE dc_buffer scalars, uint64_t scalars_offset);
+
+/**
+ * y = alpha * op(A) * x + beta * y (cublas?gemv): A is m x n column-major with
+ * leading dimension lda >= max(1, m); x has n elements (m for DC_BLAS_OP_T),
+ * y m (n for DC_BLAS_OP_T); in device pointer mode alpha and beta are read from
+ * `scalars` (two elements). Errors: DC_ERROR_INVALID_HANDLE,
+ * DC_ERROR_INVALID_ARGUMENT, DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED,
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_blas_gemv(dc_blas blas, DC_FAMILY(dc_blas_type) int32_t type, DC_FAMILY(dc_blas_op) int32_t trans,
+                              int64_t m, int64_t n, double alpha, dc_buffer a, uint64_t a_offset, int64_t lda,
+                              dc_buffer x, uint64_t x_offset, int64_t incx, double beta, dc_buffer y,
+                              uint64_t y_offset, int64_t incy, DC_NULLABLE dc_buffer scalars, uint64_t scalars_offset);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -111,7 +111,9 @@ def rust_value(api, v, t, struct_name: str, constants_: Dict[str, int]) -> str:
         return v
     m = re.fullmatch(r"(-?\d+)[uU]?", v)
     if m:
-        return m.group(1)
+        # A whole number for a float or double field (DC_BLAS_GEMM_DESC_INIT's
+        # alpha 1): Rust takes no integer literal there.
+        return m.group(1) + (".0" if t.base in ("float", "double") else "")
     raise GenError(f"cannot translate initialiser `{v}` of {struct_name}")
 
 

@@ -24,8 +24,9 @@ enum class HandleType : uint8_t {
   Control = 11,
   Pool = 12,
   Library = 13,
+  Blas = 14,
 };
-constexpr int kHandleTypeCount = 14;  // index 0 unused
+constexpr int kHandleTypeCount = 15;  // index 0 unused
 
 const char* handle_type_name(HandleType type) noexcept;
 

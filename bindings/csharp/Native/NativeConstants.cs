@@ -49,6 +49,7 @@ namespace Dccuda.Interop
         public const int DC_HANDLE_CONTROL = 11;
         public const int DC_HANDLE_POOL = 12;
         public const int DC_HANDLE_LIBRARY = 13;
+        public const int DC_HANDLE_BLAS = 14;
 
         public const int DC_LIMIT_STACK_SIZE = 0;
         public const int DC_LIMIT_PRINTF_FIFO_SIZE = 1;
@@ -240,5 +241,29 @@ namespace Dccuda.Interop
         public const int DC_TELEMETRY_GPU_LOST = 5;
         public const int DC_TELEMETRY_FAILED = 6;
         public const int DC_TELEMETRY_MISSING_ENTRY = 7;
+
+        public const int DC_BLAS_F32 = 1;
+        public const int DC_BLAS_F64 = 2;
+        public const int DC_BLAS_F16 = 3;
+        public const int DC_BLAS_BF16 = 4;
+
+        public const int DC_BLAS_OP_N = 0;
+        public const int DC_BLAS_OP_T = 1;
+
+        public const int DC_BLAS_POINTER_HOST = 0;
+        public const int DC_BLAS_POINTER_DEVICE = 1;
+
+        public const int DC_BLAS_MATH_DEFAULT = 0;
+        public const int DC_BLAS_MATH_PEDANTIC = 2;
+        public const int DC_BLAS_MATH_TF32_TENSOR_OP = 3;
+
+        public const int DC_BLAS_COMPUTE_DEFAULT = 0;
+        public const int DC_BLAS_COMPUTE_32F = 1;
+        public const int DC_BLAS_COMPUTE_32F_PEDANTIC = 2;
+        public const int DC_BLAS_COMPUTE_32F_FAST_16F = 3;
+        public const int DC_BLAS_COMPUTE_32F_FAST_16BF = 4;
+        public const int DC_BLAS_COMPUTE_32F_FAST_TF32 = 5;
+        public const int DC_BLAS_COMPUTE_64F = 6;
+        public const int DC_BLAS_COMPUTE_64F_PEDANTIC = 7;
     }
 }

@@ -128,5 +128,145 @@ namespace Dccuda.Interop
         public static extern
 #endif
             int dc_set_launch_trace(IntPtr on_launch, IntPtr on_complete, IntPtr user_data);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_blas_library_version")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_blas_library_version", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_blas_library_version(int* version);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_blas_create")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_blas_create", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_blas_create(IntPtr device, IntPtr stream, IntPtr* blas);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_blas_release")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_blas_release", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            void dc_blas_release(IntPtr blas);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_blas_set_stream")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_blas_set_stream", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_blas_set_stream(IntPtr blas, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_blas_stream")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_blas_stream", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_blas_stream(IntPtr blas, IntPtr* stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_blas_set_pointer_mode")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_blas_set_pointer_mode", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_blas_set_pointer_mode(IntPtr blas, int mode);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_blas_set_math_mode")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_blas_set_math_mode", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_blas_set_math_mode(IntPtr blas, int mode);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_blas_set_workspace_size")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_blas_set_workspace_size", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_blas_set_workspace_size(IntPtr blas, ulong bytes);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_blas_gemm")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_blas_gemm", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_blas_gemm(IntPtr blas, DcBlasGemmDesc* desc);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_blas_axpy")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_blas_axpy", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_blas_axpy(IntPtr blas, int type, long n, double alpha, IntPtr x, ulong x_offset, long incx, IntPtr y, ulong y_offset, long incy, IntPtr scalars, ulong scalars_offset);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_blas_scal")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_blas_scal", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_blas_scal(IntPtr blas, int type, long n, double alpha, IntPtr x, ulong x_offset, long incx, IntPtr scalars, ulong scalars_offset);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_blas_dot")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_blas_dot", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_blas_dot(IntPtr blas, int type, long n, IntPtr x, ulong x_offset, long incx, IntPtr y, ulong y_offset, long incy, double* result, IntPtr scalars, ulong scalars_offset);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_blas_nrm2")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_blas_nrm2", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_blas_nrm2(IntPtr blas, int type, long n, IntPtr x, ulong x_offset, long incx, double* result, IntPtr scalars, ulong scalars_offset);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_blas_gemv")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_blas_gemv", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_blas_gemv(IntPtr blas, int type, int trans, long m, long n, double alpha, IntPtr a, ulong a_offset, long lda, IntPtr x, ulong x_offset, long incx, double beta, IntPtr y, ulong y_offset, long incy, IntPtr scalars, ulong scalars_offset);
     }
 }

@@ -494,4 +494,64 @@ namespace Dccuda.Interop
             return new DcLaunchTrace { StructSize = (uint)sizeof(DcLaunchTrace), DeviceOrdinal = -1 };
         }
     }
+
+    /// <summary>dc_blas_gemm_desc.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct DcBlasGemmDesc
+    {
+        /// <summary>sizeof(dc_blas_gemm_desc)</summary>
+        public uint StructSize;
+        public int Transa;
+        public int Transb;
+        /// <summary>The type of A and B (DC_BLAS_*); C's is c_type. Combinations: F64 x F64 -&gt; F64 (compute 64F); F32 -&gt; F32, F16 -&gt; F16 or F32, BF16 -&gt; BF16 or F32 (compute 32F kinds; the _FAST_ ones with F32 data only).</summary>
+        public int AbType;
+        public int CType;
+        public int Compute;
+        /// <summary>0</summary>
+        public int Reserved;
+        /// <summary>rows of op(A) and C; &gt;= 0 (0: nothing to do)</summary>
+        public long M;
+        /// <summary>columns of op(B) and C; &gt;= 0 (0: nothing to do)</summary>
+        public long N;
+        /// <summary>columns of op(A), rows of op(B); &gt;= 0 (0: C = beta * C, A and B unread)</summary>
+        public long K;
+        /// <summary>&gt;= 1 (1: one GEMM, the strides unused)</summary>
+        public long BatchCount;
+        /// <summary>dc_buffer: A; may be NULL when k == 0</summary>
+        public IntPtr ABuffer;
+        /// <summary>bytes from a_buffer's start to A's element (0, 0) of batch 0</summary>
+        public ulong AOffset;
+        /// <summary>&gt;= max(1, stored rows): m for DC_BLAS_OP_N, k for DC_BLAS_OP_T</summary>
+        public long Lda;
+        /// <summary>elements between A's batches (&gt;= 0; 0 reuses one A)</summary>
+        public long AStride;
+        /// <summary>dc_buffer: B; may be NULL when k == 0</summary>
+        public IntPtr BBuffer;
+        public ulong BOffset;
+        /// <summary>&gt;= max(1, stored rows): k for DC_BLAS_OP_N, n for DC_BLAS_OP_T</summary>
+        public long Ldb;
+        public long BStride;
+        /// <summary>dc_buffer: C, read (beta != 0) and written</summary>
+        public IntPtr CBuffer;
+        public ulong COffset;
+        /// <summary>&gt;= max(1, m)</summary>
+        public long Ldc;
+        /// <summary>batches of C must not overlap: &gt;= (n - 1) * ldc + m</summary>
+        public long CStride;
+        /// <summary>Host pointer mode: the scalars, converted to the compute precision (float for the 32F kinds, double for 64F).</summary>
+        public double Alpha;
+        public double Beta;
+        /// <summary>dc_buffer: Device pointer mode: where alpha and beta are (one scalar each of the compute precision: 4 bytes for 32F kinds, 8 for 64F); NULL in host mode.</summary>
+        public IntPtr AlphaBuffer;
+        public ulong AlphaOffset;
+        /// <summary>dc_buffer</summary>
+        public IntPtr BetaBuffer;
+        public ulong BetaOffset;
+
+        /// <summary>DC_BLAS_GEMM_DESC_INIT.</summary>
+        public static unsafe DcBlasGemmDesc Init()
+        {
+            return new DcBlasGemmDesc { StructSize = (uint)sizeof(DcBlasGemmDesc), Transa = NativeConstants.DC_BLAS_OP_N, Transb = NativeConstants.DC_BLAS_OP_N, AbType = NativeConstants.DC_BLAS_F32, CType = NativeConstants.DC_BLAS_F32, Compute = NativeConstants.DC_BLAS_COMPUTE_DEFAULT, BatchCount = 1, Lda = 1, Ldb = 1, Ldc = 1, Alpha = 1 };
+        }
+    }
 }

@@ -22,6 +22,7 @@ pub const Graph = @import("graph.zig").Graph;
 pub const Queue = @import("queue.zig").Queue;
 pub const Control = @import("queue.zig").Control;
 pub const Pool = @import("pool.zig").Pool;
+pub const Blas = opaque {};
 
 // ---------------------------------------------------------------------------
 // Version
@@ -128,6 +129,7 @@ pub const DC_HANDLE_QUEUE: i32 = 10;
 pub const DC_HANDLE_CONTROL: i32 = 11;
 pub const DC_HANDLE_POOL: i32 = 12;
 pub const DC_HANDLE_LIBRARY: i32 = 13;
+pub const DC_HANDLE_BLAS: i32 = 14;
 
 pub extern "dccuda" fn dc_handle_count(handle_type: i32, count: ?*u64) dc_status;
 
@@ -911,6 +913,79 @@ pub const dc_launch_trace_fn = *const fn (user_data: ?*anyopaque, trace: ?*const
 
 pub extern "dccuda" fn dc_set_launch_trace(on_launch: ?dc_launch_trace_fn, on_complete: ?dc_launch_trace_fn, user_data: ?*anyopaque) dc_status;
 
+pub const DC_BLAS_F32: i32 = 1;
+pub const DC_BLAS_F64: i32 = 2;
+pub const DC_BLAS_F16: i32 = 3;
+pub const DC_BLAS_BF16: i32 = 4;
+
+pub const DC_BLAS_OP_N: i32 = 0;
+pub const DC_BLAS_OP_T: i32 = 1;
+
+pub const DC_BLAS_POINTER_HOST: i32 = 0;
+pub const DC_BLAS_POINTER_DEVICE: i32 = 1;
+
+pub const DC_BLAS_MATH_DEFAULT: i32 = 0;
+pub const DC_BLAS_MATH_PEDANTIC: i32 = 2;
+pub const DC_BLAS_MATH_TF32_TENSOR_OP: i32 = 3;
+
+pub const DC_BLAS_COMPUTE_DEFAULT: i32 = 0;
+pub const DC_BLAS_COMPUTE_32F: i32 = 1;
+pub const DC_BLAS_COMPUTE_32F_PEDANTIC: i32 = 2;
+pub const DC_BLAS_COMPUTE_32F_FAST_16F: i32 = 3;
+pub const DC_BLAS_COMPUTE_32F_FAST_16BF: i32 = 4;
+pub const DC_BLAS_COMPUTE_32F_FAST_TF32: i32 = 5;
+pub const DC_BLAS_COMPUTE_64F: i32 = 6;
+pub const DC_BLAS_COMPUTE_64F_PEDANTIC: i32 = 7;
+
+pub extern "dccuda" fn dc_blas_library_version(version: ?*i32) dc_status;
+pub extern "dccuda" fn dc_blas_create(device: ?*Device, stream: ?*Stream, blas: ?*?*Blas) dc_status;
+pub extern "dccuda" fn dc_blas_release(blas: ?*Blas) void;
+pub extern "dccuda" fn dc_blas_set_stream(blas: ?*Blas, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_blas_stream(blas: ?*Blas, stream: ?*?*Stream) dc_status;
+pub extern "dccuda" fn dc_blas_set_pointer_mode(blas: ?*Blas, mode: i32) dc_status;
+pub extern "dccuda" fn dc_blas_set_math_mode(blas: ?*Blas, mode: i32) dc_status;
+pub extern "dccuda" fn dc_blas_set_workspace_size(blas: ?*Blas, bytes: u64) dc_status;
+
+/// The defaults are DC_BLAS_GEMM_DESC_INIT.
+pub const dc_blas_gemm_desc = extern struct {
+    struct_size: u32 = @sizeOf(dc_blas_gemm_desc),
+    transa: i32 = DC_BLAS_OP_N,
+    transb: i32 = DC_BLAS_OP_N,
+    ab_type: i32 = DC_BLAS_F32,
+    c_type: i32 = DC_BLAS_F32,
+    compute: i32 = DC_BLAS_COMPUTE_DEFAULT,
+    reserved: i32 = 0,
+    m: i64 = 0,
+    n: i64 = 0,
+    k: i64 = 0,
+    batch_count: i64 = 1,
+    a_buffer: ?*Buffer = null,
+    a_offset: u64 = 0,
+    lda: i64 = 1,
+    a_stride: i64 = 0,
+    b_buffer: ?*Buffer = null,
+    b_offset: u64 = 0,
+    ldb: i64 = 1,
+    b_stride: i64 = 0,
+    c_buffer: ?*Buffer = null,
+    c_offset: u64 = 0,
+    ldc: i64 = 1,
+    c_stride: i64 = 0,
+    alpha: f64 = 1,
+    beta: f64 = 0,
+    alpha_buffer: ?*Buffer = null,
+    alpha_offset: u64 = 0,
+    beta_buffer: ?*Buffer = null,
+    beta_offset: u64 = 0,
+};
+
+pub extern "dccuda" fn dc_blas_gemm(blas: ?*Blas, desc: ?*const dc_blas_gemm_desc) dc_status;
+pub extern "dccuda" fn dc_blas_axpy(blas: ?*Blas, @"type": i32, n: i64, alpha: f64, x: ?*Buffer, x_offset: u64, incx: i64, y: ?*Buffer, y_offset: u64, incy: i64, scalars: ?*Buffer, scalars_offset: u64) dc_status;
+pub extern "dccuda" fn dc_blas_scal(blas: ?*Blas, @"type": i32, n: i64, alpha: f64, x: ?*Buffer, x_offset: u64, incx: i64, scalars: ?*Buffer, scalars_offset: u64) dc_status;
+pub extern "dccuda" fn dc_blas_dot(blas: ?*Blas, @"type": i32, n: i64, x: ?*Buffer, x_offset: u64, incx: i64, y: ?*Buffer, y_offset: u64, incy: i64, result: ?*f64, scalars: ?*Buffer, scalars_offset: u64) dc_status;
+pub extern "dccuda" fn dc_blas_nrm2(blas: ?*Blas, @"type": i32, n: i64, x: ?*Buffer, x_offset: u64, incx: i64, result: ?*f64, scalars: ?*Buffer, scalars_offset: u64) dc_status;
+pub extern "dccuda" fn dc_blas_gemv(blas: ?*Blas, @"type": i32, trans: i32, m: i64, n: i64, alpha: f64, a: ?*Buffer, a_offset: u64, lda: i64, x: ?*Buffer, x_offset: u64, incx: i64, beta: f64, y: ?*Buffer, y_offset: u64, incy: i64, scalars: ?*Buffer, scalars_offset: u64) dc_status;
+
 /// The structs of the header, in header order: layout.zig prints these and the
 /// tests check that each `struct_size` default is the struct's own size.
 pub const structs = .{
@@ -930,4 +1005,5 @@ pub const structs = .{
     .{ "dc_handle_info", dc_handle_info },
     .{ "dc_device_telemetry", dc_device_telemetry },
     .{ "dc_launch_trace", dc_launch_trace },
+    .{ "dc_blas_gemm_desc", dc_blas_gemm_desc },
 };

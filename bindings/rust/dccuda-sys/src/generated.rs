@@ -87,6 +87,7 @@ pub const DC_HANDLE_QUEUE: i32 = 10;
 pub const DC_HANDLE_CONTROL: i32 = 11;
 pub const DC_HANDLE_POOL: i32 = 12;
 pub const DC_HANDLE_LIBRARY: i32 = 13;
+pub const DC_HANDLE_BLAS: i32 = 14;
 /// Bytes of stack per GPU thread (deep recursion, large local arrays).
 pub const DC_LIMIT_STACK_SIZE: i32 = 0;
 /// Bytes of the FIFO device printf writes into (output past it is lost).
@@ -415,6 +416,46 @@ pub const DC_TELEMETRY_GPU_LOST: i32 = 5;
 pub const DC_TELEMETRY_FAILED: i32 = 6;
 /// The loaded NVML lacks the function (an older driver).
 pub const DC_TELEMETRY_MISSING_ENTRY: i32 = 7;
+/// float
+pub const DC_BLAS_F32: i32 = 1;
+/// double
+pub const DC_BLAS_F64: i32 = 2;
+/// IEEE half (GEMM only)
+pub const DC_BLAS_F16: i32 = 3;
+/// bfloat16 (GEMM only)
+pub const DC_BLAS_BF16: i32 = 4;
+/// as stored
+pub const DC_BLAS_OP_N: i32 = 0;
+/// transposed
+pub const DC_BLAS_OP_T: i32 = 1;
+/// alpha and beta are host values passed in the call; dot and nrm2 return
+/// their result to host memory (and wait for it). The default.
+pub const DC_BLAS_POINTER_HOST: i32 = 0;
+/// alpha and beta are read from device memory (a dc_buffer) when the work
+/// runs; dot and nrm2 write their result to device memory without waiting.
+pub const DC_BLAS_POINTER_DEVICE: i32 = 1;
+/// cuBLAS's default: tensor cores where the compute type allows
+pub const DC_BLAS_MATH_DEFAULT: i32 = 0;
+/// the reference order of operations, no tensor cores
+pub const DC_BLAS_MATH_PEDANTIC: i32 = 2;
+/// FP32 GEMMs may use TF32 tensor cores
+pub const DC_BLAS_MATH_TF32_TENSOR_OP: i32 = 3;
+/// the data's own: 64F for F64, else 32F
+pub const DC_BLAS_COMPUTE_DEFAULT: i32 = 0;
+/// float (with the handle's math mode)
+pub const DC_BLAS_COMPUTE_32F: i32 = 1;
+/// float, the reference order, no tensor cores
+pub const DC_BLAS_COMPUTE_32F_PEDANTIC: i32 = 2;
+/// float; F32 inputs may be rounded to half (tensor cores)
+pub const DC_BLAS_COMPUTE_32F_FAST_16F: i32 = 3;
+/// float; F32 inputs may be rounded to bfloat16 (tensor cores)
+pub const DC_BLAS_COMPUTE_32F_FAST_16BF: i32 = 4;
+/// float; F32 inputs may be rounded to TF32 (tensor cores)
+pub const DC_BLAS_COMPUTE_32F_FAST_TF32: i32 = 5;
+/// double
+pub const DC_BLAS_COMPUTE_64F: i32 = 6;
+/// double, the reference order
+pub const DC_BLAS_COMPUTE_64F_PEDANTIC: i32 = 7;
 
 // ---------------------------------------------------------------------------
 // Handles: opaque, only ever behind a pointer; not Send or Sync by themselves.
@@ -510,6 +551,13 @@ pub struct dc_pool_s {
 }
 /// The `dc_pool` handle (NULL = no handle).
 pub type dc_pool = *mut dc_pool_s;
+#[repr(C)]
+pub struct dc_blas_s {
+    _private: [u8; 0],
+    _not_send_sync_or_unpin: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+/// The `dc_blas` handle (NULL = no handle).
+pub type dc_blas = *mut dc_blas_s;
 
 // ---------------------------------------------------------------------------
 // Callbacks
@@ -1225,6 +1273,103 @@ impl Default for dc_launch_trace {
             stream: core::ptr::null_mut(),
             sequence: 0,
             gpu_time_ns: 0,
+        }
+    }
+}
+
+/// A GEMM: C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n,
+/// C m x n, repeated batch_count times (strided-batched). Each matrix is
+/// column-major: element (i, j) of batch b of A at byte a_offset +
+/// (b * a_stride + j * lda + i) * element size of a_buffer (B, C likewise).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_blas_gemm_desc {
+    /// sizeof(dc_blas_gemm_desc)
+    pub struct_size: u32,
+    pub transa: i32,
+    pub transb: i32,
+    /// The type of A and B (DC_BLAS_*); C's is c_type. Combinations: F64 x F64
+    /// -> F64 (compute 64F); F32 -> F32, F16 -> F16 or F32, BF16 -> BF16 or F32
+    /// (compute 32F kinds; the _FAST_ ones with F32 data only).
+    pub ab_type: i32,
+    pub c_type: i32,
+    pub compute: i32,
+    /// 0
+    pub reserved: i32,
+    /// rows of op(A) and C; >= 0 (0: nothing to do)
+    pub m: i64,
+    /// columns of op(B) and C; >= 0 (0: nothing to do)
+    pub n: i64,
+    /// columns of op(A), rows of op(B); >= 0 (0: C = beta * C, A and B unread)
+    pub k: i64,
+    /// >= 1 (1: one GEMM, the strides unused)
+    pub batch_count: i64,
+    /// A; may be NULL when k == 0
+    pub a_buffer: dc_buffer,
+    /// bytes from a_buffer's start to A's element (0, 0) of batch 0
+    pub a_offset: u64,
+    /// >= max(1, stored rows): m for DC_BLAS_OP_N, k for DC_BLAS_OP_T
+    pub lda: i64,
+    /// elements between A's batches (>= 0; 0 reuses one A)
+    pub a_stride: i64,
+    /// B; may be NULL when k == 0
+    pub b_buffer: dc_buffer,
+    pub b_offset: u64,
+    /// >= max(1, stored rows): k for DC_BLAS_OP_N, n for DC_BLAS_OP_T
+    pub ldb: i64,
+    pub b_stride: i64,
+    /// C, read (beta != 0) and written
+    pub c_buffer: dc_buffer,
+    pub c_offset: u64,
+    /// >= max(1, m)
+    pub ldc: i64,
+    /// batches of C must not overlap: >= (n - 1) * ldc + m
+    pub c_stride: i64,
+    /// Host pointer mode: the scalars, converted to the compute precision
+    /// (float for the 32F kinds, double for 64F).
+    pub alpha: f64,
+    pub beta: f64,
+    /// Device pointer mode: where alpha and beta are (one scalar each of the
+    /// compute precision: 4 bytes for 32F kinds, 8 for 64F); NULL in host mode.
+    pub alpha_buffer: dc_buffer,
+    pub alpha_offset: u64,
+    pub beta_buffer: dc_buffer,
+    pub beta_offset: u64,
+}
+
+impl Default for dc_blas_gemm_desc {
+    /// `DC_BLAS_GEMM_DESC_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_blas_gemm_desc>() as u32,
+            transa: DC_BLAS_OP_N,
+            transb: DC_BLAS_OP_N,
+            ab_type: DC_BLAS_F32,
+            c_type: DC_BLAS_F32,
+            compute: DC_BLAS_COMPUTE_DEFAULT,
+            reserved: 0,
+            m: 0,
+            n: 0,
+            k: 0,
+            batch_count: 1,
+            a_buffer: core::ptr::null_mut(),
+            a_offset: 0,
+            lda: 1,
+            a_stride: 0,
+            b_buffer: core::ptr::null_mut(),
+            b_offset: 0,
+            ldb: 1,
+            b_stride: 0,
+            c_buffer: core::ptr::null_mut(),
+            c_offset: 0,
+            ldc: 1,
+            c_stride: 0,
+            alpha: 1.0,
+            beta: 0.0,
+            alpha_buffer: core::ptr::null_mut(),
+            alpha_offset: 0,
+            beta_buffer: core::ptr::null_mut(),
+            beta_offset: 0,
         }
     }
 }
@@ -3087,6 +3232,104 @@ extern "C" {
     /// again: their user_data may be freed.
     /// Errors: DC_ERROR_INVALID_STATE (called from inside a dccuda callback).
     pub fn dc_set_launch_trace(on_launch: dc_launch_trace_fn, on_complete: dc_launch_trace_fn, user_data: *mut c_void) -> dc_status;
+
+    /// The loaded cuBLAS's version, major * 10000 + minor * 100 + patch (130100
+    /// for 13.1.0), loading it if needed. Errors: DC_ERROR_INVALID_ARGUMENT (NULL
+    /// out), DC_ERROR_NOT_SUPPORTED (no cuBLAS: the message says what was tried and
+    /// how to provide it).
+    pub fn dc_blas_library_version(version: *mut i32) -> dc_status;
+
+    /// Create a cuBLAS handle on `device`, bound to `stream` (NULL: the device's
+    /// legacy default stream, DC_STREAM_LEGACY, which dccuda's synchronous copies
+    /// use), in host pointer mode, the default math mode, with a workspace of
+    /// 32 MiB of the device's memory owned by the handle (dc_blas_set_workspace_size
+    /// changes it). The handle keeps the device and the stream alive.
+    /// Release it with dc_blas_release. Thread-safe.
+    /// Errors: DC_ERROR_INVALID_HANDLE (device or stream), DC_ERROR_INVALID_ARGUMENT
+    /// (NULL out; a stream of another device), DC_ERROR_NOT_SUPPORTED (no cuBLAS),
+    /// DC_ERROR_OUT_OF_MEMORY (the workspace, or cuBLAS's own allocation),
+    /// DC_ERROR_DRIVER (cuBLAS failed otherwise: the message names its status).
+    pub fn dc_blas_create(device: dc_device, stream: dc_stream, blas: *mut dc_blas) -> dc_status;
+
+    /// Release a handle. Work already enqueued completes; the cuBLAS handle is
+    /// destroyed now (cublasDestroy, which waits for the device), the workspace
+    /// is freed in order on the handle's stream, and the stream and device are
+    /// released if nothing else holds them. NULL or a released handle does nothing.
+    pub fn dc_blas_release(blas: dc_blas);
+
+    /// Bind the handle to another stream of its device (NULL: the legacy default
+    /// stream). Later calls enqueue there; the handle takes a new workspace of the
+    /// same size (work still running on the old stream keeps the old one, freed in
+    /// order after it). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT
+    /// (a stream of another device), DC_ERROR_OUT_OF_MEMORY (the workspace),
+    /// DC_ERROR_DRIVER.
+    pub fn dc_blas_set_stream(blas: dc_blas, stream: dc_stream) -> dc_status;
+
+    /// A new handle for the stream the handle is bound to. Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT (NULL out).
+    pub fn dc_blas_stream(blas: dc_blas, stream: *mut dc_stream) -> dc_status;
+
+    /// Set where scalars come from (DC_BLAS_POINTER_HOST, the default, or
+    /// DC_BLAS_POINTER_DEVICE); see each call for what it then takes.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (another value),
+    /// DC_ERROR_DRIVER.
+    pub fn dc_blas_set_pointer_mode(blas: dc_blas, mode: i32) -> dc_status;
+
+    /// Set cuBLAS's math mode (DC_BLAS_MATH_*). A GEMM's compute type, when not
+    /// DC_BLAS_COMPUTE_DEFAULT or _32F, overrides it for that GEMM.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (another value),
+    /// DC_ERROR_DRIVER.
+    pub fn dc_blas_set_math_mode(blas: dc_blas, mode: i32) -> dc_status;
+
+    /// Give the handle a workspace of `bytes` of the device's memory (0: none;
+    /// cuBLAS then uses slower algorithms for some GEMMs). The old one is freed in
+    /// order after the work already enqueued. Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_OUT_OF_MEMORY, DC_ERROR_DRIVER.
+    pub fn dc_blas_set_workspace_size(blas: dc_blas, bytes: u64) -> dc_status;
+
+    /// Enqueue a GEMM (cublasGemmEx, or cublasGemmStridedBatchedEx when
+    /// batch_count > 1) on the handle's stream. Checked before cuBLAS sees it: the
+    /// enums and their combination, sizes >= 0, ld >= the stored rows (A: m for
+    /// N, k for T; B: k for N, n for T; C: m), and each matrix's last element of
+    /// the last batch, computed in 64 bits without overflow, inside its buffer;
+    /// C's batches must not overlap (stride >= its extent) when batch_count > 1.
+    /// Every buffer must be on the handle's device and device-accessible.
+    /// Errors: DC_ERROR_INVALID_HANDLE (the handle or a buffer), DC_ERROR_INVALID_ARGUMENT
+    /// (NULL desc, a bad struct_size, enum, combination, size, ld or stride: the
+    /// message names the field; a buffer of another device or one the device cannot
+    /// read; scalars given in the wrong pointer mode), DC_ERROR_OUT_OF_RANGE (a
+    /// matrix or scalar past its buffer: the message names it, the bytes needed
+    /// and the buffer's size), DC_ERROR_NOT_SUPPORTED (no cuBLAS, or it lacks the
+    /// entry point), DC_ERROR_DRIVER (cuBLAS refused it: the message names its status).
+    pub fn dc_blas_gemm(blas: dc_blas, desc: *const dc_blas_gemm_desc) -> dc_status;
+
+    /// y = alpha * x + y over n elements (cublas?axpy). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
+    /// DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED, DC_ERROR_DRIVER (see above).
+    pub fn dc_blas_axpy(blas: dc_blas, type_: i32, n: i64, alpha: f64, x: dc_buffer, x_offset: u64, incx: i64, y: dc_buffer, y_offset: u64, incy: i64, scalars: dc_buffer, scalars_offset: u64) -> dc_status;
+
+    /// x = alpha * x over n elements (cublas?scal). Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT,
+    /// DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED, DC_ERROR_DRIVER (see above).
+    pub fn dc_blas_scal(blas: dc_blas, type_: i32, n: i64, alpha: f64, x: dc_buffer, x_offset: u64, incx: i64, scalars: dc_buffer, scalars_offset: u64) -> dc_status;
+
+    /// The dot product of x and y over n elements (cublas?dot). Host pointer mode:
+    /// written to *result (waits for it); `scalars` NULL. Device pointer mode: written
+    /// to `scalars` at `scalars_offset` (one element of the type), *result untouched
+    /// and may be NULL.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (also a NULL result
+    /// in host mode), DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED, DC_ERROR_DRIVER.
+    pub fn dc_blas_dot(blas: dc_blas, type_: i32, n: i64, x: dc_buffer, x_offset: u64, incx: i64, y: dc_buffer, y_offset: u64, incy: i64, result: *mut f64, scalars: dc_buffer, scalars_offset: u64) -> dc_status;
+
+    /// The Euclidean norm of x over n elements (cublas?nrm2); the result as dc_blas_dot's.
+    /// Errors: as dc_blas_dot.
+    pub fn dc_blas_nrm2(blas: dc_blas, type_: i32, n: i64, x: dc_buffer, x_offset: u64, incx: i64, result: *mut f64, scalars: dc_buffer, scalars_offset: u64) -> dc_status;
+
+    /// y = alpha * op(A) * x + beta * y (cublas?gemv): A is m x n column-major with
+    /// leading dimension lda >= max(1, m); x has n elements (m for DC_BLAS_OP_T),
+    /// y m (n for DC_BLAS_OP_T); in device pointer mode alpha and beta are read from
+    /// `scalars` (two elements). Errors: DC_ERROR_INVALID_HANDLE,
+    /// DC_ERROR_INVALID_ARGUMENT, DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED,
+    /// DC_ERROR_DRIVER.
+    pub fn dc_blas_gemv(blas: dc_blas, type_: i32, trans: i32, m: i64, n: i64, alpha: f64, a: dc_buffer, a_offset: u64, lda: i64, x: dc_buffer, x_offset: u64, incx: i64, beta: f64, y: dc_buffer, y_offset: u64, incy: i64, scalars: dc_buffer, scalars_offset: u64) -> dc_status;
 }
 
 /// Every public struct with its fields, in declaration order: what the layout report
@@ -3111,6 +3354,7 @@ macro_rules! __dccuda_for_each_struct {
         $m!(dc_handle_info { struct_size, handle_type, handle, age_ns, thread_id, created_by, device_ordinal, buffer_kind, buffer_size, buffer_view, reserved });
         $m!(dc_device_telemetry { struct_size, nvml_index, timestamp_us, temperature_c, power_mw, power_limit_mw, sm_clock_mhz, memory_clock_mhz, gpu_utilization_percent, memory_utilization_percent, memory_used_bytes, memory_total_bytes, pcie_tx_kib_per_s, pcie_rx_kib_per_s, nvlink_active_links, throttle_reasons, ecc_corrected, ecc_uncorrected, running_processes, fan_speed_percent, field_status, field_nvml_result });
         $m!(dc_launch_trace { struct_size, device_ordinal, kernel_name, grid, block, shared_memory_bytes, flags, stream, sequence, gpu_time_ns });
+        $m!(dc_blas_gemm_desc { struct_size, transa, transb, ab_type, c_type, compute, reserved, m, n, k, batch_count, a_buffer, a_offset, lda, a_stride, b_buffer, b_offset, ldb, b_stride, c_buffer, c_offset, ldc, c_stride, alpha, beta, alpha_buffer, alpha_offset, beta_buffer, beta_offset });
     };
 }
 
@@ -3161,6 +3405,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_HANDLE_CONTROL);
         $m!(DC_HANDLE_POOL);
         $m!(DC_HANDLE_LIBRARY);
+        $m!(DC_HANDLE_BLAS);
         $m!(DC_LIMIT_STACK_SIZE);
         $m!(DC_LIMIT_PRINTF_FIFO_SIZE);
         $m!(DC_LIMIT_MALLOC_HEAP_SIZE);
@@ -3314,5 +3559,24 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_TELEMETRY_GPU_LOST);
         $m!(DC_TELEMETRY_FAILED);
         $m!(DC_TELEMETRY_MISSING_ENTRY);
+        $m!(DC_BLAS_F32);
+        $m!(DC_BLAS_F64);
+        $m!(DC_BLAS_F16);
+        $m!(DC_BLAS_BF16);
+        $m!(DC_BLAS_OP_N);
+        $m!(DC_BLAS_OP_T);
+        $m!(DC_BLAS_POINTER_HOST);
+        $m!(DC_BLAS_POINTER_DEVICE);
+        $m!(DC_BLAS_MATH_DEFAULT);
+        $m!(DC_BLAS_MATH_PEDANTIC);
+        $m!(DC_BLAS_MATH_TF32_TENSOR_OP);
+        $m!(DC_BLAS_COMPUTE_DEFAULT);
+        $m!(DC_BLAS_COMPUTE_32F);
+        $m!(DC_BLAS_COMPUTE_32F_PEDANTIC);
+        $m!(DC_BLAS_COMPUTE_32F_FAST_16F);
+        $m!(DC_BLAS_COMPUTE_32F_FAST_16BF);
+        $m!(DC_BLAS_COMPUTE_32F_FAST_TF32);
+        $m!(DC_BLAS_COMPUTE_64F);
+        $m!(DC_BLAS_COMPUTE_64F_PEDANTIC);
     };
 }
