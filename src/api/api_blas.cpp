@@ -50,6 +50,7 @@ extern "C" {
 DC_API dc_status dc_blas_library_version(int32_t* version) {
   return guarded("dc_blas_library_version", [&] {
     clear_out(version);
+    forbid_after_fork();
     require_arg(version, "version");
     require_cublas();
     *version = cublas_state().version;

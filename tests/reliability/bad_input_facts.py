@@ -107,6 +107,35 @@ FILL_2D = dict(
            ("misaligned offset", {"offset": "2"}, ARG, "offset")],
 )
 
+# cuBLAS's level-1 calls: n F32 elements of fx.buffer (x) and fx.buffer2 (y), host mode.
+BLAS_OFFSET = ("offset", ["badinput::kBytes", U64_MAX], RANGE)
+BLAS_VECTORS_1 = dict(
+    valid={"type": "DC_BLAS_F32", "n": "16", "alpha": "1.0", "x": "fx.buffer", "x_offset": "0", "incx": "1",
+           "scalars": "nullptr", "scalars_offset": "0"},
+    ints={"n": ("bad", ["-1", "INT64_MIN"], ARG), "incx": ("bad", ["0", "-1"], ARG),
+          "alpha": ("any", "every alpha is valid"), "x_offset": BLAS_OFFSET,
+          "scalars_offset": ("any", "unused in host pointer mode")},
+    msg={"x_offset": "x"},
+    extra=[("x past its buffer", {"n": "1025"}, RANGE, "x needs 4100 bytes")],
+)
+
+
+def without_alpha(spec, **more):
+    """dot and nrm2 take no alpha."""
+    out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in spec.items()}
+    out["valid"].pop("alpha", None)
+    out["ints"].pop("alpha", None)
+    out.update(more)
+    return out
+
+
+BLAS_VECTORS_2 = dict(
+    valid={**BLAS_VECTORS_1["valid"], "y": "fx.buffer2", "y_offset": "0", "incy": "1"},
+    ints={**BLAS_VECTORS_1["ints"], "incy": ("bad", ["0", "-1"], ARG), "y_offset": BLAS_OFFSET},
+    msg={"x_offset": "x", "y_offset": "y"},
+    extra=[("y past its buffer", {"incy": "300"}, RANGE, "y needs")],
+)
+
 FACTS = {
     # The version, status and last-error getters cannot fail: the model exempts them.
 
@@ -724,6 +753,42 @@ FACTS = {
         ints={"size": ("bad", ["0", "63"], ARG), "stride": ("bad", ["0", "8"], ARG)},
     ),
     "dc_queue_counters": dict(),
+    # cuBLAS (the fake cuBLAS in CI): vectors of 16 F32 in fx.buffer / fx.buffer2.
+    "dc_blas_library_version": dict(),
+    "dc_blas_create": dict(valid={"stream": "fx.stream"}, null_ok={"stream": OK}),
+    "dc_blas_release": dict(),
+    "dc_blas_set_stream": dict(valid={"stream": "fx.stream"}, null_ok={"stream": OK}),
+    "dc_blas_stream": dict(),
+    "dc_blas_set_pointer_mode": dict(valid={"mode": "DC_BLAS_POINTER_HOST"}),
+    "dc_blas_set_math_mode": dict(valid={"mode": "DC_BLAS_MATH_DEFAULT"}),
+    "dc_blas_set_workspace_size": dict(
+        valid={"bytes": "1u << 20"},
+        ints={"bytes": ("size", OK, OOM)},
+        msg={"bytes": ""},  # an allocation too large for the device names the device
+    ),
+    "dc_blas_gemm": dict(
+        extra=[("B past its buffer", {"desc": "[&] { static dc_blas_gemm_desc d = fx.blas_gemm_desc; d.ldb = 300; "
+                                              "return &d; }()"}, RANGE, "B (desc->b_buffer) needs"),
+               ("lda below m", {"desc": "[&] { static dc_blas_gemm_desc d = fx.blas_gemm_desc; d.lda = 15; "
+                                        "return &d; }()"}, ARG, "desc->lda is 15")],
+    ),
+    "dc_blas_axpy": BLAS_VECTORS_2,
+    "dc_blas_dot": without_alpha(BLAS_VECTORS_2, null_ok={"result": ARG}),
+    "dc_blas_scal": BLAS_VECTORS_1,
+    "dc_blas_nrm2": without_alpha(BLAS_VECTORS_1, null_ok={"result": ARG}),
+    "dc_blas_gemv": dict(
+        valid={"type": "DC_BLAS_F32", "trans": "DC_BLAS_OP_N", "a": "fx.buffer", "x": "fx.buffer2", "y": "fx.no_pool",
+               "m": "16", "n": "16", "lda": "16",
+               "incx": "1", "incy": "1", "alpha": "1.0", "beta": "0.0", "a_offset": "0", "x_offset": "0",
+               "y_offset": "0", "scalars": "nullptr", "scalars_offset": "0"},
+        ints={"m": ("bad", ["-1", "INT64_MIN"], ARG), "n": ("bad", ["-1", "INT64_MIN"], ARG),
+              "lda": ("bad", ["0", "15"], ARG), "incx": ("bad", ["0", "-1"], ARG), "incy": ("bad", ["0", "-1"], ARG),
+              "alpha": ("any", "every alpha is valid"), "beta": ("any", "every beta is valid"),
+              "a_offset": BLAS_OFFSET, "x_offset": BLAS_OFFSET, "y_offset": BLAS_OFFSET,
+              "scalars_offset": ("any", "unused in host pointer mode")},
+        msg={"a": "A", "a_offset": "A", "x_offset": "x", "y_offset": "y"},
+        extra=[("A past its buffer", {"n": "65"}, RANGE, "A needs")],
+    ),
     "dc_pool_create": dict(
         ints={"max_size": ("bad", [U64_MAX], ARG)},
         extra=[("an unknown flag", {"flags": "0x2"}, ARG, "flags 0x2 has bits this call does not take")],

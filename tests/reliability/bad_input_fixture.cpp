@@ -198,6 +198,14 @@ std::string Fixture::open() {
   OPEN_STEP(dc_pool_create(device, 0, 0, &dead_pool));
   dc_pool_release(dead_pool);
   OPEN_STEP(dc_library_load(image, image_size, nullptr, &dead_library));
+  OPEN_STEP(dc_blas_create(device, stream, &blas));
+  OPEN_STEP(dc_blas_create(device, stream, &dead_blas));
+  dc_blas_release(dead_blas);
+  blas_gemm_desc.m = blas_gemm_desc.n = blas_gemm_desc.k = 16;
+  blas_gemm_desc.lda = blas_gemm_desc.ldb = blas_gemm_desc.ldc = 16;
+  blas_gemm_desc.a_buffer = buffer;
+  blas_gemm_desc.b_buffer = buffer2;
+  blas_gemm_desc.c_buffer = no_pool;
   dc_library_release(dead_library);
   dc_queue_release(dead_queue);
   dc_control_release(dead_control);
@@ -232,6 +240,7 @@ void Fixture::close() {
   dc_buffer_release(memory_buffer);
   dc_graph_release(memory_graph);
   dc_library_release(library);
+  dc_blas_release(blas);
   dc_control_release(control_stopped);
   dc_pool_release(pool);
   dc_buffer_release(growable);

@@ -82,6 +82,8 @@ struct Fixture {
   uint8_t ipc_buffer_bytes[DC_IPC_HANDLE_SIZE] = {};  // no_pool, exported
   uint8_t ipc_event_bytes[DC_IPC_HANDLE_SIZE] = {};   // ipc_event, exported
   dc_library library = nullptr;        // program's CUBIN, loaded once
+  dc_blas blas = nullptr;              // on stream, host pointer mode (the fake cuBLAS in CI)
+  dc_blas_gemm_desc blas_gemm_desc = DC_BLAS_GEMM_DESC_INIT;  // 16 x 16 F32: A buffer, B buffer2, C no_pool
 
   // Released handles of every type (never reused: see the handle table).
   dc_device dead_device = nullptr;
@@ -97,6 +99,7 @@ struct Fixture {
   dc_control dead_control = nullptr;
   dc_pool dead_pool = nullptr;
   dc_library dead_library = nullptr;
+  dc_blas dead_blas = nullptr;
 
   // Values for the other arguments.
   std::vector<uint8_t> host_memory = std::vector<uint8_t>(kBytes, 0);

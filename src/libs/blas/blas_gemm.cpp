@@ -125,6 +125,9 @@ void blas_gemm(Blas& blas, const dc_blas_gemm_desc& d) {
     require_nonnegative(d.c_stride, "desc->c_stride");
   }
   bool device_scalars = blas.pointer_mode() == DC_BLAS_POINTER_DEVICE;
+  // Given handles are checked as handles first, whatever the mode.
+  if (d.alpha_buffer) pin_operand(blas, d.alpha_buffer, "desc->alpha_buffer");
+  if (d.beta_buffer) pin_operand(blas, d.beta_buffer, "desc->beta_buffer");
   if (!device_scalars && (d.alpha_buffer || d.beta_buffer))
     fail(DC_ERROR_INVALID_ARGUMENT, "desc->%s is set but the handle is in host pointer mode, which takes desc->alpha "
          "and desc->beta; leave the buffers NULL or call dc_blas_set_pointer_mode(DC_BLAS_POINTER_DEVICE)",

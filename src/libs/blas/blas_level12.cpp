@@ -36,8 +36,11 @@ void require_inc(int64_t inc, const char* what) {
 // In host mode the buffer must be NULL.
 Pinned<Buffer> checked_scalars(const Blas& blas, const BlasScalars& s, uint32_t count, uint32_t element,
                                const char* role) {
+  // A handle given is checked as a handle first, whatever the mode.
+  Pinned<Buffer> b;
+  if (s.buffer) b = pin_operand(blas, s.buffer, "scalars");
   if (blas.pointer_mode() == DC_BLAS_POINTER_HOST) {
-    if (s.buffer)
+    if (b)
       fail(DC_ERROR_INVALID_ARGUMENT, "scalars is set but the handle is in host pointer mode (%s is passed by "
            "value); pass NULL or call dc_blas_set_pointer_mode(DC_BLAS_POINTER_DEVICE)", role);
     return {};
@@ -45,7 +48,6 @@ Pinned<Buffer> checked_scalars(const Blas& blas, const BlasScalars& s, uint32_t 
   if (!s.buffer)
     fail(DC_ERROR_INVALID_ARGUMENT, "scalars is NULL but the handle is in device pointer mode (%s comes from device "
          "memory); pass the buffer, or call dc_blas_set_pointer_mode(DC_BLAS_POINTER_HOST)", role);
-  Pinned<Buffer> b = pin_operand(blas, s.buffer, "scalars");
   require_within(*b, static_cast<unsigned __int128>(s.offset) + uint64_t(count) * element, "scalars",
                  strf("offset %" PRIu64 ", %u scalars of %u bytes", s.offset, count, element).c_str());
   return b;
