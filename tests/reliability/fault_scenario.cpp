@@ -9,6 +9,7 @@
 namespace faults {
 
 World::~World() {
+  for (dc_blas b : blases) dc_blas_release(b);
   for (dc_graph g : graphs) dc_graph_release(g);
   for (dc_launch l : launches) dc_launch_release(l);
   for (dc_function f : functions) dc_function_release(f);
@@ -170,6 +171,21 @@ Outcome run_scenario(World& w) {
   CHECK_DATA("pool statistics", pool_stats.used_current >= 2 * kSmall);
   STEP("dc_pool_reset_high_water", dc_pool_reset_high_water(pool));
   STEP("dc_pool_trim", dc_pool_trim(pool, 0));
+  // cuBLAS (the fake cuBLAS): a handle on the stream with its workspace from the device, a dot product.
+  // (Not dc_blas_set_workspace_size: the old workspace's stream-ordered free is a release, which cannot report.)
+  {
+    dc_blas blas = nullptr;
+    dc_buffer vec = nullptr;
+    STEP("dc_blas_create", dc_blas_create(w.d0, s, &blas));
+    keep(w.blases, blas);
+    STEP("dc_buffer_alloc blas", dc_buffer_alloc(w.d0, 64, 0, &vec));
+    keep(w.buffers, vec);
+    std::vector<float> twos(16, 2.0f);
+    STEP("dc_buffer_write blas", dc_buffer_write(vec, 0, twos.data(), 64));
+    double dot = 0;
+    STEP("dc_blas_dot", dc_blas_dot(blas, DC_BLAS_F32, 16, vec, 0, 1, vec, 0, 1, &dot, nullptr, 0));
+    CHECK_DATA("blas dot", dot == 64.0);
+  }
   STEP("dc_device_pool_statistics", dc_device_pool_statistics(w.d0, &pool_stats));
   // A growable buffer: mapped, grown, written across its two chunks and read back.
   dc_buffer growable = nullptr;
