@@ -165,6 +165,9 @@ int main(int argc, char** argv) {
   char driver_error[1024] = "", nvrtc_error[1024] = "", text[32];
   const char* cache_dir = "";
   const char* warnings = "";
+  int32_t cublas_version = 0;
+  dc_status cublas_status;
+  char cublas_error[1024] = "";
   int exit_code = EXIT_OK, opened = 0;
   double watch_seconds = 0.0;
   long watch_count = 0;
@@ -211,6 +214,9 @@ int main(int argc, char** argv) {
   }
   nvrtc_status = dc_nvrtc_version(&nvrtc_major, &nvrtc_minor);
   if (nvrtc_status != DC_SUCCESS) snprintf(nvrtc_error, sizeof nvrtc_error, "%s", dc_last_error_message());
+  /* NVIDIA's libraries: loaded here only to report their versions. */
+  cublas_status = dc_blas_library_version(&cublas_version);
+  if (cublas_status != DC_SUCCESS) snprintf(cublas_error, sizeof cublas_error, "%s", dc_last_error_message());
   dc_cache_directory(&cache_dir);
   /* What dccuda refused or ignored in its settings (an unsafe cache directory...). */
   if (dc_config_warnings(&warnings) != DC_SUCCESS) warnings = dc_last_error_message();
@@ -241,6 +247,15 @@ int main(int argc, char** argv) {
       info_json_string(nvrtc_error);
       printf("}");
     }
+    printf(",\"cublas\":");
+    if (cublas_status == DC_SUCCESS) {
+      printf("{\"version\":\"%d.%d.%d\"}", (int)(cublas_version / 10000), (int)(cublas_version / 100 % 100),
+             (int)(cublas_version % 100));
+    } else {
+      printf("{\"error\":");
+      info_json_string(cublas_error);
+      printf("}");
+    }
     printf(",\"kernel_cache\":");
     info_json_string(cache_dir ? cache_dir : "");
     printf(",\"warnings\":[");
@@ -263,6 +278,11 @@ int main(int argc, char** argv) {
              driver_status == DC_SUCCESS ? "" : ", also without a driver");
     else
       printf("nvrtc    none: %s\n", nvrtc_error);
+    if (cublas_status == DC_SUCCESS)
+      printf("cublas   %d.%d.%d\n", (int)(cublas_version / 10000), (int)(cublas_version / 100 % 100),
+             (int)(cublas_version % 100));
+    else
+      printf("cublas   none: %s\n", cublas_error);
     printf("cache    %s\n", cache_dir && *cache_dir ? cache_dir : "(disk cache disabled)");
     print_lines(warnings, "warning  ", 0);
     if (driver_status == DC_SUCCESS) info_print_nvml(0);
