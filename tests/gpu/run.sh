@@ -39,6 +39,26 @@ mkdir -p "$final"
 case "$bundle" in /*) ;; *) bundle="$PWD/$bundle" ;; esac
 export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 unset DCCUDA_DRIVER_LIBRARY
+# cuBLAS: found by dccuda's own search (the toolkit's folders, the system's);
+# where that finds nothing, the nvidia-cublas wheel's (nvidia/cu13/lib for
+# CUDA 13, nvidia/cublas/lib for 12) through DCCUDA_CUBLAS_LIBRARY.
+if [[ -z "${DCCUDA_CUBLAS_LIBRARY:-}" ]] && ! ls /usr/local/cuda/lib64/libcublas.so.1[23] >/dev/null 2>&1 &&
+   ! ls "${CUDA_HOME:-/nonexistent}"/lib64/libcublas.so.1[23] >/dev/null 2>&1 &&
+   ! ldconfig -p 2>/dev/null | grep -q 'libcublas\.so\.1[23]'; then
+  wheel_cublas="$(python3 -c '
+import glob, os, nvidia
+for root in nvidia.__path__:
+    for pattern in ("cu13/lib/libcublas.so.13", "cublas/lib/libcublas.so.1[23]", "*/lib/libcublas.so.1[23]"):
+        hits = sorted(glob.glob(os.path.join(root, pattern)))
+        if hits:
+            print(hits[-1])
+            raise SystemExit
+' 2>/dev/null)"
+  if [[ -n "$wheel_cublas" ]]; then
+    export DCCUDA_CUBLAS_LIBRARY="$wheel_cublas"
+    echo "== cuBLAS from the Python wheel: $DCCUDA_CUBLAS_LIBRARY"
+  fi
+fi
 export DCTEST_LARGE=1   # the 1 GiB copy cases
 export DCCUDA_CACHE_DIR="$out/kernel-cache"
 summary="$out/summary.txt"
