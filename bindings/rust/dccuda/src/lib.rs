@@ -51,6 +51,7 @@ pub use dccuda_sys as sys;
 
 use std::path::PathBuf;
 
+mod blas;
 mod buffer;
 mod callback;
 mod compile;
@@ -70,6 +71,7 @@ mod queue;
 mod stream;
 mod stream_uses;
 
+pub use blas::{blas_library_version, Blas, BlasElement, BlasOp, Matrix};
 pub use buffer::{BufferKind, CopyPath, DeviceBuffer, Location, RegisteredBuffer};
 pub use compile::{cache_clear, cache_directory, cache_directory_path, CacheSource, CompileOptions, Output, Program};
 pub use device::{Device, DeviceInfo, Limit};
