@@ -42,6 +42,7 @@ const launch = @import("src/launch.zig");
 const graph = @import("src/graph.zig");
 const queue = @import("src/queue.zig");
 const pool = @import("src/pool.zig");
+const blas = @import("src/blas.zig");
 const args = @import("src/args.zig");
 const diagnostics = @import("src/diagnostics.zig");
 
@@ -179,3 +180,10 @@ pub const at = args.at;
 pub const argValues = args.values;
 pub const packArgs = args.pack;
 pub const Launch = launch.Launch;
+
+// cuBLAS (dc_blas).
+pub const Blas = blas.Blas;
+pub const BlasType = blas.BlasType;
+pub const BlasOp = blas.BlasOp;
+pub const GemmDesc = blas.GemmDesc;
+pub const blasLibraryVersion = blas.libraryVersion;

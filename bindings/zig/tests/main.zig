@@ -15,12 +15,13 @@ test "every declaration of the binding compiles" {
         dc.Graph,     dc.Program,  dc.Module,        dc.Function,   dc.Launch,       dc.CompileOptions,
         dc.LastError, dc.Location, dc.ModuleOptions, dc.DeviceInfo, dc.LaunchConfig, dc.Arg,
         dc.Queue,     dc.Control,  dc.MemOp,        dc.LinkInput,  dc.LinkOptions,
-        dc.Telemetry, dc.KernelLibrary,
+        dc.Telemetry, dc.KernelLibrary, dc.Blas,
     }) |T| std.testing.refAllDecls(T);
 }
 
 test {
     _ = @import("args_test.zig");
+    _ = @import("blas_test.zig");
     _ = @import("core_test.zig");
     _ = @import("buffer_test.zig");
     _ = @import("compile_test.zig");
