@@ -12,6 +12,7 @@
 %apply unsigned int *OUTPUT { uint32_t * };
 %apply unsigned long long *OUTPUT { uint64_t * };
 %apply float *OUTPUT { float * };
+%apply double *OUTPUT { double * };
 
 %apply void *VOID_INT_PTR { void *, const void * };
 

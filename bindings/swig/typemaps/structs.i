@@ -45,6 +45,7 @@ DC_STRUCT(dc_control_info, DcControlInfo, DC_CONTROL_INFO_INIT)
 DC_STRUCT(dc_device_telemetry, DcDeviceTelemetry, DC_DEVICE_TELEMETRY_INIT)
 DC_STRUCT(dc_handle_info, DcHandleInfo, DC_HANDLE_INFO_INIT)
 DC_STRUCT(dc_launch_trace, DcLaunchTrace, DC_LAUNCH_TRACE_INIT)
+DC_STRUCT(dc_blas_gemm_desc, DcBlasGemmDesc, DC_BLAS_GEMM_DESC_INIT)
 
 %immutable dc_device_info::name;
 %immutable dc_handle_info::created_by;
