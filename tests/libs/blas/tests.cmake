@@ -15,9 +15,11 @@ target_compile_options(dcfake_cublas11 PRIVATE -Wno-unused-function)
 set(DCFAKE_CUBLAS_PATH ${PROJECT_BINARY_DIR}/tests/libdcfake_cublas.so)
 set(DCFAKE_CUBLAS11_PATH ${PROJECT_BINARY_DIR}/tests/libdcfake_cublas11.so)
 
-# On the fake cuBLAS (FAKE_ONLY: the GPU suite runs test_blas_gpu).
+# On the fake cuBLAS here; the GPU suite (tests/gpu/run.sh) runs the same binary
+# against the real driver and the real cuBLAS (no DCCUDA_CUBLAS_LIBRARY, or the
+# wheel's), where the tests that need the fake's counters skip themselves.
 dc_test(test_blas SOURCES ${DCTEST_BLAS}/test_blas.cpp ${DCTEST_BLAS}/blas_reference.cpp
-  ENV ${DCTEST_FAKE_ENV} DCCUDA_CUBLAS_LIBRARY=${DCFAKE_CUBLAS_PATH} FAKE_ONLY)
+  ENV ${DCTEST_FAKE_ENV} DCCUDA_CUBLAS_LIBRARY=${DCFAKE_CUBLAS_PATH} LABELS threads)
 add_dependencies(test_blas dcfake_cublas)
 # cuBLAS absent: every call says what was tried and how to provide it.
 dc_test(test_blas_missing SOURCES ${DCTEST_BLAS}/test_blas_missing.cpp
