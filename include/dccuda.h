@@ -319,6 +319,10 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * | (none)                  | DCCUDA_NVML_LIBRARY            | a library name or path (NVML, for | libnvidia-ml.so.1 (nvml.dll),    |
  * |                         |                                | dc_device_telemetry_get)          | loaded at the first telemetry    |
  * |                         |                                |                                   | call                             |
+ * | (none)                  | DCCUDA_CUBLAS_LIBRARY          | a library name or path (cuBLAS,   | libcublas.so.13, then .12        |
+ * |                         |                                | the only one tried)               | (cublas64_13.dll, _12.dll),      |
+ * |                         |                                |                                   | looked for as NVRTC is, at the   |
+ * |                         |                                |                                   | first dc_blas call               |
  * | cache_dir               | DCCUDA_CACHE_DIR               | a directory path                  | $XDG_CACHE_HOME/dccuda (if it is |
  * |                         |                                |                                   | absolute), else                  |
  * |                         |                                |                                   | $HOME/.cache/dccuda, else none   |
