@@ -107,11 +107,16 @@ FILL_2D = dict(
            ("misaligned offset", {"offset": "2"}, ARG, "offset")],
 )
 
+# Without cuBLAS (a machine without the toolkit's or the wheel's, the Windows run) the
+# fixture has no fx.blas: test_blas_missing covers that case.
+BLAS_SKIP = ("!fx.blas", "no cuBLAS here (test_blas_missing covers its absence)")
+
 # cuBLAS's level-1 calls: n F32 elements of fx.buffer (x) and fx.buffer2 (y), host mode.
 BLAS_OFFSET = ("offset", ["badinput::kBytes", U64_MAX], RANGE)
 BLAS_VECTORS_1 = dict(
     valid={"type": "DC_BLAS_F32", "n": "16", "alpha": "1.0", "x": "fx.buffer", "x_offset": "0", "incx": "1",
            "scalars": "nullptr", "scalars_offset": "0"},
+    skip_if=BLAS_SKIP,
     ints={"n": ("bad", ["-1", "INT64_MIN"], ARG), "incx": ("bad", ["0", "-1"], ARG),
           "alpha": ("any", "every alpha is valid"), "x_offset": BLAS_OFFSET,
           "scalars_offset": ("any", "unused in host pointer mode")},
@@ -134,6 +139,7 @@ BLAS_VECTORS_2 = dict(
     ints={**BLAS_VECTORS_1["ints"], "incy": ("bad", ["0", "-1"], ARG), "y_offset": BLAS_OFFSET},
     msg={"x_offset": "x", "y_offset": "y"},
     extra=[("y past its buffer", {"incy": "300"}, RANGE, "y needs")],
+    skip_if=BLAS_SKIP,
 )
 
 FACTS = {
@@ -754,19 +760,21 @@ FACTS = {
     ),
     "dc_queue_counters": dict(),
     # cuBLAS (the fake cuBLAS in CI): vectors of 16 F32 in fx.buffer / fx.buffer2.
-    "dc_blas_library_version": dict(),
-    "dc_blas_create": dict(valid={"stream": "fx.stream"}, null_ok={"stream": OK}),
+    "dc_blas_library_version": dict(skip_if=BLAS_SKIP),
+    "dc_blas_create": dict(valid={"stream": "fx.stream"}, null_ok={"stream": OK}, skip_if=BLAS_SKIP),
     "dc_blas_release": dict(),
-    "dc_blas_set_stream": dict(valid={"stream": "fx.stream"}, null_ok={"stream": OK}),
-    "dc_blas_stream": dict(),
-    "dc_blas_set_pointer_mode": dict(valid={"mode": "DC_BLAS_POINTER_HOST"}),
-    "dc_blas_set_math_mode": dict(valid={"mode": "DC_BLAS_MATH_DEFAULT"}),
+    "dc_blas_set_stream": dict(valid={"stream": "fx.stream"}, null_ok={"stream": OK}, skip_if=BLAS_SKIP),
+    "dc_blas_stream": dict(skip_if=BLAS_SKIP),
+    "dc_blas_set_pointer_mode": dict(valid={"mode": "DC_BLAS_POINTER_HOST"}, skip_if=BLAS_SKIP),
+    "dc_blas_set_math_mode": dict(valid={"mode": "DC_BLAS_MATH_DEFAULT"}, skip_if=BLAS_SKIP),
     "dc_blas_set_workspace_size": dict(
         valid={"bytes": "1u << 20"},
         ints={"bytes": ("size", OK, OOM)},
         msg={"bytes": ""},  # an allocation too large for the device names the device
+        skip_if=BLAS_SKIP,
     ),
     "dc_blas_gemm": dict(
+        skip_if=BLAS_SKIP,
         extra=[("B past its buffer", {"desc": "[&] { static dc_blas_gemm_desc d = fx.blas_gemm_desc; d.ldb = 300; "
                                               "return &d; }()"}, RANGE, "B (desc->b_buffer) needs"),
                ("lda below m", {"desc": "[&] { static dc_blas_gemm_desc d = fx.blas_gemm_desc; d.lda = 15; "
@@ -788,6 +796,7 @@ FACTS = {
               "scalars_offset": ("any", "unused in host pointer mode")},
         msg={"a": "A", "a_offset": "A", "x_offset": "x", "y_offset": "y"},
         extra=[("A past its buffer", {"n": "65"}, RANGE, "A needs")],
+        skip_if=BLAS_SKIP,
     ),
     "dc_pool_create": dict(
         ints={"max_size": ("bad", [U64_MAX], ARG)},
