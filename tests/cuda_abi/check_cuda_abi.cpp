@@ -1,5 +1,5 @@
 // The check of dccuda's own CUDA declarations (src/loader/cuda_abi) against
-// the toolkit's cuda.h, cudaTypedefs.h, nvrtc.h and nvJitLink.h. Built where the toolkit is
+// the toolkit's cuda.h, cudaTypedefs.h, nvrtc.h, nvJitLink.h and cufft.h. Built where the toolkit is
 // installed (CTest: cuda_abi.check); tests/cuda_abi/planted_mistakes.py shows
 // it failing on a mistake of every kind.
 //
@@ -41,12 +41,14 @@
 #include "loader/cuda_abi/driver_abi.h"
 #include "loader/cuda_abi/nvrtc_abi.h"
 #include "loader/cuda_abi/nvjitlink_abi.h"
+#include "loader/cuda_abi/cufft_abi.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cudaProfilerTypedefs.h>  // cuProfilerStart/Stop
 #include <nvrtc.h>
 #include <nvJitLink.h>
+#include <cufft.h>
 
 #include "cuda_abi/symbol_names.h"
 
@@ -95,6 +97,10 @@ using member_type = std::remove_reference_t<T>;
 // nvJitLink's functions are checked as NVRTC's are (nvJitLink.h declares
 // them as functions of the same names; forwarding expands nothing there).
 #define DC_NVJITLINK_ENTRY(ret, name, params) DC_NVRTC_ENTRY(ret, name, params)
+// cuFFT's likewise; its complex types (float2 and double2 in cuComplex.h)
+// are checked for size, alignment and the offsets of x and y.
+#define DC_CUFFT_ENTRY(ret, name, params) DC_NVRTC_ENTRY(ret, name, params)
+#define DC_CUFFT_COMPLEX(name, scalar, alignment)
 
 // ---------------------------------------------------------------------------
 // Pass 1: which of dccuda's named types stands for which of cuda.h's.
@@ -113,13 +119,18 @@ using member_type = std::remove_reference_t<T>;
 #define DC_CU_ANONYMOUS_ENUM_BEGIN(name) DC_CU_NAMED_TYPE(name)
 #define DC_CU_STRUCT_BEGIN(name, tag) DC_CU_NAMED_TYPE(name)
 #define DC_CU_UNION_BEGIN(name, tag) DC_CU_NAMED_TYPE(name)
+#undef DC_CUFFT_COMPLEX
+#define DC_CUFFT_COMPLEX(name, scalar, alignment) DC_CU_NAMED_TYPE(name)
 namespace {
 #include "loader/cuda_abi/driver_types.inc"
 #include "loader/cuda_abi/driver_enums.inc"
 #include "loader/cuda_abi/driver_structs.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/cufft_declarations.inc"
 }  // namespace
+#undef DC_CUFFT_COMPLEX
+#define DC_CUFFT_COMPLEX(name, scalar, alignment)
 #undef DC_CU_HANDLE
 #undef DC_CU_ENUM_BEGIN
 #undef DC_CU_ANONYMOUS_ENUM_BEGIN
@@ -153,6 +164,7 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/driver_entry_points.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/cufft_declarations.inc"
 }  // namespace in_cuda_terms
 #undef DC_CU_CALLBACK
 #undef DC_CU_CONSTANT
@@ -240,12 +252,22 @@ namespace in_cuda_terms {
                             member_type<decltype(std::declval<R&>().member.field)>>::value,              \
                 "CUDA ABI: field " #member "." #field ": the type differs from cuda.h's");
 #define DC_CU_STRUCT_END(name) }
+#undef DC_CUFFT_COMPLEX
+#define DC_CUFFT_COMPLEX(name, scalar, alignment)                                                      \
+  static_assert(sizeof(ours::name) == sizeof(::name) && alignof(ours::name) == alignof(::name),      \
+                "CUDA ABI: complex " #name ": the size or alignment differs from cufft.h's");         \
+  static_assert(offsetof(ours::name, x) == offsetof(::name, x) && offsetof(ours::name, y) == offsetof(::name, y) && \
+                std::is_same_v<decltype(ours::name::x), decltype(::name::x)>,                        \
+                "CUDA ABI: complex " #name ": the fields differ from cufft.h's");
 
 #include "loader/cuda_abi/driver_types.inc"
 #include "loader/cuda_abi/driver_enums.inc"
 #include "loader/cuda_abi/driver_structs.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/cufft_declarations.inc"
+#undef DC_CUFFT_COMPLEX
+#define DC_CUFFT_COMPLEX(name, scalar, alignment)
 
 #undef DC_CU_CALLBACK
 #define DC_CU_CALLBACK(name, ret, params)
@@ -281,6 +303,7 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/driver_entry_points.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/cufft_declarations.inc"
 
 // ---------------------------------------------------------------------------
 // Run time: pointer constants and exported names.
@@ -392,6 +415,9 @@ constexpr Counts count_lists() {
 #include "loader/cuda_abi/driver_entry_points.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#undef DC_CUFFT_COMPLEX
+#define DC_CUFFT_COMPLEX(name, scalar, alignment) ++c.types;
+#include "loader/cuda_abi/cufft_declarations.inc"
   return c;
 }
 

@@ -49,6 +49,7 @@ namespace Dccuda.Interop
         public const int DC_HANDLE_CONTROL = 11;
         public const int DC_HANDLE_POOL = 12;
         public const int DC_HANDLE_LIBRARY = 13;
+        public const int DC_HANDLE_FFT_PLAN = 15;
 
         public const int DC_LIMIT_STACK_SIZE = 0;
         public const int DC_LIMIT_PRINTF_FIFO_SIZE = 1;
@@ -240,5 +241,15 @@ namespace Dccuda.Interop
         public const int DC_TELEMETRY_GPU_LOST = 5;
         public const int DC_TELEMETRY_FAILED = 6;
         public const int DC_TELEMETRY_MISSING_ENTRY = 7;
+
+        public const int DC_FFT_C2C = 1;
+        public const int DC_FFT_R2C = 2;
+        public const int DC_FFT_C2R = 3;
+
+        public const int DC_FFT_SINGLE = 1;
+        public const int DC_FFT_DOUBLE = 2;
+
+        public const int DC_FFT_FORWARD = -1;
+        public const int DC_FFT_INVERSE = 1;
     }
 }

@@ -48,3 +48,9 @@
 #define DC_CU_ENTRY_OLDER(name, version, params) typedef CUresult(CUDAAPI* PFN_##name##_v##version) params;
 #define DC_NVRTC_ENTRY(ret, name, params) typedef ret (*PFN_##name) params;
 #define DC_NVJITLINK_ENTRY(ret, name, params) typedef ret (*PFN_##name) params;
+#define DC_CUFFT_ENTRY(ret, name, params) typedef ret (*PFN_##name) params;
+#define DC_CUFFT_COMPLEX(name, scalar, alignment) \
+  typedef struct alignas(alignment) {              \
+    scalar x;                                      \
+    scalar y;                                      \
+  } name;
