@@ -165,6 +165,7 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
 #include "loader/cuda_abi/cufft_declarations.inc"
+#include "loader/cuda_abi/cufft_constants.inc"
 }  // namespace in_cuda_terms
 #undef DC_CU_CALLBACK
 #undef DC_CU_CONSTANT
@@ -282,6 +283,7 @@ namespace in_cuda_terms {
   static_assert(std::is_same_v<in_cuda_terms::dc_type_##name, decltype(name)>,                        \
                 "CUDA ABI: constant " #name ": the type differs from cuda.h's");
 #include "loader/cuda_abi/driver_constants.inc"
+#include "loader/cuda_abi/cufft_constants.inc"
 
 #undef DC_CU_ENTRY
 #undef DC_CU_ENTRY_OLDER
@@ -418,6 +420,7 @@ constexpr Counts count_lists() {
 #undef DC_CUFFT_COMPLEX
 #define DC_CUFFT_COMPLEX(name, scalar, alignment) ++c.types;
 #include "loader/cuda_abi/cufft_declarations.inc"
+#include "loader/cuda_abi/cufft_constants.inc"
   return c;
 }
 

@@ -89,6 +89,9 @@ CASES = {
     "cufft_enumerator": (
         "cufft_declarations.inc", "DC_CU_ENUMERATOR(CUFFT_Z2D, 0x6c)", "DC_CU_ENUMERATOR(CUFFT_Z2D, 0x6b)",
         "enumerator CUFFT_Z2D: the value differs"),
+    "cufft_constant": (
+        "cufft_constants.inc", "DC_CU_CONSTANT(CUFFT_INVERSE, int, 1)", "DC_CU_CONSTANT(CUFFT_INVERSE, int, 2)",
+        "constant CUFFT_INVERSE: the value differs"),
     "cufft_complex_alignment": (
         "cufft_declarations.inc", "DC_CUFFT_COMPLEX(cufftDoubleComplex, double, 16)",
         "DC_CUFFT_COMPLEX(cufftDoubleComplex, double, 8)",

@@ -13,6 +13,9 @@ namespace {
 
 std::atomic<uint64_t> g_plans_made{0};
 
+// dc_fft_execute passes its direction to cuFFT as it is.
+static_assert(DC_FFT_FORWARD == CUFFT_FORWARD && DC_FFT_INVERSE == CUFFT_INVERSE);
+
 cufftType cufft_type_of(const FftShape& s) noexcept {
   bool dbl = s.precision == DC_FFT_DOUBLE;
   switch (s.type) {

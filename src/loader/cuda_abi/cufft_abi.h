@@ -17,6 +17,7 @@
 namespace dc_cuda_abi_ours {
 #endif
 #include "loader/cuda_abi/cufft_declarations.inc"
+#include "loader/cuda_abi/cufft_constants.inc"
 #ifdef DC_CUDA_ABI_CHECK
 }  // namespace dc_cuda_abi_ours
 #endif
