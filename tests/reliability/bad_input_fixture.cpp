@@ -199,6 +199,12 @@ std::string Fixture::open() {
   dc_pool_release(dead_pool);
   OPEN_STEP(dc_library_load(image, image_size, nullptr, &dead_library));
   dc_library_release(dead_library);
+  fft_desc.sizes[0] = 16;
+  fft_desc_rank0 = fft_desc;
+  fft_desc_rank0.rank = 0;
+  OPEN_STEP(dc_fft_plan_create(device, &fft_desc, &fft_plan));
+  OPEN_STEP(dc_fft_plan_create(device, &fft_desc, &dead_fft_plan));
+  dc_fft_plan_release(dead_fft_plan);
   dc_queue_release(dead_queue);
   dc_control_release(dead_control);
   dc_device_release(dead_device);
@@ -232,6 +238,8 @@ void Fixture::close() {
   dc_buffer_release(memory_buffer);
   dc_graph_release(memory_graph);
   dc_library_release(library);
+  dc_fft_plan_release(fft_plan);
+  dc_fft_plan_cache_trim(device, 0);
   dc_control_release(control_stopped);
   dc_pool_release(pool);
   dc_buffer_release(growable);

@@ -82,6 +82,9 @@ struct Fixture {
   uint8_t ipc_buffer_bytes[DC_IPC_HANDLE_SIZE] = {};  // no_pool, exported
   uint8_t ipc_event_bytes[DC_IPC_HANDLE_SIZE] = {};   // ipc_event, exported
   dc_library library = nullptr;        // program's CUBIN, loaded once
+  dc_fft_plan fft_plan = nullptr;      // C2C single, 16 points (128 bytes each side), on the fake cuFFT
+  dc_fft_desc fft_desc = DC_FFT_DESC_INIT;        // fft_plan's shape
+  dc_fft_desc fft_desc_rank0 = DC_FFT_DESC_INIT;  // rank 0: refused
 
   // Released handles of every type (never reused: see the handle table).
   dc_device dead_device = nullptr;
@@ -97,6 +100,7 @@ struct Fixture {
   dc_control dead_control = nullptr;
   dc_pool dead_pool = nullptr;
   dc_library dead_library = nullptr;
+  dc_fft_plan dead_fft_plan = nullptr;
 
   // Values for the other arguments.
   std::vector<uint8_t> host_memory = std::vector<uint8_t>(kBytes, 0);

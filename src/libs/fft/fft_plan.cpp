@@ -11,21 +11,22 @@ namespace {
 
 // Checks one side: the buffer's device, memory the device can address, the
 // offset's alignment and the bytes from it.
+// `side` is "input" or "output"; `arg` the buffer's parameter ("in", "out").
 CUdeviceptr side_address(const Device& device, Buffer& b, uint64_t offset, uint64_t need, uint32_t element,
-                         const char* side) {
+                         const char* side, const char* arg) {
   if (&b.device() != &device)
-    fail(DC_ERROR_INVALID_ARGUMENT, "the %s buffer is on device %d, the plan on device %d; use a buffer of the plan's "
-         "device", side, b.device().ordinal(), device.ordinal());
+    fail(DC_ERROR_INVALID_ARGUMENT, "%s (the %s) is on device %d, the plan on device %d; use a buffer of the plan's "
+         "device", arg, side, b.device().ordinal(), device.ordinal());
   if (b.device_address() == 0)
-    fail(DC_ERROR_INVALID_ARGUMENT, "the %s buffer is host memory the device cannot address; use device, managed or "
-         "pinned memory", side);
-  if (offset % element != 0)
-    fail(DC_ERROR_INVALID_ARGUMENT, "the %s offset %" PRIu64 " is not a multiple of the %s element size (%u bytes); "
-         "align it", side, offset, side, element);
+    fail(DC_ERROR_INVALID_ARGUMENT, "%s (the %s) is host memory the device cannot address; use device, managed or "
+         "pinned memory", arg, side);
   uint64_t size = b.size();
   if (offset > size || size - offset < need)
-    fail(DC_ERROR_OUT_OF_RANGE, "the %s needs %" PRIu64 " bytes from offset %" PRIu64 ", but the buffer holds %" PRIu64
-         " bytes; pass a larger buffer or a smaller offset", side, need, offset, size);
+    fail(DC_ERROR_OUT_OF_RANGE, "the %s needs %" PRIu64 " bytes from %s_offset %" PRIu64 ", but %s holds %" PRIu64
+         " bytes; pass a larger buffer or a smaller offset", side, need, arg, offset, arg, size);
+  if (offset % element != 0)
+    fail(DC_ERROR_INVALID_ARGUMENT, "%s_offset %" PRIu64 " is not a multiple of the %s element size (%u bytes); "
+         "align it", arg, offset, side, element);
   return b.device_address() + offset;
 }
 
@@ -62,8 +63,8 @@ void FftPlan::execute(Buffer& in, uint64_t in_offset, Buffer& out, uint64_t out_
   uint32_t in_elem = fft_input_element_bytes(shape_), out_elem = fft_output_element_bytes(shape_);
   uint64_t in_need = in_place ? bytes_.in_place : bytes_.input;
   uint64_t out_need = in_place ? bytes_.in_place : bytes_.output;
-  CUdeviceptr src = side_address(device(), in, in_offset, in_need, in_elem, "input");
-  CUdeviceptr dst = side_address(device(), out, out_offset, out_need, out_elem, "output");
+  CUdeviceptr src = side_address(device(), in, in_offset, in_need, in_elem, "input", "in");
+  CUdeviceptr dst = side_address(device(), out, out_offset, out_need, out_elem, "output", "out");
   if (!in_place && src < dst + out_need && dst < src + in_need)
     fail(DC_ERROR_INVALID_ARGUMENT, "the input (%" PRIu64 " bytes at offset %" PRIu64 ") and the output (%" PRIu64
          " bytes at offset %" PRIu64 ") overlap; pass the same buffer and offset for an in-place transform, or "

@@ -179,23 +179,23 @@ TEST_F(FftTest, BadExecutesAreRefusedBeforeCufft) {
   dc_buffer in = alloc(192), out = alloc(256), small_in = alloc(191), small_out = alloc(255), big = alloc(1024);
   long execs = fake_cufft() ? fake_cufft().call_count("cufftExecR2C") : 0;
   EXPECT_DC_ERROR(dc_fft_execute(plan, small_in, 0, out, 0, DC_FFT_FORWARD), DC_ERROR_OUT_OF_RANGE,
-                  "the input needs 192 bytes from offset 0, but the buffer holds 191 bytes");
+                  "the input needs 192 bytes from in_offset 0, but in holds 191 bytes");
   EXPECT_DC_ERROR(dc_fft_execute(plan, in, 0, small_out, 0, DC_FFT_FORWARD), DC_ERROR_OUT_OF_RANGE,
-                  "the output needs 256 bytes from offset 0, but the buffer holds 255 bytes");
+                  "the output needs 256 bytes from out_offset 0, but out holds 255 bytes");
   EXPECT_DC_ERROR(dc_fft_execute(plan, big, 900, out, 0, DC_FFT_FORWARD), DC_ERROR_OUT_OF_RANGE,
-                  "the input needs 192 bytes from offset 900, but the buffer holds 1024 bytes");
+                  "the input needs 192 bytes from in_offset 900, but in holds 1024 bytes");
   EXPECT_DC_ERROR(dc_fft_execute(plan, in, 0, big, UINT64_MAX - 7, DC_FFT_FORWARD), DC_ERROR_OUT_OF_RANGE,
                   "the output needs 256 bytes");
   EXPECT_DC_ERROR(dc_fft_execute(plan, big, 2, out, 0, DC_FFT_FORWARD), DC_ERROR_INVALID_ARGUMENT,
-                  "the input offset 2 is not a multiple of the input element size (4 bytes)");
+                  "in_offset 2 is not a multiple of the input element size (4 bytes)");
   EXPECT_DC_ERROR(dc_fft_execute(plan, in, 0, big, 4, DC_FFT_FORWARD), DC_ERROR_INVALID_ARGUMENT,
-                  "the output offset 4 is not a multiple of the output element size (8 bytes)");
+                  "out_offset 4 is not a multiple of the output element size (8 bytes)");
   EXPECT_DC_ERROR(dc_fft_execute(plan, in, 0, out, 0, DC_FFT_INVERSE), DC_ERROR_INVALID_ARGUMENT,
                   "an R2C plan only transforms forward");
   EXPECT_DC_ERROR(dc_fft_execute(plan, in, 0, out, 0, 0), DC_ERROR_INVALID_ARGUMENT, "direction is 0");
   // In place needs the padded size; overlapping but not in place is refused.
   EXPECT_DC_ERROR(dc_fft_execute(plan, in, 0, in, 0, DC_FFT_FORWARD), DC_ERROR_OUT_OF_RANGE,
-                  "the input needs 256 bytes from offset 0, but the buffer holds 192 bytes");
+                  "the input needs 256 bytes from in_offset 0, but in holds 192 bytes");
   EXPECT_DC_ERROR(dc_fft_execute(plan, big, 0, big, 64, DC_FFT_FORWARD), DC_ERROR_INVALID_ARGUMENT, "overlap");
   EXPECT_DC_ERROR(dc_fft_execute(nullptr, in, 0, out, 0, DC_FFT_FORWARD), DC_ERROR_INVALID_HANDLE, "plan");
   EXPECT_DC_ERROR(dc_fft_execute(plan, nullptr, 0, out, 0, DC_FFT_FORWARD), DC_ERROR_INVALID_HANDLE, "in");
