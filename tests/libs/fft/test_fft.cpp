@@ -5,6 +5,7 @@
 // (the tests that need the fake's counters skip there).
 #include "fft_test.h"
 
+#include <cstdio>
 #include <string>
 
 namespace {
@@ -46,6 +47,28 @@ TEST_F(FftTest, TransformsMatchTheReference) {
                                          << " batch " << s.batch << " direction " << dir;
         }
       }
+}
+
+// On the real cuFFT (the GPU suite): larger transforms, where cuFFT's own
+// algorithms (not one small kernel) run; the reference is O(n^2), so the
+// sizes stay where it takes well under a second each.
+TEST_F(FftTest, LargerTransformsOnTheRealLibraryMatchTheReference) {
+  if (fake_cufft()) GTEST_SKIP() << "for the real cuFFT (the fake's naive DFT is the same at every size)";
+  uint32_t seed = 500;
+  for (int32_t precision : {DC_FFT_SINGLE, DC_FFT_DOUBLE}) {
+    for (dc_fft_desc d : {basic(1, DC_FFT_C2C, precision, {4096}), basic(1, DC_FFT_C2C, precision, {1000}, 3),
+                          basic(2, DC_FFT_R2C, precision, {64, 48}), basic(3, DC_FFT_C2R, precision, {16, 12, 20}),
+                          basic(1, DC_FFT_R2C, precision, {2187}, 2)}) {
+      double err = run_against_reference(d, d.kind == DC_FFT_C2R ? DC_FFT_INVERSE : DC_FFT_FORWARD, false, seed++);
+      std::printf("[ dccuda   ] cuFFT %s %s rank %d sizes %llu %llu %llu batch %llu: relative error %.3g (bound %.3g)\n",
+                  d.kind == DC_FFT_C2C ? "C2C" : d.kind == DC_FFT_R2C ? "R2C" : "C2R",
+                  precision == DC_FFT_DOUBLE ? "double" : "single", d.rank, (unsigned long long)d.sizes[0],
+                  (unsigned long long)d.sizes[1], (unsigned long long)d.sizes[2], (unsigned long long)d.batch, err,
+                  error_bound(d));
+      EXPECT_GE(err, 0.0);
+      EXPECT_LT(err, error_bound(d));
+    }
+  }
 }
 
 TEST_F(FftTest, InPlaceTransformsMatchTheReference) {
