@@ -40,7 +40,8 @@ set(DCRUST_ENV
   ${DCTEST_FAKE_ENV}
   DCFAKE_DEVICES=2
   CARGO_TARGET_DIR=${CMAKE_BINARY_DIR}/cargo-target
-  CARGO_TERM_COLOR=never)
+  CARGO_TERM_COLOR=never
+  DCCUDA_CUFFT_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_cufft.so)
 
 add_test(NAME rust.cargo_test
   COMMAND env ${DCRUST_ENV} ${DCCUDA_CARGO} test --offline --workspace
