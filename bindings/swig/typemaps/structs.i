@@ -45,6 +45,8 @@ DC_STRUCT(dc_control_info, DcControlInfo, DC_CONTROL_INFO_INIT)
 DC_STRUCT(dc_device_telemetry, DcDeviceTelemetry, DC_DEVICE_TELEMETRY_INIT)
 DC_STRUCT(dc_handle_info, DcHandleInfo, DC_HANDLE_INFO_INIT)
 DC_STRUCT(dc_launch_trace, DcLaunchTrace, DC_LAUNCH_TRACE_INIT)
+DC_STRUCT(dc_fft_desc, DcFftDesc, DC_FFT_DESC_INIT)
+DC_STRUCT(dc_fft_plan_info, DcFftPlanInfo, DC_FFT_PLAN_INFO_INIT)
 
 %immutable dc_device_info::name;
 %immutable dc_handle_info::created_by;
@@ -107,6 +109,7 @@ DC_STRUCT(dc_launch_trace, DcLaunchTrace, DC_LAUNCH_TRACE_INIT)
 DCSWIG_FIXED_ARRAY(int32_t, int, ReadInt32)
 DCSWIG_FIXED_ARRAY(uint32_t, uint, ReadUInt32)
 DCSWIG_FIXED_ARRAY(uint8_t, byte, ReadByte)
+DCSWIG_FIXED_ARRAY(uint64_t, ulong, ReadUInt64)
 
 /* ---- String lists of dc_compile_options ---------------------------------------------- */
 
