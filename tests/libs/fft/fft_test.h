@@ -113,9 +113,12 @@ class FftTest : public ::testing::Test {
     EXPECT_DC_OK(dc_fft_plan_create(device_, &desc, &p));
     return p;
   }
+  // Zeroed, so that a transform never reads memory nobody wrote (valgrind checks that).
   dc_buffer alloc(uint64_t bytes) {
     dc_buffer b = nullptr;
     EXPECT_DC_OK(dc_buffer_alloc(device_, bytes, 0, &b));
+    std::vector<unsigned char> zeros(bytes, 0);
+    if (b) EXPECT_DC_OK(dc_buffer_write(b, 0, zeros.data(), bytes));
     return b;
   }
 

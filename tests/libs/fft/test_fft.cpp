@@ -376,6 +376,8 @@ TEST_F(FftTest, ReleaseOrdersAreSafe) {
   ASSERT_DC_OK(dc_fft_plan_create(dev, &d, &plan));
   dc_buffer a = nullptr;
   ASSERT_DC_OK(dc_buffer_alloc(dev, 128, 0, &a));
+  std::vector<unsigned char> zeros(128, 0);
+  ASSERT_DC_OK(dc_buffer_write(a, 0, zeros.data(), 128));
   uint64_t plans = 0;
   ASSERT_DC_OK(dc_handle_count(DC_HANDLE_FFT_PLAN, &plans));
   EXPECT_EQ(plans, 1u);
