@@ -323,6 +323,11 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * |                         |                                | the only one tried)               | (cublas64_13.dll, _12.dll),      |
  * |                         |                                |                                   | looked for as NVRTC is, at the   |
  * |                         |                                |                                   | first dc_blas call               |
+ * | (none)                  | DCCUDA_CUFFT_LIBRARY           | a library name or path (the only  | libcufft.so.12, then .11         |
+ * |                         |                                | one tried)                        | (cufft64_12.dll, cufft64_11.dll),|
+ * |                         |                                |                                   | looked for as NVRTC is, at the   |
+ * |                         |                                |                                   | first dc_fft_ call               |
+ * | (none)                  | DCCUDA_FFT_PLAN_CACHE          | integer 0 .. 4096 (0: no cache)   | 16 idle FFT plans kept per device|
  * | cache_dir               | DCCUDA_CACHE_DIR               | a directory path                  | $XDG_CACHE_HOME/dccuda (if it is |
  * |                         |                                |                                   | absolute), else                  |
  * |                         |                                |                                   | $HOME/.cache/dccuda, else none   |
@@ -464,6 +469,7 @@ DC_CONSTANTS(dc_handle_type, enumeration, int32_t)
 #define DC_HANDLE_POOL     12
 #define DC_HANDLE_LIBRARY  13
 #define DC_HANDLE_BLAS     14
+#define DC_HANDLE_FFT_PLAN 15
 
 /**
  * How many handles of a type (DC_HANDLE_*) are live in this process: a leak
@@ -3985,6 +3991,200 @@ DC_API dc_status dc_blas_gemv(dc_blas blas, DC_FAMILY(dc_blas_type) int32_t type
                               int64_t m, int64_t n, double alpha, dc_buffer a, uint64_t a_offset, int64_t lda,
                               dc_buffer x, uint64_t x_offset, int64_t incx, double beta, dc_buffer y,
                               uint64_t y_offset, int64_t incy, DC_NULLABLE dc_buffer scalars, uint64_t scalars_offset);
+/* ---- cuFFT ---- */
+
+/*
+ * Fast Fourier transforms through NVIDIA's cuFFT, on dc_buffers and
+ * dc_streams. cuFFT is loaded at run time at the first dc_fft_ call that needs
+ * it (DCCUDA_CUFFT_LIBRARY, else libcufft.so.12 then .11, cufft64_12.dll then
+ * cufft64_11.dll, looked for as NVRTC is: beside libdccuda, the system's
+ * search, the toolkit's folders); without it every such call fails with
+ * DC_ERROR_NOT_SUPPORTED naming the library, what was tried and how to provide
+ * it. dccuda itself never needs cuFFT to build or to load.
+ *
+ * A plan (dc_fft_plan) is one transform shape on one device: rank 1 to 3,
+ * sizes, a batch, a type (complex to complex, real to complex, complex to
+ * real: the descriptor's kind) and a precision, in cuFFT's basic layout or the advanced one
+ * (cufftPlanMany's embed, stride and distance). dccuda allocates the plan's
+ * work area itself (as device memory of the device, freed with the plan), runs
+ * the plan on a stream of yours, and checks every buffer against the bytes the
+ * plan reads or writes before cuFFT sees it.
+ *
+ * Plan cache. Making a cuFFT plan costs milliseconds; a released plan is kept
+ * idle, per device, and a dc_fft_plan_create with the same descriptor (every
+ * field) takes it again instead of planning anew. At most
+ * DCCUDA_FFT_PLAN_CACHE idle plans are kept per device (default 16; 0: none,
+ * every release destroys its plan), the least recently released going first.
+ * A plan is never shared between two live handles (cuFFT plans may not run on
+ * two streams at once): a second create of the same shape while the first
+ * lives plans anew. An idle plan keeps its device's context and its work area
+ * until it is reused, pushed out, or the process ends; dc_fft_plan_cache_trim
+ * gives them back earlier.
+ *
+ * Numbers. cuFFT's transforms are unnormalised: a forward transform followed
+ * by an inverse one multiplies the data by the product of the sizes.
+ * Single-precision results are typically within ~1e-6 * log2(n) of the exact
+ * transform, relative to the data's norm; double precision ~1e-15 * log2(n).
+ */
+
+typedef struct dc_fft_plan_s* dc_fft_plan;
+
+/* dc_fft_desc.kind */
+DC_CONSTANTS(dc_fft_type, enumeration, int32_t)
+#define DC_FFT_C2C 1  /**< complex to complex, forward or inverse */
+#define DC_FFT_R2C 2  /**< real to complex (the non-redundant half), forward only */
+#define DC_FFT_C2R 3  /**< complex (the half) to real, inverse only */
+
+/* dc_fft_desc.precision */
+DC_CONSTANTS(dc_fft_precision, enumeration, int32_t)
+#define DC_FFT_SINGLE 1  /**< float; complex = two floats (8 bytes, aligned to 8) */
+#define DC_FFT_DOUBLE 2  /**< double; complex = two doubles (16 bytes, aligned to 16) */
+
+/* dc_fft_execute's direction */
+DC_CONSTANTS(dc_fft_direction, enumeration, int32_t)
+#define DC_FFT_FORWARD (-1)  /**< exp(-2 pi i jk/n): C2C and R2C */
+#define DC_FFT_INVERSE 1     /**< exp(+2 pi i jk/n): C2C and C2R */
+
+/*
+ * A transform's shape. sizes[0..rank-1] are the logical sizes, the slowest
+ * varying first (as cuFFT's n; C order): a 2D transform of rows x columns has
+ * sizes {rows, columns}. For R2C and C2R the complex side holds
+ * sizes[rank-1]/2 + 1 elements in its last dimension.
+ *
+ * Basic layout (advanced_layout 0): transforms lie one after another, packed;
+ * for an in-place R2C or C2R (the same buffer and offset on both sides) the
+ * real side's rows are padded to 2 * (sizes[rank-1]/2 + 1) reals, as cuFFT
+ * (and FFTW) require.
+ *
+ * Advanced layout (advanced_layout 1): as cufftPlanMany takes it. Element
+ * (b, x[0..rank-1]) of the input is at element index
+ *   b * idist + ((x[0] * inembed[1] + x[1]) * inembed[2] + x[2]) * istride
+ * (for rank 3; fewer terms for less), and the output likewise with onembed,
+ * ostride and odist; inembed[0] and onembed[0] are not used by the address and
+ * may be 0. Element: a real or a complex of the precision, by the side's type.
+ * Every value must be at most 2^62 (cuFFT's 64-bit interface takes signed values).
+ */
+typedef struct dc_fft_desc {
+  uint32_t struct_size;                           /**< sizeof(dc_fft_desc) */
+  int32_t  rank;                                  /**< 1, 2 or 3 */
+  DC_FAMILY(dc_fft_type) int32_t kind;            /**< DC_FFT_C2C, DC_FFT_R2C, DC_FFT_C2R */
+  DC_FAMILY(dc_fft_precision) int32_t precision;  /**< DC_FFT_SINGLE, DC_FFT_DOUBLE */
+  uint64_t sizes[3];                              /**< the first `rank` used, each >= 1 */
+  uint64_t batch;                                 /**< transforms in one execute, >= 1 */
+  int32_t  advanced_layout;                       /**< 0: basic layout; 1: the fields below */
+  int32_t  reserved;                              /**< 0 */
+  uint64_t inembed[3];                            /**< input storage sizes (advanced layout) */
+  uint64_t istride;                               /**< input element stride, >= 1 (advanced layout) */
+  uint64_t idist;                                 /**< input elements between transforms (advanced layout) */
+  uint64_t onembed[3];                            /**< output storage sizes (advanced layout) */
+  uint64_t ostride;                               /**< output element stride, >= 1 (advanced layout) */
+  uint64_t odist;                                 /**< output elements between transforms (advanced layout) */
+} dc_fft_desc;
+
+#define DC_FFT_DESC_INIT { (uint32_t)sizeof(dc_fft_desc), 1, DC_FFT_C2C, DC_FFT_SINGLE, {0u, 0u, 0u}, 1u, 0, 0, \
+  {0u, 0u, 0u}, 1u, 0u, {0u, 0u, 0u}, 1u, 0u }
+
+/* What a plan needs, as dc_fft_plan_info reports it. */
+typedef struct dc_fft_plan_info {
+  uint32_t struct_size;        /**< sizeof(dc_fft_plan_info) */
+  int32_t  reused;             /**< 1: the plan came from the plan cache; 0: planned anew */
+  uint64_t work_area_bytes;    /**< the work area dccuda allocated for it */
+  uint64_t input_bytes;        /**< bytes the input must hold from its offset (out of place) */
+  uint64_t output_bytes;       /**< bytes the output must hold from its offset (out of place) */
+  uint64_t in_place_bytes;     /**< bytes one buffer must hold from its offset in place */
+  int32_t  cufft_version;      /**< cufftGetVersion of the loaded cuFFT (12000: 12.0.0) */
+  int32_t  device_ordinal;
+} dc_fft_plan_info;
+
+#define DC_FFT_PLAN_INFO_INIT { (uint32_t)sizeof(dc_fft_plan_info), 0, 0u, 0u, 0u, 0u, 0, -1 }
+
+/**
+ * The loaded cuFFT's version as cufftGetVersion gives it (major * 1000 +
+ * minor * 100 + patch: 11206 is 11.2.6), loading cuFFT if it is not loaded.
+ * Any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL version), DC_ERROR_NOT_SUPPORTED
+ * (cuFFT is not there: the message says what was tried and how to provide it).
+ */
+DC_API dc_status dc_fft_library_version(DC_OUT int32_t* version);
+
+/**
+ * Make a plan for the transform `desc` describes on `device`: from the plan
+ * cache when an idle plan of the same descriptor is there, else with
+ * cufftCreate, cufftSetAutoAllocation(0), cufftMakePlanMany64 and a work area
+ * dccuda allocates. The plan runs on the device's legacy default stream until
+ * dc_fft_plan_set_stream. `desc` is read during the call only. Release it
+ * with dc_fft_plan_release; it keeps its device, its stream and its work area
+ * alive. Any thread; one plan must not be executed from two threads at once.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL desc or
+ * out, a wrong struct_size, a rank other than 1-3, an unknown kind or
+ * precision, a size or batch of 0, a value above 2^62, an advanced layout
+ * with a stride of 0, an embed (past the first) smaller than its extent, or a
+ * distance of 0 with a batch above 1; reserved not 0; a transform larger than
+ * 2^64 bytes; cuFFT refusing the shape:
+ * CUFFT_INVALID_SIZE, CUFFT_INVALID_VALUE), DC_ERROR_NOT_SUPPORTED (no cuFFT,
+ * or CUFFT_NOT_SUPPORTED), DC_ERROR_OUT_OF_MEMORY (the work area or cuFFT's
+ * own memory), DC_ERROR_DRIVER (another cuFFT failure, named in the message).
+ */
+DC_API dc_status dc_fft_plan_create(dc_device device, DC_IN const dc_fft_desc* desc, DC_OUT DC_OWNED dc_fft_plan* plan);
+
+/**
+ * Release `plan`: it goes to the device's plan cache (see "Plan cache"), or,
+ * when the cache is full or off, its cuFFT plan is destroyed and its work area
+ * freed in order behind the work enqueued with it. Work already enqueued
+ * completes. Any thread.
+ */
+DC_API void dc_fft_plan_release(DC_OWNED dc_fft_plan plan);
+
+/**
+ * Run `plan`'s later executes on `stream` (a stream of the plan's device;
+ * NULL: the device's legacy default stream). The plan keeps the stream alive.
+ * Work the plan enqueued on its previous stream is waited for by the new one
+ * before the first execute there (the work area is shared). Any thread, not
+ * concurrently with an execute of the same plan.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a stream of
+ * another device), DC_ERROR_DRIVER (cufftSetStream failed).
+ */
+DC_API dc_status dc_fft_plan_set_stream(dc_fft_plan plan, DC_NULLABLE dc_stream stream);
+
+/**
+ * What `plan` needs: its work area and the bytes its input and output must
+ * hold (see dc_fft_plan_info), and whether it came from the cache. Any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL info or a
+ * wrong struct_size).
+ */
+DC_API dc_status dc_fft_plan_info_get(dc_fft_plan plan, DC_INOUT dc_fft_plan_info* info);
+
+/**
+ * Run `plan` on its stream: read the input from `in` at byte `in_offset`,
+ * write the output to `out` at byte `out_offset`. `direction` is
+ * DC_FFT_FORWARD or DC_FFT_INVERSE for C2C, DC_FFT_FORWARD for R2C,
+ * DC_FFT_INVERSE for C2R. In place when `in` and `out` are the same buffer and
+ * the offsets are equal (the basic layout's real side then padded: see
+ * dc_fft_desc); two ranges that overlap otherwise are refused. Both buffers
+ * must be device-accessible memory of the plan's device (device, managed or
+ * pinned), each holding the bytes the plan reads or writes from its offset,
+ * and each offset a multiple of the side's element size (8 or 16 bytes for
+ * complex, 4 or 8 for real). Asynchronous: returns once enqueued; the plan
+ * keeps nothing of the buffers, which are freed in order after the transform
+ * if released meanwhile. C2R overwrites its input (cuFFT may use it as
+ * scratch), as cuFFT documents. Any thread, one execute of a plan at a time.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a direction the
+ * type does not take, an offset not a multiple of the element size, buffers of
+ * another device, overlapping ranges that are not in place),
+ * DC_ERROR_OUT_OF_RANGE (a buffer smaller than what the plan reads or writes:
+ * the message names "input" or "output", the bytes needed and the buffer's
+ * size), DC_ERROR_DRIVER (cuFFT failed, named in the message).
+ */
+DC_API dc_status dc_fft_execute(dc_fft_plan plan, dc_buffer in, uint64_t in_offset, dc_buffer out, uint64_t out_offset,
+                                DC_FAMILY(dc_fft_direction) int32_t direction);
+
+/**
+ * Destroy idle plans of `device` in its plan cache until at most `keep` are
+ * left (0: all), the least recently released first, freeing their cuFFT plans
+ * and work areas. Live plans are not touched. Any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE.
+ */
+DC_API dc_status dc_fft_plan_cache_trim(dc_device device, uint32_t keep);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -43,6 +43,7 @@ const graph = @import("src/graph.zig");
 const queue = @import("src/queue.zig");
 const pool = @import("src/pool.zig");
 const blas = @import("src/blas.zig");
+const fft = @import("src/fft.zig");
 const args = @import("src/args.zig");
 const diagnostics = @import("src/diagnostics.zig");
 
@@ -107,6 +108,17 @@ pub const Pool = pool.Pool;
 pub const PoolAttribute = pool.PoolAttribute;
 pub const PoolStats = pool.PoolStats;
 pub const PoolFlags = pool.PoolFlags;
+
+// cuFFT.
+pub const FftPlan = fft.FftPlan;
+pub const FftKind = fft.FftKind;
+pub const FftPrecision = fft.FftPrecision;
+pub const FftDirection = fft.FftDirection;
+pub const FftPlanInfo = fft.FftPlanInfo;
+pub const FftDesc = fft.FftDesc;
+pub const ComplexF32 = fft.ComplexF32;
+pub const ComplexF64 = fft.ComplexF64;
+pub const cufftVersion = fft.cufftVersion;
 pub const BufferKind = buffer.BufferKind;
 pub const AllocFlags = buffer.AllocFlags;
 pub const CopyPath = buffer.CopyPath;

@@ -110,6 +110,10 @@ Config from_environment(const dc_init_options* options) {
   if (!options || !options->cache_dir) c.cache_dir = env.text("DCCUDA_CACHE_DIR", "a directory path");
   c.nvml_library = env.text("DCCUDA_NVML_LIBRARY", "a file name or path of NVML (libnvidia-ml.so.1)");
   c.cublas_library = env.text("DCCUDA_CUBLAS_LIBRARY", "a file name or path of cuBLAS (libcublas.so.13)");
+  c.cufft_library = env.text("DCCUDA_CUFFT_LIBRARY", "a file name or path of libcufft");
+  // 0 is a value here (no cache), so set-or-not decides, not the number.
+  if (platform::environment_value("DCCUDA_FFT_PLAN_CACHE"))
+    c.fft_plan_cache = static_cast<uint32_t>(env.integer("DCCUDA_FFT_PLAN_CACHE", 0, kMaxFftPlanCache));
   if (!options || !options->cache_max_bytes) c.cache_max_bytes = env.integer("DCCUDA_CACHE_MAX_BYTES", 1, kMaxCacheBytes);
   if (env.yes_no("DCCUDA_CACHE_DISABLE")) c.flags |= DC_INIT_NO_DISK_CACHE | DC_INIT_NO_MEMORY_CACHE;
   if (env.yes_no("DCCUDA_LEAK_REPORT")) c.flags |= DC_INIT_REPORT_LEAKS;
@@ -145,7 +149,9 @@ Config from_environment(const dc_init_options* options) {
 }  // namespace
 
 const char* const kConfigVariables[] = {
-    "DCCUDA_DRIVER_LIBRARY", "DCCUDA_NVRTC_LIBRARY", "DCCUDA_NVJITLINK_LIBRARY", "DCCUDA_NVML_LIBRARY", "DCCUDA_CUBLAS_LIBRARY", "DCCUDA_CACHE_DIR",
+    "DCCUDA_DRIVER_LIBRARY", "DCCUDA_NVRTC_LIBRARY", "DCCUDA_NVJITLINK_LIBRARY", "DCCUDA_NVML_LIBRARY", "DCCUDA_CUBLAS_LIBRARY",
+    "DCCUDA_CUFFT_LIBRARY",
+    "DCCUDA_FFT_PLAN_CACHE", "DCCUDA_CACHE_DIR",
     "DCCUDA_CACHE_MAX_BYTES", "DCCUDA_CACHE_DISABLE", "DCCUDA_LEAK_REPORT", "DCCUDA_CACHE_KEY_FILE", "DCCUDA_STAGING_MIN_BYTES",
     "DCCUDA_STAGING_MIN_BYTES_H2D",
     "DCCUDA_STAGING_CHUNK_BYTES", "DCCUDA_STAGING_MIN_CHUNK_BYTES", "DCCUDA_STAGING_BUFFERS", "DCCUDA_COPY_THREADS",

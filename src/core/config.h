@@ -19,6 +19,10 @@
 
 namespace dc {
 
+// DCCUDA_FFT_PLAN_CACHE's default and largest value (idle plans per device).
+inline constexpr uint32_t kDefaultFftPlanCache = 16;
+inline constexpr uint32_t kMaxFftPlanCache = 4096;
+
 struct Config {
   std::string driver_library;   // empty: the platform default
   std::string nvrtc_library;    // empty: the platform default
@@ -26,6 +30,10 @@ struct Config {
   std::string cache_dir;        // empty: the default location (below)
   std::string nvml_library;     // empty: the platform default (loader/nvml.h)
   std::string cublas_library;   // empty: the platform default (loader/cublas.h; the variable only)
+  std::string cufft_library;    // empty: the platform default (loader/cufft.h; the variable only)
+  // Idle cuFFT plans kept per device for reuse (libs/fft/plan_cache.h); 0
+  // disables the cache; kDefaultFftPlanCache when the variable is unset.
+  uint32_t fft_plan_cache = kDefaultFftPlanCache;
   uint64_t cache_max_bytes = 0; // 0: the default
   uint32_t flags = 0;           // DC_INIT_*
 

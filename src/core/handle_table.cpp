@@ -91,6 +91,7 @@ const char* handle_type_name(HandleType type) noexcept {
     case HandleType::Pool: return "dc_pool";
     case HandleType::Library: return "dc_library";
     case HandleType::Blas: return "dc_blas";
+    case HandleType::FftPlan: return "dc_fft_plan";
   }
   return "handle";
 }

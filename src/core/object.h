@@ -25,8 +25,9 @@ enum class HandleType : uint8_t {
   Pool = 12,
   Library = 13,
   Blas = 14,
+  FftPlan = 15,
 };
-constexpr int kHandleTypeCount = 15;  // index 0 unused
+constexpr int kHandleTypeCount = 16;  // index 0 unused
 
 const char* handle_type_name(HandleType type) noexcept;
 

@@ -52,6 +52,10 @@ std::vector<std::string> nvrtc_file_names();
 // NVRTC (toolkit_nvrtc_folders).
 std::vector<std::string> nvjitlink_file_names();
 
+// cuFFT's file names, newest first: libcufft.so.12, .11; cufft64_12.dll,
+// cufft64_11.dll. It lies in the same folders as NVRTC (toolkit_nvrtc_folders).
+std::vector<std::string> cufft_file_names();
+
 // The folders of a CUDA toolkit that hold NVRTC, given $CUDA_HOME and
 // $CUDA_PATH (empty: unset): <root>/lib64 and /usr/local/cuda/lib64;
 // %CUDA_PATH%\bin\x64 (CUDA 13 on), %CUDA_PATH%\bin, the same in %CUDA_HOME%.

@@ -60,6 +60,8 @@ std::vector<std::string> nvrtc_file_names() { return {"libnvrtc.so.13", "libnvrt
 
 std::vector<std::string> nvjitlink_file_names() { return {"libnvJitLink.so.13", "libnvJitLink.so.12"}; }
 
+std::vector<std::string> cufft_file_names() { return {"libcufft.so.12", "libcufft.so.11"}; }
+
 std::vector<std::string> toolkit_nvrtc_folders(const std::string& cuda_home, const std::string& cuda_path) {
   std::vector<std::string> out;
   for (const std::string& root : {cuda_home, cuda_path})

@@ -114,6 +114,8 @@ std::vector<std::string> nvrtc_file_names() { return {"nvrtc64_130_0.dll", "nvrt
 
 std::vector<std::string> nvjitlink_file_names() { return {"nvJitLink_130_0.dll", "nvJitLink_120_0.dll"}; }
 
+std::vector<std::string> cufft_file_names() { return {"cufft64_12.dll", "cufft64_11.dll"}; }
+
 std::vector<std::string> toolkit_nvrtc_folders(const std::string& cuda_home, const std::string& cuda_path) {
   // The CUDA installer sets CUDA_PATH; NVRTC's DLLs are in its bin\x64
   // folder from CUDA 13 on, in bin before.

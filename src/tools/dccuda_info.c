@@ -78,6 +78,22 @@ static void version_text(int32_t v, char* out, size_t n) {
   snprintf(out, n, "%d.%d", (int)(v / 1000), (int)((v % 1000) / 10));
 }
 
+/* cuFFT: its version (major.minor.patch from cufftGetVersion's 12000 form),
+ * or why it is absent. Loads it, as the first dc_fft_ call would. */
+static void report_cufft(int json) {
+  int32_t v = 0;
+  if (dc_fft_library_version(&v) == DC_SUCCESS) {
+    if (json) printf(",\"cufft\":{\"version\":\"%d.%d.%d\"}", (int)(v / 1000), (int)(v % 1000) / 100, (int)(v % 100));
+    else printf("cufft    %d.%d.%d\n", (int)(v / 1000), (int)(v % 1000) / 100, (int)(v % 100));
+  } else if (json) {
+    printf(",\"cufft\":{\"error\":");
+    info_json_string(dc_last_error_message());
+    printf("}");
+  } else {
+    printf("cufft    none: %s\n", dc_last_error_message());
+  }
+}
+
 static int report_device(int32_t ordinal, int json, int first) {
   dc_device device = NULL;
   dc_device_info info = DC_DEVICE_INFO_INIT;
@@ -256,6 +272,7 @@ int main(int argc, char** argv) {
       info_json_string(cublas_error);
       printf("}");
     }
+    report_cufft(1);
     printf(",\"kernel_cache\":");
     info_json_string(cache_dir ? cache_dir : "");
     printf(",\"warnings\":[");
@@ -283,6 +300,7 @@ int main(int argc, char** argv) {
              (int)(cublas_version % 100));
     else
       printf("cublas   none: %s\n", cublas_error);
+    report_cufft(0);
     printf("cache    %s\n", cache_dir && *cache_dir ? cache_dir : "(disk cache disabled)");
     print_lines(warnings, "warning  ", 0);
     if (driver_status == DC_SUCCESS) info_print_nvml(0);

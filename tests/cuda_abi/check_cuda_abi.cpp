@@ -1,5 +1,5 @@
 // The check of dccuda's own CUDA declarations (src/loader/cuda_abi) against
-// the toolkit's cuda.h, cudaTypedefs.h, nvrtc.h, nvJitLink.h and cublas_api.h. Built where the toolkit is
+// the toolkit's cuda.h, cudaTypedefs.h, nvrtc.h, nvJitLink.h, cublas_api.h and cufft.h. Built where the toolkit is
 // installed (CTest: cuda_abi.check); tests/cuda_abi/planted_mistakes.py shows
 // it failing on a mistake of every kind.
 //
@@ -42,6 +42,7 @@
 #include "loader/cuda_abi/nvrtc_abi.h"
 #include "loader/cuda_abi/nvjitlink_abi.h"
 #include "loader/cuda_abi/cublas_abi.h"
+#include "loader/cuda_abi/cufft_abi.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -49,6 +50,7 @@
 #include <nvrtc.h>
 #include <nvJitLink.h>
 #include <cublas_api.h>  // the exported _v2/_64 names, without cublas_v2.h's macros
+#include <cufft.h>
 
 #include "cuda_abi/symbol_names.h"
 
@@ -100,6 +102,10 @@ using member_type = std::remove_reference_t<T>;
 // cuBLAS's likewise (cublas_api.h declares the exported names as functions),
 // with its own message in pass 3.
 #define DC_CUBLAS_ENTRY(ret, name, params) DC_NVRTC_ENTRY(ret, name, params)
+// cuFFT's likewise; its complex types (float2 and double2 in cuComplex.h)
+// are checked for size, alignment and the offsets of x and y.
+#define DC_CUFFT_ENTRY(ret, name, params) DC_NVRTC_ENTRY(ret, name, params)
+#define DC_CUFFT_COMPLEX(name, scalar, alignment)
 
 // ---------------------------------------------------------------------------
 // Pass 1: which of dccuda's named types stands for which of cuda.h's.
@@ -118,6 +124,8 @@ using member_type = std::remove_reference_t<T>;
 #define DC_CU_ANONYMOUS_ENUM_BEGIN(name) DC_CU_NAMED_TYPE(name)
 #define DC_CU_STRUCT_BEGIN(name, tag) DC_CU_NAMED_TYPE(name)
 #define DC_CU_UNION_BEGIN(name, tag) DC_CU_NAMED_TYPE(name)
+#undef DC_CUFFT_COMPLEX
+#define DC_CUFFT_COMPLEX(name, scalar, alignment) DC_CU_NAMED_TYPE(name)
 namespace {
 #include "loader/cuda_abi/driver_types.inc"
 #include "loader/cuda_abi/driver_enums.inc"
@@ -125,7 +133,10 @@ namespace {
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
 #include "loader/cuda_abi/cublas_declarations.inc"
+#include "loader/cuda_abi/cufft_declarations.inc"
 }  // namespace
+#undef DC_CUFFT_COMPLEX
+#define DC_CUFFT_COMPLEX(name, scalar, alignment)
 #undef DC_CU_HANDLE
 #undef DC_CU_ENUM_BEGIN
 #undef DC_CU_ANONYMOUS_ENUM_BEGIN
@@ -160,6 +171,8 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
 #include "loader/cuda_abi/cublas_declarations.inc"
+#include "loader/cuda_abi/cufft_declarations.inc"
+#include "loader/cuda_abi/cufft_constants.inc"
 }  // namespace in_cuda_terms
 #undef DC_CU_CALLBACK
 #undef DC_CU_CONSTANT
@@ -247,6 +260,13 @@ namespace in_cuda_terms {
                             member_type<decltype(std::declval<R&>().member.field)>>::value,              \
                 "CUDA ABI: field " #member "." #field ": the type differs from cuda.h's");
 #define DC_CU_STRUCT_END(name) }
+#undef DC_CUFFT_COMPLEX
+#define DC_CUFFT_COMPLEX(name, scalar, alignment)                                                      \
+  static_assert(sizeof(ours::name) == sizeof(::name) && alignof(ours::name) == alignof(::name),      \
+                "CUDA ABI: complex " #name ": the size or alignment differs from cufft.h's");         \
+  static_assert(offsetof(ours::name, x) == offsetof(::name, x) && offsetof(ours::name, y) == offsetof(::name, y) && \
+                std::is_same_v<decltype(ours::name::x), decltype(::name::x)>,                        \
+                "CUDA ABI: complex " #name ": the fields differ from cufft.h's");
 
 #include "loader/cuda_abi/driver_types.inc"
 #include "loader/cuda_abi/driver_enums.inc"
@@ -254,6 +274,9 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
 #include "loader/cuda_abi/cublas_declarations.inc"
+#include "loader/cuda_abi/cufft_declarations.inc"
+#undef DC_CUFFT_COMPLEX
+#define DC_CUFFT_COMPLEX(name, scalar, alignment)
 
 #undef DC_CU_CALLBACK
 #define DC_CU_CALLBACK(name, ret, params)
@@ -268,6 +291,7 @@ namespace in_cuda_terms {
   static_assert(std::is_same_v<in_cuda_terms::dc_type_##name, decltype(name)>,                        \
                 "CUDA ABI: constant " #name ": the type differs from cuda.h's");
 #include "loader/cuda_abi/driver_constants.inc"
+#include "loader/cuda_abi/cufft_constants.inc"
 
 #undef DC_CU_ENTRY
 #undef DC_CU_ENTRY_OLDER
@@ -296,6 +320,7 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/cublas_declarations.inc"
 #undef DC_CUBLAS_ENTRY
 #define DC_CUBLAS_ENTRY(ret, name, params) DC_NVRTC_ENTRY(ret, name, params)
+#include "loader/cuda_abi/cufft_declarations.inc"
 
 // ---------------------------------------------------------------------------
 // Run time: pointer constants and exported names.
@@ -408,6 +433,10 @@ constexpr Counts count_lists() {
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
 #include "loader/cuda_abi/cublas_declarations.inc"
+#undef DC_CUFFT_COMPLEX
+#define DC_CUFFT_COMPLEX(name, scalar, alignment) ++c.types;
+#include "loader/cuda_abi/cufft_declarations.inc"
+#include "loader/cuda_abi/cufft_constants.inc"
   return c;
 }
 

@@ -81,6 +81,21 @@ CASES = {
     "nvrtc_enumerator": (
         "nvrtc_declarations.inc", "DC_CU_ENUMERATOR(NVRTC_ERROR_COMPILATION, 6)",
         "DC_CU_ENUMERATOR(NVRTC_ERROR_COMPILATION, 7)", "enumerator NVRTC_ERROR_COMPILATION: the value differs"),
+    "cufft_signature": (
+        "cufft_declarations.inc",
+        "DC_CUFFT_ENTRY(cufftResult, cufftExecR2C, (cufftHandle plan, cufftReal* idata, cufftComplex* odata))",
+        "DC_CUFFT_ENTRY(cufftResult, cufftExecR2C, (cufftHandle plan, cufftDoubleReal* idata, cufftComplex* odata))",
+        "cufftExecR2C: the signature differs"),
+    "cufft_enumerator": (
+        "cufft_declarations.inc", "DC_CU_ENUMERATOR(CUFFT_Z2D, 0x6c)", "DC_CU_ENUMERATOR(CUFFT_Z2D, 0x6b)",
+        "enumerator CUFFT_Z2D: the value differs"),
+    "cufft_constant": (
+        "cufft_constants.inc", "DC_CU_CONSTANT(CUFFT_INVERSE, int, 1)", "DC_CU_CONSTANT(CUFFT_INVERSE, int, 2)",
+        "constant CUFFT_INVERSE: the value differs"),
+    "cufft_complex_alignment": (
+        "cufft_declarations.inc", "DC_CUFFT_COMPLEX(cufftDoubleComplex, double, 16)",
+        "DC_CUFFT_COMPLEX(cufftDoubleComplex, double, 8)",
+        "complex cufftDoubleComplex: the size or alignment differs"),
     "nvjitlink_signature": (
         "nvjitlink_declarations.inc",
         "DC_NVJITLINK_ENTRY(nvJitLinkResult, nvJitLinkGetLinkedCubinSize, (nvJitLinkHandle handle, size_t* size))",

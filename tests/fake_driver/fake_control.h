@@ -75,6 +75,11 @@ long dcfake_legacy_calls(void);
  * (CUDA_ERROR_INVALID_VALUE): a use-after-free made visible. */
 void dcfake_hold_stream(void* cu_stream, int held);
 
+/* Whether [p, p + n) lies in one live allocation the device may address
+ * (device, managed, pinned or registered memory): for the fake CUDA libraries
+ * (tests/fake_cufft), which refuse to touch memory that is not there. */
+int dcfake_device_range_ok(unsigned long long p, unsigned long long n);
+
 /* Break device `ordinal`'s primary context with a sticky `result`, as a kernel
  * fault would; every later call in it returns `result` until reset. */
 void dcfake_break_context(int ordinal, int result);

@@ -796,3 +796,10 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int count, CUpointer_attribute*
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuPointerGetAttributes, 7000)
+
+// For the fake CUDA libraries (tests/fake_cufft): whether [p, p + n) lies in
+// one live allocation the device may read and write.
+FAKE_API int dcfake_device_range_ok(unsigned long long p, unsigned long long n) {
+  std::lock_guard<std::recursive_mutex> guard(fake::lock());
+  return fake::device_range_ok(static_cast<CUdeviceptr>(p), static_cast<size_t>(n)) ? 1 : 0;
+}

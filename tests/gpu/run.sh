@@ -61,6 +61,15 @@ for root in nvidia.__path__:
 fi
 export DCTEST_LARGE=1   # the 1 GiB copy cases
 export DCCUDA_CACHE_DIR="$out/kernel-cache"
+# cuFFT: found by the normal search (the toolkit's lib64, the loader's path);
+# where that finds none, the nvidia-cufft wheel of this python3 stands in.
+if [ -z "${DCCUDA_CUFFT_LIBRARY:-}" ] && ! ldconfig -p 2>/dev/null | grep -q 'libcufft\.so\.1[12]' &&
+   [ ! -e /usr/local/cuda/lib64/libcufft.so.12 ] && command -v python3 >/dev/null; then
+  cufft_dir="$(python3 -c 'import nvidia.cufft, os; print(os.path.join(list(nvidia.cufft.__path__)[0], "lib"))' 2>/dev/null)"
+  for f in "$cufft_dir"/libcufft.so.12 "$cufft_dir"/libcufft.so.11; do
+    if [ -e "$f" ]; then export DCCUDA_CUFFT_LIBRARY="$f"; echo "cuFFT from the Python wheel: $f"; break; fi
+  done
+fi
 summary="$out/summary.txt"
 : > "$summary"
 

@@ -441,6 +441,22 @@ FACTS = {
                ("an empty path", {"path": "\"\""}, NOT_FOUND, "")],
     ),
     "dc_library_release": dict(),
+
+    # cuFFT (the fake cuFFT here): fx.fft_plan is C2C single, 16 points, 128 bytes each side.
+    "dc_fft_library_version": dict(),
+    "dc_fft_plan_create": dict(
+        extra=[("rank 0", {"desc": "&fx.fft_desc_rank0"}, ARG, "desc->rank is 0")],
+    ),
+    "dc_fft_plan_release": dict(),
+    "dc_fft_plan_set_stream": dict(valid={"stream": "fx.stream"}),
+    "dc_fft_plan_info_get": dict(),
+    "dc_fft_execute": dict(
+        valid={"plan": "fx.fft_plan", "in": "fx.buffer", "out": "fx.buffer2", "direction": "DC_FFT_FORWARD"},
+        ints={"in_offset": COPY_OFFSET, "out_offset": COPY_OFFSET},
+        extra=[("a misaligned offset", {"in_offset": "4"}, ARG, "not a multiple of the input element size"),
+               ("overlapping ranges that are not in place", {"out": "fx.buffer", "out_offset": "64"}, ARG, "overlap")],
+    ),
+    "dc_fft_plan_cache_trim": dict(ints={"keep": ("any", "every count is valid")}),
     "dc_library_function_count": dict(),
     "dc_library_function_name": dict(ints={"index": ("bad", ["fx.function_count", U32_MAX], RANGE)}),
     "dc_library_get_function": dict(

@@ -209,6 +209,12 @@ std::string Fixture::open() {
   blas_gemm_desc.b_buffer = buffer2;
   blas_gemm_desc.c_buffer = no_pool;
   dc_library_release(dead_library);
+  fft_desc.sizes[0] = 16;
+  fft_desc_rank0 = fft_desc;
+  fft_desc_rank0.rank = 0;
+  OPEN_STEP(dc_fft_plan_create(device, &fft_desc, &fft_plan));
+  OPEN_STEP(dc_fft_plan_create(device, &fft_desc, &dead_fft_plan));
+  dc_fft_plan_release(dead_fft_plan);
   dc_queue_release(dead_queue);
   dc_control_release(dead_control);
   dc_device_release(dead_device);
@@ -243,6 +249,8 @@ void Fixture::close() {
   dc_graph_release(memory_graph);
   dc_library_release(library);
   dc_blas_release(blas);
+  dc_fft_plan_release(fft_plan);
+  dc_fft_plan_cache_trim(device, 0);
   dc_control_release(control_stopped);
   dc_pool_release(pool);
   dc_buffer_release(growable);

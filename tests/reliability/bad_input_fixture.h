@@ -84,6 +84,9 @@ struct Fixture {
   dc_library library = nullptr;        // program's CUBIN, loaded once
   dc_blas blas = nullptr;              // on stream, host pointer mode (the fake cuBLAS in CI)
   dc_blas_gemm_desc blas_gemm_desc = DC_BLAS_GEMM_DESC_INIT;  // 16 x 16 F32: A buffer, B buffer2, C no_pool
+  dc_fft_plan fft_plan = nullptr;      // C2C single, 16 points (128 bytes each side), on the fake cuFFT
+  dc_fft_desc fft_desc = DC_FFT_DESC_INIT;        // fft_plan's shape
+  dc_fft_desc fft_desc_rank0 = DC_FFT_DESC_INIT;  // rank 0: refused
 
   // Released handles of every type (never reused: see the handle table).
   dc_device dead_device = nullptr;
@@ -100,6 +103,7 @@ struct Fixture {
   dc_pool dead_pool = nullptr;
   dc_library dead_library = nullptr;
   dc_blas dead_blas = nullptr;
+  dc_fft_plan dead_fft_plan = nullptr;
 
   // Values for the other arguments.
   std::vector<uint8_t> host_memory = std::vector<uint8_t>(kBytes, 0);

@@ -46,6 +46,7 @@ HANDLE_CONST = {"dc_device": "DC_HANDLE_DEVICE", "dc_buffer": "DC_HANDLE_BUFFER"
                 "dc_pool": "DC_HANDLE_POOL",
                 "dc_library": "DC_HANDLE_LIBRARY",
                 "dc_blas": "DC_HANDLE_BLAS"}
+                "dc_library": "DC_HANDLE_LIBRARY", "dc_fft_plan": "DC_HANDLE_FFT_PLAN"}
 
 # The fixture's valid input structs, where the name is not fx.<struct without dc_>.
 IN_STRUCT_VALID = {"dc_launch_config": "&fx.config", "dc_arg": "fx.args"}

@@ -41,7 +41,8 @@ set(DCRUST_ENV
   DCFAKE_DEVICES=2
   DCCUDA_CUBLAS_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_cublas.so
   CARGO_TARGET_DIR=${CMAKE_BINARY_DIR}/cargo-target
-  CARGO_TERM_COLOR=never)
+  CARGO_TERM_COLOR=never
+  DCCUDA_CUFFT_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_cufft.so)
 
 add_test(NAME rust.cargo_test
   COMMAND env ${DCRUST_ENV} ${DCCUDA_CARGO} test --offline --workspace

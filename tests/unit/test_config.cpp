@@ -97,6 +97,11 @@ TEST(Config, TuningValuesOutOfTheirRangeAreRefused) {
   expect_refused("DCCUDA_STAGING_MIN_CHUNK_BYTES", "abc", "decimal integer");
   expect_accepted("DCCUDA_COPY_THREADS=12");
   expect_accepted("DCCUDA_STAGING_BUFFERS=16");
+  // The cuFFT plan cache: 0 is a value (the cache off), not "unset".
+  expect_refused("DCCUDA_FFT_PLAN_CACHE", "4097", "from 0 to 4096");
+  expect_refused("DCCUDA_FFT_PLAN_CACHE", "", "is empty");
+  expect_accepted("DCCUDA_FFT_PLAN_CACHE=0");
+  expect_accepted("DCCUDA_FFT_PLAN_CACHE=4096");
 }
 
 TEST(Config, TheMinimumChunkCannotExceedTheChunk) {

@@ -50,6 +50,7 @@ namespace Dccuda.Interop
         public const int DC_HANDLE_POOL = 12;
         public const int DC_HANDLE_LIBRARY = 13;
         public const int DC_HANDLE_BLAS = 14;
+        public const int DC_HANDLE_FFT_PLAN = 15;
 
         public const int DC_LIMIT_STACK_SIZE = 0;
         public const int DC_LIMIT_PRINTF_FIFO_SIZE = 1;
@@ -266,5 +267,15 @@ namespace Dccuda.Interop
         public const int DC_BLAS_COMPUTE_32F_FAST_TF32 = 5;
         public const int DC_BLAS_COMPUTE_64F = 6;
         public const int DC_BLAS_COMPUTE_64F_PEDANTIC = 7;
+
+        public const int DC_FFT_C2C = 1;
+        public const int DC_FFT_R2C = 2;
+        public const int DC_FFT_C2R = 3;
+
+        public const int DC_FFT_SINGLE = 1;
+        public const int DC_FFT_DOUBLE = 2;
+
+        public const int DC_FFT_FORWARD = -1;
+        public const int DC_FFT_INVERSE = 1;
     }
 }

@@ -268,5 +268,75 @@ namespace Dccuda.Interop
         public static extern
 #endif
             int dc_blas_gemv(IntPtr blas, int type, int trans, long m, long n, double alpha, IntPtr a, ulong a_offset, long lda, IntPtr x, ulong x_offset, long incx, double beta, IntPtr y, ulong y_offset, long incy, IntPtr scalars, ulong scalars_offset);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_fft_library_version")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_fft_library_version", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_fft_library_version(int* version);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_fft_plan_create")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_fft_plan_create", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_fft_plan_create(IntPtr device, DcFftDesc* desc, IntPtr* plan);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_fft_plan_release")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_fft_plan_release", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            void dc_fft_plan_release(IntPtr plan);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_fft_plan_set_stream")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_fft_plan_set_stream", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_fft_plan_set_stream(IntPtr plan, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_fft_plan_info_get")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_fft_plan_info_get", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_fft_plan_info_get(IntPtr plan, DcFftPlanInfo* info);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_fft_execute")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_fft_execute", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_fft_execute(IntPtr plan, IntPtr @in, ulong in_offset, IntPtr @out, ulong out_offset, int direction);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_fft_plan_cache_trim")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_fft_plan_cache_trim", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_fft_plan_cache_trim(IntPtr device, uint keep);
     }
 }

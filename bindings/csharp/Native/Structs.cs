@@ -558,4 +558,71 @@ namespace Dccuda.Interop
             return new DcBlasGemmDesc { StructSize = (uint)sizeof(DcBlasGemmDesc), Transa = NativeConstants.DC_BLAS_OP_N, Transb = NativeConstants.DC_BLAS_OP_N, AbType = NativeConstants.DC_BLAS_F32, CType = NativeConstants.DC_BLAS_F32, Compute = NativeConstants.DC_BLAS_COMPUTE_DEFAULT, BatchCount = 1, Lda = 1, Ldb = 1, Ldc = 1, Alpha = 1 };
         }
     }
+
+    /// <summary>dc_fft_desc.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct DcFftDesc
+    {
+        /// <summary>sizeof(dc_fft_desc)</summary>
+        public uint StructSize;
+        /// <summary>1, 2 or 3</summary>
+        public int Rank;
+        /// <summary>DC_FFT_C2C, DC_FFT_R2C, DC_FFT_C2R</summary>
+        public int Kind;
+        /// <summary>DC_FFT_SINGLE, DC_FFT_DOUBLE</summary>
+        public int Precision;
+        /// <summary>the first `rank` used, each &gt;= 1</summary>
+        public fixed ulong Sizes[3];
+        /// <summary>transforms in one execute, &gt;= 1</summary>
+        public ulong Batch;
+        /// <summary>0: basic layout; 1: the fields below</summary>
+        public int AdvancedLayout;
+        /// <summary>0</summary>
+        public int Reserved;
+        /// <summary>input storage sizes (advanced layout)</summary>
+        public fixed ulong Inembed[3];
+        /// <summary>input element stride, &gt;= 1 (advanced layout)</summary>
+        public ulong Istride;
+        /// <summary>input elements between transforms (advanced layout)</summary>
+        public ulong Idist;
+        /// <summary>output storage sizes (advanced layout)</summary>
+        public fixed ulong Onembed[3];
+        /// <summary>output element stride, &gt;= 1 (advanced layout)</summary>
+        public ulong Ostride;
+        /// <summary>output elements between transforms (advanced layout)</summary>
+        public ulong Odist;
+
+        /// <summary>DC_FFT_DESC_INIT.</summary>
+        public static unsafe DcFftDesc Init()
+        {
+            return new DcFftDesc { StructSize = (uint)sizeof(DcFftDesc), Rank = 1, Kind = NativeConstants.DC_FFT_C2C, Precision = NativeConstants.DC_FFT_SINGLE, Batch = 1, Istride = 1, Ostride = 1 };
+        }
+    }
+
+    /// <summary>dc_fft_plan_info.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct DcFftPlanInfo
+    {
+        /// <summary>sizeof(dc_fft_plan_info)</summary>
+        public uint StructSize;
+        /// <summary>1: the plan came from the plan cache; 0: planned anew</summary>
+        public int Reused;
+        /// <summary>the work area dccuda allocated for it</summary>
+        public ulong WorkAreaBytes;
+        /// <summary>bytes the input must hold from its offset (out of place)</summary>
+        public ulong InputBytes;
+        /// <summary>bytes the output must hold from its offset (out of place)</summary>
+        public ulong OutputBytes;
+        /// <summary>bytes one buffer must hold from its offset in place</summary>
+        public ulong InPlaceBytes;
+        /// <summary>cufftGetVersion of the loaded cuFFT (12000: 12.0.0)</summary>
+        public int CufftVersion;
+        public int DeviceOrdinal;
+
+        /// <summary>DC_FFT_PLAN_INFO_INIT.</summary>
+        public static unsafe DcFftPlanInfo Init()
+        {
+            return new DcFftPlanInfo { StructSize = (uint)sizeof(DcFftPlanInfo), DeviceOrdinal = -1 };
+        }
+    }
 }

@@ -46,6 +46,8 @@ DC_STRUCT(dc_device_telemetry, DcDeviceTelemetry, DC_DEVICE_TELEMETRY_INIT)
 DC_STRUCT(dc_handle_info, DcHandleInfo, DC_HANDLE_INFO_INIT)
 DC_STRUCT(dc_launch_trace, DcLaunchTrace, DC_LAUNCH_TRACE_INIT)
 DC_STRUCT(dc_blas_gemm_desc, DcBlasGemmDesc, DC_BLAS_GEMM_DESC_INIT)
+DC_STRUCT(dc_fft_desc, DcFftDesc, DC_FFT_DESC_INIT)
+DC_STRUCT(dc_fft_plan_info, DcFftPlanInfo, DC_FFT_PLAN_INFO_INIT)
 
 %immutable dc_device_info::name;
 %immutable dc_handle_info::created_by;
@@ -108,6 +110,7 @@ DC_STRUCT(dc_blas_gemm_desc, DcBlasGemmDesc, DC_BLAS_GEMM_DESC_INIT)
 DCSWIG_FIXED_ARRAY(int32_t, int, ReadInt32)
 DCSWIG_FIXED_ARRAY(uint32_t, uint, ReadUInt32)
 DCSWIG_FIXED_ARRAY(uint8_t, byte, ReadByte)
+DCSWIG_FIXED_ARRAY(uint64_t, ulong, ReadUInt64)
 
 /* ---- String lists of dc_compile_options ---------------------------------------------- */
 

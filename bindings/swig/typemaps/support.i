@@ -128,6 +128,14 @@ internal static class DcArrays {
     return values;
   }
 
+  internal static ulong[] ReadUInt64(IntPtr p, int length) {
+    long[] raw = new long[length];
+    Marshal.Copy(p, raw, 0, length);
+    ulong[] values = new ulong[length];
+    for (int i = 0; i < length; i++) values[i] = unchecked((ulong)raw[i]);
+    return values;
+  }
+
   internal static byte[] ReadByte(IntPtr p, int length) {
     byte[] values = new byte[length];
     Marshal.Copy(p, values, 0, length);

@@ -23,6 +23,7 @@ pub const Queue = @import("queue.zig").Queue;
 pub const Control = @import("queue.zig").Control;
 pub const Pool = @import("pool.zig").Pool;
 pub const Blas = @import("blas.zig").Blas;
+pub const FftPlan = @import("fft.zig").FftPlan;
 
 // ---------------------------------------------------------------------------
 // Version
@@ -130,6 +131,7 @@ pub const DC_HANDLE_CONTROL: i32 = 11;
 pub const DC_HANDLE_POOL: i32 = 12;
 pub const DC_HANDLE_LIBRARY: i32 = 13;
 pub const DC_HANDLE_BLAS: i32 = 14;
+pub const DC_HANDLE_FFT_PLAN: i32 = 15;
 
 pub extern "dccuda" fn dc_handle_count(handle_type: i32, count: ?*u64) dc_status;
 
@@ -989,6 +991,54 @@ pub extern "dccuda" fn dc_blas_dot(blas: ?*Blas, @"type": i32, n: i64, x: ?*Buff
 pub extern "dccuda" fn dc_blas_nrm2(blas: ?*Blas, @"type": i32, n: i64, x: ?*Buffer, x_offset: u64, incx: i64, result: ?*f64, scalars: ?*Buffer, scalars_offset: u64) dc_status;
 pub extern "dccuda" fn dc_blas_gemv(blas: ?*Blas, @"type": i32, trans: i32, m: i64, n: i64, alpha: f64, a: ?*Buffer, a_offset: u64, lda: i64, x: ?*Buffer, x_offset: u64, incx: i64, beta: f64, y: ?*Buffer, y_offset: u64, incy: i64, scalars: ?*Buffer, scalars_offset: u64) dc_status;
 
+pub const DC_FFT_C2C: i32 = 1;
+pub const DC_FFT_R2C: i32 = 2;
+pub const DC_FFT_C2R: i32 = 3;
+
+pub const DC_FFT_SINGLE: i32 = 1;
+pub const DC_FFT_DOUBLE: i32 = 2;
+
+pub const DC_FFT_FORWARD: i32 = -1;
+pub const DC_FFT_INVERSE: i32 = 1;
+
+/// The defaults are DC_FFT_DESC_INIT.
+pub const dc_fft_desc = extern struct {
+    struct_size: u32 = @sizeOf(dc_fft_desc),
+    rank: i32 = 1,
+    kind: i32 = DC_FFT_C2C,
+    precision: i32 = DC_FFT_SINGLE,
+    sizes: [3]u64 = .{ 0, 0, 0 },
+    batch: u64 = 1,
+    advanced_layout: i32 = 0,
+    reserved: i32 = 0,
+    inembed: [3]u64 = .{ 0, 0, 0 },
+    istride: u64 = 1,
+    idist: u64 = 0,
+    onembed: [3]u64 = .{ 0, 0, 0 },
+    ostride: u64 = 1,
+    odist: u64 = 0,
+};
+
+/// The defaults are DC_FFT_PLAN_INFO_INIT.
+pub const dc_fft_plan_info = extern struct {
+    struct_size: u32 = @sizeOf(dc_fft_plan_info),
+    reused: i32 = 0,
+    work_area_bytes: u64 = 0,
+    input_bytes: u64 = 0,
+    output_bytes: u64 = 0,
+    in_place_bytes: u64 = 0,
+    cufft_version: i32 = 0,
+    device_ordinal: i32 = -1,
+};
+
+pub extern "dccuda" fn dc_fft_library_version(version: ?*i32) dc_status;
+pub extern "dccuda" fn dc_fft_plan_create(device: ?*Device, desc: ?*const dc_fft_desc, plan: ?*?*FftPlan) dc_status;
+pub extern "dccuda" fn dc_fft_plan_release(plan: ?*FftPlan) void;
+pub extern "dccuda" fn dc_fft_plan_set_stream(plan: ?*FftPlan, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_fft_plan_info_get(plan: ?*FftPlan, info: ?*dc_fft_plan_info) dc_status;
+pub extern "dccuda" fn dc_fft_execute(plan: ?*FftPlan, in: ?*Buffer, in_offset: u64, out: ?*Buffer, out_offset: u64, direction: i32) dc_status;
+pub extern "dccuda" fn dc_fft_plan_cache_trim(device: ?*Device, keep: u32) dc_status;
+
 /// The structs of the header, in header order: layout.zig prints these and the
 /// tests check that each `struct_size` default is the struct's own size.
 pub const structs = .{
@@ -1009,4 +1059,6 @@ pub const structs = .{
     .{ "dc_device_telemetry", dc_device_telemetry },
     .{ "dc_launch_trace", dc_launch_trace },
     .{ "dc_blas_gemm_desc", dc_blas_gemm_desc },
+    .{ "dc_fft_desc", dc_fft_desc },
+    .{ "dc_fft_plan_info", dc_fft_plan_info },
 };

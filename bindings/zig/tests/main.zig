@@ -16,6 +16,7 @@ test "every declaration of the binding compiles" {
         dc.LastError, dc.Location, dc.ModuleOptions, dc.DeviceInfo, dc.LaunchConfig, dc.Arg,
         dc.Queue,     dc.Control,  dc.MemOp,        dc.LinkInput,  dc.LinkOptions,
         dc.Telemetry, dc.KernelLibrary, dc.Blas,
+        dc.Telemetry, dc.KernelLibrary, dc.FftPlan,
     }) |T| std.testing.refAllDecls(T);
 }
 
@@ -27,6 +28,7 @@ test {
     _ = @import("compile_test.zig");
     _ = @import("link_test.zig");
     _ = @import("kernel_library_test.zig");
+    _ = @import("fft_test.zig");
     _ = @import("launch_test.zig");
     _ = @import("owned_test.zig");
     _ = @import("graph_build_test.zig");

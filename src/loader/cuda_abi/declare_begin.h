@@ -49,3 +49,9 @@
 #define DC_NVRTC_ENTRY(ret, name, params) typedef ret (*PFN_##name) params;
 #define DC_NVJITLINK_ENTRY(ret, name, params) typedef ret (*PFN_##name) params;
 #define DC_CUBLAS_ENTRY(ret, name, params) typedef ret (*PFN_##name) params;
+#define DC_CUFFT_ENTRY(ret, name, params) typedef ret (*PFN_##name) params;
+#define DC_CUFFT_COMPLEX(name, scalar, alignment) \
+  typedef struct alignas(alignment) {              \
+    scalar x;                                      \
+    scalar y;                                      \
+  } name;

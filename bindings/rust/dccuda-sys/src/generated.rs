@@ -88,6 +88,7 @@ pub const DC_HANDLE_CONTROL: i32 = 11;
 pub const DC_HANDLE_POOL: i32 = 12;
 pub const DC_HANDLE_LIBRARY: i32 = 13;
 pub const DC_HANDLE_BLAS: i32 = 14;
+pub const DC_HANDLE_FFT_PLAN: i32 = 15;
 /// Bytes of stack per GPU thread (deep recursion, large local arrays).
 pub const DC_LIMIT_STACK_SIZE: i32 = 0;
 /// Bytes of the FIFO device printf writes into (output past it is lost).
@@ -458,6 +459,20 @@ pub const DC_BLAS_COMPUTE_32F_FAST_TF32: i32 = 5;
 pub const DC_BLAS_COMPUTE_64F: i32 = 6;
 /// double, the reference order
 pub const DC_BLAS_COMPUTE_64F_PEDANTIC: i32 = 7;
+/// complex to complex, forward or inverse
+pub const DC_FFT_C2C: i32 = 1;
+/// real to complex (the non-redundant half), forward only
+pub const DC_FFT_R2C: i32 = 2;
+/// complex (the half) to real, inverse only
+pub const DC_FFT_C2R: i32 = 3;
+/// float; complex = two floats (8 bytes, aligned to 8)
+pub const DC_FFT_SINGLE: i32 = 1;
+/// double; complex = two doubles (16 bytes, aligned to 16)
+pub const DC_FFT_DOUBLE: i32 = 2;
+/// exp(-2 pi i jk/n): C2C and R2C
+pub const DC_FFT_FORWARD: i32 = -1;
+/// exp(+2 pi i jk/n): C2C and C2R
+pub const DC_FFT_INVERSE: i32 = 1;
 
 // ---------------------------------------------------------------------------
 // Handles: opaque, only ever behind a pointer; not Send or Sync by themselves.
@@ -560,6 +575,13 @@ pub struct dc_blas_s {
 }
 /// The `dc_blas` handle (NULL = no handle).
 pub type dc_blas = *mut dc_blas_s;
+#[repr(C)]
+pub struct dc_fft_plan_s {
+    _private: [u8; 0],
+    _not_send_sync_or_unpin: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+/// The `dc_fft_plan` handle (NULL = no handle).
+pub type dc_fft_plan = *mut dc_fft_plan_s;
 
 // ---------------------------------------------------------------------------
 // Callbacks
@@ -1380,6 +1402,97 @@ impl Default for dc_blas_gemm_desc {
             alpha_offset: 0,
             beta_buffer: core::ptr::null_mut(),
             beta_offset: 0,
+        }
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_fft_desc {
+    /// sizeof(dc_fft_desc)
+    pub struct_size: u32,
+    /// 1, 2 or 3
+    pub rank: i32,
+    /// DC_FFT_C2C, DC_FFT_R2C, DC_FFT_C2R
+    pub kind: i32,
+    /// DC_FFT_SINGLE, DC_FFT_DOUBLE
+    pub precision: i32,
+    /// the first `rank` used, each >= 1
+    pub sizes: [u64; 3],
+    /// transforms in one execute, >= 1
+    pub batch: u64,
+    /// 0: basic layout; 1: the fields below
+    pub advanced_layout: i32,
+    /// 0
+    pub reserved: i32,
+    /// input storage sizes (advanced layout)
+    pub inembed: [u64; 3],
+    /// input element stride, >= 1 (advanced layout)
+    pub istride: u64,
+    /// input elements between transforms (advanced layout)
+    pub idist: u64,
+    /// output storage sizes (advanced layout)
+    pub onembed: [u64; 3],
+    /// output element stride, >= 1 (advanced layout)
+    pub ostride: u64,
+    /// output elements between transforms (advanced layout)
+    pub odist: u64,
+}
+
+impl Default for dc_fft_desc {
+    /// `DC_FFT_DESC_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_fft_desc>() as u32,
+            rank: 1,
+            kind: DC_FFT_C2C,
+            precision: DC_FFT_SINGLE,
+            sizes: [0, 0, 0],
+            batch: 1,
+            advanced_layout: 0,
+            reserved: 0,
+            inembed: [0, 0, 0],
+            istride: 1,
+            idist: 0,
+            onembed: [0, 0, 0],
+            ostride: 1,
+            odist: 0,
+        }
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_fft_plan_info {
+    /// sizeof(dc_fft_plan_info)
+    pub struct_size: u32,
+    /// 1: the plan came from the plan cache; 0: planned anew
+    pub reused: i32,
+    /// the work area dccuda allocated for it
+    pub work_area_bytes: u64,
+    /// bytes the input must hold from its offset (out of place)
+    pub input_bytes: u64,
+    /// bytes the output must hold from its offset (out of place)
+    pub output_bytes: u64,
+    /// bytes one buffer must hold from its offset in place
+    pub in_place_bytes: u64,
+    /// cufftGetVersion of the loaded cuFFT (12000: 12.0.0)
+    pub cufft_version: i32,
+    pub device_ordinal: i32,
+}
+
+impl Default for dc_fft_plan_info {
+    /// `DC_FFT_PLAN_INFO_INIT`: `struct_size` set, every other field as the macro sets it.
+    fn default() -> Self {
+        Self {
+            struct_size: core::mem::size_of::<dc_fft_plan_info>() as u32,
+            reused: 0,
+            work_area_bytes: 0,
+            input_bytes: 0,
+            output_bytes: 0,
+            in_place_bytes: 0,
+            cufft_version: 0,
+            device_ordinal: -1,
         }
     }
 }
@@ -3340,6 +3453,79 @@ extern "C" {
     /// DC_ERROR_INVALID_ARGUMENT, DC_ERROR_OUT_OF_RANGE, DC_ERROR_NOT_SUPPORTED,
     /// DC_ERROR_DRIVER.
     pub fn dc_blas_gemv(blas: dc_blas, type_: i32, trans: i32, m: i64, n: i64, alpha: f64, a: dc_buffer, a_offset: u64, lda: i64, x: dc_buffer, x_offset: u64, incx: i64, beta: f64, y: dc_buffer, y_offset: u64, incy: i64, scalars: dc_buffer, scalars_offset: u64) -> dc_status;
+
+    /// The loaded cuFFT's version as cufftGetVersion gives it (major * 1000 +
+    /// minor * 100 + patch: 11206 is 11.2.6), loading cuFFT if it is not loaded.
+    /// Any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL version), DC_ERROR_NOT_SUPPORTED
+    /// (cuFFT is not there: the message says what was tried and how to provide it).
+    pub fn dc_fft_library_version(version: *mut i32) -> dc_status;
+
+    /// Make a plan for the transform `desc` describes on `device`: from the plan
+    /// cache when an idle plan of the same descriptor is there, else with
+    /// cufftCreate, cufftSetAutoAllocation(0), cufftMakePlanMany64 and a work area
+    /// dccuda allocates. The plan runs on the device's legacy default stream until
+    /// dc_fft_plan_set_stream. `desc` is read during the call only. Release it
+    /// with dc_fft_plan_release; it keeps its device, its stream and its work area
+    /// alive. Any thread; one plan must not be executed from two threads at once.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL desc or
+    /// out, a wrong struct_size, a rank other than 1-3, an unknown kind or
+    /// precision, a size or batch of 0, a value above 2^62, an advanced layout
+    /// with a stride of 0, an embed (past the first) smaller than its extent, or a
+    /// distance of 0 with a batch above 1; reserved not 0; a transform larger than
+    /// 2^64 bytes; cuFFT refusing the shape:
+    /// CUFFT_INVALID_SIZE, CUFFT_INVALID_VALUE), DC_ERROR_NOT_SUPPORTED (no cuFFT,
+    /// or CUFFT_NOT_SUPPORTED), DC_ERROR_OUT_OF_MEMORY (the work area or cuFFT's
+    /// own memory), DC_ERROR_DRIVER (another cuFFT failure, named in the message).
+    pub fn dc_fft_plan_create(device: dc_device, desc: *const dc_fft_desc, plan: *mut dc_fft_plan) -> dc_status;
+
+    /// Release `plan`: it goes to the device's plan cache (see "Plan cache"), or,
+    /// when the cache is full or off, its cuFFT plan is destroyed and its work area
+    /// freed in order behind the work enqueued with it. Work already enqueued
+    /// completes. Any thread.
+    pub fn dc_fft_plan_release(plan: dc_fft_plan);
+
+    /// Run `plan`'s later executes on `stream` (a stream of the plan's device;
+    /// NULL: the device's legacy default stream). The plan keeps the stream alive.
+    /// Work the plan enqueued on its previous stream is waited for by the new one
+    /// before the first execute there (the work area is shared). Any thread, not
+    /// concurrently with an execute of the same plan.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a stream of
+    /// another device), DC_ERROR_DRIVER (cufftSetStream failed).
+    pub fn dc_fft_plan_set_stream(plan: dc_fft_plan, stream: dc_stream) -> dc_status;
+
+    /// What `plan` needs: its work area and the bytes its input and output must
+    /// hold (see dc_fft_plan_info), and whether it came from the cache. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL info or a
+    /// wrong struct_size).
+    pub fn dc_fft_plan_info_get(plan: dc_fft_plan, info: *mut dc_fft_plan_info) -> dc_status;
+
+    /// Run `plan` on its stream: read the input from `in` at byte `in_offset`,
+    /// write the output to `out` at byte `out_offset`. `direction` is
+    /// DC_FFT_FORWARD or DC_FFT_INVERSE for C2C, DC_FFT_FORWARD for R2C,
+    /// DC_FFT_INVERSE for C2R. In place when `in` and `out` are the same buffer and
+    /// the offsets are equal (the basic layout's real side then padded: see
+    /// dc_fft_desc); two ranges that overlap otherwise are refused. Both buffers
+    /// must be device-accessible memory of the plan's device (device, managed or
+    /// pinned), each holding the bytes the plan reads or writes from its offset,
+    /// and each offset a multiple of the side's element size (8 or 16 bytes for
+    /// complex, 4 or 8 for real). Asynchronous: returns once enqueued; the plan
+    /// keeps nothing of the buffers, which are freed in order after the transform
+    /// if released meanwhile. C2R overwrites its input (cuFFT may use it as
+    /// scratch), as cuFFT documents. Any thread, one execute of a plan at a time.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (a direction the
+    /// type does not take, an offset not a multiple of the element size, buffers of
+    /// another device, overlapping ranges that are not in place),
+    /// DC_ERROR_OUT_OF_RANGE (a buffer smaller than what the plan reads or writes:
+    /// the message names "input" or "output", the bytes needed and the buffer's
+    /// size), DC_ERROR_DRIVER (cuFFT failed, named in the message).
+    pub fn dc_fft_execute(plan: dc_fft_plan, in_: dc_buffer, in_offset: u64, out: dc_buffer, out_offset: u64, direction: i32) -> dc_status;
+
+    /// Destroy idle plans of `device` in its plan cache until at most `keep` are
+    /// left (0: all), the least recently released first, freeing their cuFFT plans
+    /// and work areas. Live plans are not touched. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE.
+    pub fn dc_fft_plan_cache_trim(device: dc_device, keep: u32) -> dc_status;
 }
 
 /// Every public struct with its fields, in declaration order: what the layout report
@@ -3365,6 +3551,8 @@ macro_rules! __dccuda_for_each_struct {
         $m!(dc_device_telemetry { struct_size, nvml_index, timestamp_us, temperature_c, power_mw, power_limit_mw, sm_clock_mhz, memory_clock_mhz, gpu_utilization_percent, memory_utilization_percent, memory_used_bytes, memory_total_bytes, pcie_tx_kib_per_s, pcie_rx_kib_per_s, nvlink_active_links, throttle_reasons, ecc_corrected, ecc_uncorrected, running_processes, fan_speed_percent, nvlink_tx_kib, nvlink_rx_kib, field_status, field_nvml_result });
         $m!(dc_launch_trace { struct_size, device_ordinal, kernel_name, grid, block, shared_memory_bytes, flags, stream, sequence, gpu_time_ns });
         $m!(dc_blas_gemm_desc { struct_size, transa, transb, ab_type, c_type, compute, reserved, m, n, k, batch_count, a_buffer, a_offset, lda, a_stride, b_buffer, b_offset, ldb, b_stride, c_buffer, c_offset, ldc, c_stride, alpha, beta, alpha_buffer, alpha_offset, beta_buffer, beta_offset });
+        $m!(dc_fft_desc { struct_size, rank, kind, precision, sizes, batch, advanced_layout, reserved, inembed, istride, idist, onembed, ostride, odist });
+        $m!(dc_fft_plan_info { struct_size, reused, work_area_bytes, input_bytes, output_bytes, in_place_bytes, cufft_version, device_ordinal });
     };
 }
 
@@ -3416,6 +3604,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_HANDLE_POOL);
         $m!(DC_HANDLE_LIBRARY);
         $m!(DC_HANDLE_BLAS);
+        $m!(DC_HANDLE_FFT_PLAN);
         $m!(DC_LIMIT_STACK_SIZE);
         $m!(DC_LIMIT_PRINTF_FIFO_SIZE);
         $m!(DC_LIMIT_MALLOC_HEAP_SIZE);
@@ -3589,5 +3778,12 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_BLAS_COMPUTE_32F_FAST_TF32);
         $m!(DC_BLAS_COMPUTE_64F);
         $m!(DC_BLAS_COMPUTE_64F_PEDANTIC);
+        $m!(DC_FFT_C2C);
+        $m!(DC_FFT_R2C);
+        $m!(DC_FFT_C2R);
+        $m!(DC_FFT_SINGLE);
+        $m!(DC_FFT_DOUBLE);
+        $m!(DC_FFT_FORWARD);
+        $m!(DC_FFT_INVERSE);
     };
 }
