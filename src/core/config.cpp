@@ -109,6 +109,7 @@ Config from_environment(const dc_init_options* options) {
   c.nvjitlink_library = env.text("DCCUDA_NVJITLINK_LIBRARY", "a file name or path of libnvJitLink");
   if (!options || !options->cache_dir) c.cache_dir = env.text("DCCUDA_CACHE_DIR", "a directory path");
   c.nvml_library = env.text("DCCUDA_NVML_LIBRARY", "a file name or path of NVML (libnvidia-ml.so.1)");
+  c.nccl_library = env.text("DCCUDA_NCCL_LIBRARY", "a file name or path of NCCL (libnccl.so.2)");
   if (!options || !options->cache_max_bytes) c.cache_max_bytes = env.integer("DCCUDA_CACHE_MAX_BYTES", 1, kMaxCacheBytes);
   if (env.yes_no("DCCUDA_CACHE_DISABLE")) c.flags |= DC_INIT_NO_DISK_CACHE | DC_INIT_NO_MEMORY_CACHE;
   if (env.yes_no("DCCUDA_LEAK_REPORT")) c.flags |= DC_INIT_REPORT_LEAKS;
@@ -144,7 +145,7 @@ Config from_environment(const dc_init_options* options) {
 }  // namespace
 
 const char* const kConfigVariables[] = {
-    "DCCUDA_DRIVER_LIBRARY", "DCCUDA_NVRTC_LIBRARY", "DCCUDA_NVJITLINK_LIBRARY", "DCCUDA_NVML_LIBRARY", "DCCUDA_CACHE_DIR",
+    "DCCUDA_DRIVER_LIBRARY", "DCCUDA_NVRTC_LIBRARY", "DCCUDA_NVJITLINK_LIBRARY", "DCCUDA_NVML_LIBRARY", "DCCUDA_NCCL_LIBRARY", "DCCUDA_CACHE_DIR",
     "DCCUDA_CACHE_MAX_BYTES", "DCCUDA_CACHE_DISABLE", "DCCUDA_LEAK_REPORT", "DCCUDA_CACHE_KEY_FILE", "DCCUDA_STAGING_MIN_BYTES",
     "DCCUDA_STAGING_MIN_BYTES_H2D",
     "DCCUDA_STAGING_CHUNK_BYTES", "DCCUDA_STAGING_MIN_CHUNK_BYTES", "DCCUDA_STAGING_BUFFERS", "DCCUDA_COPY_THREADS",

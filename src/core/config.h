@@ -25,6 +25,7 @@ struct Config {
   std::string nvjitlink_library; // empty: the platform default (no dc_init option: the variable only)
   std::string cache_dir;        // empty: the default location (below)
   std::string nvml_library;     // empty: the platform default (loader/nvml.h)
+  std::string nccl_library;     // empty: the platform default (loader/nccl.h; the variable only)
   uint64_t cache_max_bytes = 0; // 0: the default
   uint32_t flags = 0;           // DC_INIT_*
 

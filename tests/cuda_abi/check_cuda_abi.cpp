@@ -41,12 +41,14 @@
 #include "loader/cuda_abi/driver_abi.h"
 #include "loader/cuda_abi/nvrtc_abi.h"
 #include "loader/cuda_abi/nvjitlink_abi.h"
+#include "loader/cuda_abi/nccl_abi.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cudaProfilerTypedefs.h>  // cuProfilerStart/Stop
 #include <nvrtc.h>
 #include <nvJitLink.h>
+#include <nccl.h>
 
 #include "cuda_abi/symbol_names.h"
 
@@ -95,6 +97,8 @@ using member_type = std::remove_reference_t<T>;
 // nvJitLink's functions are checked as NVRTC's are (nvJitLink.h declares
 // them as functions of the same names; forwarding expands nothing there).
 #define DC_NVJITLINK_ENTRY(ret, name, params) DC_NVRTC_ENTRY(ret, name, params)
+// NCCL's likewise (nccl.h declares them as functions of the same names).
+#define DC_NCCL_ENTRY(ret, name, params) DC_NVRTC_ENTRY(ret, name, params)
 
 // ---------------------------------------------------------------------------
 // Pass 1: which of dccuda's named types stands for which of cuda.h's.
@@ -119,6 +123,7 @@ namespace {
 #include "loader/cuda_abi/driver_structs.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/nccl_declarations.inc"
 }  // namespace
 #undef DC_CU_HANDLE
 #undef DC_CU_ENUM_BEGIN
@@ -153,6 +158,7 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/driver_entry_points.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/nccl_declarations.inc"
 }  // namespace in_cuda_terms
 #undef DC_CU_CALLBACK
 #undef DC_CU_CONSTANT
@@ -246,6 +252,7 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/driver_structs.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/nccl_declarations.inc"
 
 #undef DC_CU_CALLBACK
 #define DC_CU_CALLBACK(name, ret, params)
@@ -281,6 +288,14 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/driver_entry_points.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/nccl_declarations.inc"
+
+// ncclUniqueId, untagged in nccl.h and so declared outside the lists.
+static_assert(ours::kNcclUniqueIdBytes == NCCL_UNIQUE_ID_BYTES, "CUDA ABI: ncclUniqueId: the size differs from nccl.h's");
+static_assert(sizeof(ours::ncclUniqueId) == sizeof(::ncclUniqueId) && alignof(ours::ncclUniqueId) == alignof(::ncclUniqueId),
+              "CUDA ABI: struct ncclUniqueId: the size or alignment differs from nccl.h's");
+static_assert(offsetof(ours::ncclUniqueId, internal) == offsetof(::ncclUniqueId, internal),
+              "CUDA ABI: field internal: the offset differs from nccl.h's");
 
 // ---------------------------------------------------------------------------
 // Run time: pointer constants and exported names.
@@ -392,6 +407,7 @@ constexpr Counts count_lists() {
 #include "loader/cuda_abi/driver_entry_points.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/nccl_declarations.inc"
   return c;
 }
 

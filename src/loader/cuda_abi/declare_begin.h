@@ -48,3 +48,4 @@
 #define DC_CU_ENTRY_OLDER(name, version, params) typedef CUresult(CUDAAPI* PFN_##name##_v##version) params;
 #define DC_NVRTC_ENTRY(ret, name, params) typedef ret (*PFN_##name) params;
 #define DC_NVJITLINK_ENTRY(ret, name, params) typedef ret (*PFN_##name) params;
+#define DC_NCCL_ENTRY(ret, name, params) typedef ret (*PFN_##name) params;
