@@ -90,6 +90,7 @@ const char* handle_type_name(HandleType type) noexcept {
     case HandleType::Control: return "dc_control";
     case HandleType::Pool: return "dc_pool";
     case HandleType::Library: return "dc_library";
+    case HandleType::Comm: return "dc_comm";
   }
   return "handle";
 }

@@ -24,8 +24,10 @@ enum class HandleType : uint8_t {
   Control = 11,
   Pool = 12,
   Library = 13,
+  // 14 and 15: cuBLAS handles and cuFFT plans (src/libs/blas, src/libs/fft).
+  Comm = 16,
 };
-constexpr int kHandleTypeCount = 14;  // index 0 unused
+constexpr int kHandleTypeCount = 17;  // index 0 unused
 
 const char* handle_type_name(HandleType type) noexcept;
 

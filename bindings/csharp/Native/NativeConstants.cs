@@ -49,6 +49,7 @@ namespace Dccuda.Interop
         public const int DC_HANDLE_CONTROL = 11;
         public const int DC_HANDLE_POOL = 12;
         public const int DC_HANDLE_LIBRARY = 13;
+        public const int DC_HANDLE_COMM = 16;
 
         public const int DC_LIMIT_STACK_SIZE = 0;
         public const int DC_LIMIT_PRINTF_FIFO_SIZE = 1;
@@ -240,5 +241,26 @@ namespace Dccuda.Interop
         public const int DC_TELEMETRY_GPU_LOST = 5;
         public const int DC_TELEMETRY_FAILED = 6;
         public const int DC_TELEMETRY_MISSING_ENTRY = 7;
+
+        public const int DC_NCCL_UNIQUE_ID_BYTES = 128;
+
+        public const int DC_NCCL_INT8 = 1;
+        public const int DC_NCCL_UINT8 = 2;
+        public const int DC_NCCL_INT32 = 3;
+        public const int DC_NCCL_UINT32 = 4;
+        public const int DC_NCCL_INT64 = 5;
+        public const int DC_NCCL_UINT64 = 6;
+        public const int DC_NCCL_FLOAT16 = 7;
+        public const int DC_NCCL_FLOAT32 = 8;
+        public const int DC_NCCL_FLOAT64 = 9;
+        public const int DC_NCCL_BFLOAT16 = 10;
+
+        public const int DC_NCCL_SUM = 1;
+        public const int DC_NCCL_PROD = 2;
+        public const int DC_NCCL_MIN = 3;
+        public const int DC_NCCL_MAX = 4;
+        public const int DC_NCCL_AVG = 5;
+
+        public const int DC_COMM_SPLIT_NO_COLOR = -1;
     }
 }
