@@ -3835,7 +3835,8 @@ DC_API dc_status dc_comm_init_rank(dc_device device, int32_t nranks, DC_IN DC_AR
  * its own, released with dc_comm_release. A device may not appear twice. Any
  * thread; blocks until the communicator is built. On failure every comms[i]
  * is NULL.
- * Errors: DC_ERROR_INVALID_ARGUMENT (NULL array, count < 1, a device twice),
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL array, count outside 1 .. the
+ * number of devices, a device twice; nothing is written to comms then),
  * DC_ERROR_NO_DEVICE (an ordinal the driver does not have), DC_ERROR_NO_DRIVER,
  * DC_ERROR_NOT_SUPPORTED (no NCCL), DC_ERROR_INVALID_STATE, DC_ERROR_DRIVER
  * (NCCL failed), DC_ERROR_CONTEXT_LOST.
@@ -3882,11 +3883,13 @@ DC_API void dc_comm_release(DC_OWNED DC_NULLABLE dc_comm comm);
 DC_API dc_status dc_comm_async_error(dc_comm comm, DC_OUT DC_NATIVE int32_t* nccl_result);
 
 /** This comm's rank (0 .. count-1). Any thread.
- *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out). */
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+ *  DC_ERROR_INVALID_STATE (a comm split inside a group that has not ended, or
+ *  aborted before its rank was known), DC_ERROR_DRIVER (NCCL failed). */
 DC_API dc_status dc_comm_rank(dc_comm comm, DC_OUT int32_t* rank);
 
 /** The number of ranks of the communicator. Any thread.
- *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out). */
+ *  Errors: as dc_comm_rank. */
 DC_API dc_status dc_comm_count(dc_comm comm, DC_OUT int32_t* count);
 
 /** The ordinal of the device this comm runs on (as dc_device_open takes it).

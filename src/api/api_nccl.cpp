@@ -105,13 +105,17 @@ DC_API dc_status dc_comm_init_rank(dc_device device, int32_t nranks, const uint8
 
 DC_API dc_status dc_comm_init_all(const int32_t* ordinals, int32_t count, dc_comm* comms) {
   return guarded("dc_comm_init_all", [&] {
-    if (comms && count > 0) std::memset(comms, 0, sizeof(dc_comm) * static_cast<size_t>(count));
     forbid_after_fork();
     forbid_in_host_callback();
-    require_arg(ordinals, "ordinals");
     require_arg(comms, "comms");
-    if (count < 1)
-      fail(DC_ERROR_INVALID_ARGUMENT, "count %d is not a device count; pass 1 or more devices", count);
+    // The count is checked before anything is written to comms: a count that
+    // cannot be right may not be the array's length either.
+    int32_t devices = device_count();
+    if (count < 1 || count > devices)
+      fail(DC_ERROR_INVALID_ARGUMENT, "count %d is not a device count; pass 1 .. %d devices (the driver reports %d)",
+           count, devices < 1 ? 1 : devices, devices);
+    std::memset(comms, 0, sizeof(dc_comm) * static_cast<size_t>(count));
+    require_arg(ordinals, "ordinals");
     for (int32_t i = 0; i < count; ++i)
       for (int32_t j = 0; j < i; ++j)
         if (ordinals[i] == ordinals[j])

@@ -199,6 +199,13 @@ std::string Fixture::open() {
   dc_pool_release(dead_pool);
   OPEN_STEP(dc_library_load(image, image_size, nullptr, &dead_library));
   dc_library_release(dead_library);
+  // NCCL is optional: without it the NCCL functions' cases are skipped.
+  nccl_status = dc_comm_init_all(&ordinal0, 1, &comm);
+  if (nccl_status == DC_SUCCESS) {
+    OPEN_STEP(dc_nccl_unique_id(nccl_id, sizeof nccl_id));
+    OPEN_STEP(dc_comm_init_all(&ordinal0, 1, &dead_comm));
+    dc_comm_release(dead_comm);
+  }
   dc_queue_release(dead_queue);
   dc_control_release(dead_control);
   dc_device_release(dead_device);
@@ -231,6 +238,7 @@ void Fixture::close() {
   dc_graph_release(built);
   dc_buffer_release(memory_buffer);
   dc_graph_release(memory_graph);
+  dc_comm_release(comm);
   dc_library_release(library);
   dc_control_release(control_stopped);
   dc_pool_release(pool);

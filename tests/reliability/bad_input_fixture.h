@@ -82,6 +82,11 @@ struct Fixture {
   uint8_t ipc_buffer_bytes[DC_IPC_HANDLE_SIZE] = {};  // no_pool, exported
   uint8_t ipc_event_bytes[DC_IPC_HANDLE_SIZE] = {};   // ipc_event, exported
   dc_library library = nullptr;        // program's CUBIN, loaded once
+  dc_comm comm = nullptr;              // a one-rank NCCL communicator on device (null without NCCL)
+  dc_status nccl_status = DC_SUCCESS;  // dc_comm_init_all's answer here (NOT_SUPPORTED without NCCL)
+  uint8_t nccl_id[DC_NCCL_UNIQUE_ID_BYTES] = {};  // a fresh unique id (dc_comm_init_rank of one rank)
+  int32_t ordinal0 = 0;                // device's ordinal, for dc_comm_init_all
+  int32_t ordinal_missing = 99;        // an ordinal no driver here has
 
   // Released handles of every type (never reused: see the handle table).
   dc_device dead_device = nullptr;
@@ -97,6 +102,7 @@ struct Fixture {
   dc_control dead_control = nullptr;
   dc_pool dead_pool = nullptr;
   dc_library dead_library = nullptr;
+  dc_comm dead_comm = nullptr;
 
   // Values for the other arguments.
   std::vector<uint8_t> host_memory = std::vector<uint8_t>(kBytes, 0);

@@ -15,7 +15,9 @@ add_custom_command(OUTPUT ${_bad_inputs_inc}
   COMMENT "Generating the bad-input matrix from include/dccuda.h" VERBATIM)
 # Two fake devices, so that peer arguments have a real peer.
 dc_test(test_bad_inputs SOURCES ${DCTEST_RELIABILITY}/test_bad_inputs.cpp ${DCTEST_RELIABILITY}/bad_input_fixture.cpp
-  ${_bad_inputs_inc} ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2)
+  ${_bad_inputs_inc} ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCCUDA_NCCL_LIBRARY=${DCFAKE_NCCL_PATH})
+# The fake NCCL (tests/libs/nccl, included before this file) for the dc_comm_* cases.
+add_dependencies(test_bad_inputs dcfake_nccl)
 target_include_directories(test_bad_inputs PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/reliability)
 target_compile_definitions(test_bad_inputs PRIVATE DCTEST_SYMBOLS_FILE="${PROJECT_SOURCE_DIR}/abi/dccuda.symbols")
 target_link_libraries(test_bad_inputs PRIVATE dctest_kernels)

@@ -6,7 +6,6 @@
 #include "core/error.h"
 #include "libs/nccl/nccl_result.h"
 #include "loader/nccl.h"
-#include "memory/transfer.h"
 
 namespace dc {
 namespace {
@@ -57,20 +56,28 @@ ncclRedOp_t op_of(int32_t op) {
   return kOps[op - 1];
 }
 
-// elements x element size x blocks, in bytes, or DC_ERROR_OUT_OF_RANGE when
-// it does not fit 64 bits.
-uint64_t bytes_of(const CollectiveArgs& a, const char* count_name, uint64_t count, uint32_t size, uint64_t blocks) {
+// How many bytes a buffer must hold from its offset: `count` elements of
+// `size` bytes, `blocks` times (the rank count where the collective says so).
+struct Extent {
+  const char* count_name;  // "count", "send_count", "recv_count"
+  uint64_t count;
+  uint32_t size;
+  uint64_t blocks;
+};
+
+// The extent's bytes, or DC_ERROR_OUT_OF_RANGE when they do not fit 64 bits.
+uint64_t bytes_of(const Extent& e) {
   uint64_t max = std::numeric_limits<uint64_t>::max();
-  if (count != 0 && (blocks > max / count || count * blocks > max / size)) [[unlikely]]
+  if (e.count != 0 && (e.blocks > max / e.count || e.count * e.blocks > max / e.size)) [[unlikely]]
     fail(DC_ERROR_OUT_OF_RANGE, "%s %" PRIu64 " x %u bytes%s overflows 64 bits; pass a count that fits the buffers",
-         count_name, count, size, blocks > 1 ? strf(" x %" PRIu64 " ranks", blocks).c_str() : "");
-  (void)a;
-  return count * blocks * size;
+         e.count_name, e.count, e.size, e.blocks > 1 ? strf(" x %" PRIu64 " ranks", e.blocks).c_str() : "");
+  return e.count * e.blocks * e.size;
 }
 
-// The buffer is on the comm's device, device memory, and holds `bytes` from
-// its offset; returns the device address there.
-void* checked_address(const CollectiveArgs& a, const CommBuffer& b, uint64_t bytes) {
+// The buffer is on the comm's device, device memory, and holds the extent
+// from its offset (each failure naming the buffer, its offset and the count);
+// returns the device address there.
+void* checked_address(const CollectiveArgs& a, const CommBuffer& b, const Extent& e) {
   Device& device = a.comm->device();
   if (&b.buffer->device() != &device) [[unlikely]]
     fail(DC_ERROR_INVALID_ARGUMENT, "%s is on device %d, but the communicator is on device %d; use a buffer of the "
@@ -78,7 +85,15 @@ void* checked_address(const CollectiveArgs& a, const CommBuffer& b, uint64_t byt
   if (b.buffer->is_host() || b.buffer->device_address() == 0) [[unlikely]]
     fail(DC_ERROR_INVALID_ARGUMENT, "%s is host memory; NCCL works on device memory: allocate it with "
          "dc_buffer_alloc", b.name);
-  check_range(*b.buffer, b.offset, bytes, b.name, b.offset_name);
+  uint64_t bytes = bytes_of(e), have = b.buffer->size();
+  if (b.offset > have) [[unlikely]]
+    fail(DC_ERROR_OUT_OF_RANGE, "%s %" PRIu64 " is past the end of %s (size %" PRIu64 ")", b.offset_name, b.offset,
+         b.name, have);
+  if (bytes > have - b.offset) [[unlikely]]
+    fail(DC_ERROR_OUT_OF_RANGE, "%s %" PRIu64 " x %u bytes%s = %" PRIu64 " bytes from %s %" PRIu64 " exceeds %s's "
+         "size %" PRIu64 "; pass a smaller %s or a larger buffer", e.count_name, e.count, e.size,
+         e.blocks > 1 ? strf(" x %" PRIu64 " ranks", e.blocks).c_str() : "", bytes, b.offset_name, b.offset, b.name,
+         have, e.count_name);
   b.buffer->check_usable();
   return reinterpret_cast<void*>(static_cast<uintptr_t>(b.buffer->device_address() + b.offset));
 }
@@ -121,9 +136,9 @@ void all_reduce(const CollectiveArgs& a) {
   Prepared p = prepare(a);
   const TypeInfo& t = type_of(a.datatype);
   ncclRedOp_t op = op_of(a.op);
-  uint64_t bytes = bytes_of(a, "count", a.count, t.size, 1);
-  const void* s = checked_address(a, a.send, bytes);
-  void* r = checked_address(a, a.recv, bytes);
+  Extent e{"count", a.count, t.size, 1};
+  const void* s = checked_address(a, a.send, e);
+  void* r = checked_address(a, a.recv, e);
   ContextScope bind(a.comm->device());
   note(a.send, a.stream);
   note(a.recv, a.stream);
@@ -134,12 +149,12 @@ void broadcast(const CollectiveArgs& a) {
   Prepared p = prepare(a);
   const TypeInfo& t = type_of(a.datatype);
   check_rank(a, "root", a.comm->count());
-  uint64_t bytes = bytes_of(a, "count", a.count, t.size, 1);
+  Extent e{"count", a.count, t.size, 1};
   bool root = a.comm->rank() == a.rank_arg;
   if (root && !a.send.buffer) [[unlikely]]
     fail(DC_ERROR_INVALID_ARGUMENT, "send is NULL on the root (rank %d); the root broadcasts from send", a.rank_arg);
-  const void* s = a.send.buffer ? checked_address(a, a.send, bytes) : nullptr;
-  void* r = checked_address(a, a.recv, bytes);
+  const void* s = a.send.buffer ? checked_address(a, a.send, e) : nullptr;
+  void* r = checked_address(a, a.recv, e);
   ContextScope bind(a.comm->device());
   note(a.send, a.stream);
   note(a.recv, a.stream);
@@ -152,13 +167,13 @@ void reduce(const CollectiveArgs& a) {
   const TypeInfo& t = type_of(a.datatype);
   ncclRedOp_t op = op_of(a.op);
   check_rank(a, "root", a.comm->count());
-  uint64_t bytes = bytes_of(a, "count", a.count, t.size, 1);
+  Extent e{"count", a.count, t.size, 1};
   bool root = a.comm->rank() == a.rank_arg;
   if (root && !a.recv.buffer) [[unlikely]]
     fail(DC_ERROR_INVALID_ARGUMENT, "recv is NULL on the root (rank %d); the root receives the result in recv",
          a.rank_arg);
-  const void* s = checked_address(a, a.send, bytes);
-  void* r = a.recv.buffer ? checked_address(a, a.recv, bytes) : nullptr;
+  const void* s = checked_address(a, a.send, e);
+  void* r = a.recv.buffer ? checked_address(a, a.recv, e) : nullptr;
   ContextScope bind(a.comm->device());
   note(a.send, a.stream);
   note(a.recv, a.stream);
@@ -169,10 +184,10 @@ void all_gather(const CollectiveArgs& a) {
   Prepared p = prepare(a);
   const TypeInfo& t = type_of(a.datatype);
   uint64_t n = static_cast<uint64_t>(a.comm->count());
-  uint64_t send_bytes = bytes_of(a, "send_count", a.count, t.size, 1);
-  uint64_t recv_bytes = bytes_of(a, "send_count", a.count, t.size, n);
-  const void* s = checked_address(a, a.send, send_bytes);
-  void* r = checked_address(a, a.recv, recv_bytes);
+  // The larger extent first: an overflow is named as such, not as a range.
+  bytes_of(Extent{"send_count", a.count, t.size, n});
+  const void* s = checked_address(a, a.send, Extent{"send_count", a.count, t.size, 1});
+  void* r = checked_address(a, a.recv, Extent{"send_count", a.count, t.size, n});
   ContextScope bind(a.comm->device());
   note(a.send, a.stream);
   note(a.recv, a.stream);
@@ -184,10 +199,8 @@ void reduce_scatter(const CollectiveArgs& a) {
   const TypeInfo& t = type_of(a.datatype);
   ncclRedOp_t op = op_of(a.op);
   uint64_t n = static_cast<uint64_t>(a.comm->count());
-  uint64_t send_bytes = bytes_of(a, "recv_count", a.count, t.size, n);
-  uint64_t recv_bytes = bytes_of(a, "recv_count", a.count, t.size, 1);
-  const void* s = checked_address(a, a.send, send_bytes);
-  void* r = checked_address(a, a.recv, recv_bytes);
+  const void* s = checked_address(a, a.send, Extent{"recv_count", a.count, t.size, n});
+  void* r = checked_address(a, a.recv, Extent{"recv_count", a.count, t.size, 1});
   ContextScope bind(a.comm->device());
   note(a.send, a.stream);
   note(a.recv, a.stream);
@@ -199,7 +212,7 @@ void send(const CollectiveArgs& a) {
   require_nccl_function(reinterpret_cast<const void*>(p.api.ncclSend), "ncclSend", 20700, a.call);
   const TypeInfo& t = type_of(a.datatype);
   check_rank(a, "peer", a.comm->count());
-  const void* s = checked_address(a, a.send, bytes_of(a, "count", a.count, t.size, 1));
+  const void* s = checked_address(a, a.send, Extent{"count", a.count, t.size, 1});
   ContextScope bind(a.comm->device());
   note(a.send, a.stream);
   check_nccl(p.api.ncclSend(s, a.count, t.nccl, a.rank_arg, p.comm, p.stream), p.comm, "ncclSend");
@@ -210,7 +223,7 @@ void recv(const CollectiveArgs& a) {
   require_nccl_function(reinterpret_cast<const void*>(p.api.ncclRecv), "ncclRecv", 20700, a.call);
   const TypeInfo& t = type_of(a.datatype);
   check_rank(a, "peer", a.comm->count());
-  void* r = checked_address(a, a.recv, bytes_of(a, "count", a.count, t.size, 1));
+  void* r = checked_address(a, a.recv, Extent{"count", a.count, t.size, 1});
   ContextScope bind(a.comm->device());
   note(a.recv, a.stream);
   check_nccl(p.api.ncclRecv(r, a.count, t.nccl, a.rank_arg, p.comm, p.stream), p.comm, "ncclRecv");

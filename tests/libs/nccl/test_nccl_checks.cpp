@@ -63,24 +63,24 @@ TEST_F(NcclChecks, DatatypeAndOp) {
 TEST_F(NcclChecks, CountsAgainstBufferSizes) {
   // 17 int32 = 68 bytes > 64.
   EXPECT_DC_ERROR(dc_comm_all_reduce(comm(), a_, 0, b_, 0, 17, DC_NCCL_INT32, DC_NCCL_SUM, stream()),
-                  DC_ERROR_OUT_OF_RANGE, "send_offset 0 + size 68 exceeds send's size 64");
+                  DC_ERROR_OUT_OF_RANGE, "count 17 x 4 bytes = 68 bytes from send_offset 0 exceeds send's size 64");
   // Fits send, not recv from its offset.
   EXPECT_DC_ERROR(dc_comm_all_reduce(comm(), a_, 0, b_, 8, 16, DC_NCCL_INT32, DC_NCCL_SUM, stream()),
-                  DC_ERROR_OUT_OF_RANGE, "recv_offset 8 + size 64 exceeds recv's size 64");
+                  DC_ERROR_OUT_OF_RANGE, "count 16 x 4 bytes = 64 bytes from recv_offset 8 exceeds recv's size 64");
   EXPECT_DC_ERROR(dc_comm_broadcast(comm(), a_, 65, b_, 0, 0, DC_NCCL_INT8, 0, stream()), DC_ERROR_OUT_OF_RANGE,
                   "send_offset 65 is past the end of send");
   // All-gather: recv holds nranks x send_count: 2 x 9 int32 = 72 > 64, though send's 36 fit.
   EXPECT_DC_ERROR(dc_comm_all_gather(comm(), a_, 0, b_, 0, 9, DC_NCCL_INT32, stream()), DC_ERROR_OUT_OF_RANGE,
-                  "recv_offset 0 + size 72 exceeds recv's size 64");
+                  "send_count 9 x 4 bytes x 2 ranks = 72 bytes from recv_offset 0 exceeds recv's size 64");
   // Reduce-scatter: send holds nranks x recv_count.
   EXPECT_DC_ERROR(dc_comm_reduce_scatter(comm(), a_, 0, b_, 0, 9, DC_NCCL_INT32, DC_NCCL_SUM, stream()),
-                  DC_ERROR_OUT_OF_RANGE, "send_offset 0 + size 72 exceeds send's size 64");
+                  DC_ERROR_OUT_OF_RANGE, "recv_count 9 x 4 bytes x 2 ranks = 72 bytes from send_offset 0 exceeds send's size 64");
   EXPECT_DC_ERROR(dc_comm_reduce(comm(), a_, 0, b_, 0, 9, DC_NCCL_FLOAT64, DC_NCCL_MAX, 0, stream()),
-                  DC_ERROR_OUT_OF_RANGE, "size 72");
+                  DC_ERROR_OUT_OF_RANGE, "count 9 x 8 bytes = 72 bytes from send_offset 0");
   EXPECT_DC_ERROR(dc_comm_send(comm(), a_, 60, 1, DC_NCCL_FLOAT64, 1, stream()), DC_ERROR_OUT_OF_RANGE,
-                  "send_offset 60 + size 8");
+                  "= 8 bytes from send_offset 60");
   EXPECT_DC_ERROR(dc_comm_recv(comm(), b_, 0, 9, DC_NCCL_FLOAT64, 1, stream()), DC_ERROR_OUT_OF_RANGE,
-                  "recv_offset 0 + size 72");
+                  "= 72 bytes from recv_offset 0");
 }
 
 TEST_F(NcclChecks, CountsThatOverflow) {

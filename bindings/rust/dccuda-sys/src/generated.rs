@@ -3151,7 +3151,8 @@ extern "C" {
     /// its own, released with dc_comm_release. A device may not appear twice. Any
     /// thread; blocks until the communicator is built. On failure every comms\[i\]
     /// is NULL.
-    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL array, count \< 1, a device twice),
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL array, count outside 1 .. the
+    /// number of devices, a device twice; nothing is written to comms then),
     /// DC_ERROR_NO_DEVICE (an ordinal the driver does not have), DC_ERROR_NO_DRIVER,
     /// DC_ERROR_NOT_SUPPORTED (no NCCL), DC_ERROR_INVALID_STATE, DC_ERROR_DRIVER
     /// (NCCL failed), DC_ERROR_CONTEXT_LOST.
@@ -3190,11 +3191,13 @@ extern "C" {
     pub fn dc_comm_async_error(comm: dc_comm, nccl_result: *mut i32) -> dc_status;
 
     /// This comm's rank (0 .. count-1). Any thread.
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+    /// DC_ERROR_INVALID_STATE (a comm split inside a group that has not ended, or
+    /// aborted before its rank was known), DC_ERROR_DRIVER (NCCL failed).
     pub fn dc_comm_rank(comm: dc_comm, rank: *mut i32) -> dc_status;
 
     /// The number of ranks of the communicator. Any thread.
-    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out).
+    /// Errors: as dc_comm_rank.
     pub fn dc_comm_count(comm: dc_comm, count: *mut i32) -> dc_status;
 
     /// The ordinal of the device this comm runs on (as dc_device_open takes it).
