@@ -41,6 +41,17 @@ export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 unset DCCUDA_DRIVER_LIBRARY
 export DCTEST_LARGE=1   # the 1 GiB copy cases
 export DCCUDA_CACHE_DIR="$out/kernel-cache"
+# NCCL (dc_comm_*, test_nccl_gpu, bench_nccl): found by dccuda's own search
+# (beside libdccuda, the system's, the toolkit's lib64 and lib); where that
+# finds nothing, the nvidia-nccl-cu13 (or -cu12) Python wheel's library.
+if [ -z "${DCCUDA_NCCL_LIBRARY:-}" ] && ! ldconfig -p 2>/dev/null | grep -q 'libnccl\.so\.2 ' &&
+   ! ls /usr/local/cuda/lib64/libnccl.so.2 /usr/local/cuda/lib/libnccl.so.2 >/dev/null 2>&1; then
+  nccl_lib="$(python3 -c 'import os, nvidia.nccl as n; print(os.path.join(list(n.__path__)[0], "lib", "libnccl.so.2"))' 2>/dev/null)"
+  if [ -n "$nccl_lib" ] && [ -f "$nccl_lib" ]; then
+    export DCCUDA_NCCL_LIBRARY="$nccl_lib"
+    echo "== NCCL from the Python wheel: $nccl_lib"
+  fi
+fi
 summary="$out/summary.txt"
 : > "$summary"
 

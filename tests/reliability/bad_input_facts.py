@@ -739,7 +739,7 @@ FACTS = {
         skip_if=NCCL_SKIP, valid={"bytes": "fx.nccl_id", "size": "DC_NCCL_UNIQUE_ID_BYTES"},
         ints={"size": ("bad", ["0", "64", "129", U64_MAX], ARG)}),
     "dc_comm_init_rank": dict(
-        skip_if=NCCL_SKIP, valid={"nranks": "1", "id": "fx.nccl_id", "id_size": "DC_NCCL_UNIQUE_ID_BYTES",
+        skip_if=NCCL_SKIP, valid={"nranks": "1", "id": "fx.fresh_nccl_id()", "id_size": "DC_NCCL_UNIQUE_ID_BYTES",
                                   "rank": "0"},
         ints={"nranks": ("bad", ["0", "-1", I32_MIN], ARG), "id_size": ("bad", ["0", "127", U64_MAX], ARG),
               "rank": ("bad", ["1", "-1", I32_MAX], ARG)}),

@@ -84,7 +84,13 @@ struct Fixture {
   dc_library library = nullptr;        // program's CUBIN, loaded once
   dc_comm comm = nullptr;              // a one-rank NCCL communicator on device (null without NCCL)
   dc_status nccl_status = DC_SUCCESS;  // dc_comm_init_all's answer here (NOT_SUPPORTED without NCCL)
-  uint8_t nccl_id[DC_NCCL_UNIQUE_ID_BYTES] = {};  // a fresh unique id (dc_comm_init_rank of one rank)
+  uint8_t nccl_id[DC_NCCL_UNIQUE_ID_BYTES] = {};  // fresh_nccl_id()'s last id
+  // A new unique id in nccl_id (an id serves one communicator: NCCL's
+  // bootstrap for it ends once its ranks have joined).
+  const uint8_t* fresh_nccl_id() {
+    dc_nccl_unique_id(nccl_id, sizeof nccl_id);
+    return nccl_id;
+  }
   int32_t ordinal0 = 0;                // device's ordinal, for dc_comm_init_all
   int32_t ordinal_missing = 99;        // an ordinal no driver here has
 

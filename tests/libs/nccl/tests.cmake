@@ -23,3 +23,7 @@ dc_test(test_nccl_old SOURCES ${DCTEST_NCCL}/test_nccl_missing.cpp
 add_dependencies(test_nccl_old dcfake_nccl_old)
 dc_test(test_nccl_missing SOURCES ${DCTEST_NCCL}/test_nccl_missing.cpp
   ENV ${DCTEST_FAKE_ENV} DCCUDA_NCCL_LIBRARY=/nonexistent/libnccl.so.2 DCTEST_NCCL_EXPECT=missing FAKE_ONLY)
+# The GPU suite's NCCL test (label gpu): the real NCCL on a GPU machine, the
+# fake here (one device).
+dc_test(test_nccl_gpu SOURCES ${DCTEST_NCCL}/test_nccl_gpu.cpp ENV ${DCTEST_NCCL_ENV} DCFAKE_DEVICES=1 LABELS memcheck)
+add_dependencies(test_nccl_gpu dcfake_nccl)
