@@ -102,6 +102,11 @@ if [ -x "$bundle/bin/dccuda-saxpy" ]; then
   echo "saxpy (C)                $( [ ${PIPESTATUS[0]} -eq 0 ] && echo PASS || echo FAIL )" >> "$summary"
 fi
 
+if [ -x "$bundle/bin/dccuda-allreduce" ]; then
+  echo "== allreduce sample (C, NCCL over every GPU)"
+  "$bundle/bin/dccuda-allreduce" 2>&1 | tee "$out/allreduce.txt"
+  echo "allreduce (C, NCCL)      $( [ ${PIPESTATUS[0]} -eq 0 ] && echo PASS || echo FAIL )" >> "$summary"
+fi
 if [ -x "$bundle/bin/dccuda-multi-gpu" ]; then
   echo "== multi-GPU sample (C)"
   "$bundle/bin/dccuda-multi-gpu" 2>&1 | tee "$out/multi-gpu.txt"

@@ -27,3 +27,7 @@ dc_test(test_nccl_missing SOURCES ${DCTEST_NCCL}/test_nccl_missing.cpp
 # fake here (one device).
 dc_test(test_nccl_gpu SOURCES ${DCTEST_NCCL}/test_nccl_gpu.cpp ENV ${DCTEST_NCCL_ENV} DCFAKE_DEVICES=1 LABELS memcheck)
 add_dependencies(test_nccl_gpu dcfake_nccl)
+# The sample (samples/allreduce) on two fake GPUs, small sizes.
+add_test(NAME allreduce_sample COMMAND env ${DCTEST_NCCL_ENV} DCFAKE_DEVICES=2 $<TARGET_FILE:dccuda-allreduce> 65536)
+set_tests_properties(allreduce_sample PROPERTIES LABELS fake TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "all-reduce of 16384 floats over 2 ranks: OK")
