@@ -53,6 +53,7 @@ use std::path::PathBuf;
 
 mod buffer;
 mod callback;
+mod comm;
 mod compile;
 mod device;
 mod diagnostics;
@@ -71,6 +72,7 @@ mod stream;
 mod stream_uses;
 
 pub use buffer::{BufferKind, CopyPath, DeviceBuffer, Location, RegisteredBuffer};
+pub use comm::{group, nccl_version, unique_id, Comm, NcclType, ReduceOp};
 pub use compile::{cache_clear, cache_directory, cache_directory_path, CacheSource, CompileOptions, Output, Program};
 pub use device::{Device, DeviceInfo, Limit};
 pub use diagnostics::{clear_logger, handle_report, set_logger, telemetry_library, Level, Log, Record, Telemetry};
