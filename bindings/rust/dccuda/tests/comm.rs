@@ -2,7 +2,6 @@
 //! grouped all-reduce of both ranks checked against the CPU, a send/receive, and a count
 //! past a buffer's end refused before NCCL sees it.
 
-#[allow(dead_code)]
 mod common;
 
 use dccuda::{group, Comm, Device, DeviceBuffer, ReduceOp, Status, Stream};
