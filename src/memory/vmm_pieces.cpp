@@ -88,6 +88,18 @@ std::map<uint64_t, Mapping>::iterator whole_mappings(Reservation& res, uint64_t 
   return first;
 }
 
+// Entries of objects a dc_device_reset destroyed stay in the registry until
+// the caller frees or releases them (and are refused then). When the driver
+// hands out an address range or a handle again, whatever the registry still
+// holds there is such a dead object (nothing live can own what the driver
+// just gave out): forget it, or a lookup inside the new range would find the
+// dead reservation and refuse the new one as destroyed.
+void forget_dead_reservations(Registry& r, uint64_t address, uint64_t size) {
+  auto it = r.reservations.upper_bound(address);
+  if (it != r.reservations.begin() && std::prev(it)->first + std::prev(it)->second.size > address) --it;
+  while (it != r.reservations.end() && it->first < address + size) it = r.reservations.erase(it);
+}
+
 }  // namespace
 
 bool mapped_from(const Device& device, uint64_t address, uint64_t* mapped) {
@@ -123,6 +135,7 @@ uint64_t reserve(Device& device, uint64_t size, uint64_t alignment) {
                      size).c_str());
   Registry& reg = registry();
   std::lock_guard<std::mutex> lock(reg.mutex);
+  forget_dead_reservations(reg, p, size);
   reg.reservations[p] = Reservation{device.ordinal(), device.generation(), size, {}};
   return p;
 }

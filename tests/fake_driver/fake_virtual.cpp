@@ -62,12 +62,32 @@ std::map<Physical*, bool>& physicals() {
   return *m;
 }
 
+// Address space aligned to the granularity, as the driver's reservations are:
+// mmap and VirtualAlloc align to a page (64 KiB on Windows) only, and whether a
+// large mmap lands on a 2 MiB boundary depends on the kernel (and never under
+// valgrind), so reserve one granule more and keep the aligned part.
 void* reserve_pages(size_t size) {
 #if defined(_WIN32)
-  return VirtualAlloc(nullptr, size, MEM_RESERVE, PAGE_NOACCESS);
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    void* wide = VirtualAlloc(nullptr, size + kGranularity, MEM_RESERVE, PAGE_NOACCESS);
+    if (!wide) return nullptr;
+    uintptr_t aligned = (reinterpret_cast<uintptr_t>(wide) + kGranularity - 1) & ~(kGranularity - 1);
+    // Windows cannot give back part of a reservation: free it and take the
+    // aligned part at once (another thread may take it in between: try again).
+    VirtualFree(wide, 0, MEM_RELEASE);
+    void* p = VirtualAlloc(reinterpret_cast<void*>(aligned), size, MEM_RESERVE, PAGE_NOACCESS);
+    if (p) return p;
+  }
+  return nullptr;
 #else
-  void* p = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  return p == MAP_FAILED ? nullptr : p;
+  void* wide = mmap(nullptr, size + kGranularity, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (wide == MAP_FAILED) return nullptr;
+  uintptr_t start = reinterpret_cast<uintptr_t>(wide);
+  uintptr_t aligned = (start + kGranularity - 1) & ~(kGranularity - 1);
+  if (aligned > start) munmap(wide, aligned - start);
+  size_t tail = start + size + kGranularity - (aligned + size);
+  if (tail) munmap(reinterpret_cast<void*>(aligned + size), tail);
+  return reinterpret_cast<void*>(aligned);
 #endif
 }
 void free_pages(uintptr_t p, size_t size) {
