@@ -26,7 +26,7 @@ HANDLES = {"dc_device": ("Device", "device.zig"), "dc_buffer": ("Buffer", "buffe
            "dc_function": ("Function", "function.zig"), "dc_launch": ("Launch", "launch.zig"),
            "dc_graph": ("Graph", "graph.zig"), "dc_queue": ("Queue", "queue.zig"),
            "dc_control": ("Control", "queue.zig"), "dc_pool": ("Pool", "pool.zig"),
-           "dc_library": ("KernelLibrary", "kernel_library.zig")}
+           "dc_library": ("KernelLibrary", "kernel_library.zig"), "dc_comm": ("Comm", "comm.zig")}
 SCALARS = {"int8_t": "i8", "uint8_t": "u8", "char": "u8", "int16_t": "i16", "uint16_t": "u16", "int32_t": "i32",
            "uint32_t": "u32", "int64_t": "i64", "uint64_t": "u64", "float": "f32", "double": "f64",
            "dc_status": "dc_status"}

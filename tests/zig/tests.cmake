@@ -108,6 +108,7 @@ add_custom_target(dccuda_zig ALL
 add_dependencies(dccuda_zig dccuda)
 
 set(_dczig_env env DCCUDA_DRIVER_LIBRARY=${DCFAKE_PATH} DCCUDA_CACHE_DIR=${DCTEST_CACHE_DIR}
+               DCCUDA_NCCL_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_nccl.so
                LD_LIBRARY_PATH=$<TARGET_FILE_DIR:dccuda>)
 add_test(NAME zig.tests COMMAND ${_dczig_env} ${_dczig_extra}/dccuda-zig-tests)
 add_test(NAME zig.saxpy COMMAND ${_dczig_env} ${_dczig_extra}/dccuda-zig-saxpy 100000)
@@ -117,6 +118,7 @@ add_test(NAME zig.consumer COMMAND ${_dczig_env} ${_dczig_extra}/dccuda-zig-cons
 # the tests through the build runner): a passing run has no `error:` line.
 add_test(NAME zig.build_test
   COMMAND ${CMAKE_COMMAND} -E env DCCUDA_DRIVER_LIBRARY=${DCFAKE_PATH} DCCUDA_CACHE_DIR=${DCTEST_CACHE_DIR}
+          DCCUDA_NCCL_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_nccl.so
           ${_dczig} build test --summary none ${_dczig_cache}
           -Dlib-dir=$<TARGET_FILE_DIR:dccuda> -Dtarget=${DCCUDA_ZIG_TARGET}
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}/bindings/zig)

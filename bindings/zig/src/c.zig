@@ -22,7 +22,7 @@ pub const Graph = @import("graph.zig").Graph;
 pub const Queue = @import("queue.zig").Queue;
 pub const Control = @import("queue.zig").Control;
 pub const Pool = @import("pool.zig").Pool;
-pub const Comm = opaque {};
+pub const Comm = @import("comm.zig").Comm;
 
 // ---------------------------------------------------------------------------
 // Version
