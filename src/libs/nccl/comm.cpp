@@ -41,8 +41,9 @@ Ref<Comm> Comm::split(int32_t color, int32_t key) {
   ContextScope bind(device());
   if (color < 0) {
     // This rank joins nothing, but takes part in the split all the same.
-    ncclComm_t none = nullptr;
-    check_nccl(api.ncclCommSplit(parent, color, key, &none, nullptr), parent, "ncclCommSplit");
+    // NCCL writes its NULL at the group's end inside a group: into this
+    // comm's own slot, which outlives the call (a local would not).
+    check_nccl(api.ncclCommSplit(parent, color, key, &no_color_sink_, nullptr), parent, "ncclCommSplit");
     return {};
   }
   Ref<Comm> c = Ref<Comm>::adopt(new Comm(device_ref(), -1, -1));

@@ -48,6 +48,8 @@ class Comm : public DeviceObject {
   // (init and split called between dc_nccl_group_start and _end), which is
   // why the object exists before the call and NCCL is given its address.
   ncclComm_t comm_ = nullptr;
+  // Where NCCL writes the (NULL) communicator of a split with no color.
+  ncclComm_t no_color_sink_ = nullptr;
   std::atomic<bool> aborted_{false};
   // -1: not known yet.
   mutable std::atomic<int32_t> rank_;
