@@ -3521,6 +3521,7 @@ DC_CONSTANTS(dc_telemetry_field, enumeration, int32_t)
 #define DC_TELEMETRY_FIELD_ECC_ERRORS          10  /**< ecc_corrected, ecc_uncorrected */
 #define DC_TELEMETRY_FIELD_PROCESSES           11  /**< running_processes */
 #define DC_TELEMETRY_FIELD_FAN_SPEED           12  /**< fan_speed_percent */
+#define DC_TELEMETRY_FIELD_NVLINK_TRAFFIC      13  /**< nvlink_tx_kib, nvlink_rx_kib */
 
 /* Why a telemetry field is unavailable (field_status); 0 when it is there. */
 DC_CONSTANTS(dc_telemetry_reason, enumeration, int32_t)
@@ -3569,6 +3570,11 @@ typedef struct dc_device_telemetry {
   uint64_t ecc_uncorrected;          /**< uncorrected ECC errors since the driver loaded */
   uint64_t running_processes;        /**< compute processes on the device, this one included */
   uint64_t fan_speed_percent;        /**< the fan's intended speed */
+  /** Data sent over every NVLink link of the device since the driver loaded,
+   *  KiB: a counter (the throughput is the difference of two snapshots over
+   *  the difference of their timestamp_us). NOT_SUPPORTED without NVLink. */
+  uint64_t nvlink_tx_kib;
+  uint64_t nvlink_rx_kib;            /**< data received over every NVLink link, KiB (a counter) */
   /** DC_TELEMETRY_* reason per field, indexed by DC_TELEMETRY_FIELD_* (room for growth; unused slots 0). */
   DC_FAMILY(dc_telemetry_reason) int32_t field_status[32];
   /** NVML's nvmlReturn_t behind each reason (0 when none), by the same index. */
@@ -3576,7 +3582,7 @@ typedef struct dc_device_telemetry {
 } dc_device_telemetry;
 
 #define DC_DEVICE_TELEMETRY_INIT { (uint32_t)sizeof(dc_device_telemetry), -1, 0u, 0, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, \
-  0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, {0}, {0} }
+  0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, {0}, {0} }
 
 /**
  * Fill `telemetry` (the caller sets struct_size; every published size is

@@ -24,7 +24,7 @@ int32_t reason_of(nvml::Return r) noexcept {
 
 // Every field of the snapshot marked with one reason (no NVML, not mapped).
 void mark_all(dc_device_telemetry& t, int32_t reason, int32_t result) noexcept {
-  for (int i = 0; i <= DC_TELEMETRY_FIELD_FAN_SPEED; ++i) {
+  for (int i = 0; i <= DC_TELEMETRY_FIELD_NVLINK_TRAFFIC; ++i) {
     t.field_status[i] = reason;
     t.field_nvml_result[i] = result;
   }
@@ -110,6 +110,19 @@ void read_fields(nvml::Device d, dc_device_telemetry& t) {
     t.running_processes = count;
   if (ask(t, DC_TELEMETRY_FIELD_FAN_SPEED, api.nvmlDeviceGetFanSpeed, [&](auto fn) { return fn(d, &v); }))
     t.fan_speed_percent = v;
+  nvml::FieldValue traffic[2] = {};
+  traffic[0].fieldId = nvml::kFieldNvLinkThroughputDataTx;
+  traffic[1].fieldId = nvml::kFieldNvLinkThroughputDataRx;
+  traffic[0].scopeId = traffic[1].scopeId = nvml::kFieldScopeAllLinks;
+  if (ask(t, DC_TELEMETRY_FIELD_NVLINK_TRAFFIC, api.nvmlDeviceGetFieldValues, [&](auto fn) {
+        // The call succeeds as a whole; each field carries its own result.
+        nvml::Return r = fn(d, 2, traffic);
+        if (r != nvml::kSuccess) return r;
+        return traffic[0].nvmlReturn != nvml::kSuccess ? traffic[0].nvmlReturn : traffic[1].nvmlReturn;
+      })) {
+    t.nvlink_tx_kib = traffic[0].value.ullVal;
+    t.nvlink_rx_kib = traffic[1].value.ullVal;
+  }
 }
 
 }  // namespace

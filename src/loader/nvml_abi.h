@@ -48,6 +48,27 @@ struct Memory {  // nvmlMemory_t
   unsigned long long used;
 };
 
+// nvmlDeviceGetFieldValues: the NVLink data counters, summed over every link
+// when scopeId is UINT_MAX (nvml.h: "A scopeId of UINT_MAX returns aggregate
+// value summed up across all links"), in KiB since the driver loaded.
+inline constexpr unsigned kFieldNvLinkThroughputDataTx = 138;  // NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX
+inline constexpr unsigned kFieldNvLinkThroughputDataRx = 139;  // NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX
+inline constexpr unsigned kFieldScopeAllLinks = 0xffffffffu;   // UINT_MAX
+
+struct FieldValue {  // nvmlFieldValue_t
+  unsigned int fieldId;
+  unsigned int scopeId;
+  long long timestamp;    // microseconds since 1970, when it was read
+  long long latencyUsec;
+  int valueType;          // nvmlValueType_t
+  Return nvmlReturn;      // this field's own result
+  union {                 // nvmlValue_t
+    double dVal;
+    unsigned long long ullVal;
+  } value;
+};
+static_assert(sizeof(FieldValue) == 40, "nvmlFieldValue_t is 40 bytes");
+
 }  // namespace dc::nvml
 
 // The entry points, as nvml.h declares them (C linkage, the default calling
@@ -73,4 +94,5 @@ typedef dc::nvml::Return (*PFN_nvmlDeviceGetTotalEccErrors)(dc::nvml::Device, in
 // when there are processes), so the process record's layout is not needed.
 typedef dc::nvml::Return (*PFN_nvmlDeviceGetComputeRunningProcesses_v3)(dc::nvml::Device, unsigned int*, void*);
 typedef dc::nvml::Return (*PFN_nvmlDeviceGetFanSpeed)(dc::nvml::Device, unsigned int*);
+typedef dc::nvml::Return (*PFN_nvmlDeviceGetFieldValues)(dc::nvml::Device, int, dc::nvml::FieldValue*);
 }

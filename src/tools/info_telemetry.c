@@ -15,7 +15,7 @@
 /* Each field's name in JSON and the index of its status. */
 static const char* const kFieldNames[] = {
     "temperature", "power", "power_limit", "sm_clock", "memory_clock", "utilization", "memory",
-    "pcie_throughput", "nvlink_links", "throttle_reasons", "ecc_errors", "processes", "fan_speed"};
+    "pcie_throughput", "nvlink_links", "throttle_reasons", "ecc_errors", "processes", "fan_speed", "nvlink_traffic"};
 #define FIELD_COUNT ((int)(sizeof kFieldNames / sizeof kFieldNames[0]))
 
 static const char* reason_name(int32_t reason) {
@@ -95,6 +95,8 @@ void info_print_telemetry(dc_device device, int json) {
     json_number_or_null(&t, DC_TELEMETRY_FIELD_ECC_ERRORS, "ecc_uncorrected", t.ecc_uncorrected);
     json_number_or_null(&t, DC_TELEMETRY_FIELD_PROCESSES, "running_processes", t.running_processes);
     json_number_or_null(&t, DC_TELEMETRY_FIELD_FAN_SPEED, "fan_speed_percent", t.fan_speed_percent);
+    json_number_or_null(&t, DC_TELEMETRY_FIELD_NVLINK_TRAFFIC, "nvlink_tx_kib", t.nvlink_tx_kib);
+    json_number_or_null(&t, DC_TELEMETRY_FIELD_NVLINK_TRAFFIC, "nvlink_rx_kib", t.nvlink_rx_kib);
     printf(",\"unavailable\":{");
     for (i = 0; i < FIELD_COUNT; ++i) {
       if (has(&t, i)) continue;
@@ -138,6 +140,9 @@ void info_print_telemetry(dc_device device, int json) {
     printf("      processes          %llu\n", (unsigned long long)t.running_processes);
   if (has(&t, DC_TELEMETRY_FIELD_FAN_SPEED))
     printf("      fan                %llu%%\n", (unsigned long long)t.fan_speed_percent);
+  if (has(&t, DC_TELEMETRY_FIELD_NVLINK_TRAFFIC))
+    printf("      NVLink data        %llu KiB sent, %llu KiB received since the driver loaded\n",
+           (unsigned long long)t.nvlink_tx_kib, (unsigned long long)t.nvlink_rx_kib);
   for (i = 0; i < FIELD_COUNT; ++i)
     if (!has(&t, i)) printf("      %-18s %s\n", kFieldNames[i], reason_name(t.field_status[i]));
 }

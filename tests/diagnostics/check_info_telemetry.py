@@ -31,7 +31,8 @@ r = run(["--json"])
 d = json.loads(r.stdout)
 expect(d["nvml"] == {"library": nvml}, f"--json nvml: {d['nvml']}")
 t1 = d["devices"][1]["telemetry"]
-expect(t1["temperature_c"] == 41 and t1["nvml_index"] == 0 and t1["unavailable"] == {},
+expect(t1["temperature_c"] == 41 and t1["nvml_index"] == 0 and t1["unavailable"] == {}
+       and t1["nvlink_tx_kib"] == 5001 and t1["nvlink_rx_kib"] == 7001,
        f"--json device 1 telemetry: {t1}")
 
 r = run(["--json"], DCFAKE_NVML_UNSUPPORTED="fan")
@@ -51,7 +52,7 @@ r = run(["--json"], DCCUDA_NVML_LIBRARY="/nonexistent/libnvidia-ml.so.1")
 d = json.loads(r.stdout)
 expect("could not load /nonexistent/libnvidia-ml.so.1" in d["nvml"].get("error", ""), f"no NVML: {d['nvml']}")
 un = d["devices"][0]["telemetry"]["unavailable"]
-expect(len(un) == 13 and set(un.values()) == {"no NVML"}, f"no NVML: unavailable {un}")
+expect(len(un) == 14 and set(un.values()) == {"no NVML"}, f"no NVML: unavailable {un}")
 
 for bad in (["--watch", "0"], ["--watch", "x"], ["--watch", "1", "--count", "0"], ["--count", "2"],
             ["--watch", "1", "--json"]):

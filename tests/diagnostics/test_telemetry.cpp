@@ -28,7 +28,7 @@ dc_device_telemetry telemetry_of(dc_device device) {
 
 std::string statuses(const dc_device_telemetry& t) {
   std::string out;
-  for (int i = 0; i <= DC_TELEMETRY_FIELD_FAN_SPEED; ++i)
+  for (int i = 0; i <= DC_TELEMETRY_FIELD_NVLINK_TRAFFIC; ++i)
     out += std::to_string(i) + ":" + std::to_string(t.field_status[i]) + "/" + std::to_string(t.field_nvml_result[i]) + " ";
   return out;
 }
@@ -57,7 +57,7 @@ TEST(FakeNvml, MapsDevicesByUuidNotByOrdinal) {
     dc_device device = nullptr;
     ASSERT_DC_OK(dc_device_open(ordinal, &device));
     dc_device_telemetry t = telemetry_of(device);
-    for (int i = 0; i <= DC_TELEMETRY_FIELD_FAN_SPEED; ++i)
+    for (int i = 0; i <= DC_TELEMETRY_FIELD_NVLINK_TRAFFIC; ++i)
       EXPECT_EQ(t.field_status[i], DC_TELEMETRY_AVAILABLE) << "field " << i << ": " << statuses(t);
     // The fake NVML lists CUDA's devices in reverse: NVML index 1 - ordinal.
     EXPECT_EQ(t.nvml_index, 1 - ordinal);
@@ -79,6 +79,8 @@ TEST(FakeNvml, MapsDevicesByUuidNotByOrdinal) {
     EXPECT_EQ(t.ecc_uncorrected, 0u);
     EXPECT_EQ(t.running_processes, 1u + ordinal);
     EXPECT_EQ(t.fan_speed_percent, 30u + ordinal);
+    EXPECT_EQ(t.nvlink_tx_kib, 5000u + ordinal);
+    EXPECT_EQ(t.nvlink_rx_kib, 7000u + ordinal);
     EXPECT_GT(t.timestamp_us, 1700000000ull * 1000000ull);
     dc_device_release(device);
   }
@@ -118,6 +120,9 @@ TEST(FakeNvmlChild, ReasonsPerField) {
   EXPECT_EQ(t.field_status[DC_TELEMETRY_FIELD_FAN_SPEED], DC_TELEMETRY_NOT_SUPPORTED) << statuses(t);
   EXPECT_EQ(t.field_nvml_result[DC_TELEMETRY_FIELD_FAN_SPEED], 3) << statuses(t);
   EXPECT_EQ(t.fan_speed_percent, 0u);
+  // NVLink's counters come through nvmlDeviceGetFieldValues, whose fields carry their own results.
+  EXPECT_EQ(t.field_status[DC_TELEMETRY_FIELD_NVLINK_TRAFFIC], DC_TELEMETRY_NOT_SUPPORTED) << statuses(t);
+  EXPECT_EQ(t.nvlink_tx_kib, 0u);
   EXPECT_EQ(t.field_status[DC_TELEMETRY_FIELD_ECC_ERRORS], DC_TELEMETRY_NOT_SUPPORTED) << statuses(t);
   EXPECT_EQ(t.field_status[DC_TELEMETRY_FIELD_POWER], DC_TELEMETRY_NO_PERMISSION) << statuses(t);
   EXPECT_EQ(t.power_mw, 0u);
@@ -128,7 +133,7 @@ TEST(FakeNvmlChild, ReasonsPerField) {
 
 TEST(FakeNvml, UnavailableFieldsSayWhy) {
   if (!fake_nvml_path() || !dctest::fake_driver()) GTEST_SKIP() << "runs with the fake driver and the fake NVML";
-  dctest::ChildResult r = child({"DCFAKE_NVML_UNSUPPORTED=fan,ecc", "DCFAKE_NVML_NO_PERMISSION=power"},
+  dctest::ChildResult r = child({"DCFAKE_NVML_UNSUPPORTED=fan,ecc,nvlink_traffic", "DCFAKE_NVML_NO_PERMISSION=power"},
                                 "FakeNvmlChild.ReasonsPerField");
   EXPECT_EQ(r.exit_code, 0) << r.how() << "\n" << r.output;
   EXPECT_NE(r.output.find("[       OK ] FakeNvmlChild.ReasonsPerField"), std::string::npos) << r.output;
@@ -140,7 +145,7 @@ TEST(FakeNvmlChild, NotMapped) {
   ASSERT_DC_OK(dc_device_open(1, &device));
   dc_device_telemetry t = telemetry_of(device);
   EXPECT_EQ(t.nvml_index, -1);
-  for (int i = 0; i <= DC_TELEMETRY_FIELD_FAN_SPEED; ++i)
+  for (int i = 0; i <= DC_TELEMETRY_FIELD_NVLINK_TRAFFIC; ++i)
     EXPECT_EQ(t.field_status[i], DC_TELEMETRY_NOT_MAPPED) << statuses(t);
   dc_device_release(device);
 }
@@ -189,7 +194,7 @@ TEST(NoNvml, EveryFieldUnavailableWithTheReason) {
   ASSERT_DC_OK(dc_device_open(0, &device));
   dc_device_telemetry t = telemetry_of(device);
   EXPECT_EQ(t.nvml_index, -1);
-  for (int i = 0; i <= DC_TELEMETRY_FIELD_FAN_SPEED; ++i)
+  for (int i = 0; i <= DC_TELEMETRY_FIELD_NVLINK_TRAFFIC; ++i)
     EXPECT_EQ(t.field_status[i], DC_TELEMETRY_NO_NVML) << statuses(t);
   EXPECT_EQ(t.temperature_c, 0);
   EXPECT_EQ(t.memory_total_bytes, 0u);

@@ -13,6 +13,7 @@
 //   DCFAKE_NVML_NO_PERMISSION fields answering NVML_ERROR_NO_PERMISSION
 //   DCFAKE_NVML_INIT_RESULT  what nvmlInit_v2 answers (default 0)
 //   DCFAKE_NVML_LOAD         a simulated load: utilisation 97 %, power +200 W
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -223,5 +224,29 @@ FAKE_NVML Return nvmlDeviceGetComputeRunningProcesses_v3(dc::nvml::Device d, uns
 FAKE_NVML Return nvmlDeviceGetFanSpeed(dc::nvml::Device d, unsigned* percent) {
   if (Return r = gate(d, "fan")) return r;
   *percent = 30 + device(d)->cuda_ordinal;
+  return dc::nvml::kSuccess;
+}
+
+// The NVLink data counters (fields 138 and 139, every link): a whole call
+// that succeeds, each field with its own result, as NVML answers. Under
+// DCFAKE_NVML_LOAD the counters grow between calls.
+FAKE_NVML Return nvmlDeviceGetFieldValues(dc::nvml::Device d, int count, dc::nvml::FieldValue* values) {
+  if (!g_initialised) return dc::nvml::kErrorUninitialized;
+  if (!device(d) || count < 0 || (count > 0 && !values)) return dc::nvml::kErrorInvalidArgument;
+  static std::atomic<unsigned long long> g_calls{0};
+  unsigned long long calls = ++g_calls;
+  for (int i = 0; i < count; ++i) {
+    dc::nvml::FieldValue& f = values[i];
+    f.nvmlReturn = gate(d, "nvlink_traffic");
+    if (f.nvmlReturn) continue;
+    bool tx = f.fieldId == dc::nvml::kFieldNvLinkThroughputDataTx;
+    if ((!tx && f.fieldId != dc::nvml::kFieldNvLinkThroughputDataRx) || f.scopeId != dc::nvml::kFieldScopeAllLinks) {
+      f.nvmlReturn = dc::nvml::kErrorInvalidArgument;
+      continue;
+    }
+    f.valueType = 3;  // NVML_VALUE_TYPE_UNSIGNED_LONG_LONG
+    f.value.ullVal = (tx ? 5000ull : 7000ull) + static_cast<unsigned long long>(device(d)->cuda_ordinal) +
+                     (config().load ? calls * 1024 : 0);
+  }
   return dc::nvml::kSuccess;
 }

@@ -232,6 +232,7 @@ namespace Dccuda.Interop
         public const int DC_TELEMETRY_FIELD_ECC_ERRORS = 10;
         public const int DC_TELEMETRY_FIELD_PROCESSES = 11;
         public const int DC_TELEMETRY_FIELD_FAN_SPEED = 12;
+        public const int DC_TELEMETRY_FIELD_NVLINK_TRAFFIC = 13;
 
         public const int DC_TELEMETRY_AVAILABLE = 0;
         public const int DC_TELEMETRY_NO_NVML = 1;

@@ -455,6 +455,10 @@ namespace Dccuda.Interop
         public ulong RunningProcesses;
         /// <summary>the fan's intended speed</summary>
         public ulong FanSpeedPercent;
+        /// <summary>Data sent over every NVLink link of the device since the driver loaded, KiB: a counter (the throughput is the difference of two snapshots over the difference of their timestamp_us). NOT_SUPPORTED without NVLink.</summary>
+        public ulong NvlinkTxKib;
+        /// <summary>data received over every NVLink link, KiB (a counter)</summary>
+        public ulong NvlinkRxKib;
         /// <summary>DC_TELEMETRY_* reason per field, indexed by DC_TELEMETRY_FIELD_* (room for growth; unused slots 0).</summary>
         public fixed int FieldStatus[32];
         /// <summary>NVML's nvmlReturn_t behind each reason (0 when none), by the same index.</summary>

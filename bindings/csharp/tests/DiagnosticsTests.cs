@@ -68,7 +68,7 @@ namespace Dccuda.Tests
                 }
                 if (!nvml)
                 {
-                    for (int f = 0; f <= NativeConstants.DC_TELEMETRY_FIELD_FAN_SPEED; ++f)
+                    for (int f = 0; f <= NativeConstants.DC_TELEMETRY_FIELD_NVLINK_TRAFFIC; ++f)
                         Expect.Equal(NativeConstants.DC_TELEMETRY_NO_NVML, Diagnostics.Reason(t, f), "field " + f);
                 }
                 else

@@ -843,6 +843,7 @@ pub const DC_TELEMETRY_FIELD_THROTTLE_REASONS: i32 = 9;
 pub const DC_TELEMETRY_FIELD_ECC_ERRORS: i32 = 10;
 pub const DC_TELEMETRY_FIELD_PROCESSES: i32 = 11;
 pub const DC_TELEMETRY_FIELD_FAN_SPEED: i32 = 12;
+pub const DC_TELEMETRY_FIELD_NVLINK_TRAFFIC: i32 = 13;
 
 pub const DC_TELEMETRY_AVAILABLE: i32 = 0;
 pub const DC_TELEMETRY_NO_NVML: i32 = 1;
@@ -875,6 +876,8 @@ pub const dc_device_telemetry = extern struct {
     ecc_uncorrected: u64 = 0,
     running_processes: u64 = 0,
     fan_speed_percent: u64 = 0,
+    nvlink_tx_kib: u64 = 0,
+    nvlink_rx_kib: u64 = 0,
     field_status: [32]i32 = [_]i32{0} ** 32,
     field_nvml_result: [32]i32 = [_]i32{0} ** 32,
 };

@@ -43,7 +43,7 @@ test "telemetry marks what is missing" {
     } else |err| {
         try testing.expectEqual(error.NotSupported, err);
         var f: i32 = 0;
-        while (f <= dc.c.DC_TELEMETRY_FIELD_FAN_SPEED) : (f += 1)
+        while (f <= dc.c.DC_TELEMETRY_FIELD_NVLINK_TRAFFIC) : (f += 1)
             try testing.expectEqual(dc.c.DC_TELEMETRY_NO_NVML, t.reason(f));
     }
 }

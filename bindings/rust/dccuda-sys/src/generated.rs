@@ -398,6 +398,8 @@ pub const DC_TELEMETRY_FIELD_ECC_ERRORS: i32 = 10;
 pub const DC_TELEMETRY_FIELD_PROCESSES: i32 = 11;
 /// fan_speed_percent
 pub const DC_TELEMETRY_FIELD_FAN_SPEED: i32 = 12;
+/// nvlink_tx_kib, nvlink_rx_kib
+pub const DC_TELEMETRY_FIELD_NVLINK_TRAFFIC: i32 = 13;
 /// The value was read.
 pub const DC_TELEMETRY_AVAILABLE: i32 = 0;
 /// NVML could not be loaded or initialised: dc_telemetry_library says why.
@@ -1179,6 +1181,12 @@ pub struct dc_device_telemetry {
     pub running_processes: u64,
     /// the fan's intended speed
     pub fan_speed_percent: u64,
+    /// Data sent over every NVLink link of the device since the driver loaded,
+    /// KiB: a counter (the throughput is the difference of two snapshots over
+    /// the difference of their timestamp_us). NOT_SUPPORTED without NVLink.
+    pub nvlink_tx_kib: u64,
+    /// data received over every NVLink link, KiB (a counter)
+    pub nvlink_rx_kib: u64,
     /// DC_TELEMETRY_* reason per field, indexed by DC_TELEMETRY_FIELD_* (room for growth; unused slots 0).
     pub field_status: [i32; 32],
     /// NVML's nvmlReturn_t behind each reason (0 when none), by the same index.
@@ -1209,6 +1217,8 @@ impl Default for dc_device_telemetry {
             ecc_uncorrected: 0,
             running_processes: 0,
             fan_speed_percent: 0,
+            nvlink_tx_kib: 0,
+            nvlink_rx_kib: 0,
             field_status: [0; 32],
             field_nvml_result: [0; 32],
         }
@@ -3285,7 +3295,7 @@ macro_rules! __dccuda_for_each_struct {
         $m!(dc_queue_stats { struct_size, direction, slot_size, capacity, length, enqueued, dequeued, full_waits, empty_waits, drops });
         $m!(dc_control_info { struct_size, state, stop_requested, last_error, heartbeat, errors, idle_us });
         $m!(dc_handle_info { struct_size, handle_type, handle, age_ns, thread_id, created_by, device_ordinal, buffer_kind, buffer_size, buffer_view, reserved });
-        $m!(dc_device_telemetry { struct_size, nvml_index, timestamp_us, temperature_c, power_mw, power_limit_mw, sm_clock_mhz, memory_clock_mhz, gpu_utilization_percent, memory_utilization_percent, memory_used_bytes, memory_total_bytes, pcie_tx_kib_per_s, pcie_rx_kib_per_s, nvlink_active_links, throttle_reasons, ecc_corrected, ecc_uncorrected, running_processes, fan_speed_percent, field_status, field_nvml_result });
+        $m!(dc_device_telemetry { struct_size, nvml_index, timestamp_us, temperature_c, power_mw, power_limit_mw, sm_clock_mhz, memory_clock_mhz, gpu_utilization_percent, memory_utilization_percent, memory_used_bytes, memory_total_bytes, pcie_tx_kib_per_s, pcie_rx_kib_per_s, nvlink_active_links, throttle_reasons, ecc_corrected, ecc_uncorrected, running_processes, fan_speed_percent, nvlink_tx_kib, nvlink_rx_kib, field_status, field_nvml_result });
         $m!(dc_launch_trace { struct_size, device_ordinal, kernel_name, grid, block, shared_memory_bytes, flags, stream, sequence, gpu_time_ns });
     };
 }
@@ -3483,6 +3493,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_TELEMETRY_FIELD_ECC_ERRORS);
         $m!(DC_TELEMETRY_FIELD_PROCESSES);
         $m!(DC_TELEMETRY_FIELD_FAN_SPEED);
+        $m!(DC_TELEMETRY_FIELD_NVLINK_TRAFFIC);
         $m!(DC_TELEMETRY_AVAILABLE);
         $m!(DC_TELEMETRY_NO_NVML);
         $m!(DC_TELEMETRY_NOT_MAPPED);

@@ -47,7 +47,7 @@ fn telemetry_marks_what_is_missing() {
         Ok(_) => assert!(t.available(dccuda::sys::DC_TELEMETRY_FIELD_MEMORY)),
         Err(e) => {
             assert_eq!(e.status(), dccuda::Status::NOT_SUPPORTED);
-            for f in 0..=dccuda::sys::DC_TELEMETRY_FIELD_FAN_SPEED {
+            for f in 0..=dccuda::sys::DC_TELEMETRY_FIELD_NVLINK_TRAFFIC {
                 assert_eq!(t.reason(f), dccuda::sys::DC_TELEMETRY_NO_NVML, "field {f}");
             }
         }
