@@ -105,6 +105,9 @@ DC_API dc_status dc_comm_init_rank(dc_device device, int32_t nranks, const uint8
 
 DC_API dc_status dc_comm_init_all(const int32_t* ordinals, int32_t count, dc_comm* comms) {
   return guarded("dc_comm_init_all", [&] {
+    // comms[0] exists whenever count >= 1; the rest are cleared once the
+    // count is known to be a device count (below).
+    if (comms && count >= 1) comms[0] = nullptr;
     forbid_after_fork();
     forbid_in_host_callback();
     require_arg(comms, "comms");

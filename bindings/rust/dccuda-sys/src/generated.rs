@@ -3160,7 +3160,7 @@ extern "C" {
     /// takes it; the comm opens the device and keeps it alive); each a handle of
     /// its own, released with dc_comm_release. A device may not appear twice. Any
     /// thread; blocks until the communicator is built. On failure every comms\[i\]
-    /// is NULL.
+    /// is NULL (only comms\[0\] when count is not a device count).
     /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL array, count outside 1 .. the
     /// number of devices, a device twice; nothing is written to comms then),
     /// DC_ERROR_NO_DEVICE (an ordinal the driver does not have), DC_ERROR_NO_DRIVER,
