@@ -328,6 +328,9 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * |                         |                                |                                   | looked for as NVRTC is, at the   |
  * |                         |                                |                                   | first dc_fft_ call               |
  * | (none)                  | DCCUDA_FFT_PLAN_CACHE          | integer 0 .. 4096 (0: no cache)   | 16 idle FFT plans kept per device|
+ * | (none)                  | DCCUDA_NCCL_LIBRARY            | a library name or path (NCCL, for | libnccl.so.2 beside libdccuda,   |
+ * |                         |                                | dc_comm_*; Linux only)            | then the system's search, then   |
+ * |                         |                                |                                   | the toolkit's lib64 and lib      |
  * | cache_dir               | DCCUDA_CACHE_DIR               | a directory path                  | $XDG_CACHE_HOME/dccuda (if it is |
  * |                         |                                |                                   | absolute), else                  |
  * |                         |                                |                                   | $HOME/.cache/dccuda, else none   |
@@ -470,6 +473,7 @@ DC_CONSTANTS(dc_handle_type, enumeration, int32_t)
 #define DC_HANDLE_LIBRARY  13
 #define DC_HANDLE_BLAS     14
 #define DC_HANDLE_FFT_PLAN 15
+#define DC_HANDLE_COMM     16
 
 /**
  * How many handles of a type (DC_HANDLE_*) are live in this process: a leak
@@ -495,6 +499,7 @@ typedef struct dc_graph_s*    dc_graph;
 typedef struct dc_queue_s*    dc_queue;
 typedef struct dc_control_s*  dc_control;
 typedef struct dc_pool_s*     dc_pool;
+typedef struct dc_comm_s*     dc_comm;
 
 /* =========================================================================
  * Devices
@@ -4185,6 +4190,273 @@ DC_API dc_status dc_fft_execute(dc_fft_plan plan, dc_buffer in, uint64_t in_offs
  * Errors: DC_ERROR_INVALID_HANDLE.
  */
 DC_API dc_status dc_fft_plan_cache_trim(dc_device device, uint32_t keep);
+/* ---- NCCL ---- */
+/* -------------------------------------------------------------------------
+ * NCCL: communicators and collectives over several GPUs (Linux only)
+ * ------------------------------------------------------------------------- */
+
+/*
+ * NVIDIA's NCCL (libnccl.so.2) runs the collectives: dccuda loads it at the
+ * first call that needs it (DCCUDA_NCCL_LIBRARY, else libnccl.so.2 beside
+ * libdccuda, then the system's search, then the toolkit's lib64 and lib
+ * folders), has no build-time dependency on it, and checks every argument
+ * before NCCL sees it. Without NCCL (and always on Windows, where NVIDIA ships
+ * none) every call here fails with DC_ERROR_NOT_SUPPORTED naming what was
+ * tried and how to provide the library; a call that needs a newer NCCL than
+ * the one loaded (dc_comm_split: 2.18) names the version it needs.
+ *
+ * A dc_comm is one rank of a communicator: one GPU (its dc_device, kept alive
+ * by the comm) taking part in collectives with the other ranks. Several GPUs
+ * of one process: dc_comm_init_all. One GPU per process (or per machine):
+ * rank 0 makes an id with dc_nccl_unique_id, hands its bytes to the others by
+ * any transport (MPI, a socket, a file), and every process calls
+ * dc_comm_init_rank with it.
+ *
+ * Threads (NCCL's rules, which dccuda keeps): one dc_comm is used by one
+ * thread at a time (calls on different comms may run on different threads at
+ * once); dc_comm_abort is the exception, callable from any thread at any time.
+ * When one thread drives several ranks, their collectives must be issued
+ * between dc_nccl_group_start and dc_nccl_group_end (else the first rank
+ * waits for the others forever). Collectives are enqueued on the given stream
+ * and return before they run; they complete only when every rank has issued
+ * the same collective, in the same order. A rank whose peers never come (a
+ * crashed process, a mismatched order) hangs its stream: that is what a hang
+ * means here, and dc_comm_abort from another thread is the way out (the comm
+ * is then unusable: release it and build another).
+ *
+ * Buffers are dc_buffers of device memory on the comm's device, with byte
+ * offsets; counts are in elements of `datatype` (DC_NCCL_*); the stream must
+ * be on the comm's device. Every call checks, before NCCL sees anything, that
+ * count x element size (times the rank count where the collective says so)
+ * fits each buffer from its offset (DC_ERROR_OUT_OF_RANGE naming the buffer),
+ * that root and peer ranks are in range, and that buffer, stream and comm share
+ * the device (DC_ERROR_INVALID_ARGUMENT).
+ */
+
+/* The size of an NCCL unique id (dc_nccl_unique_id, dc_comm_init_rank). */
+DC_CONSTANTS(dc_nccl_sizes, values, int32_t)
+#define DC_NCCL_UNIQUE_ID_BYTES 128
+
+/* Element types of NCCL's collectives (mapped to ncclDataType_t). */
+DC_CONSTANTS(dc_nccl_datatype, enumeration, int32_t)
+#define DC_NCCL_INT8     1
+#define DC_NCCL_UINT8    2
+#define DC_NCCL_INT32    3
+#define DC_NCCL_UINT32   4
+#define DC_NCCL_INT64    5
+#define DC_NCCL_UINT64   6
+/** IEEE half precision. */
+#define DC_NCCL_FLOAT16  7
+#define DC_NCCL_FLOAT32  8
+#define DC_NCCL_FLOAT64  9
+/** bfloat16 (NCCL 2.10 and newer). */
+#define DC_NCCL_BFLOAT16 10
+
+/* Reductions (mapped to ncclRedOp_t). */
+DC_CONSTANTS(dc_nccl_op, enumeration, int32_t)
+#define DC_NCCL_SUM  1
+#define DC_NCCL_PROD 2
+#define DC_NCCL_MIN  3
+#define DC_NCCL_MAX  4
+/** The sum divided by the rank count (NCCL 2.10 and newer; integer types
+ *  divide as integers). */
+#define DC_NCCL_AVG  5
+
+/* The color of dc_comm_split for a rank that joins no new communicator. */
+DC_CONSTANTS(dc_comm_split_color, values, int32_t)
+#define DC_COMM_SPLIT_NO_COLOR (-1)
+
+/**
+ * The NCCL version, major*10000 + minor*100 + patch (22809 for 2.28.9),
+ * loading NCCL if it was not. Any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NOT_SUPPORTED (no
+ * usable NCCL: the message names what was tried and how to provide it).
+ */
+DC_API dc_status dc_nccl_library_version(DC_OUT int32_t* version);
+
+/**
+ * A new unique id for dc_comm_init_rank (ncclGetUniqueId), written as
+ * DC_NCCL_UNIQUE_ID_BYTES bytes to `bytes` for the caller to hand to every
+ * rank by its own means. Made once per communicator, by one process (rank 0 by
+ * custom); it also starts NCCL's bootstrap listener in that process. Any thread.
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL bytes, size not
+ * DC_NCCL_UNIQUE_ID_BYTES), DC_ERROR_NOT_SUPPORTED (no NCCL), DC_ERROR_DRIVER
+ * (NCCL failed: its message is quoted).
+ */
+DC_API dc_status dc_nccl_unique_id(DC_OUT DC_ARRAY(size) uint8_t* bytes, uint64_t size);
+
+/**
+ * Join communicator `id` (dc_nccl_unique_id's bytes, the same in every rank)
+ * as rank `rank` of `nranks`, on `device` (ncclCommInitRank). Blocks until all
+ * nranks ranks have joined: each rank calls it from its own process or
+ * thread, or, for several ranks from one thread, between dc_nccl_group_start
+ * and dc_nccl_group_end (the comms are then usable after group end). The comm
+ * keeps the device alive; release it with dc_comm_release.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL id or out,
+ * id_size not DC_NCCL_UNIQUE_ID_BYTES, nranks < 1, rank outside 0..nranks-1),
+ * DC_ERROR_NOT_SUPPORTED (no NCCL), DC_ERROR_INVALID_STATE (NCCL refused the
+ * use: a rank joined twice), DC_ERROR_DRIVER (NCCL failed: its message is
+ * quoted), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_comm_init_rank(dc_device device, int32_t nranks, DC_IN DC_ARRAY(id_size) const uint8_t* id,
+                                   uint64_t id_size, int32_t rank, DC_OUT DC_OWNED dc_comm* comm);
+
+/**
+ * One communicator over `count` devices of this process (ncclCommInitAll):
+ * comms[i] is rank i, on the device of ordinal ordinals[i] (as dc_device_open
+ * takes it; the comm opens the device and keeps it alive); each a handle of
+ * its own, released with dc_comm_release. A device may not appear twice. Any
+ * thread; blocks until the communicator is built. On failure every comms[i]
+ * is NULL (only comms[0] when count is not a device count).
+ * Errors: DC_ERROR_INVALID_ARGUMENT (NULL array, count outside 1 .. the
+ * number of devices, a device twice; nothing is written to comms then),
+ * DC_ERROR_NO_DEVICE (an ordinal the driver does not have), DC_ERROR_NO_DRIVER,
+ * DC_ERROR_NOT_SUPPORTED (no NCCL), DC_ERROR_INVALID_STATE, DC_ERROR_DRIVER
+ * (NCCL failed), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_comm_init_all(DC_IN DC_ARRAY(count) const int32_t* ordinals, int32_t count,
+                                  DC_OUT DC_OWNED DC_ARRAY(count) dc_comm* comms);
+
+/**
+ * Split a communicator (ncclCommSplit, NCCL 2.18+): every rank of `comm`
+ * calls it (from its own thread, or grouped from one thread); the ranks that
+ * pass the same `color` form a new communicator, ordered by `key` (ties by
+ * their old rank). A rank passing DC_COMM_SPLIT_NO_COLOR joins none: *out is
+ * then NULL and the call succeeds. The new comm is on the same device.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out, a
+ * color below -1), DC_ERROR_NOT_SUPPORTED (NCCL older than 2.18: the message
+ * names the version), DC_ERROR_INVALID_STATE (the comm was aborted),
+ * DC_ERROR_DRIVER (NCCL failed), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_comm_split(dc_comm comm, int32_t color, int32_t key, DC_OUT DC_OWNED dc_comm* out);
+
+/**
+ * Abort the communicator (ncclCommAbort): its pending collectives stop, and a
+ * thread waiting in one of them returns. The only call allowed while another
+ * thread uses the comm: the way out of a hang (a peer that died). The comm is
+ * unusable afterwards (every collective fails with DC_ERROR_INVALID_STATE);
+ * release the handle as usual. Aborting again does nothing.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER (NCCL failed).
+ */
+DC_API dc_status dc_comm_abort(dc_comm comm);
+
+/** Release a communicator handle: unless it was aborted, the comm is finalised
+ *  (ncclCommFinalize, which waits for its pending work, where NCCL has it) and
+ *  destroyed (ncclCommDestroy) when no call holds it any more. NULL is
+ *  ignored. Not while another thread uses the same comm. */
+DC_API void dc_comm_release(DC_OWNED DC_NULLABLE dc_comm comm);
+
+/**
+ * The communicator's asynchronous error (ncclCommGetAsyncError): 0 when it is
+ * healthy, else NCCL's ncclResult_t (e.g. 6, a remote error: a peer failed);
+ * such a comm should be aborted. Any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+ * DC_ERROR_INVALID_STATE (the comm was aborted), DC_ERROR_DRIVER (NCCL failed).
+ */
+DC_API dc_status dc_comm_async_error(dc_comm comm, DC_OUT DC_NATIVE int32_t* nccl_result);
+
+/** This comm's rank (0 .. count-1). Any thread.
+ *  Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+ *  DC_ERROR_INVALID_STATE (a comm split inside a group that has not ended, or
+ *  aborted before its rank was known), DC_ERROR_DRIVER (NCCL failed). */
+DC_API dc_status dc_comm_rank(dc_comm comm, DC_OUT int32_t* rank);
+
+/** The number of ranks of the communicator. Any thread.
+ *  Errors: as dc_comm_rank. */
+DC_API dc_status dc_comm_count(dc_comm comm, DC_OUT int32_t* count);
+
+/** The ordinal of the device this comm runs on (as dc_device_open takes it).
+ *  Any thread. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out). */
+DC_API dc_status dc_comm_device_ordinal(dc_comm comm, DC_OUT int32_t* ordinal);
+
+/**
+ * All-reduce (ncclAllReduce): every rank's `count` elements at send+send_offset
+ * reduced with `op`, the result in every rank's recv+recv_offset. send and recv
+ * may be the same buffer (in place when the offsets are equal too). Enqueued
+ * on `stream`; returns before it runs (see the section's threads paragraph).
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown
+ * datatype or op, an op the NCCL loaded lacks, a buffer or stream on another
+ * device than the comm's, host memory), DC_ERROR_OUT_OF_RANGE (count x element
+ * size past a buffer's end, or overflowing), DC_ERROR_INVALID_STATE (the comm
+ * was aborted), DC_ERROR_NOT_SUPPORTED (no NCCL, bfloat16 or avg before NCCL
+ * 2.10), DC_ERROR_DRIVER (NCCL failed: its message is quoted), DC_ERROR_CONTEXT_LOST.
+ */
+DC_API dc_status dc_comm_all_reduce(dc_comm comm, dc_buffer send, uint64_t send_offset, dc_buffer recv,
+                                    uint64_t recv_offset, uint64_t count, DC_FAMILY(dc_nccl_datatype) int32_t datatype,
+                                    DC_FAMILY(dc_nccl_op) int32_t op, dc_stream stream);
+
+/**
+ * Broadcast (ncclBroadcast): rank `root`'s `count` elements at send+send_offset
+ * copied to every rank's recv+recv_offset. `send` is read on the root only:
+ * other ranks may pass NULL. Errors: as dc_comm_all_reduce, and
+ * DC_ERROR_INVALID_ARGUMENT (root outside 0..count-1, NULL send on the root).
+ */
+DC_API dc_status dc_comm_broadcast(dc_comm comm, DC_NULLABLE dc_buffer send, uint64_t send_offset, dc_buffer recv,
+                                   uint64_t recv_offset, uint64_t count, DC_FAMILY(dc_nccl_datatype) int32_t datatype,
+                                   int32_t root, dc_stream stream);
+
+/**
+ * Reduce (ncclReduce): every rank's `count` elements reduced with `op` into
+ * rank `root`'s recv+recv_offset. `recv` is written on the root only: other
+ * ranks may pass NULL. Errors: as dc_comm_all_reduce, and
+ * DC_ERROR_INVALID_ARGUMENT (root outside the ranks, NULL recv on the root).
+ */
+DC_API dc_status dc_comm_reduce(dc_comm comm, dc_buffer send, uint64_t send_offset, DC_NULLABLE dc_buffer recv,
+                                uint64_t recv_offset, uint64_t count, DC_FAMILY(dc_nccl_datatype) int32_t datatype,
+                                DC_FAMILY(dc_nccl_op) int32_t op, int32_t root, dc_stream stream);
+
+/**
+ * All-gather (ncclAllGather): every rank's `send_count` elements at
+ * send+send_offset, rank i's placed at element i*send_count of every rank's
+ * recv+recv_offset, which must hold nranks*send_count elements.
+ * Errors: as dc_comm_all_reduce.
+ */
+DC_API dc_status dc_comm_all_gather(dc_comm comm, dc_buffer send, uint64_t send_offset, dc_buffer recv,
+                                    uint64_t recv_offset, uint64_t send_count,
+                                    DC_FAMILY(dc_nccl_datatype) int32_t datatype, dc_stream stream);
+
+/**
+ * Reduce-scatter (ncclReduceScatter): the ranks' nranks*recv_count elements at
+ * send+send_offset reduced with `op`; rank i receives block i (recv_count
+ * elements) at recv+recv_offset. Errors: as dc_comm_all_reduce.
+ */
+DC_API dc_status dc_comm_reduce_scatter(dc_comm comm, dc_buffer send, uint64_t send_offset, dc_buffer recv,
+                                        uint64_t recv_offset, uint64_t recv_count,
+                                        DC_FAMILY(dc_nccl_datatype) int32_t datatype,
+                                        DC_FAMILY(dc_nccl_op) int32_t op, dc_stream stream);
+
+/**
+ * Send `count` elements at send+send_offset to rank `peer` (ncclSend, NCCL
+ * 2.7+), which receives them with dc_comm_recv of the same count and datatype.
+ * Sends and receives that must progress together (an exchange) go in one
+ * group. Errors: as dc_comm_all_reduce, and DC_ERROR_INVALID_ARGUMENT (peer
+ * outside the ranks).
+ */
+DC_API dc_status dc_comm_send(dc_comm comm, dc_buffer send, uint64_t send_offset, uint64_t count,
+                              DC_FAMILY(dc_nccl_datatype) int32_t datatype, int32_t peer, dc_stream stream);
+
+/** Receive `count` elements from rank `peer` into recv+recv_offset (ncclRecv,
+ *  NCCL 2.7+). Errors: as dc_comm_send. */
+DC_API dc_status dc_comm_recv(dc_comm comm, dc_buffer recv, uint64_t recv_offset, uint64_t count,
+                              DC_FAMILY(dc_nccl_datatype) int32_t datatype, int32_t peer, dc_stream stream);
+
+/**
+ * Start a group (ncclGroupStart): the collectives, sends, receives, inits and
+ * splits of the calling thread up to the matching dc_nccl_group_end are
+ * issued together (several ranks from one thread; exchanges). Groups nest;
+ * per thread. A call refused by dccuda's checks inside a group adds nothing
+ * to it. Errors: DC_ERROR_NOT_SUPPORTED (no NCCL), DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_nccl_group_start(void);
+
+/**
+ * End the group (ncclGroupEnd): issues what it holds (the outermost end) and
+ * returns once it is enqueued (inits and splits: once they are done).
+ * Errors: DC_ERROR_NOT_SUPPORTED (no NCCL), DC_ERROR_INVALID_STATE (no group
+ * was started, or NCCL found the group's calls mismatched), DC_ERROR_DRIVER
+ * (NCCL failed: its message is quoted).
+ */
+DC_API dc_status dc_nccl_group_end(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

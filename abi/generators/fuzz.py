@@ -143,6 +143,16 @@ def call_case(api, f, index: int) -> List[str]:
             pre.append(f"    {t.base} s_{p.name};")
             pre.append(f"    fuzz_fill(s_{p.name});")
             pre.append(f"    {t.base}* {v} = (r_.u8() == 5) ? nullptr : &s_{p.name};")
+        elif k == "out_handle" and m.array is not None:
+            # An array of handles the call writes, as long as its count (set
+            # with the input array sharing it: at most 8 elements when that
+            # array is given; dccuda must refuse other counts before writing).
+            base = t.c[:-1].rstrip()
+            pre.append(f"    {base} o_{p.name}[16]{{}};")
+            pre.append(f"    {base}* {v} = (r_.u8() == 0) ? nullptr : o_{p.name};")
+            outs.append(f"&o_{p.name}[0]")
+            if m.owned:
+                keeps.append(f"o_{p.name}[0]")
         elif k in ("out_handle", "out_scalar", "out_string", "out_pointer"):
             base = t.c[:-1].rstrip()          # what it points to
             pre.append(f"    {base} o_{p.name}{{}};")
@@ -165,7 +175,11 @@ def call_case(api, f, index: int) -> List[str]:
         if keeps:
             out.append(f"        if ({check} == DC_SUCCESS) {{")
             for kv in keeps:
-                out.append(f"          keep({kv});")
+                if kv.endswith("[0]"):  # every handle of an out array
+                    arr = kv[:-3]
+                    out.append(f"          for (auto h : {arr}) if (h) keep(h);")
+                else:
+                    out.append(f"          keep({kv});")
             out.append("        }")
         else:
             out.append(f"        {check};")

@@ -27,7 +27,8 @@ HANDLES = {"dc_device": ("Device", "device.zig"), "dc_buffer": ("Buffer", "buffe
            "dc_graph": ("Graph", "graph.zig"), "dc_queue": ("Queue", "queue.zig"),
            "dc_control": ("Control", "queue.zig"), "dc_pool": ("Pool", "pool.zig"),
            "dc_blas": ("Blas", "blas.zig"),
-           "dc_library": ("KernelLibrary", "kernel_library.zig"), "dc_fft_plan": ("FftPlan", "fft.zig")}
+           "dc_library": ("KernelLibrary", "kernel_library.zig"), "dc_fft_plan": ("FftPlan", "fft.zig"),
+           "dc_comm": ("Comm", "comm.zig")}
 SCALARS = {"int8_t": "i8", "uint8_t": "u8", "char": "u8", "int16_t": "i16", "uint16_t": "u16", "int32_t": "i32",
            "uint32_t": "u32", "int64_t": "i64", "uint64_t": "u64", "float": "f32", "double": "f64",
            "dc_status": "dc_status"}

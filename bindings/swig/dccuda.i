@@ -53,6 +53,10 @@
 %ignore dc_set_log_callback;
 %ignore dc_handle_visit;
 %ignore dc_set_launch_trace;
+/* dc_comm_init_all writes an array of handles, which the out-handle typemap (one
+ * handle) cannot carry: SWIG users build communicators with dc_comm_init_rank (one
+ * per device, grouped), or use the hand-written binding's Communicator.InitAll. */
+%ignore dc_comm_init_all;
 
 /* The header's #define constants as C# `const` values (usable in switch and attributes),
    not properties that call into the wrapper. */

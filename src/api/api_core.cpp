@@ -100,9 +100,9 @@ DC_API dc_status dc_handle_count(int32_t handle_type, uint64_t* count) {
     clear_out(count);
     forbid_after_fork();
     require_arg(count, "count");
-    if (handle_type < DC_HANDLE_DEVICE || handle_type > DC_HANDLE_FFT_PLAN)
+    if (handle_type < DC_HANDLE_DEVICE || handle_type > DC_HANDLE_COMM)
       fail(DC_ERROR_INVALID_ARGUMENT, "handle_type %d is not a DC_HANDLE_* value (%d..%d)", handle_type,
-           DC_HANDLE_DEVICE, DC_HANDLE_FFT_PLAN);
+           DC_HANDLE_DEVICE, DC_HANDLE_COMM);
     *count = HandleTable::live_count(static_cast<HandleType>(handle_type));
     return DC_SUCCESS;
   });
@@ -126,4 +126,5 @@ static_assert(DC_HANDLE_POOL + 1 == DC_HANDLE_LIBRARY);
 static_assert(DC_HANDLE_LIBRARY == static_cast<int>(HandleType::Library));
 static_assert(DC_HANDLE_BLAS == static_cast<int>(HandleType::Blas));
 static_assert(DC_HANDLE_FFT_PLAN == static_cast<int>(HandleType::FftPlan));
-static_assert(DC_HANDLE_FFT_PLAN + 1 == kHandleTypeCount);
+static_assert(DC_HANDLE_COMM == static_cast<int>(HandleType::Comm));
+static_assert(DC_HANDLE_COMM + 1 == kHandleTypeCount);

@@ -114,6 +114,7 @@ Config from_environment(const dc_init_options* options) {
   // 0 is a value here (no cache), so set-or-not decides, not the number.
   if (platform::environment_value("DCCUDA_FFT_PLAN_CACHE"))
     c.fft_plan_cache = static_cast<uint32_t>(env.integer("DCCUDA_FFT_PLAN_CACHE", 0, kMaxFftPlanCache));
+  c.nccl_library = env.text("DCCUDA_NCCL_LIBRARY", "a file name or path of NCCL (libnccl.so.2)");
   if (!options || !options->cache_max_bytes) c.cache_max_bytes = env.integer("DCCUDA_CACHE_MAX_BYTES", 1, kMaxCacheBytes);
   if (env.yes_no("DCCUDA_CACHE_DISABLE")) c.flags |= DC_INIT_NO_DISK_CACHE | DC_INIT_NO_MEMORY_CACHE;
   if (env.yes_no("DCCUDA_LEAK_REPORT")) c.flags |= DC_INIT_REPORT_LEAKS;
@@ -151,7 +152,7 @@ Config from_environment(const dc_init_options* options) {
 const char* const kConfigVariables[] = {
     "DCCUDA_DRIVER_LIBRARY", "DCCUDA_NVRTC_LIBRARY", "DCCUDA_NVJITLINK_LIBRARY", "DCCUDA_NVML_LIBRARY", "DCCUDA_CUBLAS_LIBRARY",
     "DCCUDA_CUFFT_LIBRARY",
-    "DCCUDA_FFT_PLAN_CACHE", "DCCUDA_CACHE_DIR",
+    "DCCUDA_FFT_PLAN_CACHE", "DCCUDA_NCCL_LIBRARY", "DCCUDA_CACHE_DIR",
     "DCCUDA_CACHE_MAX_BYTES", "DCCUDA_CACHE_DISABLE", "DCCUDA_LEAK_REPORT", "DCCUDA_CACHE_KEY_FILE", "DCCUDA_STAGING_MIN_BYTES",
     "DCCUDA_STAGING_MIN_BYTES_H2D",
     "DCCUDA_STAGING_CHUNK_BYTES", "DCCUDA_STAGING_MIN_CHUNK_BYTES", "DCCUDA_STAGING_BUFFERS", "DCCUDA_COPY_THREADS",

@@ -34,6 +34,7 @@ struct Config {
   // Idle cuFFT plans kept per device for reuse (libs/fft/plan_cache.h); 0
   // disables the cache; kDefaultFftPlanCache when the variable is unset.
   uint32_t fft_plan_cache = kDefaultFftPlanCache;
+  std::string nccl_library;     // empty: the platform default (loader/nccl.h; the variable only)
   uint64_t cache_max_bytes = 0; // 0: the default
   uint32_t flags = 0;           // DC_INIT_*
 

@@ -92,6 +92,7 @@ const char* handle_type_name(HandleType type) noexcept {
     case HandleType::Library: return "dc_library";
     case HandleType::Blas: return "dc_blas";
     case HandleType::FftPlan: return "dc_fft_plan";
+    case HandleType::Comm: return "dc_comm";
   }
   return "handle";
 }

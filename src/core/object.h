@@ -26,8 +26,9 @@ enum class HandleType : uint8_t {
   Library = 13,
   Blas = 14,
   FftPlan = 15,
+  Comm = 16,
 };
-constexpr int kHandleTypeCount = 16;  // index 0 unused
+constexpr int kHandleTypeCount = 17;  // index 0 unused
 
 const char* handle_type_name(HandleType type) noexcept;
 

@@ -172,6 +172,24 @@ static int report_device(int32_t ordinal, int json, int first) {
   return 1;
 }
 
+/* NCCL (libnccl.so.2, for dc_comm_*): its version, or why it is absent. */
+static void info_print_nccl(int json) {
+  int32_t version = 0;
+  if (dc_nccl_library_version(&version) == DC_SUCCESS) {
+    if (json)
+      printf(",\"nccl\":{\"version\":\"%d.%d.%d\"}", (int)(version / 10000), (int)(version / 100 % 100),
+             (int)(version % 100));
+    else
+      printf("nccl     %d.%d.%d\n", (int)(version / 10000), (int)(version / 100 % 100), (int)(version % 100));
+  } else if (json) {
+    printf(",\"nccl\":{\"error\":");
+    info_json_string(dc_last_error_message());
+    printf("}");
+  } else {
+    printf("nccl     none: %s\n", dc_last_error_message());
+  }
+}
+
 int main(int argc, char** argv) {
   int json = 0, i;
   uint32_t v = dc_version();
@@ -279,6 +297,7 @@ int main(int argc, char** argv) {
     print_lines(warnings, "", 1);
     printf("]");
     info_print_nvml(1);
+    info_print_nccl(1);
     printf(",\"devices\":[");
     for (i = 0; i < count; ++i) opened += report_device(i, 1, i == 0);
     printf("],\"exit_code\":%d}\n", exit_code);
@@ -304,6 +323,7 @@ int main(int argc, char** argv) {
     printf("cache    %s\n", cache_dir && *cache_dir ? cache_dir : "(disk cache disabled)");
     print_lines(warnings, "warning  ", 0);
     if (driver_status == DC_SUCCESS) info_print_nvml(0);
+    info_print_nccl(0);
     if (driver_status == DC_SUCCESS) {
       if (count_status != DC_SUCCESS) printf("devices  error: %s\n", dc_last_error_message());
       else printf("devices  %d\n", (int)count);

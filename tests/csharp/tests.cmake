@@ -50,12 +50,13 @@ add_custom_command(OUTPUT ${DCCS_OUT}/CheckTypeNames.exe ${DCCS_OUT}/PlantedType
   COMMENT "mcs: CheckTypeNames.exe" VERBATIM)
 add_custom_target(dccuda_csharp ALL DEPENDS ${DCCS_OUT}/Dccuda.dll ${DCCS_OUT}/DccudaTests.exe ${DCCS_OUT}/Saxpy.exe
                   ${DCCS_OUT}/CheckTypeNames.exe)
-add_dependencies(dccuda_csharp dccuda dcfake_cuda dcfake_cublas dcfake_cufft)
+add_dependencies(dccuda_csharp dccuda dcfake_cuda dcfake_cublas dcfake_cufft dcfake_nccl)
 
-# The fake cuBLAS and cuFFT (tests/libs/blas, tests/libs/fft): their targets are defined after this file.
+# The fake cuBLAS, cuFFT and NCCL (tests/libs/blas, fft, nccl): their targets are defined after this file.
 set(DCCS_ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCCUDA_HEADER=${PROJECT_SOURCE_DIR}/include/dccuda.h
     DCCUDA_CUBLAS_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_cublas.so
-    DCCUDA_CUFFT_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_cufft.so)
+    DCCUDA_CUFFT_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_cufft.so
+    DCCUDA_NCCL_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_nccl.so DCFAKE_NCCL_TIMEOUT_MS=10000)
 # Found the usual way: LD_LIBRARY_PATH and the dllmap to libdccuda.so.1.
 add_test(NAME csharp.tests
   COMMAND env ${DCCS_ENV} LD_LIBRARY_PATH=$<TARGET_FILE_DIR:dccuda> ${DCCUDA_MONO} --debug ${DCCS_OUT}/DccudaTests.exe)

@@ -43,6 +43,7 @@
 #include "loader/cuda_abi/nvjitlink_abi.h"
 #include "loader/cuda_abi/cublas_abi.h"
 #include "loader/cuda_abi/cufft_abi.h"
+#include "loader/cuda_abi/nccl_abi.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -51,6 +52,7 @@
 #include <nvJitLink.h>
 #include <cublas_api.h>  // the exported _v2/_64 names, without cublas_v2.h's macros
 #include <cufft.h>
+#include <nccl.h>
 
 #include "cuda_abi/symbol_names.h"
 
@@ -106,6 +108,8 @@ using member_type = std::remove_reference_t<T>;
 // are checked for size, alignment and the offsets of x and y.
 #define DC_CUFFT_ENTRY(ret, name, params) DC_NVRTC_ENTRY(ret, name, params)
 #define DC_CUFFT_COMPLEX(name, scalar, alignment)
+// NCCL's likewise (nccl.h declares them as functions of the same names).
+#define DC_NCCL_ENTRY(ret, name, params) DC_NVRTC_ENTRY(ret, name, params)
 
 // ---------------------------------------------------------------------------
 // Pass 1: which of dccuda's named types stands for which of cuda.h's.
@@ -134,6 +138,7 @@ namespace {
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
 #include "loader/cuda_abi/cublas_declarations.inc"
 #include "loader/cuda_abi/cufft_declarations.inc"
+#include "loader/cuda_abi/nccl_declarations.inc"
 }  // namespace
 #undef DC_CUFFT_COMPLEX
 #define DC_CUFFT_COMPLEX(name, scalar, alignment)
@@ -173,6 +178,7 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/cublas_declarations.inc"
 #include "loader/cuda_abi/cufft_declarations.inc"
 #include "loader/cuda_abi/cufft_constants.inc"
+#include "loader/cuda_abi/nccl_declarations.inc"
 }  // namespace in_cuda_terms
 #undef DC_CU_CALLBACK
 #undef DC_CU_CONSTANT
@@ -277,6 +283,7 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/cufft_declarations.inc"
 #undef DC_CUFFT_COMPLEX
 #define DC_CUFFT_COMPLEX(name, scalar, alignment)
+#include "loader/cuda_abi/nccl_declarations.inc"
 
 #undef DC_CU_CALLBACK
 #define DC_CU_CALLBACK(name, ret, params)
@@ -321,6 +328,14 @@ namespace in_cuda_terms {
 #undef DC_CUBLAS_ENTRY
 #define DC_CUBLAS_ENTRY(ret, name, params) DC_NVRTC_ENTRY(ret, name, params)
 #include "loader/cuda_abi/cufft_declarations.inc"
+#include "loader/cuda_abi/nccl_declarations.inc"
+
+// ncclUniqueId, untagged in nccl.h and so declared outside the lists.
+static_assert(ours::kNcclUniqueIdBytes == NCCL_UNIQUE_ID_BYTES, "CUDA ABI: ncclUniqueId: the size differs from nccl.h's");
+static_assert(sizeof(ours::ncclUniqueId) == sizeof(::ncclUniqueId) && alignof(ours::ncclUniqueId) == alignof(::ncclUniqueId),
+              "CUDA ABI: struct ncclUniqueId: the size or alignment differs from nccl.h's");
+static_assert(offsetof(ours::ncclUniqueId, internal) == offsetof(::ncclUniqueId, internal),
+              "CUDA ABI: field internal: the offset differs from nccl.h's");
 
 // ---------------------------------------------------------------------------
 // Run time: pointer constants and exported names.
@@ -437,6 +452,7 @@ constexpr Counts count_lists() {
 #define DC_CUFFT_COMPLEX(name, scalar, alignment) ++c.types;
 #include "loader/cuda_abi/cufft_declarations.inc"
 #include "loader/cuda_abi/cufft_constants.inc"
+#include "loader/cuda_abi/nccl_declarations.inc"
   return c;
 }
 

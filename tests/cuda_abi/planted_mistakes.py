@@ -117,6 +117,17 @@ CASES = {
     "cublas_data_type": (
         "cublas_declarations.inc", "DC_CU_ENUMERATOR(CUDA_R_16BF, 14)", "DC_CU_ENUMERATOR(CUDA_R_16BF, 15)",
         "enumerator CUDA_R_16BF: the value differs"),
+    "nccl_signature": (
+        "nccl_declarations.inc",
+        "DC_NCCL_ENTRY(ncclResult_t, ncclCommCount, (const ncclComm_t comm, int* count))",
+        "DC_NCCL_ENTRY(ncclResult_t, ncclCommCount, (const ncclComm_t comm, int64_t* count))",
+        "ncclCommCount: the signature differs"),
+    "nccl_enumerator": (
+        "nccl_declarations.inc", "DC_CU_ENUMERATOR(ncclBfloat16, 9)",
+        "DC_CU_ENUMERATOR(ncclBfloat16, 10)", "enumerator ncclBfloat16: the value differs"),
+    "nccl_unique_id_size": (
+        "nccl_abi.h", "inline constexpr std::size_t kNcclUniqueIdBytes = 128;",
+        "inline constexpr std::size_t kNcclUniqueIdBytes = 64;", "ncclUniqueId: the size differs"),
     "constant_value": (
         "driver_constants.inc", "DC_CU_CONSTANT(CU_MEMHOSTALLOC_DEVICEMAP, int, 0x02)",
         "DC_CU_CONSTANT(CU_MEMHOSTALLOC_DEVICEMAP, int, 0x04)", "constant CU_MEMHOSTALLOC_DEVICEMAP: the value differs"),

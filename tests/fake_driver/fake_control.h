@@ -45,6 +45,11 @@ void dcfake_inject(const char* entry, int nth, int result, int times);
  * does not forget one that has not fired yet. */
 void dcfake_inject_async(const char* entry, int nth, int result);
 
+/* The ordinal of the calling thread's current context's device, or -1 when
+ * none is current (for the fake NCCL, which learns a rank's device the way
+ * NCCL does: from the current context). */
+int dcfake_current_device(void);
+
 /* How many times `entry` was called since the last dcfake_reset. */
 long dcfake_call_count(const char* entry);
 

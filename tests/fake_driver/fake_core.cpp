@@ -152,6 +152,11 @@ FAKE_API long dcfake_call_count(const char* entry) {
   return it == state().calls.end() ? 0 : it->second;
 }
 
+FAKE_API int dcfake_current_device(void) {
+  fake::Context* c = fake::current_context();
+  return c ? c->ordinal : -1;
+}
+
 FAKE_API long dcfake_live(const char* kind) {
   static const char* const known[] = {"allocations", "host_allocations", "managed", "registrations", "pools",
                                       "streams", "events", "modules", "graphs", "graph_execs", "primary_retains",

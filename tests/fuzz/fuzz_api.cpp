@@ -699,6 +699,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   // The fake driver built beside this fuzzer, and a cache directory of its own.
   setenv("DCCUDA_DRIVER_LIBRARY", DCFUZZ_FAKE_DRIVER, 0);
   setenv("DCFAKE_DEVICES", "2", 0);
+  // The fake NCCL, with a short wait: a collective of one rank of two, issued
+  // alone, fails after it instead of waiting for a peer that never comes.
+  setenv("DCCUDA_NCCL_LIBRARY", DCFUZZ_FAKE_NCCL, 0);
+  setenv("DCFAKE_NCCL_TIMEOUT_MS", "5", 0);
   setenv("DCCUDA_CACHE_DIR", "/tmp/dccuda-fuzz-cache", 0);
   int32_t n = 0;
   if (dc_device_count(&n) != DC_SUCCESS || n < 1) {

@@ -18,6 +18,8 @@ if(DCCUDA_BUILD_FUZZERS)
   dc_fuzzer(fuzz_api)
   target_link_libraries(fuzz_api PRIVATE dccuda ${CMAKE_DL_LIBS})
   target_include_directories(fuzz_api PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
-  target_compile_definitions(fuzz_api PRIVATE DCFUZZ_FAKE_DRIVER="${DCFAKE_PATH}")
-  add_dependencies(fuzz_api dcfake_cuda)
+  target_compile_definitions(fuzz_api PRIVATE DCFUZZ_FAKE_DRIVER="${DCFAKE_PATH}"
+    DCFUZZ_FAKE_NCCL="${PROJECT_BINARY_DIR}/tests/libdcfake_nccl.so")
+  # dcfake_nccl: tests/fake_nccl, defined by tests/libs/nccl/tests.cmake.
+  add_dependencies(fuzz_api dcfake_cuda dcfake_nccl)
 endif()

@@ -44,7 +44,7 @@ cp "$build/tests/libdcfake_cuda.so" "$out/lib/"
 # in a child with NVTX_INJECTION64_PATH naming it.
 cp "$build/tests/libdctest_nvtx_recorder.so" "$out/lib/"
 cp "$portable/dccuda-info" "$out/bin/"
-for exe in dccuda-saxpy dccuda-multi-gpu dccuda-echo-actor; do
+for exe in dccuda-saxpy dccuda-multi-gpu dccuda-echo-actor dccuda-allreduce; do
   [ -x "$build/$exe" ] && cp "$build/$exe" "$out/bin/"
 done
 find "$build/tests" -maxdepth 1 -type f -name 'test_*' -perm -u+x -exec cp {} "$out/tests/" \;

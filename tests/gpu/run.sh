@@ -39,37 +39,47 @@ mkdir -p "$final"
 case "$bundle" in /*) ;; *) bundle="$PWD/$bundle" ;; esac
 export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 unset DCCUDA_DRIVER_LIBRARY
-# cuBLAS: found by dccuda's own search (the toolkit's folders, the system's);
-# where that finds nothing, the nvidia-cublas wheel's (nvidia/cu13/lib for
-# CUDA 13, nvidia/cublas/lib for 12) through DCCUDA_CUBLAS_LIBRARY.
-if [[ -z "${DCCUDA_CUBLAS_LIBRARY:-}" ]] && ! ls /usr/local/cuda/lib64/libcublas.so.1[23] >/dev/null 2>&1 &&
-   ! ls "${CUDA_HOME:-/nonexistent}"/lib64/libcublas.so.1[23] >/dev/null 2>&1 &&
-   ! ldconfig -p 2>/dev/null | grep -q 'libcublas\.so\.1[23]'; then
-  wheel_cublas="$(python3 -c '
-import glob, os, nvidia
-for root in nvidia.__path__:
-    for pattern in ("cu13/lib/libcublas.so.13", "cublas/lib/libcublas.so.1[23]", "*/lib/libcublas.so.1[23]"):
-        hits = sorted(glob.glob(os.path.join(root, pattern)))
-        if hits:
-            print(hits[-1])
-            raise SystemExit
-' 2>/dev/null)"
-  if [[ -n "$wheel_cublas" ]]; then
-    export DCCUDA_CUBLAS_LIBRARY="$wheel_cublas"
-    echo "== cuBLAS from the Python wheel: $DCCUDA_CUBLAS_LIBRARY"
+# cuBLAS, cuFFT and NCCL: found by dccuda's own search (beside libdccuda, the
+# system's, the toolkit's folders); where that finds nothing, the Python
+# wheels' copies (nvidia/cu13/lib for CUDA 13, nvidia/<library>/lib before)
+# through DCCUDA_<LIBRARY>_LIBRARY.
+wheel_library() {  # file-name patterns, best first
+  python3 - "$@" 2>/dev/null <<'PY'
+import glob, os, sys
+try:
+    import nvidia
+except ImportError:
+    raise SystemExit
+for pattern in sys.argv[1:]:
+    for root in nvidia.__path__:
+        for folder in ("cu13/lib", "*/lib"):
+            hits = sorted(glob.glob(os.path.join(root, folder, pattern)))
+            if hits:
+                print(hits[-1])
+                raise SystemExit
+PY
+}
+found_by_search() {  # file-name pattern
+  ldconfig -p 2>/dev/null | grep -q "$1" && return 0
+  ls /usr/local/cuda/lib64/$1 /usr/local/cuda/lib/$1 "${CUDA_HOME:-/nonexistent}"/lib64/$1 >/dev/null 2>&1
+}
+for spec in "CUBLAS libcublas.so.1[23] libcublas.so.13 libcublas.so.12" \
+            "CUFFT libcufft.so.1[12] libcufft.so.12 libcufft.so.11" \
+            "NCCL libnccl.so.2 libnccl.so.2"; do
+  set -- $spec
+  var="DCCUDA_$1_LIBRARY" search="$2"
+  shift 2
+  if [[ -z "${!var:-}" ]] && ! found_by_search "$search"; then
+    lib="$(wheel_library "$@")"
+    if [[ -n "$lib" ]]; then
+      export "$var=$lib"
+      echo "== $var from the Python wheel: $lib"
+    fi
   fi
-fi
+done
+set --
 export DCTEST_LARGE=1   # the 1 GiB copy cases
 export DCCUDA_CACHE_DIR="$out/kernel-cache"
-# cuFFT: found by the normal search (the toolkit's lib64, the loader's path);
-# where that finds none, the nvidia-cufft wheel of this python3 stands in.
-if [ -z "${DCCUDA_CUFFT_LIBRARY:-}" ] && ! ldconfig -p 2>/dev/null | grep -q 'libcufft\.so\.1[12]' &&
-   [ ! -e /usr/local/cuda/lib64/libcufft.so.12 ] && command -v python3 >/dev/null; then
-  cufft_dir="$(python3 -c 'import nvidia.cufft, os; print(os.path.join(list(nvidia.cufft.__path__)[0], "lib"))' 2>/dev/null)"
-  for f in "$cufft_dir"/libcufft.so.12 "$cufft_dir"/libcufft.so.11; do
-    if [ -e "$f" ]; then export DCCUDA_CUFFT_LIBRARY="$f"; echo "cuFFT from the Python wheel: $f"; break; fi
-  done
-fi
 summary="$out/summary.txt"
 : > "$summary"
 
@@ -120,6 +130,11 @@ if [ -x "$bundle/bin/dccuda-saxpy" ]; then
   echo "saxpy (C)                $( [ ${PIPESTATUS[0]} -eq 0 ] && echo PASS || echo FAIL )" >> "$summary"
 fi
 
+if [ -x "$bundle/bin/dccuda-allreduce" ]; then
+  echo "== allreduce sample (C, NCCL over every GPU)"
+  "$bundle/bin/dccuda-allreduce" 2>&1 | tee "$out/allreduce.txt"
+  echo "allreduce (C, NCCL)      $( [ ${PIPESTATUS[0]} -eq 0 ] && echo PASS || echo FAIL )" >> "$summary"
+fi
 if [ -x "$bundle/bin/dccuda-multi-gpu" ]; then
   echo "== multi-GPU sample (C)"
   "$bundle/bin/dccuda-multi-gpu" 2>&1 | tee "$out/multi-gpu.txt"

@@ -55,6 +55,14 @@ I32_MAX = "INT32_MAX"
 # (No values: "any" would try UINT32_MAX as a valid count.)
 ANY_COUNT = ("bad", [], ARG)
 
+# NCCL: skipped where the library cannot be loaded; offsets and counts past
+# the fixture's buffers (kBytes) are DC_ERROR_OUT_OF_RANGE.
+NCCL_SKIP = ("fx.nccl_status != DC_SUCCESS", "no NCCL here (test_nccl_missing covers its absence)")
+COMM_OFFSET = ("offset", ["badinput::kBytes", U64_MAX], RANGE)
+COMM_COUNT = ("bad", ["badinput::kBytes", U64_MAX], RANGE)
+COMM_INTS = {"send_offset": COMM_OFFSET, "recv_offset": COMM_OFFSET, "count": COMM_COUNT}
+COMM_EXTRA = [("host memory", {"send": "fx.pinned"}, ARG, "send is host memory")]
+
 # Copies: "a size of 0 is a valid copy"; past the end is DC_ERROR_OUT_OF_RANGE.
 COPY_SIZE = ("size", OK, RANGE)
 COPY_OFFSET = ("offset", ["badinput::kBytes", U64_MAX, "U64_MAX_ALIGNED"], RANGE)
@@ -814,6 +822,65 @@ FACTS = {
         extra=[("A past its buffer", {"n": "65"}, RANGE, "A needs")],
         skip_if=BLAS_SKIP,
     ),
+    # NCCL (the fake NCCL in CI, the real one on a GPU): fx.comm is a one-rank
+    # communicator on device 0, so that every valid collective completes alone.
+    "dc_nccl_library_version": dict(skip_if=NCCL_SKIP),
+    "dc_nccl_unique_id": dict(
+        skip_if=NCCL_SKIP, valid={"bytes": "fx.nccl_id", "size": "DC_NCCL_UNIQUE_ID_BYTES"},
+        ints={"size": ("bad", ["0", "64", "129", U64_MAX], ARG)}),
+    "dc_comm_init_rank": dict(
+        skip_if=NCCL_SKIP, valid={"nranks": "1", "id": "fx.fresh_nccl_id()", "id_size": "DC_NCCL_UNIQUE_ID_BYTES",
+                                  "rank": "0"},
+        ints={"nranks": ("bad", ["0", "-1", I32_MIN], ARG), "id_size": ("bad", ["0", "127", U64_MAX], ARG),
+              "rank": ("bad", ["1", "-1", I32_MAX], ARG)}),
+    "dc_comm_init_all": dict(
+        skip_if=NCCL_SKIP, valid={"ordinals": "&fx.ordinal0", "count": "1"},
+        # comms holds `count` handles: only the fixture's count can be tried here
+        # (test_nccl_checks refuses count 0); as ANY_COUNT.
+        ints={"count": ANY_COUNT},
+        extra=[("an ordinal the driver does not have", {"ordinals": "&fx.ordinal_missing"}, NO_DEVICE,
+                "device ordinal 99")]),
+    "dc_comm_split": dict(
+        skip_if=NCCL_SKIP, ints={"color": ("bad", ["-2", I32_MIN], ARG), "key": ("any", "every key orders ranks")}),
+    "dc_comm_abort": dict(baseline=None, why="an aborted comm stays aborted: test_nccl_comm aborts its own"),
+    "dc_comm_release": dict(),
+    "dc_comm_async_error": dict(skip_if=NCCL_SKIP),
+    "dc_comm_rank": dict(skip_if=NCCL_SKIP),
+    "dc_comm_count": dict(skip_if=NCCL_SKIP),
+    "dc_comm_device_ordinal": dict(skip_if=NCCL_SKIP),
+    "dc_comm_all_reduce": dict(
+        skip_if=NCCL_SKIP, valid={"send": "fx.buffer", "recv": "fx.buffer2", "count": "16",
+                                  "datatype": "DC_NCCL_FLOAT32", "op": "DC_NCCL_SUM"},
+        ints=COMM_INTS, extra=COMM_EXTRA),
+    "dc_comm_broadcast": dict(
+        skip_if=NCCL_SKIP, valid={"send": "fx.buffer", "recv": "fx.buffer2", "count": "16",
+                                  "datatype": "DC_NCCL_FLOAT32", "root": "0"},
+        null_ok={"send": ARG}, ints={**COMM_INTS, "root": ("bad", ["1", "-1", I32_MAX], ARG)}, extra=COMM_EXTRA),
+    "dc_comm_reduce": dict(
+        skip_if=NCCL_SKIP, valid={"send": "fx.buffer", "recv": "fx.buffer2", "count": "16",
+                                  "datatype": "DC_NCCL_FLOAT32", "op": "DC_NCCL_MAX", "root": "0"},
+        null_ok={"recv": ARG}, ints={**COMM_INTS, "root": ("bad", ["1", "-1", I32_MAX], ARG)}, extra=COMM_EXTRA),
+    "dc_comm_all_gather": dict(
+        skip_if=NCCL_SKIP, valid={"send": "fx.buffer", "recv": "fx.buffer2", "send_count": "16",
+                                  "datatype": "DC_NCCL_INT32"},
+        ints={"send_offset": COMM_OFFSET, "recv_offset": COMM_OFFSET, "send_count": COMM_COUNT}, extra=COMM_EXTRA),
+    "dc_comm_reduce_scatter": dict(
+        skip_if=NCCL_SKIP, valid={"send": "fx.buffer", "recv": "fx.buffer2", "recv_count": "16",
+                                  "datatype": "DC_NCCL_INT32", "op": "DC_NCCL_MIN"},
+        ints={"send_offset": COMM_OFFSET, "recv_offset": COMM_OFFSET, "recv_count": COMM_COUNT}, extra=COMM_EXTRA),
+    "dc_comm_send": dict(
+        baseline=None, why="a send completes only with its receive, in one group: test_nccl_*rank runs them",
+        skip_if=NCCL_SKIP, valid={"send": "fx.buffer", "count": "16", "datatype": "DC_NCCL_INT32", "peer": "0"},
+        ints={"send_offset": COMM_OFFSET, "count": COMM_COUNT, "peer": ("bad", ["1", "-1", I32_MAX], ARG)}),
+    "dc_comm_recv": dict(
+        baseline=None, why="a receive completes only with its send, in one group: test_nccl_*rank runs them",
+        skip_if=NCCL_SKIP, valid={"recv": "fx.buffer", "count": "16", "datatype": "DC_NCCL_INT32", "peer": "0"},
+        ints={"recv_offset": COMM_OFFSET, "count": COMM_COUNT, "peer": ("bad", ["1", "-1", I32_MAX], ARG)}),
+    "dc_nccl_group_start": dict(
+        skip_if=NCCL_SKIP, after="dc_nccl_group_end();"),
+    "dc_nccl_group_end": dict(
+        skip_if=NCCL_SKIP, baseline="DC_ERROR_INVALID_STATE",
+        extra=[]),
     "dc_pool_create": dict(
         ints={"max_size": ("bad", [U64_MAX], ARG)},
         extra=[("an unknown flag", {"flags": "0x2"}, ARG, "flags 0x2 has bits this call does not take")],

@@ -215,6 +215,13 @@ std::string Fixture::open() {
   OPEN_STEP(dc_fft_plan_create(device, &fft_desc, &fft_plan));
   OPEN_STEP(dc_fft_plan_create(device, &fft_desc, &dead_fft_plan));
   dc_fft_plan_release(dead_fft_plan);
+  // NCCL is optional: without it the NCCL functions' cases are skipped.
+  nccl_status = dc_comm_init_all(&ordinal0, 1, &comm);
+  if (nccl_status == DC_SUCCESS) {
+    OPEN_STEP(dc_nccl_unique_id(nccl_id, sizeof nccl_id));
+    OPEN_STEP(dc_comm_init_all(&ordinal0, 1, &dead_comm));
+    dc_comm_release(dead_comm);
+  }
   dc_queue_release(dead_queue);
   dc_control_release(dead_control);
   dc_device_release(dead_device);
@@ -247,6 +254,7 @@ void Fixture::close() {
   dc_graph_release(built);
   dc_buffer_release(memory_buffer);
   dc_graph_release(memory_graph);
+  dc_comm_release(comm);
   dc_library_release(library);
   dc_blas_release(blas);
   dc_fft_plan_release(fft_plan);

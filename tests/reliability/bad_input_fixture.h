@@ -87,6 +87,17 @@ struct Fixture {
   dc_fft_plan fft_plan = nullptr;      // C2C single, 16 points (128 bytes each side), on the fake cuFFT
   dc_fft_desc fft_desc = DC_FFT_DESC_INIT;        // fft_plan's shape
   dc_fft_desc fft_desc_rank0 = DC_FFT_DESC_INIT;  // rank 0: refused
+  dc_comm comm = nullptr;              // a one-rank NCCL communicator on device (null without NCCL)
+  dc_status nccl_status = DC_SUCCESS;  // dc_comm_init_all's answer here (NOT_SUPPORTED without NCCL)
+  uint8_t nccl_id[DC_NCCL_UNIQUE_ID_BYTES] = {};  // fresh_nccl_id()'s last id
+  // A new unique id in nccl_id (an id serves one communicator: NCCL's
+  // bootstrap for it ends once its ranks have joined).
+  const uint8_t* fresh_nccl_id() {
+    dc_nccl_unique_id(nccl_id, sizeof nccl_id);
+    return nccl_id;
+  }
+  int32_t ordinal0 = 0;                // device's ordinal, for dc_comm_init_all
+  int32_t ordinal_missing = 99;        // an ordinal no driver here has
 
   // Released handles of every type (never reused: see the handle table).
   dc_device dead_device = nullptr;
@@ -104,6 +115,7 @@ struct Fixture {
   dc_library dead_library = nullptr;
   dc_blas dead_blas = nullptr;
   dc_fft_plan dead_fft_plan = nullptr;
+  dc_comm dead_comm = nullptr;
 
   // Values for the other arguments.
   std::vector<uint8_t> host_memory = std::vector<uint8_t>(kBytes, 0);

@@ -10,6 +10,7 @@ namespace faults {
 
 World::~World() {
   for (dc_blas b : blases) dc_blas_release(b);
+  for (dc_comm c : comms) dc_comm_release(c);
   for (dc_graph g : graphs) dc_graph_release(g);
   for (dc_launch l : launches) dc_launch_release(l);
   for (dc_function f : functions) dc_function_release(f);
@@ -187,6 +188,25 @@ Outcome run_scenario(World& w) {
     CHECK_DATA("blas dot", dot == 64.0);
   }
   STEP("dc_device_pool_statistics", dc_device_pool_statistics(w.d0, &pool_stats));
+  // NCCL, where a library is there (the fake NCCL in CI): a one-rank communicator's
+  // all-reduce on a stream, its result read back (one rank: the input itself).
+  int32_t nccl_version = 0;
+  if (dc_nccl_library_version(&nccl_version) == DC_SUCCESS) {
+    int32_t ordinal0 = 0;
+    dc_comm comm = nullptr;
+    dc_buffer reduced = nullptr;
+    STEP("dc_comm_init_all", dc_comm_init_all(&ordinal0, 1, &comm));
+    keep(w.comms, comm);
+    STEP("dc_buffer_alloc reduced", dc_buffer_alloc(w.d0, kSmall, 0, &reduced));
+    keep(w.buffers, reduced);
+    STEP("dc_buffer_fill reduced", dc_buffer_fill(reduced, 0, kSmall, 0x01020304u, 4));
+    STEP("dc_comm_all_reduce", dc_comm_all_reduce(comm, reduced, 0, reduced, 0, kSmall / 4, DC_NCCL_UINT32,
+                                                  DC_NCCL_SUM, s));
+    STEP("dc_stream_synchronize after all_reduce", dc_stream_synchronize(s));
+    uint32_t first = 0;
+    STEP("dc_buffer_read reduced", dc_buffer_read(reduced, 0, &first, 4));
+    CHECK_DATA("one rank's all-reduce", first == 0x01020304u);
+  }
   // A growable buffer: mapped, grown, written across its two chunks and read back.
   dc_buffer growable = nullptr;
   uint64_t granularity = 0;

@@ -42,6 +42,7 @@ struct World {
   std::vector<dc_graph> graphs;
   std::vector<dc_pool> pools;
   std::vector<dc_blas> blases;
+  std::vector<dc_comm> comms;
   // The virtual memory pieces' objects, until the scenario frees them (0 once freed).
   uint64_t vmm_base = 0, vmm_granularity = 0, vmm_first = 0, vmm_second = 0;
   void* registered = nullptr;  // host memory registered with the driver (freed after its buffer)

@@ -44,9 +44,8 @@ HANDLE_CONST = {"dc_device": "DC_HANDLE_DEVICE", "dc_buffer": "DC_HANDLE_BUFFER"
                 "dc_function": "DC_HANDLE_FUNCTION", "dc_launch": "DC_HANDLE_LAUNCH", "dc_graph": "DC_HANDLE_GRAPH",
                 "dc_queue": "DC_HANDLE_QUEUE", "dc_control": "DC_HANDLE_CONTROL",
                 "dc_pool": "DC_HANDLE_POOL",
-                "dc_library": "DC_HANDLE_LIBRARY",
-                "dc_blas": "DC_HANDLE_BLAS"}
-                "dc_library": "DC_HANDLE_LIBRARY", "dc_fft_plan": "DC_HANDLE_FFT_PLAN"}
+                "dc_library": "DC_HANDLE_LIBRARY", "dc_blas": "DC_HANDLE_BLAS", "dc_fft_plan": "DC_HANDLE_FFT_PLAN",
+                "dc_comm": "DC_HANDLE_COMM"}
 
 # The fixture's valid input structs, where the name is not fx.<struct without dc_>.
 IN_STRUCT_VALID = {"dc_launch_config": "&fx.config", "dc_arg": "fx.args"}

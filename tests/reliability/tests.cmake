@@ -16,8 +16,9 @@ add_custom_command(OUTPUT ${_bad_inputs_inc}
 # Two fake devices, so that peer arguments have a real peer.
 dc_test(test_bad_inputs SOURCES ${DCTEST_RELIABILITY}/test_bad_inputs.cpp ${DCTEST_RELIABILITY}/bad_input_fixture.cpp
   ${_bad_inputs_inc} ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCCUDA_CUBLAS_LIBRARY=${DCFAKE_CUBLAS_PATH}
-  DCCUDA_CUFFT_LIBRARY=${DCFAKE_CUFFT_PATH})
-add_dependencies(test_bad_inputs dcfake_cublas dcfake_cufft)
+  DCCUDA_CUFFT_LIBRARY=${DCFAKE_CUFFT_PATH} DCCUDA_NCCL_LIBRARY=${DCFAKE_NCCL_PATH})
+# The fake cuBLAS, cuFFT and NCCL (tests/libs, included before this file) for their cases.
+add_dependencies(test_bad_inputs dcfake_cublas dcfake_cufft dcfake_nccl)
 target_include_directories(test_bad_inputs PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/reliability)
 target_compile_definitions(test_bad_inputs PRIVATE DCTEST_SYMBOLS_FILE="${PROJECT_SOURCE_DIR}/abi/dccuda.symbols")
 target_link_libraries(test_bad_inputs PRIVATE dctest_kernels)
@@ -34,14 +35,15 @@ target_link_libraries(test_handle_lifetime PRIVATE dctest_kernels)
 # Pageable copies are staged from 64 KiB on, so that the scenario's copies
 # reach the staging path in small chunks.
 set(_sweep_env ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCCUDA_STAGING_MIN_BYTES=65536 DCCUDA_STAGING_CHUNK_BYTES=65536
-    DCCUDA_STAGING_MIN_CHUNK_BYTES=65536 DCCUDA_CUBLAS_LIBRARY=${DCFAKE_CUBLAS_PATH})
+    DCCUDA_STAGING_MIN_CHUNK_BYTES=65536 DCCUDA_CUBLAS_LIBRARY=${DCFAKE_CUBLAS_PATH}
+    DCCUDA_NCCL_LIBRARY=${DCFAKE_NCCL_PATH})
 dc_test(test_fault_sweep SOURCES ${DCTEST_RELIABILITY}/test_fault_sweep.cpp ${DCTEST_RELIABILITY}/fault_scenario.cpp
   ENV ${_sweep_env} FAKE_ONLY LABELS slow)
 # A CUDA 12.0 driver: the older-signature entry points are swept instead of the newer ones.
 dc_test(test_fault_sweep_old_driver SOURCES ${DCTEST_RELIABILITY}/test_fault_sweep.cpp
   ${DCTEST_RELIABILITY}/fault_scenario.cpp ENV ${_sweep_env} DCFAKE_DRIVER_VERSION=12000 FAKE_ONLY LABELS slow)
 foreach(t test_fault_sweep test_fault_sweep_old_driver)
-  add_dependencies(${t} dcfake_cublas)
+  add_dependencies(${t} dcfake_cublas dcfake_nccl)
   target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(${t} PRIVATE dctest_kernels)
 endforeach()
@@ -53,6 +55,7 @@ dc_test(test_init_faults SOURCES ${DCTEST_RELIABILITY}/test_init_faults.cpp OWN_
 dc_test(test_missing_entries SOURCES ${DCTEST_RELIABILITY}/test_missing_entries.cpp
   ${DCTEST_RELIABILITY}/fault_scenario.cpp OWN_MAIN ENV ${_sweep_env} DCFAKE_DRIVER_VERSION=12000 FAKE_ONLY LABELS slow)
 target_include_directories(test_missing_entries PRIVATE ${PROJECT_SOURCE_DIR}/src)
+add_dependencies(test_missing_entries dcfake_nccl)
 target_link_libraries(test_missing_entries PRIVATE dctest_kernels)
 
 # Many threads sharing devices, streams, buffers and a module (DCTEST_STRESS_SECONDS, DCTEST_STRESS_THREADS).

@@ -39,7 +39,7 @@ int32_t device_count() {
 
 uint64_t live_handles() {
   uint64_t total = 0;
-  for (int32_t t = DC_HANDLE_DEVICE; t <= DC_HANDLE_FFT_PLAN; ++t) {
+  for (int32_t t = DC_HANDLE_DEVICE; t <= DC_HANDLE_COMM; ++t) {
     uint64_t n = 0;
     dc_handle_count(t, &n);
     total += n;

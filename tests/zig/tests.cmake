@@ -105,11 +105,13 @@ add_custom_target(dccuda_zig ALL
   BYPRODUCTS ${_dczig_built} ${_dczig_copies} ${_dczig_extra}/run_gpu.sh
   COMMENT "Zig binding: zig build (tests, saxpy sample, benchmark, consumer package) -> extra/zig"
   VERBATIM)
-add_dependencies(dccuda_zig dccuda dcfake_cublas dcfake_cufft)
+add_dependencies(dccuda_zig dccuda dcfake_cublas dcfake_cufft dcfake_nccl)
 
 set(_dczig_env env DCCUDA_DRIVER_LIBRARY=${DCFAKE_PATH} DCCUDA_CACHE_DIR=${DCTEST_CACHE_DIR}
                DCCUDA_CUBLAS_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_cublas.so
-               LD_LIBRARY_PATH=$<TARGET_FILE_DIR:dccuda> DCCUDA_CUFFT_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_cufft.so)
+               DCCUDA_CUFFT_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_cufft.so
+               DCCUDA_NCCL_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_nccl.so
+               LD_LIBRARY_PATH=$<TARGET_FILE_DIR:dccuda>)
 add_test(NAME zig.tests COMMAND ${_dczig_env} ${_dczig_extra}/dccuda-zig-tests)
 add_test(NAME zig.saxpy COMMAND ${_dczig_env} ${_dczig_extra}/dccuda-zig-saxpy 100000)
 add_test(NAME zig.bench_smoke COMMAND ${_dczig_env} ${_dczig_extra}/dccuda-zig-bench --bursts 3 --burst-size 16)
@@ -120,6 +122,7 @@ add_test(NAME zig.build_test
   COMMAND ${CMAKE_COMMAND} -E env DCCUDA_DRIVER_LIBRARY=${DCFAKE_PATH} DCCUDA_CACHE_DIR=${DCTEST_CACHE_DIR}
           DCCUDA_CUBLAS_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_cublas.so
           DCCUDA_CUFFT_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_cufft.so
+          DCCUDA_NCCL_LIBRARY=${PROJECT_BINARY_DIR}/tests/libdcfake_nccl.so
           ${_dczig} build test --summary none ${_dczig_cache}
           -Dlib-dir=$<TARGET_FILE_DIR:dccuda> -Dtarget=${DCCUDA_ZIG_TARGET}
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}/bindings/zig)

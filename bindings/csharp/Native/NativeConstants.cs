@@ -51,6 +51,7 @@ namespace Dccuda.Interop
         public const int DC_HANDLE_LIBRARY = 13;
         public const int DC_HANDLE_BLAS = 14;
         public const int DC_HANDLE_FFT_PLAN = 15;
+        public const int DC_HANDLE_COMM = 16;
 
         public const int DC_LIMIT_STACK_SIZE = 0;
         public const int DC_LIMIT_PRINTF_FIFO_SIZE = 1;
@@ -277,5 +278,26 @@ namespace Dccuda.Interop
 
         public const int DC_FFT_FORWARD = -1;
         public const int DC_FFT_INVERSE = 1;
+
+        public const int DC_NCCL_UNIQUE_ID_BYTES = 128;
+
+        public const int DC_NCCL_INT8 = 1;
+        public const int DC_NCCL_UINT8 = 2;
+        public const int DC_NCCL_INT32 = 3;
+        public const int DC_NCCL_UINT32 = 4;
+        public const int DC_NCCL_INT64 = 5;
+        public const int DC_NCCL_UINT64 = 6;
+        public const int DC_NCCL_FLOAT16 = 7;
+        public const int DC_NCCL_FLOAT32 = 8;
+        public const int DC_NCCL_FLOAT64 = 9;
+        public const int DC_NCCL_BFLOAT16 = 10;
+
+        public const int DC_NCCL_SUM = 1;
+        public const int DC_NCCL_PROD = 2;
+        public const int DC_NCCL_MIN = 3;
+        public const int DC_NCCL_MAX = 4;
+        public const int DC_NCCL_AVG = 5;
+
+        public const int DC_COMM_SPLIT_NO_COLOR = -1;
     }
 }

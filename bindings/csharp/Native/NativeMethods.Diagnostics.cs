@@ -338,5 +338,205 @@ namespace Dccuda.Interop
         public static extern
 #endif
             int dc_fft_plan_cache_trim(IntPtr device, uint keep);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_nccl_library_version")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_nccl_library_version", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_nccl_library_version(int* version);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_nccl_unique_id")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_nccl_unique_id", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_nccl_unique_id(void* bytes, ulong size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_init_rank")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_init_rank", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_comm_init_rank(IntPtr device, int nranks, void* id, ulong id_size, int rank, IntPtr* comm);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_init_all")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_init_all", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_comm_init_all(void* ordinals, int count, IntPtr* comms);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_split")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_split", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_comm_split(IntPtr comm, int color, int key, IntPtr* @out);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_abort")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_abort", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_comm_abort(IntPtr comm);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_release")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_release", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            void dc_comm_release(IntPtr comm);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_async_error")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_async_error", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_comm_async_error(IntPtr comm, int* nccl_result);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_rank")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_rank", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_comm_rank(IntPtr comm, int* rank);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_count")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_count", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_comm_count(IntPtr comm, int* count);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_device_ordinal")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_device_ordinal", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_comm_device_ordinal(IntPtr comm, int* ordinal);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_all_reduce")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_all_reduce", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_comm_all_reduce(IntPtr comm, IntPtr send, ulong send_offset, IntPtr recv, ulong recv_offset, ulong count, int datatype, int op, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_broadcast")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_broadcast", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_comm_broadcast(IntPtr comm, IntPtr send, ulong send_offset, IntPtr recv, ulong recv_offset, ulong count, int datatype, int root, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_reduce")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_reduce", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_comm_reduce(IntPtr comm, IntPtr send, ulong send_offset, IntPtr recv, ulong recv_offset, ulong count, int datatype, int op, int root, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_all_gather")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_all_gather", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_comm_all_gather(IntPtr comm, IntPtr send, ulong send_offset, IntPtr recv, ulong recv_offset, ulong send_count, int datatype, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_reduce_scatter")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_reduce_scatter", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_comm_reduce_scatter(IntPtr comm, IntPtr send, ulong send_offset, IntPtr recv, ulong recv_offset, ulong recv_count, int datatype, int op, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_send")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_send", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_comm_send(IntPtr comm, IntPtr send, ulong send_offset, ulong count, int datatype, int peer, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_comm_recv")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_comm_recv", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_comm_recv(IntPtr comm, IntPtr recv, ulong recv_offset, ulong count, int datatype, int peer, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_nccl_group_start")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_nccl_group_start", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_nccl_group_start();
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_nccl_group_end")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_nccl_group_end", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_nccl_group_end();
     }
 }

@@ -92,6 +92,8 @@ namespace Dccuda
         Pool = C.DC_HANDLE_POOL,
         /// <summary>DC_HANDLE_LIBRARY</summary>
         Library = C.DC_HANDLE_LIBRARY,
+        /// <summary>DC_HANDLE_COMM</summary>
+        Comm = C.DC_HANDLE_COMM,
     }
 
     /// <summary>DC_PEER_ATTRIBUTE_*.</summary>

@@ -51,3 +51,16 @@
 %typemap(cstype) int32_t *archs "int[]"
 %typemap(csin) int32_t *archs "$csinput"
 %typemap(in) int32_t *archs %{ $1 = ($1_ltype)$input; %}
+
+/* NCCL's unique id (DC_NCCL_UNIQUE_ID_BYTES bytes): a C# byte[] pinned for the call,
+   written by dc_nccl_unique_id and read by dc_comm_init_rank. */
+%typemap(ctype) uint8_t *bytes "uint8_t *"
+%typemap(imtype, inattributes="[global::System.Runtime.InteropServices.Out]") uint8_t *bytes "byte[]"
+%typemap(cstype) uint8_t *bytes "byte[]"
+%typemap(csin) uint8_t *bytes "$csinput"
+%typemap(in) uint8_t *bytes %{ $1 = ($1_ltype)$input; %}
+%typemap(ctype) const uint8_t *id "const uint8_t *"
+%typemap(imtype, inattributes="[global::System.Runtime.InteropServices.In]") const uint8_t *id "byte[]"
+%typemap(cstype) const uint8_t *id "byte[]"
+%typemap(csin) const uint8_t *id "$csinput"
+%typemap(in) const uint8_t *id %{ $1 = ($1_ltype)$input; %}

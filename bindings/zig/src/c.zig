@@ -22,6 +22,7 @@ pub const Graph = @import("graph.zig").Graph;
 pub const Queue = @import("queue.zig").Queue;
 pub const Control = @import("queue.zig").Control;
 pub const Pool = @import("pool.zig").Pool;
+pub const Comm = @import("comm.zig").Comm;
 pub const Blas = @import("blas.zig").Blas;
 pub const FftPlan = @import("fft.zig").FftPlan;
 
@@ -132,6 +133,7 @@ pub const DC_HANDLE_POOL: i32 = 12;
 pub const DC_HANDLE_LIBRARY: i32 = 13;
 pub const DC_HANDLE_BLAS: i32 = 14;
 pub const DC_HANDLE_FFT_PLAN: i32 = 15;
+pub const DC_HANDLE_COMM: i32 = 16;
 
 pub extern "dccuda" fn dc_handle_count(handle_type: i32, count: ?*u64) dc_status;
 
@@ -1038,6 +1040,48 @@ pub extern "dccuda" fn dc_fft_plan_set_stream(plan: ?*FftPlan, stream: ?*Stream)
 pub extern "dccuda" fn dc_fft_plan_info_get(plan: ?*FftPlan, info: ?*dc_fft_plan_info) dc_status;
 pub extern "dccuda" fn dc_fft_execute(plan: ?*FftPlan, in: ?*Buffer, in_offset: u64, out: ?*Buffer, out_offset: u64, direction: i32) dc_status;
 pub extern "dccuda" fn dc_fft_plan_cache_trim(device: ?*Device, keep: u32) dc_status;
+
+pub const DC_NCCL_UNIQUE_ID_BYTES: i32 = 128;
+
+pub const DC_NCCL_INT8: i32 = 1;
+pub const DC_NCCL_UINT8: i32 = 2;
+pub const DC_NCCL_INT32: i32 = 3;
+pub const DC_NCCL_UINT32: i32 = 4;
+pub const DC_NCCL_INT64: i32 = 5;
+pub const DC_NCCL_UINT64: i32 = 6;
+pub const DC_NCCL_FLOAT16: i32 = 7;
+pub const DC_NCCL_FLOAT32: i32 = 8;
+pub const DC_NCCL_FLOAT64: i32 = 9;
+pub const DC_NCCL_BFLOAT16: i32 = 10;
+
+pub const DC_NCCL_SUM: i32 = 1;
+pub const DC_NCCL_PROD: i32 = 2;
+pub const DC_NCCL_MIN: i32 = 3;
+pub const DC_NCCL_MAX: i32 = 4;
+pub const DC_NCCL_AVG: i32 = 5;
+
+pub const DC_COMM_SPLIT_NO_COLOR: i32 = -1;
+
+pub extern "dccuda" fn dc_nccl_library_version(version: ?*i32) dc_status;
+pub extern "dccuda" fn dc_nccl_unique_id(bytes: ?*anyopaque, size: u64) dc_status;
+pub extern "dccuda" fn dc_comm_init_rank(device: ?*Device, nranks: i32, id: ?*const anyopaque, id_size: u64, rank: i32, comm: ?*?*Comm) dc_status;
+pub extern "dccuda" fn dc_comm_init_all(ordinals: ?*const anyopaque, count: i32, comms: ?*?*Comm) dc_status;
+pub extern "dccuda" fn dc_comm_split(comm: ?*Comm, color: i32, key: i32, out: ?*?*Comm) dc_status;
+pub extern "dccuda" fn dc_comm_abort(comm: ?*Comm) dc_status;
+pub extern "dccuda" fn dc_comm_release(comm: ?*Comm) void;
+pub extern "dccuda" fn dc_comm_async_error(comm: ?*Comm, nccl_result: ?*i32) dc_status;
+pub extern "dccuda" fn dc_comm_rank(comm: ?*Comm, rank: ?*i32) dc_status;
+pub extern "dccuda" fn dc_comm_count(comm: ?*Comm, count: ?*i32) dc_status;
+pub extern "dccuda" fn dc_comm_device_ordinal(comm: ?*Comm, ordinal: ?*i32) dc_status;
+pub extern "dccuda" fn dc_comm_all_reduce(comm: ?*Comm, send: ?*Buffer, send_offset: u64, recv: ?*Buffer, recv_offset: u64, count: u64, datatype: i32, op: i32, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_comm_broadcast(comm: ?*Comm, send: ?*Buffer, send_offset: u64, recv: ?*Buffer, recv_offset: u64, count: u64, datatype: i32, root: i32, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_comm_reduce(comm: ?*Comm, send: ?*Buffer, send_offset: u64, recv: ?*Buffer, recv_offset: u64, count: u64, datatype: i32, op: i32, root: i32, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_comm_all_gather(comm: ?*Comm, send: ?*Buffer, send_offset: u64, recv: ?*Buffer, recv_offset: u64, send_count: u64, datatype: i32, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_comm_reduce_scatter(comm: ?*Comm, send: ?*Buffer, send_offset: u64, recv: ?*Buffer, recv_offset: u64, recv_count: u64, datatype: i32, op: i32, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_comm_send(comm: ?*Comm, send: ?*Buffer, send_offset: u64, count: u64, datatype: i32, peer: i32, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_comm_recv(comm: ?*Comm, recv: ?*Buffer, recv_offset: u64, count: u64, datatype: i32, peer: i32, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_nccl_group_start() dc_status;
+pub extern "dccuda" fn dc_nccl_group_end() dc_status;
 
 /// The structs of the header, in header order: layout.zig prints these and the
 /// tests check that each `struct_size` default is the struct's own size.

@@ -96,6 +96,7 @@ pub const HandleType = enum(i32) {
     graph = c.DC_HANDLE_GRAPH,
     pool = c.DC_HANDLE_POOL,
     library = c.DC_HANDLE_LIBRARY,
+    comm = c.DC_HANDLE_COMM,
     _,
 };
 

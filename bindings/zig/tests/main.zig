@@ -15,8 +15,7 @@ test "every declaration of the binding compiles" {
         dc.Graph,     dc.Program,  dc.Module,        dc.Function,   dc.Launch,       dc.CompileOptions,
         dc.LastError, dc.Location, dc.ModuleOptions, dc.DeviceInfo, dc.LaunchConfig, dc.Arg,
         dc.Queue,     dc.Control,  dc.MemOp,        dc.LinkInput,  dc.LinkOptions,
-        dc.Telemetry, dc.KernelLibrary, dc.Blas,
-        dc.Telemetry, dc.KernelLibrary, dc.FftPlan,
+        dc.Telemetry, dc.KernelLibrary, dc.Blas, dc.FftPlan, dc.Comm,
     }) |T| std.testing.refAllDecls(T);
 }
 
@@ -29,6 +28,7 @@ test {
     _ = @import("link_test.zig");
     _ = @import("kernel_library_test.zig");
     _ = @import("fft_test.zig");
+    _ = @import("comm_test.zig");
     _ = @import("launch_test.zig");
     _ = @import("owned_test.zig");
     _ = @import("graph_build_test.zig");

@@ -55,3 +55,4 @@
     scalar x;                                      \
     scalar y;                                      \
   } name;
+#define DC_NCCL_ENTRY(ret, name, params) typedef ret (*PFN_##name) params;

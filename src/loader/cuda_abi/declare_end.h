@@ -25,3 +25,4 @@
 #undef DC_CUBLAS_ENTRY
 #undef DC_CUFFT_ENTRY
 #undef DC_CUFFT_COMPLEX
+#undef DC_NCCL_ENTRY

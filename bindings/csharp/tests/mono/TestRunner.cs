@@ -23,7 +23,7 @@ namespace Dccuda.Tests
         {
             typeof(CoreTests), typeof(DeviceTests), typeof(BufferTests), typeof(StreamTests),
             typeof(CompileTests), typeof(LinkTests), typeof(LaunchTests), typeof(GraphBuildTests), typeof(QueueTests), typeof(Copies2D3DTests), typeof(AsyncTests), typeof(LifetimeTests), typeof(RegressionTests), typeof(DiagnosticsTests),
-            typeof(MemoryWave2Tests), typeof(LibraryTests), typeof(BlasTests), typeof(FftTests),
+            typeof(MemoryWave2Tests), typeof(LibraryTests), typeof(BlasTests), typeof(FftTests), typeof(CommunicatorTests),
             typeof(FaultTests),
         };
 

@@ -89,6 +89,7 @@ pub const DC_HANDLE_POOL: i32 = 12;
 pub const DC_HANDLE_LIBRARY: i32 = 13;
 pub const DC_HANDLE_BLAS: i32 = 14;
 pub const DC_HANDLE_FFT_PLAN: i32 = 15;
+pub const DC_HANDLE_COMM: i32 = 16;
 /// Bytes of stack per GPU thread (deep recursion, large local arrays).
 pub const DC_LIMIT_STACK_SIZE: i32 = 0;
 /// Bytes of the FIFO device printf writes into (output past it is lost).
@@ -473,6 +474,27 @@ pub const DC_FFT_DOUBLE: i32 = 2;
 pub const DC_FFT_FORWARD: i32 = -1;
 /// exp(+2 pi i jk/n): C2C and C2R
 pub const DC_FFT_INVERSE: i32 = 1;
+pub const DC_NCCL_UNIQUE_ID_BYTES: i32 = 128;
+pub const DC_NCCL_INT8: i32 = 1;
+pub const DC_NCCL_UINT8: i32 = 2;
+pub const DC_NCCL_INT32: i32 = 3;
+pub const DC_NCCL_UINT32: i32 = 4;
+pub const DC_NCCL_INT64: i32 = 5;
+pub const DC_NCCL_UINT64: i32 = 6;
+/// IEEE half precision.
+pub const DC_NCCL_FLOAT16: i32 = 7;
+pub const DC_NCCL_FLOAT32: i32 = 8;
+pub const DC_NCCL_FLOAT64: i32 = 9;
+/// bfloat16 (NCCL 2.10 and newer).
+pub const DC_NCCL_BFLOAT16: i32 = 10;
+pub const DC_NCCL_SUM: i32 = 1;
+pub const DC_NCCL_PROD: i32 = 2;
+pub const DC_NCCL_MIN: i32 = 3;
+pub const DC_NCCL_MAX: i32 = 4;
+/// The sum divided by the rank count (NCCL 2.10 and newer; integer types
+/// divide as integers).
+pub const DC_NCCL_AVG: i32 = 5;
+pub const DC_COMM_SPLIT_NO_COLOR: i32 = -1;
 
 // ---------------------------------------------------------------------------
 // Handles: opaque, only ever behind a pointer; not Send or Sync by themselves.
@@ -568,6 +590,13 @@ pub struct dc_pool_s {
 }
 /// The `dc_pool` handle (NULL = no handle).
 pub type dc_pool = *mut dc_pool_s;
+#[repr(C)]
+pub struct dc_comm_s {
+    _private: [u8; 0],
+    _not_send_sync_or_unpin: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+/// The `dc_comm` handle (NULL = no handle).
+pub type dc_comm = *mut dc_comm_s;
 #[repr(C)]
 pub struct dc_blas_s {
     _private: [u8; 0],
@@ -3526,6 +3555,153 @@ extern "C" {
     /// and work areas. Live plans are not touched. Any thread.
     /// Errors: DC_ERROR_INVALID_HANDLE.
     pub fn dc_fft_plan_cache_trim(device: dc_device, keep: u32) -> dc_status;
+
+    /// The NCCL version, major*10000 + minor*100 + patch (22809 for 2.28.9),
+    /// loading NCCL if it was not. Any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL out), DC_ERROR_NOT_SUPPORTED (no
+    /// usable NCCL: the message names what was tried and how to provide it).
+    pub fn dc_nccl_library_version(version: *mut i32) -> dc_status;
+
+    /// A new unique id for dc_comm_init_rank (ncclGetUniqueId), written as
+    /// DC_NCCL_UNIQUE_ID_BYTES bytes to `bytes` for the caller to hand to every
+    /// rank by its own means. Made once per communicator, by one process (rank 0 by
+    /// custom); it also starts NCCL's bootstrap listener in that process. Any thread.
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL bytes, size not
+    /// DC_NCCL_UNIQUE_ID_BYTES), DC_ERROR_NOT_SUPPORTED (no NCCL), DC_ERROR_DRIVER
+    /// (NCCL failed: its message is quoted).
+    pub fn dc_nccl_unique_id(bytes: *mut u8, size: u64) -> dc_status;
+
+    /// Join communicator `id` (dc_nccl_unique_id's bytes, the same in every rank)
+    /// as rank `rank` of `nranks`, on `device` (ncclCommInitRank). Blocks until all
+    /// nranks ranks have joined: each rank calls it from its own process or
+    /// thread, or, for several ranks from one thread, between dc_nccl_group_start
+    /// and dc_nccl_group_end (the comms are then usable after group end). The comm
+    /// keeps the device alive; release it with dc_comm_release.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL id or out,
+    /// id_size not DC_NCCL_UNIQUE_ID_BYTES, nranks \< 1, rank outside 0..nranks-1),
+    /// DC_ERROR_NOT_SUPPORTED (no NCCL), DC_ERROR_INVALID_STATE (NCCL refused the
+    /// use: a rank joined twice), DC_ERROR_DRIVER (NCCL failed: its message is
+    /// quoted), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_comm_init_rank(device: dc_device, nranks: i32, id: *const u8, id_size: u64, rank: i32, comm: *mut dc_comm) -> dc_status;
+
+    /// One communicator over `count` devices of this process (ncclCommInitAll):
+    /// comms\[i\] is rank i, on the device of ordinal ordinals\[i\] (as dc_device_open
+    /// takes it; the comm opens the device and keeps it alive); each a handle of
+    /// its own, released with dc_comm_release. A device may not appear twice. Any
+    /// thread; blocks until the communicator is built. On failure every comms\[i\]
+    /// is NULL (only comms\[0\] when count is not a device count).
+    /// Errors: DC_ERROR_INVALID_ARGUMENT (NULL array, count outside 1 .. the
+    /// number of devices, a device twice; nothing is written to comms then),
+    /// DC_ERROR_NO_DEVICE (an ordinal the driver does not have), DC_ERROR_NO_DRIVER,
+    /// DC_ERROR_NOT_SUPPORTED (no NCCL), DC_ERROR_INVALID_STATE, DC_ERROR_DRIVER
+    /// (NCCL failed), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_comm_init_all(ordinals: *const i32, count: i32, comms: *mut dc_comm) -> dc_status;
+
+    /// Split a communicator (ncclCommSplit, NCCL 2.18+): every rank of `comm`
+    /// calls it (from its own thread, or grouped from one thread); the ranks that
+    /// pass the same `color` form a new communicator, ordered by `key` (ties by
+    /// their old rank). A rank passing DC_COMM_SPLIT_NO_COLOR joins none: *out is
+    /// then NULL and the call succeeds. The new comm is on the same device.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out, a
+    /// color below -1), DC_ERROR_NOT_SUPPORTED (NCCL older than 2.18: the message
+    /// names the version), DC_ERROR_INVALID_STATE (the comm was aborted),
+    /// DC_ERROR_DRIVER (NCCL failed), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_comm_split(comm: dc_comm, color: i32, key: i32, out: *mut dc_comm) -> dc_status;
+
+    /// Abort the communicator (ncclCommAbort): its pending collectives stop, and a
+    /// thread waiting in one of them returns. The only call allowed while another
+    /// thread uses the comm: the way out of a hang (a peer that died). The comm is
+    /// unusable afterwards (every collective fails with DC_ERROR_INVALID_STATE);
+    /// release the handle as usual. Aborting again does nothing.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_DRIVER (NCCL failed).
+    pub fn dc_comm_abort(comm: dc_comm) -> dc_status;
+
+    /// Release a communicator handle: unless it was aborted, the comm is finalised
+    /// (ncclCommFinalize, which waits for its pending work, where NCCL has it) and
+    /// destroyed (ncclCommDestroy) when no call holds it any more. NULL is
+    /// ignored. Not while another thread uses the same comm.
+    pub fn dc_comm_release(comm: dc_comm);
+
+    /// The communicator's asynchronous error (ncclCommGetAsyncError): 0 when it is
+    /// healthy, else NCCL's ncclResult_t (e.g. 6, a remote error: a peer failed);
+    /// such a comm should be aborted. Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+    /// DC_ERROR_INVALID_STATE (the comm was aborted), DC_ERROR_DRIVER (NCCL failed).
+    pub fn dc_comm_async_error(comm: dc_comm, nccl_result: *mut i32) -> dc_status;
+
+    /// This comm's rank (0 .. count-1). Any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out),
+    /// DC_ERROR_INVALID_STATE (a comm split inside a group that has not ended, or
+    /// aborted before its rank was known), DC_ERROR_DRIVER (NCCL failed).
+    pub fn dc_comm_rank(comm: dc_comm, rank: *mut i32) -> dc_status;
+
+    /// The number of ranks of the communicator. Any thread.
+    /// Errors: as dc_comm_rank.
+    pub fn dc_comm_count(comm: dc_comm, count: *mut i32) -> dc_status;
+
+    /// The ordinal of the device this comm runs on (as dc_device_open takes it).
+    /// Any thread. Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out).
+    pub fn dc_comm_device_ordinal(comm: dc_comm, ordinal: *mut i32) -> dc_status;
+
+    /// All-reduce (ncclAllReduce): every rank's `count` elements at send+send_offset
+    /// reduced with `op`, the result in every rank's recv+recv_offset. send and recv
+    /// may be the same buffer (in place when the offsets are equal too). Enqueued
+    /// on `stream`; returns before it runs (see the section's threads paragraph).
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (unknown
+    /// datatype or op, an op the NCCL loaded lacks, a buffer or stream on another
+    /// device than the comm's, host memory), DC_ERROR_OUT_OF_RANGE (count x element
+    /// size past a buffer's end, or overflowing), DC_ERROR_INVALID_STATE (the comm
+    /// was aborted), DC_ERROR_NOT_SUPPORTED (no NCCL, bfloat16 or avg before NCCL
+    /// 2.10), DC_ERROR_DRIVER (NCCL failed: its message is quoted), DC_ERROR_CONTEXT_LOST.
+    pub fn dc_comm_all_reduce(comm: dc_comm, send: dc_buffer, send_offset: u64, recv: dc_buffer, recv_offset: u64, count: u64, datatype: i32, op: i32, stream: dc_stream) -> dc_status;
+
+    /// Broadcast (ncclBroadcast): rank `root`'s `count` elements at send+send_offset
+    /// copied to every rank's recv+recv_offset. `send` is read on the root only:
+    /// other ranks may pass NULL. Errors: as dc_comm_all_reduce, and
+    /// DC_ERROR_INVALID_ARGUMENT (root outside 0..count-1, NULL send on the root).
+    pub fn dc_comm_broadcast(comm: dc_comm, send: dc_buffer, send_offset: u64, recv: dc_buffer, recv_offset: u64, count: u64, datatype: i32, root: i32, stream: dc_stream) -> dc_status;
+
+    /// Reduce (ncclReduce): every rank's `count` elements reduced with `op` into
+    /// rank `root`'s recv+recv_offset. `recv` is written on the root only: other
+    /// ranks may pass NULL. Errors: as dc_comm_all_reduce, and
+    /// DC_ERROR_INVALID_ARGUMENT (root outside the ranks, NULL recv on the root).
+    pub fn dc_comm_reduce(comm: dc_comm, send: dc_buffer, send_offset: u64, recv: dc_buffer, recv_offset: u64, count: u64, datatype: i32, op: i32, root: i32, stream: dc_stream) -> dc_status;
+
+    /// All-gather (ncclAllGather): every rank's `send_count` elements at
+    /// send+send_offset, rank i's placed at element i*send_count of every rank's
+    /// recv+recv_offset, which must hold nranks*send_count elements.
+    /// Errors: as dc_comm_all_reduce.
+    pub fn dc_comm_all_gather(comm: dc_comm, send: dc_buffer, send_offset: u64, recv: dc_buffer, recv_offset: u64, send_count: u64, datatype: i32, stream: dc_stream) -> dc_status;
+
+    /// Reduce-scatter (ncclReduceScatter): the ranks' nranks*recv_count elements at
+    /// send+send_offset reduced with `op`; rank i receives block i (recv_count
+    /// elements) at recv+recv_offset. Errors: as dc_comm_all_reduce.
+    pub fn dc_comm_reduce_scatter(comm: dc_comm, send: dc_buffer, send_offset: u64, recv: dc_buffer, recv_offset: u64, recv_count: u64, datatype: i32, op: i32, stream: dc_stream) -> dc_status;
+
+    /// Send `count` elements at send+send_offset to rank `peer` (ncclSend, NCCL
+    /// 2.7+), which receives them with dc_comm_recv of the same count and datatype.
+    /// Sends and receives that must progress together (an exchange) go in one
+    /// group. Errors: as dc_comm_all_reduce, and DC_ERROR_INVALID_ARGUMENT (peer
+    /// outside the ranks).
+    pub fn dc_comm_send(comm: dc_comm, send: dc_buffer, send_offset: u64, count: u64, datatype: i32, peer: i32, stream: dc_stream) -> dc_status;
+
+    /// Receive `count` elements from rank `peer` into recv+recv_offset (ncclRecv,
+    /// NCCL 2.7+). Errors: as dc_comm_send.
+    pub fn dc_comm_recv(comm: dc_comm, recv: dc_buffer, recv_offset: u64, count: u64, datatype: i32, peer: i32, stream: dc_stream) -> dc_status;
+
+    /// Start a group (ncclGroupStart): the collectives, sends, receives, inits and
+    /// splits of the calling thread up to the matching dc_nccl_group_end are
+    /// issued together (several ranks from one thread; exchanges). Groups nest;
+    /// per thread. A call refused by dccuda's checks inside a group adds nothing
+    /// to it. Errors: DC_ERROR_NOT_SUPPORTED (no NCCL), DC_ERROR_DRIVER.
+    pub fn dc_nccl_group_start() -> dc_status;
+
+    /// End the group (ncclGroupEnd): issues what it holds (the outermost end) and
+    /// returns once it is enqueued (inits and splits: once they are done).
+    /// Errors: DC_ERROR_NOT_SUPPORTED (no NCCL), DC_ERROR_INVALID_STATE (no group
+    /// was started, or NCCL found the group's calls mismatched), DC_ERROR_DRIVER
+    /// (NCCL failed: its message is quoted).
+    pub fn dc_nccl_group_end() -> dc_status;
 }
 
 /// Every public struct with its fields, in declaration order: what the layout report
@@ -3605,6 +3781,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_HANDLE_LIBRARY);
         $m!(DC_HANDLE_BLAS);
         $m!(DC_HANDLE_FFT_PLAN);
+        $m!(DC_HANDLE_COMM);
         $m!(DC_LIMIT_STACK_SIZE);
         $m!(DC_LIMIT_PRINTF_FIFO_SIZE);
         $m!(DC_LIMIT_MALLOC_HEAP_SIZE);
@@ -3785,5 +3962,22 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_FFT_DOUBLE);
         $m!(DC_FFT_FORWARD);
         $m!(DC_FFT_INVERSE);
+        $m!(DC_NCCL_UNIQUE_ID_BYTES);
+        $m!(DC_NCCL_INT8);
+        $m!(DC_NCCL_UINT8);
+        $m!(DC_NCCL_INT32);
+        $m!(DC_NCCL_UINT32);
+        $m!(DC_NCCL_INT64);
+        $m!(DC_NCCL_UINT64);
+        $m!(DC_NCCL_FLOAT16);
+        $m!(DC_NCCL_FLOAT32);
+        $m!(DC_NCCL_FLOAT64);
+        $m!(DC_NCCL_BFLOAT16);
+        $m!(DC_NCCL_SUM);
+        $m!(DC_NCCL_PROD);
+        $m!(DC_NCCL_MIN);
+        $m!(DC_NCCL_MAX);
+        $m!(DC_NCCL_AVG);
+        $m!(DC_COMM_SPLIT_NO_COLOR);
     };
 }

@@ -54,6 +54,7 @@ use std::path::PathBuf;
 mod blas;
 mod buffer;
 mod callback;
+mod comm;
 mod compile;
 mod device;
 mod diagnostics;
@@ -74,6 +75,7 @@ mod stream_uses;
 
 pub use blas::{blas_library_version, Blas, BlasElement, BlasOp, Matrix};
 pub use buffer::{BufferKind, CopyPath, DeviceBuffer, Location, RegisteredBuffer};
+pub use comm::{group, nccl_version, unique_id, Comm, NcclType, ReduceOp};
 pub use compile::{cache_clear, cache_directory, cache_directory_path, CacheSource, CompileOptions, Output, Program};
 pub use device::{Device, DeviceInfo, Limit};
 pub use diagnostics::{clear_logger, handle_report, set_logger, telemetry_library, Level, Log, Record, Telemetry};
