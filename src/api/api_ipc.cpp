@@ -214,6 +214,7 @@ DC_API dc_status dc_pool_import_ipc(dc_device device, const void* handle, uint64
     require_arg(pool, "pool");
     IpcBlob blob = read_blob(handle, size, IpcBlob::kPool);
     require_linux();
+    forbid_in_host_callback();
     int fd = take_exporters_fd(blob);
     // The copy is this call's: the driver keeps what it needs of the pool.
     struct CloseCopy {
@@ -227,7 +228,7 @@ DC_API dc_status dc_pool_import_ipc(dc_device device, const void* handle, uint64
 
 DC_API dc_status dc_pool_export_fd(dc_pool pool, int32_t* fd) {
   return guarded("dc_pool_export_fd", [&] {
-    if (fd) *fd = -1;
+    clear_out(fd);
     forbid_after_fork();
     Pinned<Pool> p = pin<Pool>(pool, "pool");
     require_arg(fd, "fd");
@@ -260,10 +261,10 @@ DC_API dc_status dc_buffer_import_ipc_from_pool(dc_pool pool, const void* handle
     require_arg(buffer, "buffer");
     IpcBlob blob = read_blob(handle, size, IpcBlob::kPoolMemory);
     require_linux();
+    forbid_in_host_callback();
     if (!p->imported())
       fail(DC_ERROR_INVALID_ARGUMENT, "pool was made in this process (dc_pool_create); pass the pool imported from "
            "the exporter with dc_pool_import_ipc or dc_pool_import_fd");
-    forbid_in_host_callback();
     p->check_usable();
     ContextScope bind(p->device());
     Ref<Buffer> b = Buffer::import_from_pool(*p, blob.driver, blob.offset, blob.size);

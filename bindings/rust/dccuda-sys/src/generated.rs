@@ -1937,7 +1937,9 @@ extern "C" {
     /// for sending to another process yourself (a Unix socket with SCM_RIGHTS)
     /// where dc_pool_import_ipc cannot take it. The descriptor is the pool's: it
     /// stays open while the pool lives and is closed when the pool is destroyed;
-    /// do not close it (send it, or dup it). -1 on failure. Threads: any thread.
+    /// do not close it (send it, or dup it). On failure *fd is 0, as every out
+    /// value (a failed call gives no descriptor: check the status). Threads: any
+    /// thread.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL fd),
     /// DC_ERROR_NOT_SUPPORTED (a pool made without DC_POOL_EXPORTABLE, an imported
     /// pool; not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
