@@ -1480,7 +1480,8 @@ DC_API dc_status dc_vmm_set_access(dc_device device, DC_NATIVE uint64_t address,
  * (dc_buffer_import_ipc_from_pool). The pool travels as a file descriptor of
  * the exporter, which the importer takes with pidfd_getfd (Linux 5.6 and
  * later; the same user, and Yama's ptrace_scope permitting: 0, or the
- * importer an ancestor of the exporter). Where the system refuses that, send
+ * importer an ancestor of the exporter, or named by the exporter with
+ * prctl(PR_SET_PTRACER)). Where the system refuses that, send
  * the descriptor yourself over a Unix socket (SCM_RIGHTS): dc_pool_export_fd
  * gives it, dc_pool_import_fd takes it. An imported pool holds only imported
  * buffers: allocating from it is refused. Lifetimes: an imported buffer keeps

@@ -90,7 +90,8 @@ int take_exporters_fd(const IpcBlob& blob) {
     case EACCES:
       fail(DC_ERROR_NOT_SUPPORTED, "the system does not let this process take process %u's pool descriptor "
            "(pidfd_getfd: %s; another user, or Yama's kernel.yama.ptrace_scope above 0 for a process that is not an "
-           "ancestor); run both as one user with ptrace_scope 0, %s", blob.process, std::strerror(error), way_out);
+           "ancestor); run both as one user, and have the exporter allow this process with "
+           "prctl(PR_SET_PTRACER, pid), %s", blob.process, std::strerror(error), way_out);
     case ENOSYS:
       fail(DC_ERROR_NOT_SUPPORTED, "this kernel lacks pidfd_open/pidfd_getfd (Linux 5.6 and later); %s", way_out);
     case ESRCH:
