@@ -95,6 +95,20 @@ Ref<Pool> Pool::import_fd(Ref<Device> device, int fd) {
   }
   if (r != CUDA_SUCCESS) p->pool_ = nullptr;
   check(r, "cuMemPoolImportFromShareableHandle", &d);
+  // This process maps the pool's memory for the devices granted access to it
+  // here: as NVIDIA's IPC sample does, grant the importing device read-write
+  // access unless it has it already.
+  CUmemLocation here{};
+  here.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  here.id = d.ordinal();
+  CUmemAccess_flags granted = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+  check(driver_api().cuMemPoolGetAccess(&granted, p->pool_, &here), "cuMemPoolGetAccess", &d);
+  if (granted != CU_MEM_ACCESS_FLAGS_PROT_READWRITE) {
+    CUmemAccessDesc desc{};
+    desc.location = here;
+    desc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    check(driver_api().cuMemPoolSetAccess(p->pool_, &desc, 1), "cuMemPoolSetAccess", &d);
+  }
   return p;
 }
 

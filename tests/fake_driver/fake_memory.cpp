@@ -509,6 +509,22 @@ CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc* ma
 }
 FAKE_EXPORT(cuMemPoolSetAccess, 11020)
 
+CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags* flags, CUmemoryPool pool, CUmemLocation* location) {
+  FAKE_ENTER(cuMemPoolGetAccess);
+  FAKE_REQUIRE_CONTEXT();
+  if (!flags || !location) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Pool* p = live_pool(pool);
+  if (!p || location->type != CU_MEM_LOCATION_TYPE_DEVICE || !device(location->id)) return CUDA_ERROR_INVALID_VALUE;
+  // The owning device always has access; others what cuMemPoolSetAccess granted.
+  auto it = p->access.find(location->id);
+  *flags = location->id == p->ordinal ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+           : it == p->access.end()    ? CU_MEM_ACCESS_FLAGS_PROT_NONE
+                                      : static_cast<CUmemAccess_flags>(it->second);
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuMemPoolGetAccess, 11020)
+
 CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr* dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream) {
   FAKE_ENTER(cuMemAllocFromPoolAsync);
   FAKE_REQUIRE_CONTEXT();
