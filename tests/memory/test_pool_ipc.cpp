@@ -7,6 +7,7 @@
 // descriptor with pidfd_getfd is allowed, so the one-process round trip goes
 // through the same system calls as two processes do. Two real processes on a
 // GPU: test_ipc_processes.cpp.
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -200,7 +201,14 @@ TEST_F(PoolIpcTest, BytesOfTheWrongKindAreRefusedWithTheWayOut) {
   EXPECT_DC_ERROR(dc_pool_import_ipc(device_, pool_bytes, sizeof pool_bytes, nullptr), DC_ERROR_INVALID_ARGUMENT,
                   "pool is NULL");
   EXPECT_EQ(p, nullptr);
-  ASSERT_DC_OK(dc_pool_import_ipc(device_, pool_bytes, sizeof pool_bytes, &p));
+  // The checks of the bytes come before the driver: they need an imported
+  // pool, which the fake makes in the exporting process (a real driver may not).
+  dc_status imported = dc_pool_import_ipc(device_, pool_bytes, sizeof pool_bytes, &p);
+  if (imported != DC_SUCCESS) {
+    ASSERT_EQ(dctest::fake_driver(), nullptr) << dc_last_error_message();
+    std::printf("the driver refused to import the pool in its own process: %s\n", dc_last_error_message());
+    ASSERT_DC_OK(dc_pool_create(device_, 0, 0, &p));  // what follows checks the bytes, refused before the pool is used
+  }
   EXPECT_DC_ERROR(dc_buffer_import_ipc_from_pool(p, memory, sizeof memory, &b), DC_ERROR_INVALID_ARGUMENT,
                   "not the bytes of an exported buffer of an exportable pool");
   EXPECT_DC_ERROR(dc_buffer_import_ipc_from_pool(p, pool_bytes, sizeof pool_bytes, &b), DC_ERROR_INVALID_ARGUMENT,
@@ -237,7 +245,14 @@ TEST_F(PoolIpcTest, APoolReleasedByTheExporterIsNoLongerImported) {
   ASSERT_DC_OK(dc_pool_export_ipc(pool, bytes, sizeof bytes));
   dc_pool_release(pool);
   dc_pool p = nullptr;
-  EXPECT_DC_ERROR(dc_pool_import_ipc(device_, bytes, sizeof bytes, &p), DC_ERROR_INVALID_ARGUMENT, "descriptor");
+  if (dctest::fake_driver()) {
+    EXPECT_DC_ERROR(dc_pool_import_ipc(device_, bytes, sizeof bytes, &p), DC_ERROR_INVALID_ARGUMENT, "descriptor");
+  } else {
+    // A real driver handed another file may answer with another failure than the fake's.
+    dc_status s = dc_pool_import_ipc(device_, bytes, sizeof bytes, &p);
+    EXPECT_TRUE(s == DC_ERROR_INVALID_ARGUMENT || s == DC_ERROR_DRIVER) << dc_status_name(s) << ": "
+                                                                         << dc_last_error_message();
+  }
   EXPECT_EQ(p, nullptr);
 }
 
