@@ -1472,10 +1472,13 @@ DC_API dc_status dc_vmm_set_access(dc_device device, DC_NATIVE uint64_t address,
  * dc_buffer or dc_event of its own. Linux only (the driver's legacy IPC).
  *
  * What can be exported: device memory from cuMemAlloc (DC_ALLOC_NO_POOL,
- * dc_buffer_alloc_pitched) and views of it; events created with
- * DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING. Pinned host memory,
- * registered host memory, managed memory, memory from a pool (dccuda's or a
- * dc_pool), growable buffers and memory dccuda does not own are refused.
+ * dc_buffer_alloc_pitched) and views of it; memory allocated from a dc_pool
+ * created with DC_POOL_EXPORTABLE and views of it (see "Pools across
+ * processes" below); events created with DC_EVENT_INTERPROCESS |
+ * DC_EVENT_DISABLE_TIMING. Pinned host memory, registered host memory, managed
+ * memory, memory of dccuda's own pool or of a dc_pool made without
+ * DC_POOL_EXPORTABLE, growable buffers and memory dccuda does not own are
+ * refused (DC_ERROR_NOT_SUPPORTED, naming what to use instead).
  *
  * Lifetimes: an imported buffer does not own the memory: the exporter must
  * keep its buffer alive until every importer has finished using the memory
@@ -1485,6 +1488,25 @@ DC_API dc_status dc_vmm_set_access(dc_device device, DC_NATIVE uint64_t address,
  * last record. A process cannot import what it exported itself (the driver's
  * rule). Copies and kernels in the two processes are ordered only by what the
  * processes do: record an event after writing, wait for it before reading.
+ *
+ * Pools across processes: the exporter creates a dc_pool with
+ * DC_POOL_EXPORTABLE, allocates from it and exports the pool once
+ * (dc_pool_export_ipc) and each buffer (dc_buffer_export_ipc). The importer
+ * imports the pool (dc_pool_import_ipc), then each buffer into it
+ * (dc_buffer_import_ipc_from_pool). The pool travels as a file descriptor of
+ * the exporter, which the importer takes with pidfd_getfd (Linux 5.6 and
+ * later; the same user, and Yama's ptrace_scope permitting: 0, or the
+ * importer an ancestor of the exporter, or named by the exporter with
+ * prctl(PR_SET_PTRACER)). Where the system refuses that, send
+ * the descriptor yourself over a Unix socket (SCM_RIGHTS): dc_pool_export_fd
+ * gives it, dc_pool_import_fd takes it. An imported pool holds only imported
+ * buffers: allocating from it is refused. Lifetimes: an imported buffer keeps
+ * its imported pool alive and is freed (cuMemFree) when released; the
+ * importer must release every imported buffer before the exporter releases
+ * the buffer it exported (the driver's rule: the importer frees first), and
+ * the exporter must keep its pool until every import of it is done. Memory
+ * allocated in stream order may be used by the importer only after the
+ * allocation's stream reached it: record an event after allocating.
  */
 
 /* Sizes of the IPC functions. */
@@ -1495,7 +1517,9 @@ DC_CONSTANTS(dc_ipc_sizes, values, int32_t)
 /**
  * Export `buffer` for another process: writes DC_IPC_HANDLE_SIZE bytes to
  * `handle` (`size` >= DC_IPC_HANDLE_SIZE). The buffer must be device memory
- * from cuMemAlloc (see above); a view exports its own range.
+ * from cuMemAlloc or from a DC_POOL_EXPORTABLE dc_pool (see above; the latter
+ * is imported with dc_buffer_import_ipc_from_pool); a view exports its own
+ * range. Threads: any thread.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
  * below DC_IPC_HANDLE_SIZE), DC_ERROR_NOT_SUPPORTED (memory that cannot be
  * exported, named with what to use instead; not Linux), DC_ERROR_CONTEXT_LOST,
@@ -1511,7 +1535,9 @@ DC_API dc_status dc_buffer_export_ipc(dc_buffer buffer, DC_OUT DC_ARRAY(size) vo
  * the exporter's reaches it through peer access, enabled as needed.
  * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
  * out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported buffer,
- * a handle this process exported, memory the exporter has freed),
+ * a handle this process exported, memory the exporter has freed, the bytes of
+ * a buffer of an exportable pool: import the pool and use
+ * dc_buffer_import_ipc_from_pool),
  * DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
  */
 DC_API dc_status dc_buffer_import_ipc(dc_device device, DC_IN DC_ARRAY(size) const void* handle, uint64_t size,
@@ -1538,6 +1564,84 @@ DC_API dc_status dc_event_export_ipc(dc_event event, DC_OUT DC_ARRAY(size) void*
  */
 DC_API dc_status dc_event_import_ipc(dc_device device, DC_IN DC_ARRAY(size) const void* handle, uint64_t size,
                                      DC_OUT DC_OWNED dc_event* event);
+
+/**
+ * Export `pool` (created with DC_POOL_EXPORTABLE) for another process: writes
+ * DC_IPC_HANDLE_SIZE bytes to `handle`, naming this process and the pool's
+ * file descriptor (cuMemPoolExportToShareableHandle, made at the first export
+ * and closed when the pool is destroyed). The bytes stay valid while the pool
+ * lives here. Threads: any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
+ * below DC_IPC_HANDLE_SIZE), DC_ERROR_NOT_SUPPORTED (a pool made without
+ * DC_POOL_EXPORTABLE, an imported pool; not Linux), DC_ERROR_CONTEXT_LOST,
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_export_ipc(dc_pool pool, DC_OUT DC_ARRAY(size) void* handle, uint64_t size);
+
+/**
+ * Import a pool another process exported (dc_pool_export_ipc) on `device`:
+ * takes a copy of the exporter's descriptor (pidfd_open, pidfd_getfd), imports
+ * the pool (cuMemPoolImportFromShareableHandle) and closes the copy. The
+ * caller owns the new handle; buffers imported into it keep it alive. The
+ * pool only holds imported buffers (dc_buffer_import_ipc_from_pool):
+ * dc_buffer_alloc_from_pool refuses it, and it cannot be exported again.
+ * Threads: any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+ * out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported pool, an
+ * exporter that no longer runs or no longer has the pool, a pool the device's
+ * driver refuses), DC_ERROR_NOT_SUPPORTED (the system refuses to hand over the
+ * descriptor: another user, Yama's ptrace_scope, a kernel before 5.6; use
+ * dc_pool_export_fd and dc_pool_import_fd over a Unix socket instead; a device
+ * without pools; not Linux), DC_ERROR_IO (another failure to take the
+ * descriptor), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_import_ipc(dc_device device, DC_IN DC_ARRAY(size) const void* handle, uint64_t size,
+                                    DC_OUT DC_OWNED dc_pool* pool);
+
+/**
+ * The file descriptor that shares `pool` (created with DC_POOL_EXPORTABLE),
+ * for sending to another process yourself (a Unix socket with SCM_RIGHTS)
+ * where dc_pool_import_ipc cannot take it. The descriptor is the pool's: it
+ * stays open while the pool lives and is closed when the pool is destroyed;
+ * do not close it (send it, or dup it). On failure *fd is 0, as every out
+ * value (a failed call gives no descriptor: check the status). Threads: any
+ * thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL fd),
+ * DC_ERROR_NOT_SUPPORTED (a pool made without DC_POOL_EXPORTABLE, an imported
+ * pool; not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_export_fd(dc_pool pool, DC_OUT int32_t* fd);
+
+/**
+ * Import a pool from `fd`, a descriptor of this process for another process's
+ * exported pool (received over a Unix socket from dc_pool_export_fd), on
+ * `device`; as dc_pool_import_ipc otherwise. The call does not take `fd`: the
+ * caller closes it (at once is fine: the driver keeps the pool).
+ * Threads: any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out, a
+ * negative fd, a descriptor the driver does not take for a pool),
+ * DC_ERROR_NOT_SUPPORTED (a device without pools; not Linux),
+ * DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_pool_import_fd(dc_device device, int32_t fd, DC_OUT DC_OWNED dc_pool* pool);
+
+/**
+ * Import a buffer another process allocated from an exportable pool and
+ * exported (dc_buffer_export_ipc) into `pool`, that pool as imported here
+ * (dc_pool_import_ipc or dc_pool_import_fd): a DC_BUFFER_WRAPPED_DEVICE buffer
+ * over the exported range (cuMemPoolImportPointer), on the pool's device,
+ * usable in copies and as a kernel argument. The caller owns it; it keeps the
+ * pool alive, and releasing it frees the import (cuMemFree), which must happen
+ * before the exporter releases its buffer (see "Pools across processes").
+ * Threads: any thread.
+ * Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+ * out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported buffer of
+ * an exportable pool, a pool not imported, memory the driver does not find in
+ * that pool), DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST,
+ * DC_ERROR_DRIVER.
+ */
+DC_API dc_status dc_buffer_import_ipc_from_pool(dc_pool pool, DC_IN DC_ARRAY(size) const void* handle,
+                                                uint64_t size, DC_OUT DC_OWNED dc_buffer* buffer);
 
 /* =========================================================================
  * Streams and events
@@ -1634,7 +1738,8 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_device_enable_peer_access, dc_device_disable_peer_access,
  *   dc_pool_create, dc_pool_set_access, dc_buffer_alloc_from_pool,
  *   dc_buffer_alloc_growable, dc_buffer_grow, dc_buffer_import_ipc,
- *   dc_event_import_ipc, dc_vmm_reserve, dc_vmm_free, dc_vmm_create,
+ *   dc_event_import_ipc, dc_pool_import_ipc, dc_pool_import_fd,
+ *   dc_buffer_import_ipc_from_pool, dc_vmm_reserve, dc_vmm_free, dc_vmm_create,
  *   dc_vmm_release, dc_vmm_map, dc_vmm_unmap, dc_vmm_set_access,
  *   dc_stream_create, dc_stream_synchronize, dc_stream_query,
  *   dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,

@@ -147,6 +147,11 @@ Ref<Buffer> Buffer::alloc_device_async(Stream& stream, uint64_t size, uint32_t f
 
 Ref<Buffer> Buffer::alloc_from_pool(Pool& pool, Stream* stream, uint64_t size) {
   Device& d = pool.device();
+  // The driver's rule: an imported pool holds only memory imported into it.
+  if (pool.imported())
+    fail(DC_ERROR_INVALID_ARGUMENT, "pool was imported from another process (dc_pool_import_ipc), and the driver "
+         "allocates nothing from an imported pool; import the exporter's buffers with "
+         "dc_buffer_import_ipc_from_pool, or allocate from a pool of this process");
   MemoryState& state = memory_state(d);
   require_fits(d, state, size);
   if (pool.max_size() != 0 && size > pool.max_size())
@@ -249,14 +254,39 @@ Ref<Buffer> Buffer::import_ipc(Ref<Device> device, const void* driver_handle, ui
   return b;
 }
 
-void Buffer::export_ipc(void* driver_handle, uint64_t* offset) const {
+Ref<Buffer> Buffer::import_from_pool(Pool& pool, const void* share_data, uint64_t offset, uint64_t size) {
+  Device& d = pool.device();
+  Ref<Buffer> b =
+      Ref<Buffer>::adopt(new Buffer(pool.device_ref(), DC_BUFFER_WRAPPED_DEVICE, Memory::PoolImported, size, 0));
+  CUmemPoolPtrExportData data;
+  std::memcpy(&data, share_data, sizeof data);
+  CUdeviceptr base = 0;
+  CUresult r = driver_api().cuMemPoolImportPointer(&base, pool.handle(), &data);
+  if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_INVALID_HANDLE || r == CUDA_ERROR_NOT_FOUND)
+    fail_cuda(DC_ERROR_INVALID_ARGUMENT, r, "the driver refused the exported pool memory (cuMemPoolImportPointer: %s); "
+              "import it into the pool it was allocated from (dc_pool_import_ipc of that pool), while the exporter's "
+              "buffer lives", cuda_error_name(r));
+  check(r, "cuMemPoolImportPointer", &d);
+  b->ipc_base_ = base;
+  b->address_ = b->device_address_ = base + offset;
+  // The imported pool outlives the cuMemFree of this memory (members die after the destructor's body).
+  b->owner_ = Ref<Object>::share(&pool);
+  return b;
+}
+
+bool Buffer::export_ipc(void* driver_handle, uint64_t* offset) const {
   const Buffer& root = parent_ ? *parent_ : *this;
   const char* refusal = nullptr;
+  const Pool* pool = dynamic_cast<const Pool*>(root.owner_.get());
   switch (root.memory_) {
     case Memory::Driver: break;
     case Memory::Pool:
-      refusal = "memory from a stream-ordered pool cannot be exported with the driver's IPC handles; allocate it with "
-                "DC_ALLOC_NO_POOL";
+      if (!pool)
+        refusal = "memory from dccuda's own stream-ordered pool cannot be exported; allocate it with DC_ALLOC_NO_POOL, "
+                  "or from a dc_pool created with DC_POOL_EXPORTABLE";
+      else if (!(pool->flags() & DC_POOL_EXPORTABLE))
+        refusal = "the buffer's dc_pool was created without DC_POOL_EXPORTABLE, so its memory cannot be exported; "
+                  "allocate from a pool created with DC_POOL_EXPORTABLE, or with DC_ALLOC_NO_POOL";
       break;
     case Memory::Pinned:
     case Memory::Registered:
@@ -270,16 +300,24 @@ void Buffer::export_ipc(void* driver_handle, uint64_t* offset) const {
       refusal = "a growable buffer cannot be exported; use a buffer allocated with DC_ALLOC_NO_POOL";
       break;
     case Memory::Imported:
+    case Memory::PoolImported:
     case Memory::Borrowed:
       refusal = "the buffer does not own its memory (wrapped, imported or a module global); export it from the "
                 "buffer that allocated it";
       break;
   }
   if (refusal) fail(DC_ERROR_NOT_SUPPORTED, "%s", refusal);
+  *offset = view_offset_;
+  if (root.memory_ == Memory::Pool) {
+    CUmemPoolPtrExportData data{};
+    check(driver_api().cuMemPoolExportPointer(&data, root.address_), "cuMemPoolExportPointer", &device());
+    std::memcpy(driver_handle, &data, sizeof data);
+    return true;
+  }
   CUipcMemHandle h{};
   check(driver_api().cuIpcGetMemHandle(&h, root.address_), "cuIpcGetMemHandle", &device());
   std::memcpy(driver_handle, &h, sizeof h);
-  *offset = view_offset_;
+  return false;
 }
 
 Ref<Buffer> Buffer::wrap_device(Ref<Device> device, CUdeviceptr pointer, uint64_t size) {
@@ -446,6 +484,11 @@ void Buffer::free_memory(Stream* last) noexcept {
     case Memory::Imported:
       wait_quietly(last);
       release_quietly([&] { return api.cuIpcCloseMemHandle(ipc_base_); });
+      return;
+    case Memory::PoolImported:
+      // The driver requires the import freed before the exporter frees: work on it must end first.
+      wait_quietly(last);
+      release_quietly([&] { return api.cuMemFree(ipc_base_); });
       return;
     case Memory::Virtual:
       if (defer_behind_resident(last)) return;

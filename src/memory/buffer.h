@@ -47,6 +47,7 @@ class Buffer : public DeviceObject {
     Borrowed,    // a wrapped pointer or a module global: nothing to free
     Virtual,     // a growable buffer (memory/virtual_range.h): unmap, release, free the range
     Imported,    // another process's memory (cuIpcOpenMemHandle): cuIpcCloseMemHandle
+    PoolImported,  // another process's pool memory (cuMemPoolImportPointer): cuMemFree, as the driver requires
   };
 
   // Every factory needs the device's context bound and takes checked
@@ -70,9 +71,16 @@ class Buffer : public DeviceObject {
   // Another process's memory (core/ipc_blob.h, checked by the caller): mapped
   // with cuIpcOpenMemHandle, unmapped when the buffer dies.
   static Ref<Buffer> import_ipc(Ref<Device> device, const void* driver_handle, uint64_t offset, uint64_t size);
-  // The driver's interprocess handle (64 bytes) of the allocation and this
-  // buffer's offset in it; NOT_SUPPORTED for memory that cannot be shared.
-  void export_ipc(void* driver_handle, uint64_t* offset) const;
+  // Memory another process allocated from its exportable pool (`pool`, from
+  // Pool::import_fd): `share_data` is cuMemPoolExportPointer's 64 bytes, the
+  // buffer the range [offset, offset + size) of that allocation. Keeps the
+  // pool alive; freed with cuMemFree when the buffer dies.
+  static Ref<Buffer> import_from_pool(Pool& pool, const void* share_data, uint64_t offset, uint64_t size);
+  // The driver's 64 bytes that share the allocation and this buffer's offset
+  // in it: cuMemPoolExportPointer's for memory of a DC_POOL_EXPORTABLE pool
+  // (returns true), cuIpcGetMemHandle's for cuMemAlloc memory (false);
+  // NOT_SUPPORTED for memory that cannot be shared.
+  bool export_ipc(void* driver_handle, uint64_t* offset) const;
   static Ref<Buffer> wrap_device(Ref<Device> device, CUdeviceptr pointer, uint64_t size);
   static Ref<Buffer> register_host(Ref<Device> device, void* host, uint64_t size, uint32_t flags);
   // A module's __device__ variable (DC_BUFFER_MODULE_GLOBAL): keeps `owner`

@@ -7,6 +7,7 @@
 #include "device/quiet_context.h"
 #include "loader/driver.h"
 #include "memory/memory_state.h"
+#include "platform/process_fd.h"
 
 namespace dc {
 
@@ -75,7 +76,61 @@ Ref<Pool> Pool::create(Ref<Device> device, uint64_t max_size, uint32_t flags) {
   return p;
 }
 
+Ref<Pool> Pool::import_fd(Ref<Device> device, int fd) {
+  Device& d = *device;
+  if (!d.limits().memory_pools)
+    fail(DC_ERROR_NOT_SUPPORTED, "device %d has no stream-ordered memory pools, so it cannot import one; import on a "
+         "device with pools", d.ordinal());
+  Ref<Pool> p = Ref<Pool>::adopt(new Pool(std::move(device), 0, 0));
+  p->imported_ = true;
+  // A POSIX descriptor travels as the pointer-sized handle's value (the driver's convention).
+  void* handle = reinterpret_cast<void*>(static_cast<uintptr_t>(fd));
+  CUresult r = driver_api().cuMemPoolImportFromShareableHandle(&p->pool_, handle,
+                                                                CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+  if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_INVALID_HANDLE || r == CUDA_ERROR_INVALID_DEVICE) {
+    p->pool_ = nullptr;
+    fail_cuda(DC_ERROR_INVALID_ARGUMENT, r, "the driver refused descriptor %d as a shared pool "
+              "(cuMemPoolImportFromShareableHandle: %s); pass a descriptor of a pool created with DC_POOL_EXPORTABLE "
+              "(dc_pool_export_fd), imported on a device of the same kind", fd, cuda_error_name(r));
+  }
+  if (r != CUDA_SUCCESS) p->pool_ = nullptr;
+  check(r, "cuMemPoolImportFromShareableHandle", &d);
+  // This process maps the pool's memory for the devices granted access to it
+  // here: as NVIDIA's IPC sample does, grant the importing device read-write
+  // access unless it has it already.
+  CUmemLocation here{};
+  here.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  here.id = d.ordinal();
+  CUmemAccess_flags granted = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+  check(driver_api().cuMemPoolGetAccess(&granted, p->pool_, &here), "cuMemPoolGetAccess", &d);
+  if (granted != CU_MEM_ACCESS_FLAGS_PROT_READWRITE) {
+    CUmemAccessDesc desc{};
+    desc.location = here;
+    desc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    check(driver_api().cuMemPoolSetAccess(p->pool_, &desc, 1), "cuMemPoolSetAccess", &d);
+  }
+  return p;
+}
+
+int Pool::export_fd() {
+  if (imported_)
+    fail(DC_ERROR_NOT_SUPPORTED, "the pool was imported from another process; export the pool from the process "
+         "that created it");
+  if (!(flags_ & DC_POOL_EXPORTABLE))
+    fail(DC_ERROR_NOT_SUPPORTED, "the pool was created without DC_POOL_EXPORTABLE, so the driver cannot share it; "
+         "create it with dc_pool_create(..., DC_POOL_EXPORTABLE, ...)");
+  std::lock_guard<std::mutex> g(export_lock_);
+  if (export_fd_ >= 0) return export_fd_;
+  int fd = -1;
+  check(driver_api().cuMemPoolExportToShareableHandle(&fd, pool_, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+        "cuMemPoolExportToShareableHandle", &device());
+  export_fd_ = fd;
+  return fd;
+}
+
 Pool::~Pool() {
+  // The descriptor is the process's whatever became of the context.
+  platform::close_fd(export_fd_);
   // Made before dc_device_reset: the pool died with the old context.
   if (!pool_ || !current()) return;
   QuietContextScope bind(device());

@@ -8,6 +8,7 @@
 #include "loader/cuda_abi/driver_abi.h"
 
 #include <cstdint>
+#include <mutex>
 
 #include "dccuda.h"
 #include "device/device.h"
@@ -20,9 +21,18 @@ class Pool : public DeviceObject {
 
   // The device's context must be bound; flags are checked by the entry point.
   static Ref<Pool> create(Ref<Device> device, uint64_t max_size, uint32_t flags);
+  // Another process's exportable pool, from a descriptor of this process for
+  // it (the caller keeps and closes `fd`). Allocation from it is refused: it
+  // only holds memory imported with Buffer::import_from_pool.
+  static Ref<Pool> import_fd(Ref<Device> device, int fd);
   ~Pool() override;
 
   CUmemoryPool handle() const noexcept { return pool_; }
+  bool imported() const noexcept { return imported_; }
+  // The descriptor that shares the pool (cuMemPoolExportToShareableHandle),
+  // made at the first call and closed with the pool; NOT_SUPPORTED for a pool
+  // made without DC_POOL_EXPORTABLE, or imported. Bind the context first.
+  int export_fd();
   uint32_t flags() const noexcept { return flags_; }
   uint64_t max_size() const noexcept { return max_size_; }
 
@@ -39,6 +49,10 @@ class Pool : public DeviceObject {
       : DeviceObject(HandleType::Pool, std::move(device)), flags_(flags), max_size_(max_size) {}
 
   CUmemoryPool pool_ = nullptr;
+  // Guards export_fd_'s creation (threads may export the pool at once).
+  std::mutex export_lock_;
+  int export_fd_ = -1;
+  bool imported_ = false;
   uint32_t flags_;
   uint64_t max_size_;
 };

@@ -160,7 +160,8 @@ FAKE_API int dcfake_current_device(void) {
 FAKE_API long dcfake_live(const char* kind) {
   static const char* const known[] = {"allocations", "host_allocations", "managed", "registrations", "pools",
                                       "streams", "events", "modules", "graphs", "graph_execs", "primary_retains",
-                                      "link_states", "reservations", "physical", "ipc_opens", "libraries"};
+                                      "link_states", "reservations", "physical", "ipc_opens", "libraries",
+                                      "pool_imports", "pool_imports_orphaned"};
   bool ok = false;
   for (const char* k : known) ok = ok || std::strcmp(k, kind) == 0;
   if (!ok) return -1;

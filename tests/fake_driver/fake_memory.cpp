@@ -12,29 +12,10 @@
 
 namespace fake {
 
-struct Pool {
-  Context* ctx = nullptr;
-  int ordinal = 0;
-  cuuint64_t release_threshold = 0;
-  // Freed blocks the pool keeps for reuse (size -> address), as a real pool
-  // keeps physical memory mapped up to its release threshold.
-  std::multimap<size_t, void*> cached;
-  size_t cached_bytes = 0;
-  bool is_default = false;  // the device's implicit pool (cuMemAllocAsync)
-  std::map<int, int> access;  // device ordinal -> CUmemAccess_flags granted by cuMemPoolSetAccess
-  // Statistics as a real pool keeps them (CU_MEMPOOL_ATTR_*_MEM_*): reserved
-  // is what is in use plus what is cached; the high-water marks reset to the
-  // current values when 0 is set.
-  size_t used_bytes = 0;
-  size_t used_high = 0;
-  size_t reserved_high = 0;
-  size_t max_size = 0;        // CUmemPoolProps::maxSize (0: no limit but the device)
-  int reuse[3] = {1, 1, 1};   // the three reuse attributes (on by default)
-  void note_high() {
-    if (used_bytes > used_high) used_high = used_bytes;
-    if (used_bytes + cached_bytes > reserved_high) reserved_high = used_bytes + cached_bytes;
-  }
-};
+std::map<Pool*, bool>& pools() {
+  static auto* m = new std::map<Pool*, bool>;
+  return *m;
+}
 
 namespace {
 
@@ -44,10 +25,6 @@ constexpr size_t kAlignment = 256;  // what cuMemAlloc guarantees
 
 std::map<uintptr_t, Allocation>& allocations() {
   static auto* m = new std::map<uintptr_t, Allocation>;
-  return *m;
-}
-std::map<Pool*, bool>& pools() {
-  static auto* m = new std::map<Pool*, bool>;
   return *m;
 }
 std::map<int, Pool*>& default_pools() {
@@ -120,6 +97,7 @@ void trim_pool(Pool* pool, size_t keep) {
 void drop_allocation(std::map<uintptr_t, Allocation>::iterator it) {
   Allocation a = it->second;
   allocations().erase(it);
+  if (a.pool) forget_pool_imports(a.base);
   if (a.vmm) return;  // fake_virtual.cpp owns the pages
   live_add(live_kind(a.kind), -1);
   void* p = reinterpret_cast<void*>(a.base);
@@ -147,6 +125,10 @@ void drop_allocation(std::map<uintptr_t, Allocation>::iterator it) {
 void destroy_pool(Pool* pool) {
   trim_pool(pool, 0);
   pools().erase(pool);
+  forget_pool_exports(pool);
+  // Imports of it in this process (fake_ipc.cpp) name it no more.
+  for (auto& [other, live] : pools())
+    if (other->imported_from == pool) other->imported_from = nullptr;
   if (!pool->is_default) live_add("pools", -1);
   // Allocations still out keep a dangling pool pointer no more: they are
   // freed for good when they come back.
@@ -186,10 +168,14 @@ void drop_context(Context* ctx) {
 }
 ResetHook g_reset_hook(drop_context);
 
+}  // namespace
+
 Pool* live_pool(CUmemoryPool handle) {
   Pool* p = reinterpret_cast<Pool*>(handle);
   return pools().count(p) ? p : nullptr;
 }
+
+namespace {
 
 CUresult pool_alloc(CUdeviceptr* dptr, size_t size, Pool* pool, CUstream hStream) {
   if (!dptr) return CUDA_ERROR_INVALID_VALUE;
@@ -387,6 +373,8 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr dptr) {
   FAKE_ENTER(cuMemFree);
   FAKE_REQUIRE_CONTEXT();
   std::lock_guard<std::recursive_mutex> g(lock());
+  // Memory imported from a pool (cuMemPoolImportPointer) is freed with cuMemFree: the import goes, not the memory.
+  if (free_pool_import(static_cast<uintptr_t>(dptr))) return CUDA_SUCCESS;
   auto it = allocations().find(static_cast<uintptr_t>(dptr));
   if (it == allocations().end() || it->second.vmm ||
       (it->second.kind != MemKind::Device && it->second.kind != MemKind::Managed))
@@ -415,6 +403,7 @@ CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool* pool, const CUmemPoolProps* props
   std::lock_guard<std::recursive_mutex> g(lock());
   if (!device(props->location.id)) return CUDA_ERROR_INVALID_DEVICE;
   Pool* p = new Pool;
+  p->exportable = props->handleTypes == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
   p->max_size = props->maxSize;
   p->ctx = context_of_device(props->location.id);
   p->ordinal = props->location.id;
@@ -520,12 +509,29 @@ CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc* ma
 }
 FAKE_EXPORT(cuMemPoolSetAccess, 11020)
 
+CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags* flags, CUmemoryPool pool, CUmemLocation* location) {
+  FAKE_ENTER(cuMemPoolGetAccess);
+  FAKE_REQUIRE_CONTEXT();
+  if (!flags || !location) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::recursive_mutex> g(lock());
+  Pool* p = live_pool(pool);
+  if (!p || location->type != CU_MEM_LOCATION_TYPE_DEVICE || !device(location->id)) return CUDA_ERROR_INVALID_VALUE;
+  // The owning device always has access; others what cuMemPoolSetAccess granted.
+  auto it = p->access.find(location->id);
+  *flags = location->id == p->ordinal ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+           : it == p->access.end()    ? CU_MEM_ACCESS_FLAGS_PROT_NONE
+                                      : static_cast<CUmemAccess_flags>(it->second);
+  return CUDA_SUCCESS;
+}
+FAKE_EXPORT(cuMemPoolGetAccess, 11020)
+
 CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr* dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream) {
   FAKE_ENTER(cuMemAllocFromPoolAsync);
   FAKE_REQUIRE_CONTEXT();
   std::lock_guard<std::recursive_mutex> g(lock());
   Pool* p = live_pool(pool);
-  if (!p) {
+  // An imported pool holds only imported memory (the driver's rule).
+  if (!p || p->imported) {
     if (dptr) *dptr = 0;
     return CUDA_ERROR_INVALID_VALUE;
   }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -36,7 +37,51 @@ enum class MemKind {
   Registered,  // cuMemHostRegister (the caller's memory: never freed by the fake)
 };
 
-struct Pool;
+// A stream-ordered pool (cuMemPoolCreate, a device's default pool, or one
+// imported from an exported descriptor).
+struct Pool {
+  Context* ctx = nullptr;
+  int ordinal = 0;
+  cuuint64_t release_threshold = 0;
+  // Freed blocks the pool keeps for reuse (size -> address), as a real pool
+  // keeps physical memory mapped up to its release threshold.
+  std::multimap<size_t, void*> cached;
+  size_t cached_bytes = 0;
+  bool is_default = false;  // the device's implicit pool (cuMemAllocAsync)
+  std::map<int, int> access;  // device ordinal -> CUmemAccess_flags granted by cuMemPoolSetAccess
+  // Statistics as a real pool keeps them (CU_MEMPOOL_ATTR_*_MEM_*): reserved
+  // is what is in use plus what is cached; the high-water marks reset to the
+  // current values when 0 is set.
+  size_t used_bytes = 0;
+  size_t used_high = 0;
+  size_t reserved_high = 0;
+  size_t max_size = 0;        // CUmemPoolProps::maxSize (0: no limit but the device)
+  int reuse[3] = {1, 1, 1};   // the three reuse attributes (on by default)
+  bool exportable = false;    // made with CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+  // Imported (cuMemPoolImportFromShareableHandle, fake_ipc.cpp): holds no
+  // allocations of its own; names the exported pool while that lives.
+  bool imported = false;
+  Pool* imported_from = nullptr;
+  void note_high() {
+    if (used_bytes > used_high) used_high = used_bytes;
+    if (used_bytes + cached_bytes > reserved_high) reserved_high = used_bytes + cached_bytes;
+  }
+};
+
+// The pool `handle` names if it is live, or nullptr. Callers hold fake::lock().
+Pool* live_pool(CUmemoryPool handle);
+// Every pool live now (value unused). Callers hold fake::lock().
+std::map<Pool*, bool>& pools();
+
+// Pool sharing (fake_ipc.cpp); callers hold fake::lock(). The pool is being
+// destroyed: its exported descriptors name nothing more.
+void forget_pool_exports(Pool* pool);
+// The pool allocation at `base` is being freed: imports of it still open
+// are dropped (counted as "pool_imports_orphaned": the driver requires the
+// importer to free first).
+void forget_pool_imports(uintptr_t base);
+// cuMemFree of an imported pool pointer: true if `p` was one (one import fewer).
+bool free_pool_import(uintptr_t p);
 
 struct Allocation {
   uintptr_t base = 0;

@@ -22,7 +22,8 @@ TEST_F(IpcTest, OnlyDeviceMemoryFromCuMemAllocIsExported) {
   ASSERT_DC_OK(dc_pool_create(device_, 0, 0, &pool));
   dc_buffer from_pool = nullptr;
   ASSERT_DC_OK(dc_buffer_alloc_from_pool(pool, nullptr, 4096, &from_pool));
-  EXPECT_DC_ERROR(dc_buffer_export_ipc(from_pool, handle, sizeof handle), DC_ERROR_NOT_SUPPORTED, "stream-ordered pool");
+  EXPECT_DC_ERROR(dc_buffer_export_ipc(from_pool, handle, sizeof handle), DC_ERROR_NOT_SUPPORTED,
+                  "without DC_POOL_EXPORTABLE");
   dc_buffer pinned = nullptr, managed = nullptr, growable = nullptr, wrapped = nullptr;
   ASSERT_DC_OK(dc_buffer_alloc_pinned(device_, 4096, DC_ALLOC_DEVICE_MAPPED, &pinned));
   EXPECT_DC_ERROR(dc_buffer_export_ipc(pinned, handle, sizeof handle), DC_ERROR_NOT_SUPPORTED, "host memory");

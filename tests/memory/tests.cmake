@@ -4,6 +4,7 @@ set(DCTEST_MEMORY ${CMAKE_CURRENT_SOURCE_DIR}/memory)
 
 dc_test(test_buffer SOURCES ${DCTEST_MEMORY}/test_buffer.cpp ${DCTEST_MEMORY}/test_view.cpp
   ${DCTEST_MEMORY}/test_pool.cpp ${DCTEST_MEMORY}/test_growable.cpp ${DCTEST_MEMORY}/test_ipc.cpp
+  ${DCTEST_MEMORY}/test_pool_ipc.cpp
   ${DCTEST_MEMORY}/test_vmm.cpp
   LABELS threads memcheck)
 dc_test(test_copy SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_fill.cpp ${DCTEST_MEMORY}/test_copy_2d.cpp

@@ -932,7 +932,9 @@ FACTS = {
         baseline=[OK, ARG, "DC_ERROR_DRIVER"],
         ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
         extra=[("an event's bytes", {"handle": "fx.ipc_event_bytes"}, ARG, "not the bytes of an exported buffer"),
-               ("bytes that are no export", {"handle": "fx.host"}, ARG, "not the bytes of an exported buffer")],
+               ("bytes that are no export", {"handle": "fx.host"}, ARG, "not the bytes of an exported buffer"),
+               ("a buffer of an exportable pool", {"handle": "fx.ipc_pool_buffer_bytes"}, ARG,
+                "dc_buffer_import_ipc_from_pool")],
     ),
     "dc_event_export_ipc": dict(
         valid={"event": "fx.ipc_event", "handle": "fx.host", "size": "DC_IPC_HANDLE_SIZE"},
@@ -944,6 +946,44 @@ FACTS = {
         baseline=[OK, ARG, "DC_ERROR_DRIVER"],
         ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
         extra=[("a buffer's bytes", {"handle": "fx.ipc_buffer_bytes"}, ARG, "not the bytes of an exported event")],
+    ),
+    # Pools across processes (Linux): the fixture's exportable pool, its 64-byte buffer, and the
+    # pool imported in the fixture's own process (the fake allows it; where a real driver refuses,
+    # the import cases are skipped).
+    "dc_pool_export_ipc": dict(
+        valid={"pool": "fx.export_pool", "handle": "fx.host", "size": "DC_IPC_HANDLE_SIZE"},
+        ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
+        extra=[("a pool made without DC_POOL_EXPORTABLE", {"pool": "fx.pool"}, NOT_SUPPORTED, "DC_POOL_EXPORTABLE")],
+        skip_if=("!fx.export_pool", "pools are shared on Linux only"),
+    ),
+    "dc_pool_import_ipc": dict(
+        valid={"handle": "fx.ipc_pool_bytes", "size": "DC_IPC_HANDLE_SIZE"},
+        baseline=[OK, ARG, NOT_SUPPORTED, "DC_ERROR_DRIVER"],
+        ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
+        extra=[("a buffer's bytes", {"handle": "fx.ipc_buffer_bytes"}, ARG, "not the bytes of an exported pool"),
+               ("bytes that are no export", {"handle": "fx.host"}, ARG, "not the bytes of an exported pool")],
+        skip_if=("!fx.export_pool", "pools are shared on Linux only"),
+    ),
+    "dc_pool_export_fd": dict(
+        valid={"pool": "fx.export_pool"},
+        extra=[("a pool made without DC_POOL_EXPORTABLE", {"pool": "fx.pool"}, NOT_SUPPORTED, "DC_POOL_EXPORTABLE")],
+        skip_if=("!fx.export_pool", "pools are shared on Linux only"),
+    ),
+    "dc_pool_import_fd": dict(
+        valid={"fd": "fx.export_pool_fd"},
+        baseline=[OK, ARG, "DC_ERROR_DRIVER"],
+        ints={"fd": ("bad", ["-1", I32_MIN], ARG)},
+        skip_if=("!fx.export_pool", "pools are shared on Linux only"),
+    ),
+    "dc_buffer_import_ipc_from_pool": dict(
+        valid={"pool": "fx.imported_pool", "handle": "fx.ipc_pool_buffer_bytes", "size": "DC_IPC_HANDLE_SIZE"},
+        baseline=[OK, ARG, "DC_ERROR_DRIVER"],
+        ints={"size": ("bad", ["0", "DC_IPC_HANDLE_SIZE - 1"], ARG)},
+        extra=[("a cuMemAlloc buffer's bytes", {"handle": "fx.ipc_buffer_bytes"}, ARG,
+                "not the bytes of an exported buffer of an exportable pool"),
+               ("a pool of this process, not the import", {"pool": "fx.export_pool"}, ARG,
+                "pass the pool imported from the exporter")],
+        skip_if=("!fx.imported_pool", "the driver refused to import the fixture's pool in its own process"),
     ),
     # Virtual memory pieces: the fixture's reservation (4 granules, the first mapped), a spare
     # physical allocation and an empty reservation; each valid call is undone after.

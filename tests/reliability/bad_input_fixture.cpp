@@ -195,6 +195,15 @@ std::string Fixture::open() {
   OPEN_STEP(dc_vmm_reserve(device, granularity, 0, &vmm_empty));
   OPEN_STEP(dc_buffer_export_ipc(no_pool, ipc_buffer_bytes, sizeof ipc_buffer_bytes));
   OPEN_STEP(dc_event_export_ipc(ipc_event, ipc_event_bytes, sizeof ipc_event_bytes));
+#if defined(__linux__)
+  OPEN_STEP(dc_pool_create(device, 0, DC_POOL_EXPORTABLE, &export_pool));
+  OPEN_STEP(dc_buffer_alloc_from_pool(export_pool, nullptr, 64, &export_pool_buffer));
+  OPEN_STEP(dc_pool_export_fd(export_pool, &export_pool_fd));
+  OPEN_STEP(dc_pool_export_ipc(export_pool, ipc_pool_bytes, sizeof ipc_pool_bytes));
+  OPEN_STEP(dc_buffer_export_ipc(export_pool_buffer, ipc_pool_buffer_bytes, sizeof ipc_pool_buffer_bytes));
+  // The fake imports in the exporting process; a real driver may refuse (then those cases are skipped).
+  if (dc_pool_import_fd(device, export_pool_fd, &imported_pool) != DC_SUCCESS) imported_pool = nullptr;
+#endif
   OPEN_STEP(dc_pool_create(device, 0, 0, &dead_pool));
   dc_pool_release(dead_pool);
   OPEN_STEP(dc_library_load(image, image_size, nullptr, &dead_library));
@@ -263,6 +272,9 @@ void Fixture::close() {
   dc_pool_release(pool);
   dc_buffer_release(growable);
   dc_event_release(ipc_event);
+  dc_pool_release(imported_pool);
+  dc_buffer_release(export_pool_buffer);
+  dc_pool_release(export_pool);
   if (vmm_mapped) {
     dc_vmm_unmap(device, vmm_reserved, granularity);
     dc_vmm_release(device, vmm_mapped);

@@ -81,6 +81,12 @@ struct Fixture {
   uint64_t vmm_empty = 0;              // dc_vmm_reserve: 1 granule, nothing mapped
   uint8_t ipc_buffer_bytes[DC_IPC_HANDLE_SIZE] = {};  // no_pool, exported
   uint8_t ipc_event_bytes[DC_IPC_HANDLE_SIZE] = {};   // ipc_event, exported
+  dc_pool export_pool = nullptr;       // DC_POOL_EXPORTABLE, no limit
+  dc_buffer export_pool_buffer = nullptr;  // 64 bytes of export_pool
+  int32_t export_pool_fd = -1;         // export_pool's descriptor (dc_pool_export_fd; the pool's own)
+  dc_pool imported_pool = nullptr;     // export_pool imported in this process (null where the driver refuses)
+  uint8_t ipc_pool_bytes[DC_IPC_HANDLE_SIZE] = {};         // export_pool, exported
+  uint8_t ipc_pool_buffer_bytes[DC_IPC_HANDLE_SIZE] = {};  // export_pool_buffer, exported
   dc_library library = nullptr;        // program's CUBIN, loaded once
   dc_blas blas = nullptr;              // on stream, host pointer mode (the fake cuBLAS in CI)
   dc_blas_gemm_desc blas_gemm_desc = DC_BLAS_GEMM_DESC_INIT;  // 16 x 16 F32: A buffer, B buffer2, C no_pool

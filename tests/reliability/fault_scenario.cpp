@@ -260,6 +260,30 @@ Outcome run_scenario(World& w) {
     STEP("dc_event_export_ipc", dc_event_export_ipc(shared, exported, sizeof exported));
     STEP("dc_event_import_ipc", dc_event_import_ipc(w.d0, exported, sizeof exported, &opened));
     keep(w.events, opened);
+#if defined(__linux__)
+    // Pools across processes, in one process as the fake models them (pidfd_getfd on our own descriptor).
+    dc_pool shared_pool = nullptr, imported_pool = nullptr;
+    dc_buffer in_shared = nullptr, pool_import = nullptr;
+    STEP("dc_pool_create exportable", dc_pool_create(w.d0, 0, DC_POOL_EXPORTABLE, &shared_pool));
+    keep(w.pools, shared_pool);
+    STEP("dc_buffer_alloc_from_pool exportable", dc_buffer_alloc_from_pool(shared_pool, nullptr, kSmall, &in_shared));
+    keep(w.buffers, in_shared);
+    STEP("dc_pool_export_ipc", dc_pool_export_ipc(shared_pool, exported, sizeof exported));
+    STEP("dc_pool_import_ipc", dc_pool_import_ipc(w.d0, exported, sizeof exported, &imported_pool));
+    keep(w.pools, imported_pool);
+    int32_t fd = -1;
+    dc_pool by_fd = nullptr;
+    STEP("dc_pool_export_fd", dc_pool_export_fd(shared_pool, &fd));
+    STEP("dc_pool_import_fd", dc_pool_import_fd(w.d0, fd, &by_fd));
+    keep(w.pools, by_fd);
+    STEP("dc_buffer_export_ipc pool memory", dc_buffer_export_ipc(in_shared, exported, sizeof exported));
+    STEP("dc_buffer_import_ipc_from_pool",
+         dc_buffer_import_ipc_from_pool(imported_pool, exported, sizeof exported, &pool_import));
+    // The importer frees first (the driver's rule): first in the release order.
+    if (pool_import) w.buffers.insert(w.buffers.begin(), pool_import);
+    uint32_t through = 1;
+    STEP("dc_buffer_write pool import", dc_buffer_write(pool_import, 0, &through, 4));
+#endif
   }
 
   // -- copies and fills -------------------------------------------------------------------------

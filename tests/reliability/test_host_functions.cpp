@@ -49,6 +49,12 @@ struct Objects {
   dc_library library = nullptr;  // the program's image, loaded once
   uint8_t ipc_buffer[DC_IPC_HANDLE_SIZE] = {};
   uint8_t ipc_event[DC_IPC_HANDLE_SIZE] = {};
+  dc_pool export_pool = nullptr;     // DC_POOL_EXPORTABLE, exported into ipc_pool and export_fd
+  dc_buffer pool_buffer = nullptr;   // of export_pool, exported into ipc_pool_buffer
+  dc_pool imported_pool = nullptr;   // export_pool imported here (null where the driver refuses that)
+  int32_t export_fd = -1;
+  uint8_t ipc_pool[DC_IPC_HANDLE_SIZE] = {};
+  uint8_t ipc_pool_buffer[DC_IPC_HANDLE_SIZE] = {};
   std::vector<uint8_t> host = std::vector<uint8_t>(4096, 1);
   dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
 };
@@ -99,6 +105,9 @@ std::vector<Case> refused_calls() {
       {"dc_buffer_grow", [](Objects& o) { return dc_buffer_grow(o.growable, 4u << 20); }},
       {"dc_buffer_import_ipc", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_import_ipc(o.device, o.ipc_buffer, sizeof o.ipc_buffer, &b); return cleared(s, b); }},
       {"dc_event_import_ipc", [](Objects& o) { dc_event e = sentinel<dc_event>(); dc_status s = dc_event_import_ipc(o.device, o.ipc_event, sizeof o.ipc_event, &e); return cleared(s, e); }},
+      {"dc_pool_import_ipc", [](Objects& o) { dc_pool p = sentinel<dc_pool>(); dc_status s = dc_pool_import_ipc(o.device, o.ipc_pool, sizeof o.ipc_pool, &p); return cleared(s, p); }},
+      {"dc_pool_import_fd", [](Objects& o) { dc_pool p = sentinel<dc_pool>(); dc_status s = dc_pool_import_fd(o.device, o.export_fd, &p); return cleared(s, p); }},
+      {"dc_buffer_import_ipc_from_pool", [](Objects& o) { dc_buffer b = sentinel<dc_buffer>(); dc_status s = dc_buffer_import_ipc_from_pool(o.imported_pool ? o.imported_pool : o.export_pool, o.ipc_pool_buffer, sizeof o.ipc_pool_buffer, &b); return cleared(s, b); }},
       {"dc_vmm_reserve", [](Objects& o) { uint64_t a = 1; dc_status s = dc_vmm_reserve(o.device, 2u << 20, 0, &a); if (s == DC_SUCCESS) dc_vmm_free(o.device, a, 2u << 20); return s; }},
       {"dc_vmm_free", [](Objects& o) { return dc_vmm_free(o.device, o.vmm_address, 2u << 20); }},
       {"dc_vmm_create", [](Objects& o) { uint64_t h = 1; dc_status s = dc_vmm_create(o.device, 2u << 20, &h); if (s == DC_SUCCESS) dc_vmm_release(o.device, h); return s; }},
@@ -290,6 +299,13 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   ASSERT_DC_OK(dc_buffer_export_ipc(o.no_pool, o.ipc_buffer, sizeof o.ipc_buffer));
   ASSERT_DC_OK(dc_event_create(device_, DC_EVENT_INTERPROCESS | DC_EVENT_DISABLE_TIMING, &o.shared));
   ASSERT_DC_OK(dc_event_export_ipc(o.shared, o.ipc_event, sizeof o.ipc_event));
+  ASSERT_DC_OK(dc_pool_create(device_, 0, DC_POOL_EXPORTABLE, &o.export_pool));
+  ASSERT_DC_OK(dc_buffer_alloc_from_pool(o.export_pool, nullptr, 64, &o.pool_buffer));
+  ASSERT_DC_OK(dc_pool_export_ipc(o.export_pool, o.ipc_pool, sizeof o.ipc_pool));
+  ASSERT_DC_OK(dc_pool_export_fd(o.export_pool, &o.export_fd));
+  ASSERT_DC_OK(dc_buffer_export_ipc(o.pool_buffer, o.ipc_pool_buffer, sizeof o.ipc_pool_buffer));
+  // The fake imports in the exporting process; a real driver may refuse (the call is refused first anyway).
+  if (dc_pool_import_fd(device_, o.export_fd, &o.imported_pool) != DC_SUCCESS) o.imported_pool = nullptr;
 
   CallbackRun run;
   run.objects = &o;
@@ -314,6 +330,9 @@ TEST_F(HostFunctionTest, EveryCallThatWaitsLoadsOrResetsIsRefusedInsideAHostFunc
   dc_queue_release(o.to_host);
   dc_control_release(o.control);
   dc_pool_release(o.pool);
+  dc_pool_release(o.imported_pool);
+  dc_buffer_release(o.pool_buffer);
+  dc_pool_release(o.export_pool);
   dc_buffer_release(o.growable);
   dc_buffer_release(o.no_pool);
   dc_vmm_release(device_, o.vmm_handle);

@@ -9,6 +9,7 @@ namespace dctest {
 inline constexpr const char* kDriverObjectKinds[] = {"allocations", "host_allocations", "managed", "registrations",
                                                      "pools",       "streams",          "events",  "modules",
                                                      "graphs",      "graph_execs",      "primary_retains",
-                                                     "reservations", "physical",        "ipc_opens",       "libraries"};
+                                                     "reservations", "physical",        "ipc_opens",       "libraries",
+                                                     "pool_imports"};
 
 }  // namespace dctest

@@ -608,5 +608,55 @@ namespace Dccuda.Interop
         public static extern
 #endif
             int dc_event_import_ipc(IntPtr device, void* handle, ulong size, IntPtr* @event);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_export_ipc")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_export_ipc", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_export_ipc(IntPtr pool, void* handle, ulong size);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_import_ipc")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_import_ipc", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_import_ipc(IntPtr device, void* handle, ulong size, IntPtr* pool);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_export_fd")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_export_fd", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_export_fd(IntPtr pool, int* fd);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_pool_import_fd")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_pool_import_fd", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_pool_import_fd(IntPtr device, int fd, IntPtr* pool);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_import_ipc_from_pool")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_import_ipc_from_pool", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_import_ipc_from_pool(IntPtr pool, void* handle, ulong size, IntPtr* buffer);
     }
 }

@@ -149,6 +149,78 @@ namespace Dccuda
             return new DeviceBuffer<T>(h);
         }
 
+        /// <summary>Export the pool (created exportable) for another process: DC_IPC_HANDLE_SIZE
+        /// bytes for MemoryPool.ImportIpc there. Its buffers are exported with
+        /// DeviceBuffer.ExportIpc and imported with ImportBuffer. Linux only.</summary>
+        public byte[] ExportIpc()
+        {
+            var bytes = new byte[C.DC_IPC_HANDLE_SIZE];
+            using (var p = Use())
+            fixed (byte* b = bytes)
+                DcException.Check(NativeMethods.dc_pool_export_ipc(p.Raw, b, (ulong)bytes.Length));
+            return bytes;
+        }
+
+        /// <summary>Import a pool another process exported (ExportIpc there) on `device`,
+        /// taking the exporter's descriptor with pidfd_getfd (DcStatus.NotSupported where the
+        /// system refuses: then send ExportFd over a Unix socket and use ImportFd). The pool
+        /// holds imported buffers only (ImportBuffer); Allocate is refused.</summary>
+        public static MemoryPool ImportIpc(Device device, byte[] handle)
+        {
+            if (handle == null)
+                throw new ArgumentNullException("handle");
+            var h = new DcPoolHandle();
+            IntPtr raw;
+            using (var d = device.Use())
+            fixed (byte* b = handle)
+                DcException.Check(NativeMethods.dc_pool_import_ipc(d.Raw, b, (ulong)handle.Length, &raw));
+            h.Adopt(raw);
+            return new MemoryPool(h);
+        }
+
+        /// <summary>The pool's file descriptor (created exportable), to send to another process
+        /// yourself (SCM_RIGHTS). It stays the pool's: do not close it.</summary>
+        public int ExportFd()
+        {
+            int fd;
+            using (var p = Use())
+                DcException.Check(NativeMethods.dc_pool_export_fd(p.Raw, &fd));
+            return fd;
+        }
+
+        /// <summary>Import a pool from `fd`, a descriptor of this process for another process's
+        /// exported pool; `fd` stays the caller's to close.</summary>
+        public static MemoryPool ImportFd(Device device, int fd)
+        {
+            var h = new DcPoolHandle();
+            IntPtr raw;
+            using (var d = device.Use())
+                DcException.Check(NativeMethods.dc_pool_import_fd(d.Raw, fd, &raw));
+            h.Adopt(raw);
+            return new MemoryPool(h);
+        }
+
+        /// <summary>Import into this pool (imported with ImportIpc or ImportFd) a buffer the
+        /// exporter allocated from it and exported: it keeps the pool alive; dispose it before
+        /// the exporter disposes its buffer.</summary>
+        public DeviceBuffer<T> ImportBuffer<T>(byte[] handle)
+#if NET7_0_OR_GREATER
+            where T : unmanaged
+#else
+            where T : struct
+#endif
+        {
+            if (handle == null)
+                throw new ArgumentNullException("handle");
+            var h = new DcBufferHandle();
+            IntPtr raw;
+            using (var p = Use())
+            fixed (byte* b = handle)
+                DcException.Check(NativeMethods.dc_buffer_import_ipc_from_pool(p.Raw, b, (ulong)handle.Length, &raw));
+            h.Adopt(raw);
+            return new DeviceBuffer<T>(h);
+        }
+
         /// <summary>Release the pool (buffers from it keep it alive until they are disposed).</summary>
         public void Dispose()
         {

@@ -102,5 +102,45 @@ namespace Dccuda.Tests
                               "not the bytes of an exported event");
             }
         }
+    
+        // The fake models both sides in one process (its imports are the exporter's own memory);
+        // two real processes are the C++ GPU suite's.
+        [Fact]
+        public void APoolAndItsBufferRoundTripInOneProcessOnTheFake()
+        {
+            if (!TestEnv.OnFakeDriver)
+                throw Skip.Because("one-process pool sharing is the fake driver's model");
+            if (Environment.OSVersion.Platform != PlatformID.Unix)
+                throw Skip.Because("pools are shared on Linux only");
+            using (Device d = TestEnv.OpenDevice())
+            using (MemoryPool pool = MemoryPool.Create(d, 0, exportable: true))
+            using (MemoryPool plain = MemoryPool.Create(d))
+            using (DeviceBuffer<int> owner = pool.Allocate<int>(256))
+            {
+                int[] data = new int[256];
+                for (int i = 0; i < data.Length; i++)
+                    data[i] = i * 7;
+                owner.CopyFrom(data);
+                byte[] poolBytes = pool.ExportIpc();
+                byte[] bufferBytes = owner.ExportIpc();
+                using (MemoryPool imported = MemoryPool.ImportIpc(d, poolBytes))
+                {
+                    using (DeviceBuffer<int> shared = imported.ImportBuffer<int>(bufferBytes))
+                    {
+                        int[] back = new int[256];
+                        shared.CopyTo(back);
+                        Expect.SequenceEqual(data, back, "read through the import");
+                    }
+                    Expect.Throws(DcStatus.InvalidArgument, () => imported.Allocate<int>(16), "allocate from an import",
+                                  "dc_buffer_import_ipc_from_pool");
+                }
+                Expect.Throws(DcStatus.InvalidArgument, () => d.ImportIpcBuffer<int>(bufferBytes), "pool memory bytes",
+                              "dc_buffer_import_ipc_from_pool");
+                int fd = pool.ExportFd();
+                using (MemoryPool byFd = MemoryPool.ImportFd(d, fd))
+                    Expect.Equal(fd, pool.ExportFd(), "the pool keeps its one descriptor");
+                Expect.Throws(DcStatus.NotSupported, () => plain.ExportIpc(), "not exportable", "DC_POOL_EXPORTABLE");
+            }
+        }
     }
 }

@@ -348,6 +348,11 @@ pub extern "dccuda" fn dc_buffer_export_ipc(buffer: ?*Buffer, handle: ?*anyopaqu
 pub extern "dccuda" fn dc_buffer_import_ipc(device: ?*Device, handle: ?*const anyopaque, size: u64, buffer: ?*?*Buffer) dc_status;
 pub extern "dccuda" fn dc_event_export_ipc(event: ?*Event, handle: ?*anyopaque, size: u64) dc_status;
 pub extern "dccuda" fn dc_event_import_ipc(device: ?*Device, handle: ?*const anyopaque, size: u64, event: ?*?*Event) dc_status;
+pub extern "dccuda" fn dc_pool_export_ipc(pool: ?*Pool, handle: ?*anyopaque, size: u64) dc_status;
+pub extern "dccuda" fn dc_pool_import_ipc(device: ?*Device, handle: ?*const anyopaque, size: u64, pool: ?*?*Pool) dc_status;
+pub extern "dccuda" fn dc_pool_export_fd(pool: ?*Pool, fd: ?*i32) dc_status;
+pub extern "dccuda" fn dc_pool_import_fd(device: ?*Device, fd: i32, pool: ?*?*Pool) dc_status;
+pub extern "dccuda" fn dc_buffer_import_ipc_from_pool(pool: ?*Pool, handle: ?*const anyopaque, size: u64, buffer: ?*?*Buffer) dc_status;
 
 // ---------------------------------------------------------------------------
 // Streams and events

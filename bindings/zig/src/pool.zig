@@ -10,6 +10,7 @@ const DcError = errors.DcError;
 const check = errors.check;
 const Device = @import("device.zig").Device;
 const Buffer = @import("buffer.zig").Buffer;
+const IpcHandle = @import("buffer.zig").IpcHandle;
 const Stream = @import("stream.zig").Stream;
 
 /// DC_POOL_* attributes.
@@ -85,6 +86,47 @@ pub const Pool = opaque {
     pub fn alloc(self: *Pool, stream: ?*Stream, byte_count: u64) DcError!*Buffer {
         var b: ?*Buffer = null;
         try check(c.dc_buffer_alloc_from_pool(self, stream, byte_count, &b));
+        return errors.handle(Buffer, b);
+    }
+
+    /// Export the pool (made .exportable) for another process: bytes for
+    /// `importIpc` there. Its buffers are exported with `Buffer.exportIpc`.
+    pub fn exportIpc(self: *Pool) DcError!IpcHandle {
+        var h: IpcHandle = undefined;
+        try check(c.dc_pool_export_ipc(self, &h, h.len));
+        return h;
+    }
+
+    /// Import a pool another process exported, taking its descriptor with
+    /// pidfd_getfd (error.NotSupported where the system refuses: then use
+    /// `exportFd` / `importFd` over a Unix socket). It holds imports only.
+    pub fn importIpc(dev: *Device, handle: *const IpcHandle) DcError!*Pool {
+        var p: ?*Pool = null;
+        try check(c.dc_pool_import_ipc(dev, handle, handle.len, &p));
+        return errors.handle(Pool, p);
+    }
+
+    /// The pool's file descriptor, to send yourself; it stays the pool's.
+    pub fn exportFd(self: *Pool) DcError!i32 {
+        var fd: i32 = 0;
+        try check(c.dc_pool_export_fd(self, &fd));
+        return fd;
+    }
+
+    /// Import a pool from a descriptor of this process for another process's
+    /// exported pool; `fd` stays the caller's.
+    pub fn importFd(dev: *Device, fd: i32) DcError!*Pool {
+        var p: ?*Pool = null;
+        try check(c.dc_pool_import_fd(dev, fd, &p));
+        return errors.handle(Pool, p);
+    }
+
+    /// Import into this imported pool a buffer the exporter allocated from it
+    /// and exported; it keeps the pool alive. Deinit it before the exporter
+    /// releases its buffer.
+    pub fn importBuffer(self: *Pool, handle: *const IpcHandle) DcError!*Buffer {
+        var b: ?*Buffer = null;
+        try check(c.dc_buffer_import_ipc_from_pool(self, handle, handle.len, &b));
         return errors.handle(Buffer, b);
     }
 };

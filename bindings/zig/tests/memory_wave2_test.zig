@@ -81,6 +81,41 @@ test "only shareable memory is exported" {
     }.run);
 }
 
+// The fake models both sides in one process (its imports are the exporter's
+// own memory); two real processes are the C++ GPU suite's.
+test "a pool and its buffer round trip in one process on the fake" {
+    if (@import("builtin").os.tag != .linux) return error.SkipZigTest;
+    _ = try support.requireFake();
+    try support.withDevice(struct {
+        fn run(dev: *dc.Device) !void {
+            const pool = try dc.Pool.create(dev, 0, .{ .exportable = true });
+            defer pool.deinit();
+            const owner = try pool.alloc(null, 1024);
+            defer owner.deinit();
+            var data: [256]u32 = undefined;
+            for (&data, 0..) |*v, i| v.* = @intCast(i * 3);
+            try owner.write(0, &data);
+            const pool_bytes = try pool.exportIpc();
+            const buffer_bytes = try owner.exportIpc();
+            const imported = try dc.Pool.importIpc(dev, &pool_bytes);
+            defer imported.deinit();
+            const shared = try imported.importBuffer(&buffer_bytes);
+            var back: [256]u32 = undefined;
+            try shared.read(0, &back);
+            try testing.expectEqualSlices(u32, &data, &back);
+            shared.deinit(); // the importer frees first
+            try expectError(error.InvalidArgument, imported.alloc(null, 64), &.{"dc_buffer_import_ipc_from_pool"});
+            try expectError(error.InvalidArgument, dc.Buffer.importIpc(dev, &buffer_bytes), &.{"dc_buffer_import_ipc_from_pool"});
+            const fd = try pool.exportFd();
+            const by_fd = try dc.Pool.importFd(dev, fd);
+            by_fd.deinit();
+            const plain = try dc.Pool.create(dev, 0, .{});
+            defer plain.deinit();
+            try expectError(error.NotSupported, plain.exportIpc(), &.{"DC_POOL_EXPORTABLE"});
+        }
+    }.run);
+}
+
 test "virtual memory pieces make one range" {
     try support.withDevice(struct {
         fn run(dev: *dc.Device) !void {

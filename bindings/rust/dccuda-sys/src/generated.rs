@@ -2163,7 +2163,9 @@ extern "C" {
 
     /// Export `buffer` for another process: writes DC_IPC_HANDLE_SIZE bytes to
     /// `handle` (`size` >= DC_IPC_HANDLE_SIZE). The buffer must be device memory
-    /// from cuMemAlloc (see above); a view exports its own range.
+    /// from cuMemAlloc or from a DC_POOL_EXPORTABLE dc_pool (see above; the latter
+    /// is imported with dc_buffer_import_ipc_from_pool); a view exports its own
+    /// range. Threads: any thread.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
     /// below DC_IPC_HANDLE_SIZE), DC_ERROR_NOT_SUPPORTED (memory that cannot be
     /// exported, named with what to use instead; not Linux), DC_ERROR_CONTEXT_LOST,
@@ -2177,7 +2179,9 @@ extern "C" {
     /// the exporter's reaches it through peer access, enabled as needed.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
     /// out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported buffer,
-    /// a handle this process exported, memory the exporter has freed),
+    /// a handle this process exported, memory the exporter has freed, the bytes of
+    /// a buffer of an exportable pool: import the pool and use
+    /// dc_buffer_import_ipc_from_pool),
     /// DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
     pub fn dc_buffer_import_ipc(device: dc_device, handle: *const c_void, size: u64, buffer: *mut dc_buffer) -> dc_status;
 
@@ -2197,6 +2201,72 @@ extern "C" {
     /// handle this process exported), DC_ERROR_NOT_SUPPORTED (not Linux),
     /// DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
     pub fn dc_event_import_ipc(device: dc_device, handle: *const c_void, size: u64, event: *mut dc_event) -> dc_status;
+
+    /// Export `pool` (created with DC_POOL_EXPORTABLE) for another process: writes
+    /// DC_IPC_HANDLE_SIZE bytes to `handle`, naming this process and the pool's
+    /// file descriptor (cuMemPoolExportToShareableHandle, made at the first export
+    /// and closed when the pool is destroyed). The bytes stay valid while the pool
+    /// lives here. Threads: any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle, size
+    /// below DC_IPC_HANDLE_SIZE), DC_ERROR_NOT_SUPPORTED (a pool made without
+    /// DC_POOL_EXPORTABLE, an imported pool; not Linux), DC_ERROR_CONTEXT_LOST,
+    /// DC_ERROR_DRIVER.
+    pub fn dc_pool_export_ipc(pool: dc_pool, handle: *mut c_void, size: u64) -> dc_status;
+
+    /// Import a pool another process exported (dc_pool_export_ipc) on `device`:
+    /// takes a copy of the exporter's descriptor (pidfd_open, pidfd_getfd), imports
+    /// the pool (cuMemPoolImportFromShareableHandle) and closes the copy. The
+    /// caller owns the new handle; buffers imported into it keep it alive. The
+    /// pool only holds imported buffers (dc_buffer_import_ipc_from_pool):
+    /// dc_buffer_alloc_from_pool refuses it, and it cannot be exported again.
+    /// Threads: any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+    /// out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported pool, an
+    /// exporter that no longer runs or no longer has the pool, a pool the device's
+    /// driver refuses), DC_ERROR_NOT_SUPPORTED (the system refuses to hand over the
+    /// descriptor: another user, Yama's ptrace_scope, a kernel before 5.6; use
+    /// dc_pool_export_fd and dc_pool_import_fd over a Unix socket instead; a device
+    /// without pools; not Linux), DC_ERROR_IO (another failure to take the
+    /// descriptor), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_pool_import_ipc(device: dc_device, handle: *const c_void, size: u64, pool: *mut dc_pool) -> dc_status;
+
+    /// The file descriptor that shares `pool` (created with DC_POOL_EXPORTABLE),
+    /// for sending to another process yourself (a Unix socket with SCM_RIGHTS)
+    /// where dc_pool_import_ipc cannot take it. The descriptor is the pool's: it
+    /// stays open while the pool lives and is closed when the pool is destroyed;
+    /// do not close it (send it, or dup it). On failure *fd is 0, as every out
+    /// value (a failed call gives no descriptor: check the status). Threads: any
+    /// thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL fd),
+    /// DC_ERROR_NOT_SUPPORTED (a pool made without DC_POOL_EXPORTABLE, an imported
+    /// pool; not Linux), DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_pool_export_fd(pool: dc_pool, fd: *mut i32) -> dc_status;
+
+    /// Import a pool from `fd`, a descriptor of this process for another process's
+    /// exported pool (received over a Unix socket from dc_pool_export_fd), on
+    /// `device`; as dc_pool_import_ipc otherwise. The call does not take `fd`: the
+    /// caller closes it (at once is fine: the driver keeps the pool).
+    /// Threads: any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL out, a
+    /// negative fd, a descriptor the driver does not take for a pool),
+    /// DC_ERROR_NOT_SUPPORTED (a device without pools; not Linux),
+    /// DC_ERROR_CONTEXT_LOST, DC_ERROR_DRIVER.
+    pub fn dc_pool_import_fd(device: dc_device, fd: i32, pool: *mut dc_pool) -> dc_status;
+
+    /// Import a buffer another process allocated from an exportable pool and
+    /// exported (dc_buffer_export_ipc) into `pool`, that pool as imported here
+    /// (dc_pool_import_ipc or dc_pool_import_fd): a DC_BUFFER_WRAPPED_DEVICE buffer
+    /// over the exported range (cuMemPoolImportPointer), on the pool's device,
+    /// usable in copies and as a kernel argument. The caller owns it; it keeps the
+    /// pool alive, and releasing it frees the import (cuMemFree), which must happen
+    /// before the exporter releases its buffer (see "Pools across processes").
+    /// Threads: any thread.
+    /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL handle or
+    /// out, size below DC_IPC_HANDLE_SIZE, bytes that are not an exported buffer of
+    /// an exportable pool, a pool not imported, memory the driver does not find in
+    /// that pool), DC_ERROR_NOT_SUPPORTED (not Linux), DC_ERROR_CONTEXT_LOST,
+    /// DC_ERROR_DRIVER.
+    pub fn dc_buffer_import_ipc_from_pool(pool: dc_pool, handle: *const c_void, size: u64, buffer: *mut dc_buffer) -> dc_status;
 
     /// Create a stream on `device`: non-blocking unless DC_STREAM_BLOCKING is given.
     /// `priority`: 0 is the default; lower numbers are higher priority, clamped to
@@ -2265,7 +2335,8 @@ extern "C" {
     /// dc_device_enable_peer_access, dc_device_disable_peer_access,
     /// dc_pool_create, dc_pool_set_access, dc_buffer_alloc_from_pool,
     /// dc_buffer_alloc_growable, dc_buffer_grow, dc_buffer_import_ipc,
-    /// dc_event_import_ipc, dc_vmm_reserve, dc_vmm_free, dc_vmm_create,
+    /// dc_event_import_ipc, dc_pool_import_ipc, dc_pool_import_fd,
+    /// dc_buffer_import_ipc_from_pool, dc_vmm_reserve, dc_vmm_free, dc_vmm_create,
     /// dc_vmm_release, dc_vmm_map, dc_vmm_unmap, dc_vmm_set_access,
     /// dc_stream_create, dc_stream_synchronize, dc_stream_query,
     /// dc_stream_wait_event, dc_stream_add_callback, dc_stream_begin_capture,

@@ -170,4 +170,76 @@ impl Pool {
         buffer.note_use(stream);
         Ok(buffer)
     }
+
+    /// Exports the pool (made exportable) for another process: `DC_IPC_HANDLE_SIZE` bytes
+    /// that [`Pool::import_ipc`] takes there. Buffers from it are exported with
+    /// [`DeviceBuffer::export_ipc`].
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_pool_export_ipc`](crate::sys::dc_pool_export_ipc) fails (the header's documentation,
+    /// on the `sys` item, says when).
+    pub fn export_ipc(&self) -> Result<[u8; sys::DC_IPC_HANDLE_SIZE as usize]> {
+        let mut bytes = [0u8; sys::DC_IPC_HANDLE_SIZE as usize];
+        check(unsafe { sys::dc_pool_export_ipc(self.raw, bytes.as_mut_ptr().cast(), bytes.len() as u64) })?;
+        Ok(bytes)
+    }
+
+    /// Imports a pool another process exported ([`Pool::export_ipc`]) on `device`, taking
+    /// the exporter's descriptor with `pidfd_getfd`. The pool only holds imported buffers
+    /// ([`Pool::import_buffer`]).
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_pool_import_ipc`](crate::sys::dc_pool_import_ipc) fails (the header's documentation,
+    /// on the `sys` item, says when; `NOT_SUPPORTED` where the system refuses to hand over
+    /// the descriptor: then use [`Pool::export_fd`] and [`Pool::import_fd`]).
+    pub fn import_ipc(device: &Device, handle: &[u8]) -> Result<Pool> {
+        let mut raw = std::ptr::null_mut();
+        check(unsafe { sys::dc_pool_import_ipc(device.as_raw(), handle.as_ptr().cast(), handle.len() as u64, &mut raw) })?;
+        Ok(Pool { raw })
+    }
+
+    /// The pool's file descriptor, to send over a Unix socket yourself. It stays the
+    /// pool's: do not close it.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_pool_export_fd`](crate::sys::dc_pool_export_fd) fails (the header's documentation,
+    /// on the `sys` item, says when).
+    pub fn export_fd(&self) -> Result<i32> {
+        let mut fd = 0i32;
+        check(unsafe { sys::dc_pool_export_fd(self.raw, &mut fd) })?;
+        Ok(fd)
+    }
+
+    /// Imports a pool from `fd`, a descriptor of this process for another process's
+    /// exported pool (received over a Unix socket); `fd` stays the caller's.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_pool_import_fd`](crate::sys::dc_pool_import_fd) fails (the header's documentation,
+    /// on the `sys` item, says when).
+    pub fn import_fd(device: &Device, fd: i32) -> Result<Pool> {
+        let mut raw = std::ptr::null_mut();
+        check(unsafe { sys::dc_pool_import_fd(device.as_raw(), fd, &mut raw) })?;
+        Ok(Pool { raw })
+    }
+
+    /// Imports into this pool (imported with [`Pool::import_ipc`] or [`Pool::import_fd`])
+    /// a buffer the exporter allocated from it and exported: a buffer that keeps the pool
+    /// alive; drop it before the exporter frees its buffer.
+    ///
+    /// # Errors
+    /// The library's status and message when
+    /// [`dc_buffer_import_ipc_from_pool`](crate::sys::dc_buffer_import_ipc_from_pool) fails (the
+    /// header's documentation, on the `sys` item, says when). A size that is not a whole
+    /// number of elements is `INVALID_ARGUMENT`.
+    pub fn import_buffer<T: Pod>(&self, handle: &[u8]) -> Result<DeviceBuffer<T>> {
+        let mut raw = std::ptr::null_mut();
+        check(unsafe {
+            sys::dc_buffer_import_ipc_from_pool(self.raw, handle.as_ptr().cast(), handle.len() as u64, &mut raw)
+        })?;
+        DeviceBuffer::from_library(raw, "Pool::import_buffer")
+    }
 }

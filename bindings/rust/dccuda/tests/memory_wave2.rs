@@ -101,3 +101,42 @@ fn virtual_memory_pieces_make_one_range() {
     device.vmm_release(b).unwrap();
     device.vmm_free(base, 2 * g).unwrap();
 }
+
+// One process stands for both sides on the fake driver (its imports are the exporter's own
+// memory); a real driver's two-process run is the C++ GPU suite's.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_pool_and_its_buffer_round_trip_in_one_process_on_the_fake() {
+    let Some(device) = common::device() else { return };
+    // The fake models both sides in one process; a real driver refuses to import its own exports.
+    if !dccuda::driver_library().is_ok_and(|path| path.contains("dcfake")) {
+        eprintln!("SKIPPED: one-process pool sharing is the fake driver's model");
+        return;
+    }
+    let pool = dccuda::Pool::new(&device, 0, true).unwrap();
+    let mut owner = pool.alloc::<u32>(256).unwrap();
+    let data: Vec<u32> = (0..256).collect();
+    owner.copy_from_slice(&data).unwrap();
+    let pool_bytes = pool.export_ipc().unwrap();
+    let buffer_bytes = owner.export_ipc().unwrap();
+    let imported = dccuda::Pool::import_ipc(&device, &pool_bytes).unwrap();
+    let shared = imported.import_buffer::<u32>(&buffer_bytes).unwrap();
+    let mut back = vec![0u32; 256];
+    shared.copy_to_slice(&mut back).unwrap();
+    assert_eq!(back, data);
+    assert_eq!(imported.alloc::<u32>(1).unwrap_err().status(), Status::INVALID_ARGUMENT);
+    // The descriptor route: the pool's own descriptor, not taken by the import.
+    let fd = pool.export_fd().unwrap();
+    let by_fd = dccuda::Pool::import_fd(&device, fd).unwrap();
+    assert_eq!(pool.export_fd().unwrap(), fd);
+    let err = DeviceBuffer::<u32>::import_ipc(&device, &buffer_bytes).unwrap_err();
+    assert_eq!(err.status(), Status::INVALID_ARGUMENT, "{err}");
+    assert!(err.to_string().contains("dc_buffer_import_ipc_from_pool"), "{err}");
+    let plain = dccuda::Pool::new(&device, 0, false).unwrap();
+    assert_eq!(plain.export_ipc().unwrap_err().status(), Status::NOT_SUPPORTED);
+    // The importer drops first.
+    drop(shared);
+    drop(by_fd);
+    drop(imported);
+    drop(owner);
+}
