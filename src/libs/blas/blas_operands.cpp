@@ -57,18 +57,26 @@ Pinned<Buffer> pin_operand(const Blas& blas, dc_buffer buffer, const char* what)
   return b;
 }
 
+// offset + elements * element, saturating: elements may approach 2^128 with
+// sizes near 2^63, where the product would wrap to a small, "valid" end.
+static unsigned __int128 bytes_end(uint64_t offset, unsigned __int128 elements, uint32_t element) {
+  const unsigned __int128 most = ~static_cast<unsigned __int128>(0);
+  if (elements > (most - offset) / element) return most;
+  return offset + elements * element;
+}
+
 unsigned __int128 matrix_end(uint64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_t stride,
                              int64_t batches, uint32_t element) {
   using u128 = unsigned __int128;
-  // Each product is below 2^126 and there are three terms: no overflow.
+  // Each product is below 2^126 and there are three terms: no overflow here.
   u128 last = u128(uint64_t(batches - 1)) * u128(uint64_t(stride)) + u128(uint64_t(cols - 1)) * u128(uint64_t(ld)) +
               u128(uint64_t(rows));
-  return u128(offset) + last * element;
+  return bytes_end(offset, last, element);
 }
 
 unsigned __int128 vector_end(uint64_t offset, int64_t n, int64_t inc, uint32_t element) {
   using u128 = unsigned __int128;
-  return u128(offset) + (u128(uint64_t(n - 1)) * u128(uint64_t(inc)) + 1) * element;
+  return bytes_end(offset, u128(uint64_t(n - 1)) * u128(uint64_t(inc)) + 1, element);
 }
 
 void require_within(const Buffer& buffer, unsigned __int128 end, const char* what, const char* shape) {

@@ -28,3 +28,5 @@ dc_test(test_blas_missing SOURCES ${DCTEST_BLAS}/test_blas_missing.cpp
 dc_test(test_blas_old SOURCES ${DCTEST_BLAS}/test_blas_old.cpp
   ENV ${DCTEST_FAKE_ENV} DCCUDA_CUBLAS_LIBRARY=${DCFAKE_CUBLAS11_PATH} FAKE_ONLY)
 add_dependencies(test_blas_old dcfake_cublas11)
+# The operands' byte extents near 2^128 (inside the library: no driver needed).
+dc_test(test_blas_extents SOURCES ${DCTEST_BLAS}/test_blas_extents.cpp INTERNAL)
