@@ -41,6 +41,7 @@
 #include "loader/cuda_abi/driver_abi.h"
 #include "loader/cuda_abi/nvrtc_abi.h"
 #include "loader/cuda_abi/nvjitlink_abi.h"
+#include "loader/cuda_abi/library_types_abi.h"
 #include "loader/cuda_abi/cublas_abi.h"
 #include "loader/cuda_abi/cufft_abi.h"
 #include "loader/cuda_abi/nccl_abi.h"
@@ -136,6 +137,7 @@ namespace {
 #include "loader/cuda_abi/driver_structs.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/library_types_declarations.inc"
 #include "loader/cuda_abi/cublas_declarations.inc"
 #include "loader/cuda_abi/cufft_declarations.inc"
 #include "loader/cuda_abi/nccl_declarations.inc"
@@ -175,6 +177,7 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/driver_entry_points.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/library_types_declarations.inc"
 #include "loader/cuda_abi/cublas_declarations.inc"
 #include "loader/cuda_abi/cufft_declarations.inc"
 #include "loader/cuda_abi/cufft_constants.inc"
@@ -279,6 +282,7 @@ namespace in_cuda_terms {
 #include "loader/cuda_abi/driver_structs.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/library_types_declarations.inc"
 #include "loader/cuda_abi/cublas_declarations.inc"
 #include "loader/cuda_abi/cufft_declarations.inc"
 #undef DC_CUFFT_COMPLEX
@@ -324,6 +328,7 @@ namespace in_cuda_terms {
 #define DC_CUBLAS_ENTRY(ret, name, params)                                                 \
   static_assert(std::is_same_v<in_cuda_terms::PFN_##name, decltype(&::name)>,              \
                 "CUDA ABI: " #name ": the signature differs from cublas_api.h's");
+#include "loader/cuda_abi/library_types_declarations.inc"
 #include "loader/cuda_abi/cublas_declarations.inc"
 #undef DC_CUBLAS_ENTRY
 #define DC_CUBLAS_ENTRY(ret, name, params) DC_NVRTC_ENTRY(ret, name, params)
@@ -447,6 +452,7 @@ constexpr Counts count_lists() {
 #include "loader/cuda_abi/driver_entry_points.inc"
 #include "loader/cuda_abi/nvrtc_declarations.inc"
 #include "loader/cuda_abi/nvjitlink_declarations.inc"
+#include "loader/cuda_abi/library_types_declarations.inc"
 #include "loader/cuda_abi/cublas_declarations.inc"
 #undef DC_CUFFT_COMPLEX
 #define DC_CUFFT_COMPLEX(name, scalar, alignment) ++c.types;

@@ -11,6 +11,8 @@
 
 #include "loader/cuda_abi/driver_abi.h"  // CUstream (cuBLAS's cudaStream_t is the same struct CUstream_st*)
 
+#include "loader/cuda_abi/library_types_abi.h"  // libraryPropertyType
+
 #include "loader/cuda_abi/declare_begin.h"
 #ifdef DC_CUDA_ABI_CHECK
 namespace dc_cuda_abi_ours {

@@ -12,6 +12,8 @@
 
 #include "loader/cuda_abi/driver_abi.h"
 
+#include "loader/cuda_abi/library_types_abi.h"  // libraryPropertyType
+
 #include "loader/cuda_abi/declare_begin.h"
 #ifdef DC_CUDA_ABI_CHECK
 namespace dc_cuda_abi_ours {
