@@ -160,7 +160,8 @@ for t in "$bundle/extra/zig/dccuda-zig-tests" "$bundle/extra/csharp/dccuda-cs-te
   [ -x "$t" ] || continue
   name=$(basename "$t")
   echo "== binding tests ($name)"
-  "$t" > "$out/$name.log" 2>&1
+  # Bounded: a program that hangs (at exit, say) is reported as rc=124, and the run goes on.
+  timeout -k 10 "${DCCUDA_GPU_BINDING_TIMEOUT:-300}" "$t" > "$out/$name.log" 2>&1
   rc=$?
   tail -n 3 "$out/$name.log"
   printf "%-24s rc=%d %s\n" "$name" "$rc" "$(tail -n 1 "$out/$name.log" | tr -s ' ')" >> "$summary"
