@@ -96,29 +96,29 @@ TEST_F(VmmTest, AReservationOverTheRangeOfOnesAResetDestroyedWorks) {
   for (uint64_t& d : dead) ASSERT_DC_OK(dc_vmm_reserve(device_, g_, 0, &d));
   ASSERT_DC_OK(dc_device_reset(device_));
   // Large reservations until one covers a dead one's address (the fake and
-  // the driver reuse freed address space); each is mapped and opened whole.
+  // the driver reuse freed address space). Its last granule lies past the
+  // dead one's start: one granule of memory is mapped and opened there.
   const uint64_t size = 16 * g_;
-  std::vector<uint64_t> bases, handles;
+  std::vector<uint64_t> bases;
   int covering = 0;
   for (int i = 0; i < 4 && covering == 0; ++i) {
     uint64_t base = 0, handle = 0;
     ASSERT_DC_OK(dc_vmm_reserve(device_, size, 0, &base));
     bases.push_back(base);
     for (uint64_t d : dead) covering += d > base && d < base + size;
-    ASSERT_DC_OK(dc_vmm_create(device_, size, &handle));
-    handles.push_back(handle);
-    ASSERT_DC_OK(dc_vmm_map(device_, base, size, handle));
-    ASSERT_DC_OK(dc_vmm_set_access(device_, base, size, device_, DC_VMM_ACCESS_READWRITE));
-    ASSERT_DC_OK(dc_vmm_unmap(device_, base, size));
+    ASSERT_DC_OK(dc_vmm_create(device_, g_, &handle));
     ASSERT_DC_OK(dc_vmm_map(device_, base + size - g_, g_, handle));
     ASSERT_DC_OK(dc_vmm_set_access(device_, base + size - g_, g_, device_, DC_VMM_ACCESS_READWRITE));
     ASSERT_DC_OK(dc_vmm_unmap(device_, base + size - g_, g_));
+    ASSERT_DC_OK(dc_vmm_release(device_, handle));
   }
-  EXPECT_GT(covering, 0) << "no new reservation covered a destroyed one's address: the case is not exercised";
-  for (size_t i = 0; i < bases.size(); ++i) {
-    EXPECT_DC_OK(dc_vmm_release(device_, handles[i]));
-    EXPECT_DC_OK(dc_vmm_free(device_, bases[i], size));
-  }
+  // The fake reuses freed address space at once; a real driver may hand out
+  // fresh ranges, and then the case cannot be provoked here.
+  if (dctest::fake_driver())
+    EXPECT_GT(covering, 0) << "no new reservation covered a destroyed one's address: the case is not exercised";
+  else if (covering == 0)
+    std::printf("[ dccuda   ] the driver gave no reservation over a destroyed one's addresses: not exercised\n");
+  for (uint64_t base : bases) EXPECT_DC_OK(dc_vmm_free(device_, base, size));
 }
 
 }  // namespace
