@@ -20,7 +20,7 @@ TEST(BlasExtents, AMatrixOf2To125ElementsOfDoublesIsPast2To64Bytes) {
 }
 
 TEST(BlasExtents, AVectorPast2To128BytesIsPast2To64Bytes) {
-  // (n - 1) * inc + 1 = (2^63 - 2) * (2^63 - 1) + 1, about 2^126; times 8 wraps.
+  // (n - 1) * inc + 1 = (2^63 - 2) * (2^63 - 1) + 1, about 2^126; times 8 past 2^128.
   unsigned __int128 end = dc::vector_end(64, INT64_MAX - 1, INT64_MAX, 8);
   EXPECT_TRUE(end > k2to64) << "the extent wrapped to " << static_cast<uint64_t>(end);
 }
