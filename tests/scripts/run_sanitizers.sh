@@ -66,10 +66,12 @@ for w in "${what[@]}"; do
       build="$root/build"
       cmake -S "$root" -B "$build" -G Ninja -DDCCUDA_BUILD_TESTS=ON >/dev/null
       cmake --build "$build" --target test_no_driver test_status test_device test_handles test_bad_inputs \
-        test_regressions dccuda-info dccuda-saxpy dcfake_nccl >/dev/null || { summary+="valgrind   build failed"$'\n'; failed=1; continue; }
+        test_regressions dccuda-info dccuda-saxpy dcfake_nccl dcfake_cublas dcfake_cufft >/dev/null || { summary+="valgrind   build failed"$'\n'; failed=1; continue; }
       fake="$build/tests/libdcfake_cuda.so"
-      # The fake NCCL beside the fake driver (a real NCCL would drive the real CUDA runtime).
-      nccl="$build/tests/libdcfake_nccl.so"
+      # The fake NCCL, cuBLAS and cuFFT beside the fake driver: the real libraries drive the real
+      # CUDA runtime (and loading them trips valgrind inside the dynamic loader, not in dccuda).
+      libs=(DCCUDA_NCCL_LIBRARY="$build/tests/libdcfake_nccl.so" DCCUDA_CUBLAS_LIBRARY="$build/tests/libdcfake_cublas.so"
+            DCCUDA_CUFFT_LIBRARY="$build/tests/libdcfake_cufft.so")
       runs=0; bad=0
       vg() {  # [rc=N] env..., -- program args...   (N: the exit status the program should give, default 0)
         local envs=() want=0
@@ -94,13 +96,13 @@ for w in "${what[@]}"; do
       vg DCCUDA_DRIVER_LIBRARY="$fake" DCFAKE_DEVICES=2 -- "$build/tests/test_device" --gtest_brief=1
       vg DCCUDA_DRIVER_LIBRARY="$fake" -- "$build/tests/test_handles" --gtest_brief=1
       # Every exported function with bad input (one process: the slow part is valgrind's start).
-      vg DCCUDA_DRIVER_LIBRARY="$fake" DCFAKE_DEVICES=2 DCCUDA_NCCL_LIBRARY="$nccl" -- "$build/tests/test_bad_inputs" --gtest_brief=1
+      vg DCCUDA_DRIVER_LIBRARY="$fake" DCFAKE_DEVICES=2 "${libs[@]}" -- "$build/tests/test_bad_inputs" --gtest_brief=1
       vg DCCUDA_DRIVER_LIBRARY="$fake" -- "$build/tests/test_regressions" --gtest_brief=1
       # The C programs: dccuda-info (text and JSON), and the saxpy sample (NVRTC, the fake's emulated kernel).
-      vg DCCUDA_DRIVER_LIBRARY="$fake" DCCUDA_NCCL_LIBRARY="$nccl" -- "$build/dccuda-info"
-      vg DCCUDA_DRIVER_LIBRARY="$fake" DCCUDA_NCCL_LIBRARY="$nccl" -- "$build/dccuda-info" --json
+      vg DCCUDA_DRIVER_LIBRARY="$fake" "${libs[@]}" -- "$build/dccuda-info"
+      vg DCCUDA_DRIVER_LIBRARY="$fake" "${libs[@]}" -- "$build/dccuda-info" --json
       vg DCCUDA_DRIVER_LIBRARY="$fake" -- "$build/dccuda-saxpy" 10007
-      vg rc=2 DCCUDA_DRIVER_LIBRARY=/nonexistent/libcuda.so.1 -- "$build/dccuda-info"  # 2: no driver
+      vg rc=2 DCCUDA_DRIVER_LIBRARY=/nonexistent/libcuda.so.1 "${libs[@]}" -- "$build/dccuda-info"  # 2: no driver
       summary+=$(printf "%-10s %d programs, %d with errors or failures (%d s)" valgrind $runs $bad $((SECONDS - start)))$'\n'
       [ $bad -eq 0 ] || failed=1
       ;;
