@@ -4,6 +4,7 @@
 
 #include "core/config.h"
 #include "core/error.h"
+#include "loader/library_search.h"
 #include "loader/shared_library.h"
 
 namespace dc {
@@ -20,18 +21,10 @@ void load() {
   g_state.message = "NCCL is Linux-only: NVIDIA ships no NCCL for Windows (there is no nccl.dll); run the "
                     "multi-GPU part on Linux";
 #else
-  std::vector<std::string> tried = nccl_candidates();
-  void* lib = nullptr;
-  std::string errors;
-  for (const std::string& path : tried) {
-    lib = open_shared_library(path, nullptr);
-    if (lib) {
-      g_state.path = path;
-      break;
-    }
-    if (!errors.empty()) errors += ", ";
-    errors += path;
-  }
+  FoundLibrary found = open_first_library(nccl_candidates());
+  void* lib = found.handle;
+  const std::string& errors = found.tried;
+  g_state.path = found.path;
   if (!lib) {
     g_state.message = strf("NCCL is not available (tried %s); install NCCL 2 (the libnccl2 package, the CUDA "
                            "toolkit's NCCL or the nvidia-nccl-cu12/cu13 Python wheel), put %s beside libdccuda, "
@@ -85,18 +78,12 @@ void decode_nccl_version(int32_t code, int32_t* major, int32_t* minor, int32_t* 
 
 std::vector<std::string> nccl_candidates() {
   const Config& cfg = config();
-  if (!cfg.nccl_library.empty()) return {cfg.nccl_library};
-  std::vector<std::string> out;
-  std::string own = dccuda_library_folder();
-  if (!own.empty()) out.push_back(path_in_folder(own, kFileName));
-  out.push_back(kFileName);
-  std::vector<std::string> roots;
-  for (const std::string& root : {cfg.cuda_home, cfg.cuda_path})
-    if (!root.empty()) roots.push_back(root);
-  roots.push_back("/usr/local/cuda");
-  for (const std::string& root : roots)
-    for (const char* sub : {"/lib64", "/lib"}) out.push_back(path_in_folder(root + sub, kFileName));
-  return out;
+  // The toolkit keeps NCCL in lib64 or (CUDA 13) lib.
+  std::vector<std::string> folders;
+  for (const std::string& root : {cfg.cuda_home, cfg.cuda_path, std::string("/usr/local/cuda")})
+    if (!root.empty())
+      for (const char* sub : {"/lib64", "/lib"}) folders.push_back(root + sub);
+  return library_candidates(cfg.nccl_library, {kFileName}, folders);
 }
 
 const NcclState& nccl_state() {

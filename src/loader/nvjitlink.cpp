@@ -5,6 +5,7 @@
 
 #include "core/config.h"
 #include "core/error.h"
+#include "loader/library_search.h"
 #include "loader/shared_library.h"
 
 namespace dc {
@@ -18,31 +19,14 @@ std::once_flag g_once;
 // system's search, the toolkit's folders.
 std::vector<std::string> candidates() {
   const Config& cfg = config();
-  if (!cfg.nvjitlink_library.empty()) return {cfg.nvjitlink_library};
-  std::vector<std::string> names = nvjitlink_file_names();
-  std::vector<std::string> out;
-  std::string own = dccuda_library_folder();
-  if (!own.empty())
-    for (const std::string& n : names) out.push_back(path_in_folder(own, n));
-  out.insert(out.end(), names.begin(), names.end());
-  for (const std::string& folder : toolkit_nvrtc_folders(cfg.cuda_home, cfg.cuda_path))
-    for (const std::string& n : names) out.push_back(path_in_folder(folder, n));
-  return out;
+  return library_candidates(cfg.nvjitlink_library, nvjitlink_file_names(), toolkit_nvrtc_folders(cfg.cuda_home, cfg.cuda_path));
 }
 
 void load() {
-  std::vector<std::string> tried = candidates();
-  void* lib = nullptr;
-  std::string errors;
-  for (const std::string& path : tried) {
-    lib = open_shared_library(path, nullptr);
-    if (lib) {
-      g_state.path = path;
-      break;
-    }
-    if (!errors.empty()) errors += ", ";
-    errors += path;
-  }
+  FoundLibrary found = open_first_library(candidates());
+  void* lib = found.handle;
+  const std::string& errors = found.tried;
+  g_state.path = found.path;
   if (!lib) {
     g_state.message = strf("nvJitLink is not available (tried %s); install the CUDA toolkit's nvJitLink "
                            "(libnvjitlink-12-x or -13-x), put %s beside libdccuda, or set DCCUDA_NVJITLINK_LIBRARY "

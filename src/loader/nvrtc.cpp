@@ -6,6 +6,7 @@
 
 #include "core/config.h"
 #include "core/error.h"
+#include "loader/library_search.h"
 #include "loader/shared_library.h"
 
 namespace dc {
@@ -18,20 +19,7 @@ std::atomic<bool> g_loaded{false};  // set once g_state says DC_SUCCESS
 
 std::vector<std::string> candidates() {
   const Config& cfg = config();
-  if (!cfg.nvrtc_library.empty()) return {cfg.nvrtc_library};
-  std::vector<std::string> names = nvrtc_file_names();
-  std::vector<std::string> out;
-  // First the folder that holds libdccuda itself, where a package puts NVRTC
-  // beside it (NuGet's runtimes/<rid>/native); then the loader's search path,
-  // then the usual toolkit locations, so that a toolkit outside ld.so.conf
-  // (or, on Windows, %CUDA_PATH%\bin) is still found.
-  std::string own = dccuda_library_folder();
-  if (!own.empty())
-    for (const std::string& n : names) out.push_back(path_in_folder(own, n));
-  out.insert(out.end(), names.begin(), names.end());
-  for (const std::string& folder : toolkit_nvrtc_folders(cfg.cuda_home, cfg.cuda_path))
-    for (const std::string& n : names) out.push_back(path_in_folder(folder, n));
-  return out;
+  return library_candidates(cfg.nvrtc_library, nvrtc_file_names(), toolkit_nvrtc_folders(cfg.cuda_home, cfg.cuda_path));
 }
 
 void load() {
@@ -39,18 +27,10 @@ void load() {
     g_state.message = "NVRTC is disabled (DC_INIT_NO_NVRTC was given to dc_init)";
     return;
   }
-  std::vector<std::string> tried = candidates();
-  void* lib = nullptr;
-  std::string errors;
-  for (const std::string& path : tried) {
-    lib = open_shared_library(path, nullptr);
-    if (lib) {
-      g_state.path = path;
-      break;
-    }
-    if (!errors.empty()) errors += ", ";
-    errors += path;
-  }
+  FoundLibrary found = open_first_library(candidates());
+  void* lib = found.handle;
+  const std::string& errors = found.tried;
+  g_state.path = found.path;
   if (!lib) {
     g_state.message = strf("NVRTC is not available (tried %s); install the CUDA toolkit's NVRTC "
                            "(cuda-nvrtc-12-x or -13-x) or set DCCUDA_NVRTC_LIBRARY to %s's path",
