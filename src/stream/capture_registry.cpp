@@ -25,13 +25,14 @@ std::map<CUstream, Capture>& captures() {
 
 std::atomic<int> g_active{0};
 
-void note_slow(CUstream stream, Object* keep) {
+bool note_slow(CUstream stream, Object* keep) {
   std::lock_guard<std::mutex> g(mutex());
   auto it = captures().find(stream);
-  if (it == captures().end()) return;
+  if (it == captures().end()) return false;
   std::vector<Ref<Object>>& kept = it->second.kept;
   if (std::none_of(kept.begin(), kept.end(), [&](const Ref<Object>& r) { return r.get() == keep; }))
     kept.push_back(Ref<Object>::share(keep));
+  return true;
 }
 
 void begin(CUstream stream, const Device& device) {

@@ -21,13 +21,20 @@ namespace capture_registry {
 
 extern std::atomic<int> g_active;  // captures registered now
 
-void note_slow(CUstream stream, Object* keep);
+// True if `stream` is in a registered capture, which now keeps `keep`.
+bool note_slow(CUstream stream, Object* keep);
 
 // After work that uses `keep` was enqueued on `stream`: if the stream is
 // capturing, the graph it records keeps `keep` alive.
 inline void note(CUstream stream, Object* keep) {
   if (g_active.load(std::memory_order_relaxed) != 0) [[unlikely]]
     note_slow(stream, keep);
+}
+
+// As note, answering whether the graph will keep `keep` (false: no capture
+// begun with dc_stream_begin_capture is in progress on `stream`).
+inline bool keep(CUstream stream, Object* keep) {
+  return g_active.load(std::memory_order_relaxed) != 0 && note_slow(stream, keep);
 }
 
 void begin(CUstream stream, const Device& device);

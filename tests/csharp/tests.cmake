@@ -60,6 +60,14 @@ set(DCCS_ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 DCCUDA_HEADER=${PROJECT_SOURCE_
 # Found the usual way: LD_LIBRARY_PATH and the dllmap to libdccuda.so.1.
 add_test(NAME csharp.tests
   COMMAND env ${DCCS_ENV} LD_LIBRARY_PATH=$<TARGET_FILE_DIR:dccuda> ${DCCUDA_MONO} --debug ${DCCS_OUT}/DccudaTests.exe)
+# Host functions run on a driver thread that lives as long as its context (until exit, where
+# the CUDA runtime under cuBLAS retained it). Mono waits at exit for every thread that ran
+# managed code: the process hung after its last test until the library let such a thread go
+# (src/platform/managed_threads.h). DCFAKE_HOST_FN_THREAD=1 gives the fake driver such a thread.
+add_test(NAME csharp.host_thread_exit
+  COMMAND env ${DCCS_ENV} DCFAKE_HOST_FN_THREAD=1 LD_LIBRARY_PATH=$<TARGET_FILE_DIR:dccuda> ${DCCUDA_MONO} --debug
+          ${DCCS_OUT}/DccudaTests.exe AsyncTests RegressionTests.CallbackCapturedIntoAGraphRunsAtEveryLaunch)
+set_tests_properties(csharp.host_thread_exit PROPERTIES TIMEOUT 90)
 # Found through DCCUDA_LIBRARY_PATH alone (the library file itself, no search path).
 add_test(NAME csharp.library_path
   COMMAND env -u LD_LIBRARY_PATH ${DCCS_ENV} DCCUDA_LIBRARY_PATH=$<TARGET_FILE:dccuda>

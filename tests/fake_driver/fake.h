@@ -58,6 +58,7 @@ struct Config {
   bool no_vmm = false;   // DCFAKE_NO_VMM: no virtual memory management (attribute 0)
   int init_result = 0;
   size_t device_memory = size_t(8) << 30;  // each device's memory (DCFAKE_DEVICE_MEMORY)
+  bool host_fn_thread = false;  // DCFAKE_HOST_FN_THREAD: host functions on a thread of their own
 };
 
 // One lock for the whole fake: simple, and tests are not about its speed.
@@ -67,6 +68,11 @@ bool initialised();
 DeviceState* device(int ordinal);      // nullptr if out of range
 Context*& current_context();           // the calling thread's
 Context* context_of_device(int ordinal);
+
+// Runs a host function (cuLaunchHostFunc, a graph's host node) and returns
+// when it has run: on the calling thread, or with DCFAKE_HOST_FN_THREAD=1 on
+// the fake's one callback thread that lives until exit (fake_host_thread.cpp).
+void run_host_function(CUhostFn fn, void* data);
 
 // Live-object counters, by kind (see dcfake_live).
 void live_add(const char* kind, long delta);

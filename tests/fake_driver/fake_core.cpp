@@ -55,6 +55,7 @@ Config read_config() {
   c.no_peer = env_int("DCFAKE_NO_PEER", 0) != 0;
   c.no_vmm = env_int("DCFAKE_NO_VMM", 0) != 0;
   c.init_result = env_int("DCFAKE_INIT_RESULT", 0);
+  c.host_fn_thread = env_int("DCFAKE_HOST_FN_THREAD", 0) != 0;
   if (const char* m = std::getenv("DCFAKE_DEVICE_MEMORY"); m && *m) c.device_memory = std::strtoull(m, nullptr, 0);
   if (const char* m = std::getenv("DCFAKE_MISSING")) {
     std::stringstream ss(m);

@@ -128,7 +128,7 @@ void replay(const std::vector<std::shared_ptr<const Node>>& nodes, Context* ctx,
     if (ctx->broken) return;
     if (n->type == NodeType::Host) {
       if (held) held->unlock();
-      n->host_fn(n->host_data);
+      run_host_function(n->host_fn, n->host_data);
       if (held) held->lock();
       continue;
     }

@@ -322,7 +322,7 @@ CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void* userData)
   }
   // Run outside the fake's lock, as a driver thread would: the function may
   // do anything a host function may do.
-  fn(userData);
+  run_host_function(fn, userData);
   return CUDA_SUCCESS;
 }
 FAKE_EXPORT(cuLaunchHostFunc, 10000)

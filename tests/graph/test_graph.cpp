@@ -365,6 +365,33 @@ TEST_F(GraphTest, LaunchesFromSeveralThreadsAreSerialised) {
   EXPECT_EQ(download<uint32_t>(b, n)[0], 3u);
 }
 
+// A host function captured into a graph runs, at every launch, as one on a
+// stream does: marked as a host function, so a dc_ call from it is refused
+// instead of waiting on the stream that runs it (it ran unmarked before), and
+// through dccuda's record, which the graph keeps for as long as it can run.
+struct CapturedCall {
+  dc_stream stream = nullptr;
+  std::vector<dc_status> statuses;
+};
+void synchronise_from_callback(void* p) {
+  auto* call = static_cast<CapturedCall*>(p);
+  call->statuses.push_back(dc_stream_synchronize(call->stream));
+}
+
+TEST_F(GraphTest, ACapturedHostFunctionRunsMarkedAtEveryLaunch) {
+  CapturedCall call;
+  call.stream = stream_;
+  ASSERT_DC_OK(dc_stream_begin_capture(stream_, DC_CAPTURE_GLOBAL));
+  ASSERT_DC_OK(dc_stream_add_callback(stream_, synchronise_from_callback, &call));
+  dc_graph g = end(stream_);
+  ASSERT_NE(g, nullptr);
+  dc_stream other = new_stream();
+  for (int i = 0; i < 3; ++i) ASSERT_DC_OK(dc_graph_launch(g, other));
+  ASSERT_DC_OK(dc_stream_synchronize(other));
+  ASSERT_EQ(call.statuses.size(), 3u);
+  for (dc_status s : call.statuses) EXPECT_EQ(s, DC_ERROR_INVALID_STATE);
+}
+
 // The graph refers to its kernels by CUfunction: it keeps their modules
 // loaded after the caller released the function and module handles.
 TEST_F(GraphTest, AGraphKeepsItsKernelsModulesLoaded) {

@@ -2371,6 +2371,10 @@ extern "C" {
     /// handle of a buffer, module, stream, event, graph or device (their driver
     /// objects cannot be freed there). Calls not listed (getters, dc_compile,
     /// dc_last_error_*) work inside `fn`.
+    /// Captured into a graph (dc_stream_begin_capture), `fn` runs at every launch
+    /// of the graph under the same rules. The driver's thread is left as `fn`
+    /// found it: where `fn` ran managed code under Mono, which attached the thread,
+    /// the library detaches it again, or Mono would wait for the thread at exit.
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (NULL fn),
     /// DC_ERROR_CONTEXT_LOST.
     pub fn dc_stream_add_callback(stream: dc_stream, fn_: dc_host_fn, user_data: *mut c_void) -> dc_status;
