@@ -18,6 +18,11 @@ void portable(uint32_t state[8], const uint8_t* data, size_t blocks) noexcept;
 // The SHA extensions' version, or nullptr where this CPU or build has none.
 Compress hardware() noexcept;
 
+// How hardware() decides (x86 only; elsewhere -1 and false): glibc's record
+// of CPUID (1 or 0; -1 where this glibc has none), else CPUID itself.
+int glibc_says_sha() noexcept;
+bool cpuid_says_sha() noexcept;
+
 // The one Sha256 uses: hardware() where there is one, else portable.
 Compress chosen() noexcept;
 

@@ -73,6 +73,14 @@ TEST(Sha256, HardwareBlocksEqualPortable) {
   EXPECT_EQ(dc::sha256_blocks::chosen(), hardware);
 }
 
+// glibc's record of CPUID, read through its layout as dccuda declares it,
+// says what CPUID itself says.
+TEST(Sha256, GlibcRecordAgreesWithCpuid) {
+  int glibc = dc::sha256_blocks::glibc_says_sha();
+  if (glibc < 0) GTEST_SKIP() << "no glibc record of CPUID here (glibc older than 2.33, or not x86)";
+  EXPECT_EQ(glibc == 1, dc::sha256_blocks::cpuid_says_sha());
+}
+
 TEST(Sha256, FieldsAreLengthPrefixed) {
   dc::Sha256 a, b;
   a.field("ab");
