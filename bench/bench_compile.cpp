@@ -10,7 +10,7 @@
 // The goal's figures in one run, two passes (the new-process hit and load
 // through dccuda, and the raw driver loading the same CUBIN in a new process):
 //
-//   bench_compile --benchmark_filter='NewProcess_(DiskHit|RawLoad)$|ModuleLoad_Cubin' --benchmark_repetitions=2
+//   bench_compile --benchmark_filter='NewProcess_(DiskHit|RawLoad)/|ModuleLoad_Cubin' --benchmark_repetitions=2
 //
 // Every iteration is timed on its own with the steady clock, and the figure
 // to read is the median over iterations: "median_us" (per operation) for the
