@@ -1,5 +1,6 @@
 #include "compile/nvrtc_identity.h"
 
+#include <algorithm>
 #include <charconv>
 #include <climits>
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "compile/cache_files.h"
 #include "compile/disk_cache.h"
@@ -60,7 +62,11 @@ std::string context_id() {
     stat_field(h, ld.substr(start, end - start));
     start = end + 1;
   }
-  for (const std::string& folder : toolkit_nvrtc_folders(c.cuda_home, c.cuda_path)) stat_field(h, folder);
+  // Each folder once (CUDA_HOME and the default often name the same one):
+  // every stat is a path walk in this new process's first cache lookup.
+  std::vector<std::string> folders = toolkit_nvrtc_folders(c.cuda_home, c.cuda_path);
+  for (auto f = folders.begin(); f != folders.end(); ++f)
+    if (std::find(folders.begin(), f, *f) == f) stat_field(h, *f);
   return to_hex(h.finish()).substr(0, 32);
 }
 
