@@ -10,7 +10,7 @@
 // The goal's figures in one run, two passes (the new-process hit and load
 // through dccuda, and the raw driver loading the same CUBIN in a new process):
 //
-//   bench_compile --benchmark_filter='NewProcess_(DiskHit|RawLoad)/|ModuleLoad_Cubin' --benchmark_repetitions=2
+//   bench_compile --benchmark_filter='NewProcess_(DiskHit|RawLoad|RawLoadLogs)/|ModuleLoad_Cubin' --benchmark_repetitions=2
 //
 // Every iteration is timed on its own with the steady clock, and the figure
 // to read is the median over iterations: "median_us" (per operation) for the
@@ -39,6 +39,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -440,19 +441,24 @@ BENCHMARK(BM_NewProcess_DiskHit)->UseManualTime()->Unit(benchmark::kMicrosecond)
 // kernel up with cuModuleGetFunction, as BM_NewProcess_DiskHit's load_us does
 // through dccuda. The first module load of a process costs more than the
 // warm one BM_ModuleLoad_Cubin_Raw times: compare load_us with this.
-void BM_NewProcess_RawLoad(benchmark::State& state) {
+void new_process_raw_load(benchmark::State& state, const char* mode) {
   if (!g_device) return state.SkipWithError("no device");
   dc_program_release(compile_or_die(kSource, options(DC_OUTPUT_CUBIN)));  // the entry exists
   ChildSamples samples;
   for (auto _ : state) {
-    ChildTimes t = run_child("raw-load");
+    ChildTimes t = run_child(mode);
     if (!t.ok || t.cache_source != DC_CACHE_DISK) return state.SkipWithError("the raw child failed");
     state.SetIterationTime(t.load_s);
     samples.add(t);
   }
   samples.report(state);
 }
+void BM_NewProcess_RawLoad(benchmark::State& s) { new_process_raw_load(s, "raw-load"); }
 BENCHMARK(BM_NewProcess_RawLoad)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+// The same with the JIT options dccuda passes to every load (an info and an
+// error log of 16 KiB each): what the options themselves cost the driver.
+void BM_NewProcess_RawLoadLogs(benchmark::State& s) { new_process_raw_load(s, "raw-load-logs"); }
+BENCHMARK(BM_NewProcess_RawLoadLogs)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
 
 // A new process that finds a linked module in the disk cache: the two input
 // compiles and the link (all disk hits) as compile_us, then loading the CUBIN.
@@ -548,15 +554,23 @@ BENCHMARK(BM_CompileAndLoad_MemoryHit)->UseManualTime()->Unit(benchmark::kMicros
 
 // --- The child process ---------------------------------------------------------------
 
-// --child raw-load: the program from the cache (untimed), then its CUBIN
-// loaded and its kernel looked up through the raw driver.
-int raw_load_child(dc_program p) {
+// --child raw-load|raw-load-logs: the program from the cache (untimed), then
+// its CUBIN loaded and its kernel looked up through the raw driver (with
+// `logs`, passing the JIT log options dccuda's Module::load passes).
+int raw_load_child(dc_program p, bool logs) {
   const RawDriver* api = raw_driver();
   if (!api) return 5;
   std::string image = output_of(p);
+  constexpr size_t kLogSize = 16 * 1024;
+  std::unique_ptr<char[]> info(new char[kLogSize]), error(new char[kLogSize]);
+  info[0] = error[0] = '\0';
+  CUjit_option keys[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+                         CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {info.get(), reinterpret_cast<void*>(kLogSize), error.get(), reinterpret_cast<void*>(kLogSize)};
   auto t0 = bench::Clock::now();
   CUmodule m = nullptr;
-  if (api->load(&m, image.data(), 0, nullptr, nullptr) != CUDA_SUCCESS) return 6;
+  if (api->load(&m, image.data(), logs ? 4u : 0u, logs ? keys : nullptr, logs ? values : nullptr) != CUDA_SUCCESS)
+    return 6;
   double module_s = bench::seconds_since(t0);
   auto t1 = bench::Clock::now();
   CUfunction f = nullptr;
@@ -579,10 +593,10 @@ int child_main(const char* mode) {
     dc_device_get_info(device, &info);
     g_arch = info.compute_capability_major * 10 + info.compute_capability_minor;
   }
-  if (std::strcmp(mode, "raw-load") == 0) {
+  if (std::strncmp(mode, "raw-load", 8) == 0) {
     g_device = device;
     dc_program p = compile_or_die(kSource, options(DC_OUTPUT_CUBIN));
-    int rc = raw_load_child(p);
+    int rc = raw_load_child(p, std::strcmp(mode, "raw-load-logs") == 0);
     dc_program_release(p);
     return rc;
   }
