@@ -7,6 +7,11 @@
 //
 //   bench_compile [--benchmark_filter=...]
 //
+// The goal's figures in one run, two passes (the new-process hit and load
+// through dccuda, and the raw driver loading the same CUBIN in a new process):
+//
+//   bench_compile --benchmark_filter='NewProcess_(DiskHit|RawLoad|RawLoadLogs)/|ModuleLoad_Cubin' --benchmark_repetitions=2
+//
 // Every iteration is timed on its own with the steady clock, and the figure
 // to read is the median over iterations: "median_us" (per operation) for the
 // in-process benchmarks; "compile_us" and "load_us" (medians of what each
@@ -34,6 +39,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -158,6 +164,7 @@ const RawNvrtc* raw_nvrtc() {
 
 struct RawDriver {
   CUresult (*load)(CUmodule*, const void*, unsigned, CUjit_option*, void**) = nullptr;
+  CUresult (*get_function)(CUfunction*, CUmodule, const char*) = nullptr;
   CUresult (*unload)(CUmodule) = nullptr;
   CUresult (*set_current)(CUcontext) = nullptr;
 };
@@ -170,11 +177,12 @@ const RawDriver* raw_driver() {
     void* lib = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
     if (!lib) return false;
     api.load = reinterpret_cast<decltype(api.load)>(dlsym(lib, "cuModuleLoadDataEx"));
+    api.get_function = reinterpret_cast<decltype(api.get_function)>(dlsym(lib, "cuModuleGetFunction"));
     api.unload = reinterpret_cast<decltype(api.unload)>(dlsym(lib, "cuModuleUnload"));
     api.set_current = reinterpret_cast<decltype(api.set_current)>(dlsym(lib, "cuCtxSetCurrent"));
     void* ctx = nullptr;
     dc_device_native(g_device, nullptr, &ctx);
-    return api.load && api.unload && api.set_current && api.set_current(static_cast<CUcontext>(ctx)) == CUDA_SUCCESS;
+    return api.load && api.get_function && api.unload && api.set_current && api.set_current(static_cast<CUcontext>(ctx)) == CUDA_SUCCESS;
   }();
   return ok ? &api : nullptr;
 }
@@ -348,8 +356,9 @@ BENCHMARK(BM_Link_MemoryHit)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 // --- New processes ----------------------------------------------------------------
 
+// load_s is module_s (loading the module) + function_s (looking up "saxpy").
 struct ChildTimes {
-  double compile_s = 0, load_s = 0;
+  double compile_s = 0, load_s = 0, module_s = 0, function_s = 0;
   int cache_source = -1, nvrtc_loaded = -1;
   bool ok = false;
 };
@@ -376,24 +385,31 @@ ChildTimes run_child(const char* mode) {
   int status = 0;
   if (rc != 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return t;
   std::istringstream in(out);
-  t.ok = static_cast<bool>(in >> t.compile_s >> t.load_s >> t.cache_source >> t.nvrtc_loaded);
+  t.ok = static_cast<bool>(in >> t.compile_s >> t.module_s >> t.function_s >> t.cache_source >> t.nvrtc_loaded);
+  t.load_s = t.module_s + t.function_s;
   return t;
 }
 
 // What the children measured of themselves, one sample per child; reported
-// as medians: compile_us, load_us, and median_us for the two together.
+// as medians: compile_us, load_us (module_us, loading the module, and
+// function_us, looking up its kernel), and median_us for compile and load
+// together.
 struct ChildSamples {
-  bench::Samples compile, load, total;
+  bench::Samples compile, load, module, function, total;
 
   void add(const ChildTimes& t) {
     compile.add(t.compile_s);
     load.add(t.load_s);
+    module.add(t.module_s);
+    function.add(t.function_s);
     total.add(t.compile_s + t.load_s);
   }
 
   void report(benchmark::State& state) const {
     state.counters["compile_us"] = compile.median() * 1e6;
     state.counters["load_us"] = load.median() * 1e6;
+    state.counters["module_us"] = module.median() * 1e6;
+    state.counters["function_us"] = function.median() * 1e6;
     state.counters["median_us"] = total.median() * 1e6;
     state.counters["samples"] = static_cast<double>(total.size());
   }
@@ -419,6 +435,30 @@ void BM_NewProcess_DiskHit(benchmark::State& state) {
   state.counters["nvrtc_loaded"] = benchmark::Counter(nvrtc_loaded, benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_NewProcess_DiskHit)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+
+// The raw baseline of the load side: a new process that loads the same CUBIN
+// (taken from the disk cache, untimed) with cuModuleLoadDataEx and looks its
+// kernel up with cuModuleGetFunction, as BM_NewProcess_DiskHit's load_us does
+// through dccuda. The first module load of a process costs more than the
+// warm one BM_ModuleLoad_Cubin_Raw times: compare load_us with this.
+void new_process_raw_load(benchmark::State& state, const char* mode) {
+  if (!g_device) return state.SkipWithError("no device");
+  dc_program_release(compile_or_die(kSource, options(DC_OUTPUT_CUBIN)));  // the entry exists
+  ChildSamples samples;
+  for (auto _ : state) {
+    ChildTimes t = run_child(mode);
+    if (!t.ok || t.cache_source != DC_CACHE_DISK) return state.SkipWithError("the raw child failed");
+    state.SetIterationTime(t.load_s);
+    samples.add(t);
+  }
+  samples.report(state);
+}
+void BM_NewProcess_RawLoad(benchmark::State& s) { new_process_raw_load(s, "raw-load"); }
+BENCHMARK(BM_NewProcess_RawLoad)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+// The same with the JIT options dccuda passes to every load (an info and an
+// error log of 16 KiB each): what the options themselves cost the driver.
+void BM_NewProcess_RawLoadLogs(benchmark::State& s) { new_process_raw_load(s, "raw-load-logs"); }
+BENCHMARK(BM_NewProcess_RawLoadLogs)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
 
 // A new process that finds a linked module in the disk cache: the two input
 // compiles and the link (all disk hits) as compile_us, then loading the CUBIN.
@@ -514,15 +554,51 @@ BENCHMARK(BM_CompileAndLoad_MemoryHit)->UseManualTime()->Unit(benchmark::kMicros
 
 // --- The child process ---------------------------------------------------------------
 
-// --child disk-hit|cold|link-disk-hit: prints "<compile seconds> <load seconds> <cache source>
-// <nvrtc loaded>" (for link-disk-hit: the inputs' compiles and the link, and whether nvJitLink
-// was loaded).
+// --child raw-load|raw-load-logs: the program from the cache (untimed), then
+// its CUBIN loaded and its kernel looked up through the raw driver (with
+// `logs`, passing the JIT log options dccuda's Module::load passes).
+int raw_load_child(dc_program p, bool logs) {
+  const RawDriver* api = raw_driver();
+  if (!api) return 5;
+  std::string image = output_of(p);
+  constexpr size_t kLogSize = 16 * 1024;
+  std::unique_ptr<char[]> info(new char[kLogSize]), error(new char[kLogSize]);
+  info[0] = error[0] = '\0';
+  CUjit_option keys[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+                         CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {info.get(), reinterpret_cast<void*>(kLogSize), error.get(), reinterpret_cast<void*>(kLogSize)};
+  auto t0 = bench::Clock::now();
+  CUmodule m = nullptr;
+  if (api->load(&m, image.data(), logs ? 4u : 0u, logs ? keys : nullptr, logs ? values : nullptr) != CUDA_SUCCESS)
+    return 6;
+  double module_s = bench::seconds_since(t0);
+  auto t1 = bench::Clock::now();
+  CUfunction f = nullptr;
+  if (api->get_function(&f, m, "saxpy") != CUDA_SUCCESS) return 7;
+  double function_s = bench::seconds_since(t1);
+  api->unload(m);
+  int32_t source = -1;
+  dc_program_cache_source(p, &source);
+  std::printf("0 %.9f %.9f %d 0\n", module_s, function_s, source);
+  return 0;
+}
+
+// --child disk-hit|cold|link-disk-hit|raw-load: prints "<compile seconds> <module load seconds>
+// <function lookup seconds> <cache source> <nvrtc loaded>" (for link-disk-hit: the inputs'
+// compiles and the link, and whether nvJitLink was loaded).
 int child_main(const char* mode) {
   dc_device device = nullptr;
   if (dc_device_open(0, &device) == DC_SUCCESS) {
     dc_device_info info = DC_DEVICE_INFO_INIT;
     dc_device_get_info(device, &info);
     g_arch = info.compute_capability_major * 10 + info.compute_capability_minor;
+  }
+  if (std::strncmp(mode, "raw-load", 8) == 0) {
+    g_device = device;
+    dc_program p = compile_or_die(kSource, options(DC_OUTPUT_CUBIN));
+    int rc = raw_load_child(p, std::strcmp(mode, "raw-load-logs") == 0);
+    dc_program_release(p);
+    return rc;
   }
   bool cold = std::strcmp(mode, "cold") == 0;
   bool linking = std::strcmp(mode, "link-disk-hit") == 0;
@@ -531,15 +607,16 @@ int child_main(const char* mode) {
   dc_program p = linking ? link_pair(0) : compile_or_die(kSource, o);
   if (!p) return 4;
   double compile_s = bench::seconds_since(t0);
-  double load_s = 0;
+  double module_s = 0, function_s = 0;
   if (device) {
     auto t1 = bench::Clock::now();
     dc_module m = nullptr;
     dc_function f = nullptr;
-    if (dc_module_load_program(device, p, nullptr, &m) != DC_SUCCESS ||
-        dc_module_get_function(m, "saxpy", &f) != DC_SUCCESS)
-      return 3;
-    load_s = bench::seconds_since(t1);
+    if (dc_module_load_program(device, p, nullptr, &m) != DC_SUCCESS) return 3;
+    module_s = bench::seconds_since(t1);
+    auto t2 = bench::Clock::now();
+    if (dc_module_get_function(m, "saxpy", &f) != DC_SUCCESS) return 3;
+    function_s = bench::seconds_since(t2);
     dc_function_release(f);
     dc_module_release(m);
   }
@@ -552,7 +629,7 @@ int child_main(const char* mode) {
   int nvrtc = 0;
   const char* library = linking ? "libnvJitLink" : "libnvrtc";
   while (std::getline(maps, line)) nvrtc |= line.find(library) != std::string::npos;
-  std::printf("%.9f %.9f %d %d\n", compile_s, load_s, source, nvrtc);
+  std::printf("%.9f %.9f %.9f %d %d\n", compile_s, module_s, function_s, source, nvrtc);
   return 0;
 }
 

@@ -1,10 +1,14 @@
 #include "compile/nvrtc_identity.h"
 
+#include <algorithm>
+#include <charconv>
 #include <climits>
 #include <cstdlib>
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "compile/cache_files.h"
 #include "compile/disk_cache.h"
@@ -50,10 +54,19 @@ std::string context_id() {
   h.field(c.cuda_path);
   stat_field(h, "/etc/ld.so.cache");
   // A file added to one of these directories changes its modification time.
-  std::stringstream dirs(ld);
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) stat_field(h, dir);
-  for (const std::string& folder : toolkit_nvrtc_folders(c.cuda_home, c.cuda_path)) stat_field(h, folder);
+  // (Split by hand: a string stream's first use in a process costs tens of
+  // microseconds, a good part of a cache hit's budget.)
+  for (size_t start = 0; start <= ld.size();) {
+    size_t end = ld.find(':', start);
+    if (end == std::string::npos) end = ld.size();
+    stat_field(h, ld.substr(start, end - start));
+    start = end + 1;
+  }
+  // Each folder once (CUDA_HOME and the default often name the same one):
+  // every stat is a path walk in this new process's first cache lookup.
+  std::vector<std::string> folders = toolkit_nvrtc_folders(c.cuda_home, c.cuda_path);
+  for (auto f = folders.begin(); f != folders.end(); ++f)
+    if (std::find(folders.begin(), f, *f) == f) stat_field(h, *f);
   return to_hex(h.finish()).substr(0, 32);
 }
 
@@ -78,19 +91,42 @@ bool file_id(const std::string& path, FileId* id) {
   return true;
 }
 
+// Reads the decimal number at the start of `*text` and the one space or
+// newline after it, advancing past both.
+template <class Int>
+bool take_number(std::string_view* text, Int* value) {
+  auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), *value);
+  if (error != std::errc() || end == text->data() || end == text->data() + text->size() || (*end != ' ' && *end != '\n'))
+    return false;
+  text->remove_prefix(static_cast<size_t>(end - text->data()) + 1);
+  return true;
+}
+
+// "<magic><major> <minor> <inode> <size> <mtime sec> <mtime nsec>\n<library path>\n", as write_memo
+// writes it; anything else is no memo. (Parsed by hand: see context_id.)
+bool parse_memo(std::string_view text, NvrtcVersion* v, FileId* recorded, std::string* library) {
+  if (text.substr(0, kMemoMagic.size()) != kMemoMagic) return false;
+  text.remove_prefix(kMemoMagic.size());
+  if (!take_number(&text, &v->major) || !take_number(&text, &v->minor) || !take_number(&text, &recorded->ino) ||
+      !take_number(&text, &recorded->size) || !take_number(&text, &recorded->sec) ||
+      !take_number(&text, &recorded->nsec))
+    return false;
+  size_t end = text.find('\n');
+  if (end == std::string_view::npos || end == 0) return false;
+  library->assign(text.substr(0, end));
+  return true;
+}
+
 // The version a valid memo records, if there is one.
 bool read_memo(NvrtcVersion* out) {
   std::string name = memo_name();
   std::string text;
   // Read as any cache file: never blocking (a FIFO), never through a link.
   if (name.empty() || !disk_cache_read_small_file(name, kMaxMemoBytes, &text)) return false;
-  std::istringstream in(text);
-  std::string magic, library;
+  std::string library;
   NvrtcVersion v;
   FileId recorded;
-  if (!(in >> magic >> v.major >> v.minor >> recorded.ino >> recorded.size >> recorded.sec >> recorded.nsec)) return false;
-  in >> std::ws;
-  if (magic + " " != kMemoMagic || !std::getline(in, library) || library.empty()) return false;
+  if (!parse_memo(text, &v, &recorded, &library)) return false;
   FileId now;
   if (!file_id(library, &now) || !(now == recorded)) return false;
   *out = v;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "compile/sha256_blocks.h"
+
 namespace dc {
 namespace {
 
@@ -27,40 +29,58 @@ inline uint32_t load_be32(const uint8_t* p) noexcept {
 Sha256::Sha256() noexcept
     : h_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
 
-void Sha256::block(const uint8_t* p) noexcept {
-  uint32_t w[64];
-  for (int i = 0; i < 16; ++i) w[i] = load_be32(p + 4 * i);
-  for (int i = 16; i < 64; ++i) {
-    uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-    uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+}  // namespace dc
+
+namespace dc::sha256_blocks {
+
+void portable(uint32_t state[8], const uint8_t* p, size_t blocks) noexcept {
+  for (; blocks > 0; --blocks, p += 64) {
+    uint32_t w[64];
+    for (int i = 0; i < 16; ++i) w[i] = load_be32(p + 4 * i);
+    for (int i = 16; i < 64; ++i) {
+      uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+      uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = state[0], b = state[1], c = state[2], d = state[3], e = state[4], f = state[5], g = state[6],
+             h = state[7];
+    for (int i = 0; i < 64; ++i) {
+      uint32_t s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
+      uint32_t ch = (e & f) ^ (~e & g);
+      uint32_t t1 = h + s1 + ch + kRound[i] + w[i];
+      uint32_t s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
+      uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
+      uint32_t t2 = s0 + maj;
+      h = g;
+      g = f;
+      f = e;
+      e = d + t1;
+      d = c;
+      c = b;
+      b = a;
+      a = t1 + t2;
+    }
+    state[0] += a;
+    state[1] += b;
+    state[2] += c;
+    state[3] += d;
+    state[4] += e;
+    state[5] += f;
+    state[6] += g;
+    state[7] += h;
   }
-  uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4], f = h_[5], g = h_[6], h = h_[7];
-  for (int i = 0; i < 64; ++i) {
-    uint32_t s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
-    uint32_t ch = (e & f) ^ (~e & g);
-    uint32_t t1 = h + s1 + ch + kRound[i] + w[i];
-    uint32_t s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
-    uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
-    uint32_t t2 = s0 + maj;
-    h = g;
-    g = f;
-    f = e;
-    e = d + t1;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2;
-  }
-  h_[0] += a;
-  h_[1] += b;
-  h_[2] += c;
-  h_[3] += d;
-  h_[4] += e;
-  h_[5] += f;
-  h_[6] += g;
-  h_[7] += h;
 }
+
+Compress chosen() noexcept {
+  static const Compress compress = hardware() ? hardware() : portable;
+  return compress;
+}
+
+}  // namespace dc::sha256_blocks
+
+namespace dc {
+
+void Sha256::blocks(const uint8_t* p, size_t count) noexcept { sha256_blocks::chosen()(h_, p, count); }
 
 void Sha256::update(const void* data, size_t size) noexcept {
   const uint8_t* p = static_cast<const uint8_t*>(data);
@@ -72,10 +92,14 @@ void Sha256::update(const void* data, size_t size) noexcept {
     p += take;
     size -= take;
     if (buffered_ < 64) return;
-    block(buffer_);
+    blocks(buffer_, 1);
     buffered_ = 0;
   }
-  for (; size >= 64; p += 64, size -= 64) block(p);
+  if (size >= 64) {
+    blocks(p, size / 64);
+    p += size / 64 * 64;
+    size %= 64;
+  }
   if (size) {
     std::memcpy(buffer_, p, size);
     buffered_ = size;

@@ -25,7 +25,7 @@ class Sha256 {
   Digest finish() noexcept;
 
  private:
-  void block(const uint8_t* p) noexcept;
+  void blocks(const uint8_t* p, size_t count) noexcept;  // whole 64-byte blocks
   uint32_t h_[8];
   uint8_t buffer_[64];
   size_t buffered_ = 0;

@@ -484,6 +484,14 @@ TEST_F(CacheTest, ADiskHitInANewProcessDoesNotLoadNvrtc) {
   out = run();
   EXPECT_NE(out.find("nvrtc=1"), std::string::npos) << out;
   EXPECT_EQ(read_file(memo_path), memo);
+  // Cut short (the numbers without the library's path; a number cut in
+  // half): ignored as well.
+  for (size_t cut : {memo.find('\n') + 1, memo.find(" " + size + " ") + 2}) {
+    write_file(memo_path, memo.substr(0, cut));
+    out = run();
+    EXPECT_NE(out.find("nvrtc=1"), std::string::npos) << "cut at " << cut << ": " << out;
+    EXPECT_EQ(read_file(memo_path), memo);
+  }
 
   // Another NVRTC setting is another context: no record applies, and without
   // NVRTC there is no compiler, cached entry or not.

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "compile/arch.h"
 #include "compile/compile_request.h"
@@ -22,6 +23,7 @@
 #include "compile/include_scan.h"
 #include "compile/nvrtc_compile.h"
 #include "compile/sha256.h"
+#include "compile/sha256_blocks.h"
 #include "platform/file_lock.h"
 
 namespace {
@@ -46,6 +48,37 @@ TEST(Sha256, IncrementalEqualsOneShot) {
     h.update(data.data() + split, data.size() - split);
     EXPECT_EQ(dc::to_hex(h.finish()), hex_of(data)) << split;
   }
+}
+
+// The SHA extensions' compression against the portable one: the same state
+// for the same blocks, from several starting states and block counts.
+TEST(Sha256, HardwareBlocksEqualPortable) {
+  dc::sha256_blocks::Compress hardware = dc::sha256_blocks::hardware();
+  if (!hardware) GTEST_SKIP() << "this CPU has no SHA extensions: only the portable compression runs here";
+  std::vector<uint8_t> data(64 * 40);
+  uint32_t x = 0x12345678;
+  for (uint8_t& b : data) {
+    x = x * 1664525u + 1013904223u;
+    b = static_cast<uint8_t>(x >> 24);
+  }
+  for (size_t count : {1u, 2u, 3u, 17u, 40u}) {
+    for (uint32_t seed : {0u, 7u, 0xffffffffu}) {
+      uint32_t a[8], b[8];
+      for (int i = 0; i < 8; ++i) a[i] = b[i] = seed * 2654435761u + static_cast<uint32_t>(i) * 0x9e3779b9u;
+      dc::sha256_blocks::portable(a, data.data(), count);
+      hardware(b, data.data(), count);
+      EXPECT_EQ(std::vector<uint32_t>(a, a + 8), std::vector<uint32_t>(b, b + 8)) << count << " blocks, seed " << seed;
+    }
+  }
+  EXPECT_EQ(dc::sha256_blocks::chosen(), hardware);
+}
+
+// glibc's record of CPUID, read through its layout as dccuda declares it,
+// says what CPUID itself says.
+TEST(Sha256, GlibcRecordAgreesWithCpuid) {
+  int glibc = dc::sha256_blocks::glibc_says_sha();
+  if (glibc < 0) GTEST_SKIP() << "no glibc record of CPUID here (glibc older than 2.33, or not x86)";
+  EXPECT_EQ(glibc == 1, dc::sha256_blocks::cpuid_says_sha());
 }
 
 TEST(Sha256, FieldsAreLengthPrefixed) {
