@@ -8,7 +8,8 @@
 # sweeps the small-copy limit and the pipelining thresholds over the 4 KiB,
 # 64 KiB and 1 MiB pageable rows (both raw baselines of host-to-device copies);
 # part "large" sweeps the staging settings over the 64 MiB and 256 MiB pageable
-# rows, after one run of the pinned rows they are measured against. Each line
+# rows, after one run of the pinned rows they are measured against (and of
+# BM_HostToPinned, the copy threads' bandwidth with no DMA). Each line
 # printed: the setting, the benchmark and its counters (dc_us, raw_us, dc_GB/s,
 # raw_GB/s, speedup, samples); each run's JSON goes to out-dir (default
 # ./sweep_copies). SWEEP_MIN_TIME_SMALL / SWEEP_MIN_TIME_LARGE override the
@@ -51,7 +52,8 @@ fi
 
 if [[ " $parts " == *" large "* ]]; then
   t="${SWEEP_MIN_TIME_LARGE:-0.3}"
-  sweep "$t" 'BM_(H2D|D2H)_Pinned/(67108864|268435456)/'   # the reference
+  sweep "$t" 'BM_(H2D|D2H)_Pinned/(67108864|268435456)/|BM_HostToPinned'   # the reference, and the host's copy bandwidth
+  sweep "$t" 'BM_HostToPinned' DCCUDA_COPY_THREADS=8
   f='BM_(H2D|D2H)_Pageable/(67108864|268435456)/'
   sweep "$t" "$f"                                                      # defaults
   sweep "$t" "$f" DCCUDA_COPY_STREAMING=no
