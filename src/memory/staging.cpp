@@ -150,7 +150,7 @@ void Stager::write(Device& device, CUdeviceptr dst, const void* src, uint64_t n,
 void Stager::read(Device& device, void* dst, CUdeviceptr src, uint64_t n, CUstream stream) {
   const DriverApi& api = driver_api();
   char* to = static_cast<char*>(dst);
-  const bool streaming = staging::tuning().streaming;
+  const bool streaming = staging::tuning().streaming && n >= staging::kStreamingReadMinBytes;
   uint64_t chunk = chunk_for(n);
   // Buffers still in use by an earlier write.
   for (int b = 0; b < buffers_; ++b) wait(device, b, false);

@@ -49,8 +49,12 @@ inline constexpr uint64_t kSmallBytes = kMinBytesToDevice;
 // Pinned buffers of `chunk_bytes` each, per device, reused by every copy.
 inline constexpr int kBuffers = 4;
 // Whether the pipelined copies' host side uses streaming stores
-// (memory/host_copy.h, streaming_memcpy).
+// (memory/host_copy.h, streaming_memcpy): always into the pinned buffers
+// (the CPU never reads them), into the caller's memory only from this size on
+// (larger than a CPU's last-level cache, so that the data could not have
+// stayed cached for the caller anyway).
 inline constexpr bool kStreaming = true;
+inline constexpr uint64_t kStreamingReadMinBytes = uint64_t(32) << 20;
 inline constexpr int kMaxBuffers = 16;
 
 // The tunables in force: the defaults above, each overridable for tuning
