@@ -6,8 +6,13 @@
 // per-operation samples are kept, and the counters are their medians (dc_us,
 // raw_us, speedup, dc_GB/s, raw_GB/s, samples: memory_pairs.h).
 //
-// The raw equivalents: cuMemAlloc + cuMemFree; cuMemcpyHtoD / cuMemcpyDtoH
-// from the same host memory (pinned and pageable; memory_pairs.h);
+// The raw equivalents: cuMemAlloc + cuMemFree, and for pooled allocation also
+// cuMemAllocFromPoolAsync + cuMemFreeAsync on a pool and stream of the same
+// kind as dccuda's (with and without the synchronisation that makes the
+// memory usable from every stream, as dc_buffer_alloc does); cuMemcpyHtoD /
+// cuMemcpyDtoH from the same host memory (pinned and pageable; memory_pairs.h;
+// pageable writes also against cuMemcpyHtoD + a legacy stream sync, the
+// same guarantee as dc_buffer_write's);
 // cuMemcpyDtoD and cuMemsetD32 followed by a synchronisation of the legacy
 // stream (dc_buffer_copy and dc_buffer_fill return when the work is
 // complete). Copies move random non-zero bytes (fixed seed). Fills write a
@@ -22,6 +27,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "announce.h"
@@ -60,12 +66,133 @@ void alloc_free(benchmark::State& state, uint32_t flags) {
 void BM_AllocFree(benchmark::State& state) { alloc_free(state, 0); }
 void BM_AllocFreeNoPool(benchmark::State& state) { alloc_free(state, DC_ALLOC_NO_POOL); }
 
+// The raw stream-ordered pool dccuda's pooled allocation is made of: a pool
+// of the same kind as dccuda's own (pinned device memory, nothing given back
+// to the system between allocations) and a non-blocking stream of the raw
+// side's own, like dccuda's internal stream.
+struct RawPool {
+  CUmemoryPool pool = nullptr;
+  CUstream stream = nullptr;
+  RawPool() {
+    const bench::RawDriver& raw = *env().raw;
+    bench::bind_memory_env();
+    CUmemPoolProps props{};
+    props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+    props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    props.location.id = 0;
+    if (raw.cuMemPoolCreate(&pool, &props) != CUDA_SUCCESS) pool = nullptr;
+    cuuint64_t keep = ~cuuint64_t(0);
+    if (pool) raw.cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep);
+    if (raw.cuStreamCreateWithPriority(&stream, CU_STREAM_NON_BLOCKING, 0) != CUDA_SUCCESS) stream = nullptr;
+  }
+  ~RawPool() {
+    const bench::RawDriver& raw = *env().raw;
+    bench::bind_memory_env();
+    if (stream) {
+      raw.cuStreamSynchronize(stream);
+      raw.cuStreamDestroy(stream);
+    }
+    if (pool) raw.cuMemPoolDestroy(pool);
+  }
+  RawPool(const RawPool&) = delete;
+  RawPool& operator=(const RawPool&) = delete;
+};
+
+// cuMemAllocFromPoolAsync + cuMemFreeAsync on `stream` (after a
+// synchronisation of the stream in between when `synced`: dc_buffer_alloc's
+// guarantee that the memory is usable from every stream on return).
+bool raw_pool_pair(benchmark::State& state, const RawPool& pool, CUstream stream, uint64_t size, bool synced) {
+  const bench::RawDriver& raw = *env().raw;
+  CUdeviceptr p = 0;
+  if (!raw_ok(state, raw.cuMemAllocFromPoolAsync(&p, size, pool.pool, stream), "cuMemAllocFromPoolAsync")) return false;
+  if (synced && !raw_ok(state, raw.cuStreamSynchronize(stream), "cuStreamSynchronize")) return false;
+  return raw_ok(state, raw.cuMemFreeAsync(p, stream), "cuMemFreeAsync");
+}
+
+// dc_buffer_alloc + dc_buffer_release (dccuda's pool) against the raw pool
+// pair, plain (the baseline) or with the synchronisation that gives
+// the same guarantee.
+void pool_alloc_free(benchmark::State& state, bool synced) {
+  uint64_t size = static_cast<uint64_t>(state.range(0));
+  RawPool pool;
+  if (!pool.pool || !pool.stream) {
+    state.SkipWithError("the raw driver made no memory pool or stream (no pool support?)");
+    return;
+  }
+  compare_pairs(
+      state, 0,
+      [&] {
+        dc_buffer b = nullptr;
+        if (!dc_ok(state, dc_buffer_alloc(env().device, size, 0, &b))) return false;
+        dc_buffer_release(b);
+        return true;
+      },
+      [&] { return raw_pool_pair(state, pool, pool.stream, size, synced); });
+}
+
+void BM_AllocFreePoolRaw(benchmark::State& state) { pool_alloc_free(state, false); }
+void BM_AllocFreePoolRawSynced(benchmark::State& state) { pool_alloc_free(state, true); }
+
+// Stream-ordered on both sides: dc_buffer_alloc_async + dc_buffer_release
+// (freed in order on the stream) against the raw pool pair on the same
+// stream (the dc_stream's own CUstream).
+void BM_AllocFreeAsync(benchmark::State& state) {
+  uint64_t size = static_cast<uint64_t>(state.range(0));
+  RawPool pool;
+  dc_stream s = nullptr;
+  void* native = nullptr;
+  if (!pool.pool || !dc_ok(state, dc_stream_create(env().device, 0, 0, &s)) ||
+      !dc_ok(state, dc_stream_native(s, &native))) {
+    if (!pool.pool) state.SkipWithError("the raw driver made no memory pool");
+    dc_stream_release(s);
+    return;
+  }
+  CUstream stream = static_cast<CUstream>(native);
+  compare_pairs(
+      state, 0,
+      [&] {
+        dc_buffer b = nullptr;
+        if (!dc_ok(state, dc_buffer_alloc_async(s, size, 0, &b))) return false;
+        dc_buffer_release(b);
+        return true;
+      },
+      [&] { return raw_pool_pair(state, pool, stream, size, false); });
+  dc_stream_synchronize(s);
+  dc_stream_release(s);
+}
+
 // -- Copies -------------------------------------------------------------------
 
 void BM_H2D_Pinned(benchmark::State& state) { bench::host_to_device(state, true); }
 void BM_H2D_Pageable(benchmark::State& state) { bench::host_to_device(state, false); }
+// The same dc_buffer_write against the raw copy with the same guarantee: the
+// driver's pageable copy may return before its DMA is done, so the raw side
+// also waits for the legacy stream. (A synchronous device-to-host copy is
+// complete when the driver returns: BM_D2H_Pageable is already like for like.)
+void BM_H2D_PageableRawSynced(benchmark::State& state) { bench::host_to_device_raw_synced(state); }
 void BM_D2H_Pinned(benchmark::State& state) { bench::device_to_host(state, true); }
 void BM_D2H_Pageable(benchmark::State& state) { bench::device_to_host(state, false); }
+
+// The host's side alone: dc_buffer_write into a pinned buffer from ordinary
+// memory (a host-to-host copy: the copy threads of the staged path, with no
+// DMA) against one thread's memcpy. What the threads reach here bounds what a
+// staged pageable copy can reach while the DMA engine reads the same memory.
+void BM_HostToPinned(benchmark::State& state) {
+  uint64_t size = static_cast<uint64_t>(state.range(0));
+  HostMemory src(size, false), dst(size, true);
+  if (!src.p || !dst.p) {
+    state.SkipWithError(dc_last_error_message());
+    return;
+  }
+  compare_pairs(
+      state, size, [&] { return dc_ok(state, dc_buffer_write(dst.pinned, 0, src.p, size)); },
+      [&] {
+        std::memcpy(dst.p, src.p, size);
+        benchmark::ClobberMemory();
+        return true;
+      });
+}
 
 void BM_D2D(benchmark::State& state) {
   const bench::RawDriver& raw = *env().raw;
@@ -264,6 +391,21 @@ void copy_sizes(benchmark::internal::Benchmark* b) {
   for (int64_t s : {4 * kKiB, kMiB, 256 * kMiB}) b->Arg(s);
   b->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
+// Host<->device copies: also 64 KiB (small copies) and 64 MiB (the smallest
+// size of the pinned-bandwidth goal).
+void host_copy_sizes(benchmark::internal::Benchmark* b) {
+  for (int64_t s : {4 * kKiB, 64 * kKiB, kMiB, 64 * kMiB, 256 * kMiB}) b->Arg(s);
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+void small_copy_sizes(benchmark::internal::Benchmark* b) {
+  for (int64_t s : {4 * kKiB, 64 * kKiB, kMiB}) b->Arg(s);
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+// Pooled allocation: small, medium, large.
+void pool_sizes(benchmark::internal::Benchmark* b) {
+  for (int64_t s : {4 * kKiB, kMiB, 64 * kMiB}) b->Arg(s);
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
 
 // The growth's final sizes: 64 MiB, 1 GiB, 4 GiB.
 void grow_sizes(benchmark::internal::Benchmark* b) {
@@ -273,10 +415,15 @@ void grow_sizes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(BM_AllocFree)->Apply(alloc_sizes);
 BENCHMARK(BM_AllocFreeNoPool)->Apply(alloc_sizes);
-BENCHMARK(BM_H2D_Pinned)->Apply(copy_sizes);
-BENCHMARK(BM_H2D_Pageable)->Apply(copy_sizes);
-BENCHMARK(BM_D2H_Pinned)->Apply(copy_sizes);
-BENCHMARK(BM_D2H_Pageable)->Apply(copy_sizes);
+BENCHMARK(BM_AllocFreePoolRaw)->Apply(pool_sizes);
+BENCHMARK(BM_AllocFreePoolRawSynced)->Apply(pool_sizes);
+BENCHMARK(BM_AllocFreeAsync)->Apply(pool_sizes);
+BENCHMARK(BM_H2D_Pinned)->Apply(host_copy_sizes);
+BENCHMARK(BM_H2D_Pageable)->Apply(host_copy_sizes);
+BENCHMARK(BM_H2D_PageableRawSynced)->Apply(small_copy_sizes);
+BENCHMARK(BM_D2H_Pinned)->Apply(host_copy_sizes);
+BENCHMARK(BM_D2H_Pageable)->Apply(host_copy_sizes);
+BENCHMARK(BM_HostToPinned)->Arg(256 * kMiB)->UseManualTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_D2D)->Apply(copy_sizes);
 BENCHMARK(BM_Memset)->Apply(copy_sizes);
 BENCHMARK(BM_H2D_2D_Pinned)->Apply(rows_2d);

@@ -77,7 +77,9 @@ bool fill_from(benchmark::State& state, const DeviceMemory& dev, const HostMemor
   return dc_ok(state, dc_buffer_write(dev.buffer, 0, host.p, size));
 }
 
-void host_to_device(benchmark::State& state, bool pinned) {
+namespace {
+
+void write_pairs(benchmark::State& state, bool pinned, bool raw_synced) {
   const RawDriver& raw = *memory_env().raw;
   uint64_t size = static_cast<uint64_t>(state.range(0));
   HostMemory host(size, pinned);
@@ -88,8 +90,16 @@ void host_to_device(benchmark::State& state, bool pinned) {
   }
   compare_pairs(
       state, size, [&] { return dc_ok(state, dc_buffer_write(dev.buffer, 0, host.p, size)); },
-      [&] { return raw_ok(state, raw.cuMemcpyHtoD(dev.address, host.p, size), "cuMemcpyHtoD"); });
+      [&] {
+        return raw_ok(state, raw.cuMemcpyHtoD(dev.address, host.p, size), "cuMemcpyHtoD") &&
+               (!raw_synced || raw_ok(state, raw.cuStreamSynchronize(CU_STREAM_LEGACY), "cuStreamSynchronize"));
+      });
 }
+
+}  // namespace
+
+void host_to_device(benchmark::State& state, bool pinned) { write_pairs(state, pinned, false); }
+void host_to_device_raw_synced(benchmark::State& state) { write_pairs(state, false, true); }
 
 void device_to_host(benchmark::State& state, bool pinned) {
   const RawDriver& raw = *memory_env().raw;

@@ -98,6 +98,9 @@ bool fill_from(benchmark::State& state, const DeviceMemory& dev, const HostMemor
 // dc_buffer_write against cuMemcpyHtoD, and dc_buffer_read against
 // cuMemcpyDtoH, of state.range(0) bytes from pinned or pageable host memory.
 void host_to_device(benchmark::State& state, bool pinned);
+// dc_buffer_write from pageable memory against cuMemcpyHtoD followed by a
+// synchronisation of the legacy stream (the same guarantee: a complete copy).
+void host_to_device_raw_synced(benchmark::State& state);
 void device_to_host(benchmark::State& state, bool pinned);
 
 }  // namespace bench

@@ -52,6 +52,13 @@ const RawDriver* raw_driver(std::string* why) {
     resolve("cuGraphLaunch", 10000, driver.cuGraphLaunch);
     resolve("cuGraphExecDestroy", 10000, driver.cuGraphExecDestroy);
     resolve("cuGraphDestroy", 10000, driver.cuGraphDestroy);
+    resolve("cuMemPoolCreate", 11020, driver.cuMemPoolCreate);
+    resolve("cuMemPoolDestroy", 11020, driver.cuMemPoolDestroy);
+    resolve("cuMemPoolSetAttribute", 11020, driver.cuMemPoolSetAttribute);
+    resolve("cuMemAllocFromPoolAsync", 11020, driver.cuMemAllocFromPoolAsync);
+    resolve("cuMemFreeAsync", 11020, driver.cuMemFreeAsync);
+    resolve("cuStreamCreateWithPriority", 5050, driver.cuStreamCreateWithPriority);
+    resolve("cuStreamDestroy", 4000, driver.cuStreamDestroy);
     return all;
   }();
   if (!ok) {

@@ -32,6 +32,14 @@ struct RawDriver {
   PFN_cuMemcpyPeer_v4000 cuMemcpyPeer = nullptr;
   // 2D copies (bench_memory).
   PFN_cuMemcpy2D_v3020 cuMemcpy2D = nullptr;
+  // Stream-ordered pools (bench_memory's pooled allocation baselines).
+  PFN_cuMemPoolCreate_v11020 cuMemPoolCreate = nullptr;
+  PFN_cuMemPoolDestroy_v11020 cuMemPoolDestroy = nullptr;
+  PFN_cuMemPoolSetAttribute_v11020 cuMemPoolSetAttribute = nullptr;
+  PFN_cuMemAllocFromPoolAsync_v11020 cuMemAllocFromPoolAsync = nullptr;
+  PFN_cuMemFreeAsync_v11020 cuMemFreeAsync = nullptr;
+  PFN_cuStreamCreateWithPriority_v5050 cuStreamCreateWithPriority = nullptr;
+  PFN_cuStreamDestroy_v4000 cuStreamDestroy = nullptr;
 };
 
 // The driver dccuda uses, or nullptr with the reason in *why.

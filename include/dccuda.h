@@ -353,6 +353,13 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * |                         |                                | the chunk size                    |                                  |
  * |                         | DCCUDA_STAGING_BUFFERS         | integer 1 .. 16                   | 4 (pinned buffers per device)    |
  * |                         | DCCUDA_COPY_THREADS            | integer 1 .. 64 (1: no pool)      | 16 (at most the CPUs there are)  |
+ * |                         | DCCUDA_STAGING_SMALL_BYTES     | integer 1 .. 2^40                 | 4194304: synchronous copies this |
+ * |                         |                                |                                   | small (below the thresholds      |
+ * |                         |                                |                                   | above) go through one pinned     |
+ * |                         |                                |                                   | buffer and a synchronous driver  |
+ * |                         |                                |                                   | copy; 1: practically never       |
+ * |                         | DCCUDA_COPY_STREAMING          | yes/no (below)                    | yes: staged copies' host side    |
+ * |                         |                                |                                   | uses non-temporal stores (x86-64)|
  * | (none: other programs'  | XDG_CACHE_HOME, HOME           | see cache_dir; empty = unset      |                                  |
  * |  variables)             | CUDA_HOME, CUDA_PATH           | see nvrtc_library; empty = unset  |                                  |
  * |                         | NVTX_INJECTION64_PATH          | a profiler's NVTX library (see    | none: ranges and marks go nowhere|
@@ -954,8 +961,11 @@ DC_API dc_status dc_buffer_advise(dc_buffer buffer, uint64_t offset, uint64_t si
  * A size of 0 is a valid copy that does nothing (the handles are still checked).
  * Host pointers may be ordinary (pageable) memory: large copies from and to
  * pageable memory are staged through dccuda's own pinned buffers, which is much
- * faster than the driver's pageable path. Host memory the driver already knows
- * (pinned, registered, managed) is copied directly at full speed.
+ * faster than the driver's pageable path, and small synchronous ones go through
+ * one of those buffers too (a pinned copy is complete when the driver returns;
+ * the first such copy on a device makes the buffers, 32 MiB of pinned memory
+ * by default). Host memory the driver already knows (pinned, registered,
+ * managed) is copied directly at full speed.
  * Synchronous copies and fills run in order with the legacy default stream, as
  * the driver's own synchronous copies do, and return when complete. Between two
  * host buffers (pinned, registered) synchronous copies and fills are done by

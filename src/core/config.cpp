@@ -129,8 +129,11 @@ Config from_environment(const dc_init_options* options) {
          "DCCUDA_STAGING_CHUNK_BYTES=%llu; the smallest chunk cannot be larger than the largest: lower it or unset it",
          static_cast<unsigned long long>(c.staging_min_chunk_bytes),
          static_cast<unsigned long long>(c.staging_chunk_bytes));
+  c.staging_small_bytes = env.integer("DCCUDA_STAGING_SMALL_BYTES", 1, kMaxStagingMinBytes);
   c.staging_buffers = static_cast<uint32_t>(env.integer("DCCUDA_STAGING_BUFFERS", 1, kMaxStagingBuffers));
   c.copy_threads = static_cast<uint32_t>(env.integer("DCCUDA_COPY_THREADS", 1, kMaxCopyThreads));
+  // Unset is the built-in default, so set-or-not decides, as for the plan cache.
+  if (platform::environment_value("DCCUDA_COPY_STREAMING")) c.copy_streaming = env.yes_no("DCCUDA_COPY_STREAMING") ? 1 : 0;
   c.cache_key_file = env.text("DCCUDA_CACHE_KEY_FILE", "the path of a file of yours (mode 0600) holding a key of at "
                               "least 32 bytes");
 
@@ -156,6 +159,7 @@ const char* const kConfigVariables[] = {
     "DCCUDA_CACHE_MAX_BYTES", "DCCUDA_CACHE_DISABLE", "DCCUDA_LEAK_REPORT", "DCCUDA_CACHE_KEY_FILE", "DCCUDA_STAGING_MIN_BYTES",
     "DCCUDA_STAGING_MIN_BYTES_H2D",
     "DCCUDA_STAGING_CHUNK_BYTES", "DCCUDA_STAGING_MIN_CHUNK_BYTES", "DCCUDA_STAGING_BUFFERS", "DCCUDA_COPY_THREADS",
+    "DCCUDA_STAGING_SMALL_BYTES", "DCCUDA_COPY_STREAMING",
     "XDG_CACHE_HOME", "HOME", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", "NVTX_INJECTION64_PATH", nullptr};
 
 const Config& config() {

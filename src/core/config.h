@@ -53,8 +53,11 @@ struct Config {
   uint64_t staging_min_bytes_to_device = 0;
   uint64_t staging_chunk_bytes = 0;
   uint64_t staging_min_chunk_bytes = 0;
+  uint64_t staging_small_bytes = 0;
   uint32_t staging_buffers = 0;
   uint32_t copy_threads = 0;
+  // DCCUDA_COPY_STREAMING: -1 unset (the built-in default), 0 no, 1 yes.
+  int8_t copy_streaming = -1;
 
   // A shared kernel cache: the file holding the key that authenticates its
   // entries (compile/cache_directory.h). Empty: a private cache.

@@ -4,12 +4,18 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <new>
 #include <thread>
 
 #include "core/config.h"
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <emmintrin.h>
+#define DC_HAVE_STREAMING_STORES 1
+#endif
 
 namespace dc {
 namespace {
@@ -38,6 +44,7 @@ struct Job {
   size_t width = 0;
   size_t dst_pitch = 0;
   size_t src_pitch = 0;
+  bool streaming = false;
   std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
 };
@@ -49,7 +56,8 @@ void run_pieces(Job& job) noexcept {
     size_t begin = i * job.piece;
     size_t len = std::min(job.piece, job.n - begin);
     if (job.width == 0) {
-      std::memcpy(job.dst + begin, job.src + begin, len);
+      if (job.streaming) streaming_memcpy(job.dst + begin, job.src + begin, len);
+      else std::memcpy(job.dst + begin, job.src + begin, len);
     } else {
       for (size_t r = begin; r < begin + len; ++r)
         std::memcpy(job.dst + r * job.dst_pitch, job.src + r * job.src_pitch, job.width);
@@ -134,15 +142,54 @@ CopyPool* pool() noexcept {
 
 }  // namespace
 
-void parallel_memcpy(void* dst, const void* src, size_t n) noexcept {
-  if (n < 2 * host_copy::kMinPieceBytes) {
+void streaming_memcpy(void* dst, const void* src, size_t n) noexcept {
+#if defined(DC_HAVE_STREAMING_STORES)
+  auto* to = static_cast<char*>(dst);
+  const auto* from = static_cast<const char*>(src);
+  // Streaming stores need a 16-byte aligned destination: the head up to it,
+  // and anything too short to be worth it, go through memcpy.
+  size_t head = (16 - (reinterpret_cast<uintptr_t>(to) & 15)) & 15;
+  if (n < head + 256) {
     std::memcpy(dst, src, n);
+    return;
+  }
+  std::memcpy(to, from, head);
+  to += head;
+  from += head;
+  n -= head;
+  size_t blocks = n / 64;
+  for (size_t i = 0; i < blocks; ++i, to += 64, from += 64) {
+    __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from));
+    __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + 16));
+    __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + 32));
+    __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + 48));
+    _mm_stream_si128(reinterpret_cast<__m128i*>(to), a);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(to + 16), b);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(to + 32), c);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(to + 48), d);
+  }
+  std::memcpy(to, from, n % 64);
+  // Streaming stores are weakly ordered: fence them before anyone (the
+  // thread that hands the buffer to the DMA engine) is told the copy is done.
+  _mm_sfence();
+#else
+  std::memcpy(dst, src, n);
+#endif
+}
+
+void parallel_memcpy(void* dst, const void* src, size_t n, bool streaming) noexcept {
+  auto alone = [&] {
+    if (streaming) streaming_memcpy(dst, src, n);
+    else std::memcpy(dst, src, n);
+  };
+  if (n < 2 * host_copy::kMinPieceBytes) {
+    alone();
     return;
   }
   CopyPool* p = pool();
   size_t pieces = p ? std::min<size_t>(p->threads(), n / host_copy::kMinPieceBytes) : 1;
   if (pieces <= 1) {
-    std::memcpy(dst, src, n);
+    alone();
     return;
   }
   Job job;
@@ -152,7 +199,8 @@ void parallel_memcpy(void* dst, const void* src, size_t n) noexcept {
   // Pieces of whole cache lines, so that no two threads write one line.
   job.piece = ((n + pieces - 1) / pieces + 63) & ~size_t(63);
   job.pieces = (n + job.piece - 1) / job.piece;
-  if (!p->run(job)) std::memcpy(dst, src, n);
+  job.streaming = streaming;
+  if (!p->run(job)) alone();
 }
 
 void parallel_copy_rows(void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width,

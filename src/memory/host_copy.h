@@ -23,7 +23,18 @@ inline constexpr size_t kMinPieceBytes = size_t(256) << 10;
 // memcpy(dst, src, n) with up to host_copy::kThreads threads (never more than
 // the machine has). While another copy uses the pool, the calling thread
 // copies alone. The workers start at the first call and live for the process.
-void parallel_memcpy(void* dst, const void* src, size_t n) noexcept;
+// `streaming`: each piece is copied by streaming_memcpy (for large staged
+// copies, whose destination the CPU does not read again soon).
+void parallel_memcpy(void* dst, const void* src, size_t n, bool streaming = false) noexcept;
+
+// memcpy(dst, src, n) whose stores bypass the CPU caches where the processor
+// has such stores (x86-64: non-temporal 16-byte stores, then a store fence),
+// else memcpy. A cached store first reads the destination's line from memory
+// (read for ownership), so copying into a staging buffer costs three memory
+// transfers per byte, and the DMA engine's read a fourth; a streaming store
+// spares the first read. Whether that is faster depends on the machine:
+// DCCUDA_COPY_STREAMING (yes/no) decides for the staged copies (staging.h).
+void streaming_memcpy(void* dst, const void* src, size_t n) noexcept;
 
 // `rows` rows of `width` bytes from `src` (rows `src_pitch` apart) to `dst`
 // (rows `dst_pitch` apart), the rows split over the same pool: a pitched

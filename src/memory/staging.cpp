@@ -30,6 +30,8 @@ const Tuning& tuning() noexcept {
     // A chunk set below the default smallest chunk lowers that as well.
     if (d.min_chunk_bytes > d.chunk_bytes) d.min_chunk_bytes = d.chunk_bytes;
     if (c->staging_buffers) d.buffers = static_cast<int>(c->staging_buffers);
+    if (c->staging_small_bytes) d.small_bytes = c->staging_small_bytes;
+    if (c->copy_streaming >= 0) d.streaming = c->copy_streaming == 1;
     return d;
   }();
   return t;
@@ -120,43 +122,79 @@ void Stager::enqueue(Device& device, int b, CUstream stream, const char* entry, 
   pending_[b] = true;
 }
 
+uint64_t Stager::piece_at(uint64_t done, uint64_t n, uint64_t chunk) const noexcept {
+  uint64_t left = n - done;
+  // Growing: as large as what is done already (doubling), from the smallest chunk.
+  uint64_t c = std::min(chunk, std::max(min_chunk_bytes_, done));
+  if (left <= c) return left;
+  // Shrinking: at most half of what is left (in whole 64 KiB), down to the smallest chunk.
+  uint64_t half = ((left / 2) + 0xFFFF) & ~uint64_t(0xFFFF);
+  return std::min(c, std::max(min_chunk_bytes_, half));
+}
+
 void Stager::write(Device& device, CUdeviceptr dst, const void* src, uint64_t n, CUstream stream) {
   const DriverApi& api = driver_api();
   const char* from = static_cast<const char*>(src);
+  const bool streaming = staging::tuning().streaming;
   uint64_t chunk = chunk_for(n);
   int b = 0;
-  for (uint64_t off = 0; off < n; off += chunk, b = (b + 1) % buffers_) {
-    size_t len = static_cast<size_t>(std::min(chunk, n - off));
+  for (uint64_t off = 0, len = 0; off < n; off += len, b = (b + 1) % buffers_) {
+    len = piece_at(off, n, chunk);
     wait(device, b, false);
-    parallel_memcpy(pinned_[b], from + off, len);
+    parallel_memcpy(pinned_[b], from + off, static_cast<size_t>(len), streaming);
     enqueue(device, b, stream, "cuMemcpyHtoDAsync",
-            [&] { return api.cuMemcpyHtoDAsync(dst + off, pinned_[b], len, stream); });
+            [&] { return api.cuMemcpyHtoDAsync(dst + off, pinned_[b], static_cast<size_t>(len), stream); });
   }
 }
 
 void Stager::read(Device& device, void* dst, CUdeviceptr src, uint64_t n, CUstream stream) {
   const DriverApi& api = driver_api();
   char* to = static_cast<char*>(dst);
+  const bool streaming = staging::tuning().streaming && n >= staging::kStreamingReadMinBytes;
   uint64_t chunk = chunk_for(n);
-  uint64_t chunks = (n + chunk - 1) / chunk;
   // Buffers still in use by an earlier write.
   for (int b = 0; b < buffers_; ++b) wait(device, b, false);
-  auto start = [&](uint64_t i) {
-    int b = static_cast<int>(i % buffers_);
-    uint64_t off = i * chunk;
-    size_t len = static_cast<size_t>(std::min(chunk, n - off));
+  // The piece each buffer holds (started in buffer order, finished in the same order).
+  uint64_t piece_off[staging::kMaxBuffers] = {}, piece_len[staging::kMaxBuffers] = {};
+  uint64_t started = 0;
+  auto start = [&](int b) {
+    uint64_t off = started, len = piece_at(off, n, chunk);
     enqueue(device, b, stream, "cuMemcpyDtoHAsync",
-            [&] { return api.cuMemcpyDtoHAsync(pinned_[b], src + off, len, stream); });
+            [&] { return api.cuMemcpyDtoHAsync(pinned_[b], src + off, static_cast<size_t>(len), stream); });
+    piece_off[b] = off;
+    piece_len[b] = len;
+    started += len;
   };
-  uint64_t ahead = std::min<uint64_t>(chunks, buffers_);
-  for (uint64_t i = 0; i < ahead; ++i) start(i);
-  for (uint64_t i = 0; i < chunks; ++i) {
-    int b = static_cast<int>(i % buffers_);
-    uint64_t off = i * chunk;
-    size_t len = static_cast<size_t>(std::min(chunk, n - off));
-    wait(device, b, true);
-    parallel_memcpy(to + off, pinned_[b], len);
-    if (i + buffers_ < chunks) start(i + buffers_);
+  for (int b = 0; b < buffers_ && started < n; ++b) start(b);
+  for (uint64_t done = 0, b = 0; done < n; b = (b + 1) % static_cast<uint64_t>(buffers_)) {
+    int i = static_cast<int>(b);
+    wait(device, i, true);
+    parallel_memcpy(to + piece_off[i], pinned_[i], static_cast<size_t>(piece_len[i]), streaming);
+    done += piece_len[i];
+    if (started < n) start(i);
+  }
+}
+
+void Stager::write_sync(Device& device, CUdeviceptr dst, const void* src, uint64_t n) {
+  const DriverApi& api = driver_api();
+  const char* from = static_cast<const char*>(src);
+  wait(device, 0, false);
+  for (uint64_t off = 0; off < n; off += chunk_bytes_) {
+    size_t len = static_cast<size_t>(std::min(chunk_bytes_, n - off));
+    parallel_memcpy(pinned_[0], from + off, len);
+    // From pinned memory the driver's synchronous copy returns when it is complete.
+    check(api.cuMemcpyHtoD(dst + off, pinned_[0], len), "cuMemcpyHtoD", &device);
+  }
+}
+
+void Stager::read_sync(Device& device, void* dst, CUdeviceptr src, uint64_t n) {
+  const DriverApi& api = driver_api();
+  char* to = static_cast<char*>(dst);
+  wait(device, 0, false);
+  for (uint64_t off = 0; off < n; off += chunk_bytes_) {
+    size_t len = static_cast<size_t>(std::min(chunk_bytes_, n - off));
+    check(api.cuMemcpyDtoH(pinned_[0], src + off, len), "cuMemcpyDtoH", &device);
+    parallel_memcpy(to + off, pinned_[0], len);
   }
 }
 
@@ -302,6 +340,28 @@ bool staged_write(Device& device, CUdeviceptr dst, const void* src, uint64_t n, 
   }
   note_staging(device, n, true, staged);
   return staged;
+}
+
+bool small_staged_write(Device& device, CUdeviceptr dst, const void* src, uint64_t n) {
+  MemoryState& state = memory_state(device);
+  // A small copy never waits behind a large one (or another small one): it
+  // goes to the driver instead, as it did before this path existed.
+  std::unique_lock<std::mutex> lock(state.staging_mutex, std::try_to_lock);
+  if (!lock) return false;
+  Stager* s = stager_of(device, state);
+  if (!s) return false;
+  s->write_sync(device, dst, src, n);
+  return true;
+}
+
+bool small_staged_read(Device& device, void* dst, CUdeviceptr src, uint64_t n) {
+  MemoryState& state = memory_state(device);
+  std::unique_lock<std::mutex> lock(state.staging_mutex, std::try_to_lock);
+  if (!lock) return false;
+  Stager* s = stager_of(device, state);
+  if (!s) return false;
+  s->read_sync(device, dst, src, n);
+  return true;
 }
 
 bool staged_read(Device& device, void* dst, CUdeviceptr src, uint64_t n, CUstream stream) {

@@ -5,9 +5,14 @@
 // previous chunk is on its way to the device (and the reverse for reads)
 // keeps both the host and the DMA engine busy.
 //
-// Copies smaller than staging::tuning().min_bytes and copies from or to memory the
-// driver already knows (pinned, registered, managed: is_driver_memory) go
-// straight to the driver.
+// Synchronous copies up to staging::tuning().small_bytes that are not
+// pipelined take one pinned buffer and one synchronous driver copy from or to
+// it: the driver's pageable path returns from a host-to-device copy before its
+// DMA is done (a synchronous dc_buffer_write must then wait for the stream),
+// and its pageable device-to-host path is slower than a pinned one. Other
+// copies below the pipelining thresholds (min_bytes, min_bytes_to_device), and
+// copies from or to memory the driver already knows (pinned, registered,
+// managed: is_driver_memory), go straight to the driver.
 #pragma once
 
 #include "loader/cuda_abi/driver_abi.h"
@@ -35,8 +40,21 @@ inline constexpr uint64_t kChunkBytes = uint64_t(8) << 20;
 // The smallest chunk: a copy is split in at least `buffers` chunks (so that
 // host copies and DMA overlap) unless that makes chunks smaller than this.
 inline constexpr uint64_t kMinChunkBytes = uint64_t(256) << 10;
+// Synchronous pageable copies up to this size that are not pipelined go
+// through one pinned buffer (above). On the H200 host a pinned 4 KiB copy
+// took 7-8 us to the device against 10.7 us for the pageable copy and the
+// wait dccuda needs, and 7 us back against 9.4 us pageable (2026-11-24/25).
+// Every copy below the pipelining thresholds takes it by default.
+inline constexpr uint64_t kSmallBytes = kMinBytesToDevice;
 // Pinned buffers of `chunk_bytes` each, per device, reused by every copy.
 inline constexpr int kBuffers = 4;
+// Whether the pipelined copies' host side uses streaming stores
+// (memory/host_copy.h, streaming_memcpy): always into the pinned buffers
+// (the CPU never reads them), into the caller's memory only from this size on
+// (larger than a CPU's last-level cache, so that the data could not have
+// stayed cached for the caller anyway).
+inline constexpr bool kStreaming = true;
+inline constexpr uint64_t kStreamingReadMinBytes = uint64_t(32) << 20;
 inline constexpr int kMaxBuffers = 16;
 
 // The tunables in force: the defaults above, each overridable for tuning
@@ -44,14 +62,17 @@ inline constexpr int kMaxBuffers = 16;
 // core/config.cpp, which refuses a malformed or out-of-range value):
 // DCCUDA_STAGING_MIN_BYTES (device to host), DCCUDA_STAGING_MIN_BYTES_H2D,
 // DCCUDA_STAGING_CHUNK_BYTES, DCCUDA_STAGING_MIN_CHUNK_BYTES,
-// DCCUDA_STAGING_BUFFERS (1..16), and DCCUDA_COPY_THREADS for
+// DCCUDA_STAGING_SMALL_BYTES (1: practically off), DCCUDA_STAGING_BUFFERS
+// (1..16), DCCUDA_COPY_STREAMING (yes/no), and DCCUDA_COPY_THREADS for
 // memory/host_copy.h.
 struct Tuning {
   uint64_t min_bytes = kMinBytes;                   // device to host
   uint64_t min_bytes_to_device = kMinBytesToDevice;  // host to device
   uint64_t chunk_bytes = kChunkBytes;
   uint64_t min_chunk_bytes = kMinChunkBytes;
+  uint64_t small_bytes = kSmallBytes;
   int buffers = kBuffers;
+  bool streaming = kStreaming;
 };
 const Tuning& tuning() noexcept;
 }  // namespace staging
@@ -74,6 +95,11 @@ class Stager {
   void write(Device& device, CUdeviceptr dst, const void* src, uint64_t n, CUstream stream);
   // Device to host on `stream`; returns once all of `dst` is written.
   void read(Device& device, void* dst, CUdeviceptr src, uint64_t n, CUstream stream);
+  // Synchronous copies through one pinned buffer (a chunk at a time): the
+  // CPU copy, then the driver's synchronous copy from or to pinned memory,
+  // which returns when the copy is complete (in order with the legacy stream).
+  void write_sync(Device& device, CUdeviceptr dst, const void* src, uint64_t n);
+  void read_sync(Device& device, void* dst, CUdeviceptr src, uint64_t n);
   // The same for `height` rows of `width` bytes, `pitch` apart on each side:
   // rows are packed into the pinned buffers, moved by 2D copies, and
   // unpacked. `device_type` says how the driver should see `dst` / `src`.
@@ -89,6 +115,11 @@ class Stager {
  private:
   Stager() = default;
   uint64_t chunk_for(uint64_t n) const noexcept;
+  // The length of the piece of a pipelined copy of n bytes that starts at
+  // `done`, at most `chunk`: the first pieces grow from min_chunk_bytes (the
+  // DMA engine starts early) and the last ones shrink back to it (less is left
+  // to the DMA engine, or to the CPU, once the other side has finished).
+  uint64_t piece_at(uint64_t done, uint64_t n, uint64_t chunk) const noexcept;
   // Waits until buffer b's last copy has completed; raises that copy's error
   // only if `report` (or if the context is lost).
   void wait(Device& device, int b, bool report);
@@ -116,6 +147,18 @@ inline bool wants_staging(const void* p, uint64_t n, bool to_device) noexcept {
 // context must be bound.
 bool staged_write(Device& device, CUdeviceptr dst, const void* src, uint64_t n, CUstream stream);
 bool staged_read(Device& device, void* dst, CUdeviceptr src, uint64_t n, CUstream stream);
+// Whether a synchronous copy of n bytes not pipelined should take the small
+// path (Stager::write_sync / read_sync): at most small_bytes, and `p` memory
+// the driver does not know (only the first byte is asked: the answer decides
+// the speed, not the correctness). The context must be bound.
+inline bool wants_small_staging(const void* p, uint64_t n) noexcept {
+  return n <= staging::tuning().small_bytes && !is_driver_memory(p, 1);
+}
+// The synchronous copies through one pinned buffer; false (nothing done) if
+// another copy holds the device's staging buffers right now or they cannot be
+// made: the caller then copies directly. The context must be bound.
+bool small_staged_write(Device& device, CUdeviceptr dst, const void* src, uint64_t n);
+bool small_staged_read(Device& device, void* dst, CUdeviceptr src, uint64_t n);
 // The 2D forms (Stager::write_2d, read_2d).
 bool staged_write_2d(Device& device, CUdeviceptr dst, uint64_t dst_pitch, CUmemorytype device_type, const void* src,
                      uint64_t src_pitch, uint64_t width, uint64_t height, CUstream stream);

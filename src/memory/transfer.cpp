@@ -86,12 +86,16 @@ void write(Buffer& dst, uint64_t dst_offset, const void* src, uint64_t size, Str
   }
   // Small copies ask about their first byte only: the answer only decides
   // whether to wait below.
-  bool large = size >= staging::tuning().min_bytes_to_device;
+  const staging::Tuning& t = staging::tuning();
+  bool large = size >= t.min_bytes_to_device;
   bool driver_memory = is_driver_memory(src, large ? size : 1);
   if (!driver_memory && large && staged_write(d, to, src, size, CU_STREAM_LEGACY)) {
     finish_legacy(d);
     return;
   }
+  // Through a pinned buffer: the driver's copy from it is complete on return,
+  // where the pageable copy below needs a wait for the stream after it.
+  if (!driver_memory && !large && size <= t.small_bytes && small_staged_write(d, to, src, size)) return;
   check(api.cuMemcpyHtoD(to, src, n), "cuMemcpyHtoD", &d);
   // From pageable memory the driver may return before its DMA is done; the
   // call promises a complete copy. (From pinned memory it copies synchronously.)
@@ -121,6 +125,10 @@ void read(Buffer& src, uint64_t src_offset, void* dst, uint64_t size, Stream* st
   }
   // Device to host returns when the data is there, pageable or pinned.
   if (wants_staging(dst, size, false) && staged_read(d, dst, from, size, CU_STREAM_LEGACY)) return;
+  // Below the pipelining threshold, a pinned copy is still faster than the
+  // driver's pageable one.
+  if (size < staging::tuning().min_bytes && wants_small_staging(dst, size) && small_staged_read(d, dst, from, size))
+    return;
   check(api.cuMemcpyDtoH(dst, from, n), "cuMemcpyDtoH", &d);
 }
 

@@ -55,7 +55,7 @@ find "$build/tests" -maxdepth 1 -type f \( -name '*.cubin' -o -name '*.fatbin' -
 if [ -d "$build/bench" ]; then
   find "$build/bench" -maxdepth 1 -type f -name 'bench_*' -perm -u+x -exec cp {} "$out/bench/" \;
   find "$build/bench" -maxdepth 1 -name 'libbenchmark.so*' -exec cp -L {} "$out/bench/" \;
-  cp "$root/bench/peers.py" "$out/bench/"
+  cp "$root/bench/peers.py" "$root/bench/sweep_copies.sh" "$out/bench/"
 fi
 # The commit the bundle is built from, for the records of a run (the benchmark
 # plots name it); a tree with uncommitted changes says so.

@@ -3,6 +3,7 @@
 // checks with the numbers in the message, zero sizes, NULL pointers, the
 // staged pageable path and the direct pinned path.
 #include <atomic>
+#include <cstdlib>
 #include <thread>
 
 #include "memory_test.h"
@@ -268,7 +269,7 @@ TEST_F(CopyTest, PageableCopiesAreStagedPinnedOnesAreDirect) {
   EXPECT_EQ(f->call_count("cuMemcpyHtoD"), 1) << "pinned memory is copied directly";
   EXPECT_EQ(f->call_count("cuMemcpyDtoH"), 1);
   EXPECT_EQ(f->call_count("cuMemcpyHtoDAsync"), 0);
-  // Small pageable copies go straight to the driver.
+  // Small pageable copies: one synchronous driver copy each (through a pinned buffer: below).
   f->reset();
   ASSERT_DC_OK(dc_buffer_write(b, 0, data.data(), 1000));
   ASSERT_DC_OK(dc_buffer_read(b, 0, back.data(), 1000));
@@ -276,6 +277,55 @@ TEST_F(CopyTest, PageableCopiesAreStagedPinnedOnesAreDirect) {
   EXPECT_EQ(f->call_count("cuMemcpyDtoH"), 1);
   dc_buffer_release(pinned);
   dc_buffer_release(b);
+}
+
+// A small synchronous pageable write goes through one of dccuda's pinned
+// buffers: the driver's copy from pinned memory is complete when it returns,
+// so no wait for the legacy stream follows (the driver's pageable copy may
+// return before its DMA is done, and needed one). Reads take the same path.
+TEST_F(CopyTest, SmallPageableCopiesGoThroughAPinnedBufferWithoutAStreamWait) {
+  auto* f = dctest::fake_driver();
+  if (!f) GTEST_SKIP() << "counts driver calls: fake driver only";
+  for (const char* knob : {"DCCUDA_STAGING_MIN_BYTES", "DCCUDA_STAGING_MIN_BYTES_H2D", "DCCUDA_STAGING_SMALL_BYTES"})
+    if (std::getenv(knob)) GTEST_SKIP() << "counts calls for the default tuning; " << knob << " is set";
+  for (uint64_t n : {uint64_t(1), uint64_t(4096), uint64_t(65536), kMiB, 4 * kMiB - 1}) {
+    SCOPED_TRACE(testing::Message() << n << " bytes");
+    dc_buffer b = alloc(n);
+    std::vector<uint8_t> data = random_bytes(n, static_cast<uint32_t>(n)), back(n);
+    f->reset();
+    ASSERT_DC_OK(dc_buffer_write(b, 0, data.data(), n));
+    EXPECT_EQ(f->call_count("cuMemcpyHtoD"), 1);
+    EXPECT_EQ(f->call_count("cuStreamSynchronize"), 0) << "a small pageable write waited for the stream";
+    EXPECT_EQ(f->call_count("cuMemcpyHtoDAsync"), 0) << "a small pageable write was pipelined";
+    if (n < (256u << 10)) {  // below the pipelined reads' threshold
+      ASSERT_DC_OK(dc_buffer_read(b, 0, back.data(), n));
+      EXPECT_EQ(f->call_count("cuMemcpyDtoH"), 1);
+      EXPECT_EQ(f->call_count("cuMemcpyDtoHAsync"), 0);
+    } else {
+      ASSERT_DC_OK(dc_buffer_read(b, 0, back.data(), n));
+    }
+    EXPECT_EQ(first_difference(data.data(), back.data(), n), -1);
+    EXPECT_LE(f->call_count("cuMemHostAlloc"), 4) << "the pinned buffers are the staging buffers, made once";
+    dc_buffer_release(b);
+  }
+}
+
+// Sizes on both sides of the small-copy limit (DCCUDA_STAGING_SMALL_BYTES
+// when set, e.g. by test_copy_small, else its default) and of the staging
+// chunk: every byte arrives, both ways, at odd offsets.
+TEST_F(CopyTest, SynchronousCopiesAroundTheSmallCopyLimit) {
+  uint64_t limit = 4 * kMiB;
+  if (const char* v = std::getenv("DCCUDA_STAGING_SMALL_BYTES")) limit = std::strtoull(v, nullptr, 10);
+  uint64_t chunk = 8 * kMiB;
+  if (const char* v = std::getenv("DCCUDA_STAGING_CHUNK_BYTES")) chunk = std::strtoull(v, nullptr, 10);
+  std::vector<uint64_t> sizes = {limit - 1, limit, limit + 1};
+  if (chunk < limit) sizes.insert(sizes.end(), {chunk - 1, chunk, chunk + 1, 2 * chunk + 5});
+  for (uint64_t size : sizes)
+    for (uint64_t offset : {uint64_t(0), uint64_t(3)})
+      round_trip(
+          size, offset, static_cast<uint32_t>(7 * size + offset),
+          [](dc_buffer b, uint64_t off, const void* src, uint64_t n) { ASSERT_DC_OK(dc_buffer_write(b, off, src, n)); },
+          [](dc_buffer b, uint64_t off, void* dst, uint64_t n) { ASSERT_DC_OK(dc_buffer_read(b, off, dst, n)); });
 }
 
 TEST_F(CopyTest, AsyncPageableWriteMayReuseTheSourceOnReturn) {

@@ -4,6 +4,7 @@
 // split over the copy threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -21,6 +22,30 @@ TEST(HostCopy, ParallelMemcpyCopiesEveryByte) {
     dc::parallel_memcpy(dst.data(), src.data(), n);
     EXPECT_EQ(std::memcmp(dst.data(), src.data(), n), 0) << n << " bytes";
     for (size_t i = n; i < dst.size(); ++i) ASSERT_EQ(dst[i], 0xEE) << "wrote past the end, " << n << " bytes";
+  }
+}
+
+// The streaming copy (non-temporal stores on x86-64) at every alignment of
+// both ends and odd lengths, alone and split over the copy threads.
+TEST(HostCopy, StreamingCopiesCopyEveryByteAndNothingElse) {
+  for (size_t n : {size_t(0), size_t(1), size_t(255), size_t(256), size_t(300), size_t(4099), size_t(65536 + 7),
+                   (size_t(1) << 20) + 33}) {
+    for (size_t dst_shift : {size_t(0), size_t(1), size_t(15)}) {
+      for (size_t src_shift : {size_t(0), size_t(3)}) {
+        std::vector<uint8_t> src(n + 16), dst(n + 64, 0xEE);
+        for (size_t i = 0; i < src.size(); ++i) src[i] = pattern(i);
+        for (bool parallel : {false, true}) {
+          std::fill(dst.begin(), dst.end(), uint8_t(0xEE));
+          if (parallel) dc::parallel_memcpy(dst.data() + dst_shift, src.data() + src_shift, n, true);
+          else dc::streaming_memcpy(dst.data() + dst_shift, src.data() + src_shift, n);
+          SCOPED_TRACE(testing::Message() << n << " bytes, dst +" << dst_shift << ", src +" << src_shift
+                                          << (parallel ? ", parallel" : ""));
+          ASSERT_EQ(std::memcmp(dst.data() + dst_shift, src.data() + src_shift, n), 0);
+          for (size_t i = 0; i < dst_shift; ++i) ASSERT_EQ(dst[i], 0xEE) << "wrote before the start";
+          for (size_t i = dst_shift + n; i < dst.size(); ++i) ASSERT_EQ(dst[i], 0xEE) << "wrote past the end";
+        }
+      }
+    }
   }
 }
 

@@ -121,6 +121,40 @@ TEST_F(FaultTest, WithoutStagingBuffersPageableCopiesStillWork) {
   dc_buffer_release(b);
 }
 
+// The small-copy path (a pinned buffer and a synchronous driver copy): a
+// failed driver copy is the call's error (never a success over data that did
+// not arrive), and the next copy works (the staging buffers are free again).
+TEST_F(FaultTest, FailedSmallStagedCopyIsTheCallsErrorAndTheNextOneWorks) {
+  const uint64_t n = 4096;
+  dc_buffer b = alloc(n);
+  std::vector<uint8_t> data = memtest::random_bytes(n, 9), back(n, 0);
+  ASSERT_DC_OK(dc_buffer_write(b, 0, data.data(), n));  // makes the staging buffers
+  f->reset();
+  f->inject("cuMemcpyHtoD", 1, kUnknown, 1);
+  EXPECT_DC_ERROR(dc_buffer_write(b, 0, data.data(), n), DC_ERROR_DRIVER, "cuMemcpyHtoD");
+  f->inject("cuMemcpyDtoH", 1, kUnknown, 1);
+  EXPECT_DC_ERROR(dc_buffer_read(b, 0, back.data(), n), DC_ERROR_DRIVER, "cuMemcpyDtoH");
+  ASSERT_DC_OK(dc_buffer_write(b, 0, data.data(), n));
+  ASSERT_DC_OK(dc_buffer_read(b, 0, back.data(), n));
+  EXPECT_EQ(memtest::first_difference(data.data(), back.data(), n), -1);
+  EXPECT_EQ(f->call_count("cuMemHostAlloc"), 0) << "the staging buffers were made again";
+  dc_buffer_release(b);
+}
+
+// Without pinned staging buffers, small copies go to the driver as before.
+TEST_F(FaultTest, WithoutStagingBuffersSmallCopiesStillWork) {
+  f->inject("cuMemHostAlloc", 1, kOom, -1);
+  const uint64_t n = 4096;
+  dc_buffer b = alloc(n);
+  std::vector<uint8_t> data = memtest::random_bytes(n, 6), back(n);
+  ASSERT_DC_OK(dc_buffer_write(b, 0, data.data(), n));
+  ASSERT_DC_OK(dc_buffer_read(b, 0, back.data(), n));
+  EXPECT_EQ(memtest::first_difference(data.data(), back.data(), n), -1);
+  EXPECT_GE(f->call_count("cuStreamSynchronize"), 1) << "a direct pageable write must wait for its stream";
+  EXPECT_EQ(f->live("host_allocations"), 0);
+  dc_buffer_release(b);
+}
+
 TEST_F(FaultTest, FailedAsyncCopyIsReportedByTheNextSynchronisation) {
   auto inject_async = memtest::inject_async();
   ASSERT_NE(inject_async, nullptr);

@@ -15,6 +15,11 @@ dc_test(test_copy SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_f
 dc_test(test_copy_tuned SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_copy_2d.cpp
   ENV ${DCTEST_FAKE_ENV} DCCUDA_STAGING_MIN_BYTES=1 DCCUDA_STAGING_MIN_BYTES_H2D=1 DCCUDA_STAGING_CHUNK_BYTES=65536
       DCCUDA_STAGING_MIN_CHUNK_BYTES=65536 DCCUDA_STAGING_BUFFERS=2 DCCUDA_COPY_THREADS=1)
+# The small-copy path (one pinned buffer, synchronous driver copies) taking
+# copies of several chunks: a 200000-byte limit over 64 KiB buffers.
+dc_test(test_copy_small SOURCES ${DCTEST_MEMORY}/test_copy.cpp
+  ENV ${DCTEST_FAKE_ENV} DCCUDA_STAGING_SMALL_BYTES=200000 DCCUDA_STAGING_CHUNK_BYTES=65536
+      DCCUDA_STAGING_MIN_CHUNK_BYTES=65536 DCCUDA_COPY_STREAMING=no)
 dc_test(test_stream SOURCES ${DCTEST_MEMORY}/test_stream.cpp ${DCTEST_MEMORY}/test_event.cpp LABELS threads memcheck)
 dc_test(test_memory_faults SOURCES ${DCTEST_MEMORY}/test_memory_faults.cpp LABELS faults)
 # The library's sticky-error list (core/sticky_errors.h), to check the fake breaks its context on each.

@@ -97,6 +97,13 @@ TEST(Config, TuningValuesOutOfTheirRangeAreRefused) {
   expect_refused("DCCUDA_STAGING_MIN_CHUNK_BYTES", "abc", "decimal integer");
   expect_accepted("DCCUDA_COPY_THREADS=12");
   expect_accepted("DCCUDA_STAGING_BUFFERS=16");
+  expect_refused("DCCUDA_STAGING_SMALL_BYTES", "0", "from 1 to");
+  expect_refused("DCCUDA_STAGING_SMALL_BYTES", "64K", "decimal integer");
+  expect_accepted("DCCUDA_STAGING_SMALL_BYTES=65536");
+  expect_refused("DCCUDA_COPY_STREAMING", "maybe", "yes/no");
+  expect_refused("DCCUDA_COPY_STREAMING", "", "is empty");
+  expect_accepted("DCCUDA_COPY_STREAMING=no");
+  expect_accepted("DCCUDA_COPY_STREAMING=yes");
   // The cuFFT plan cache: 0 is a value (the cache off), not "unset".
   expect_refused("DCCUDA_FFT_PLAN_CACHE", "4097", "from 0 to 4096");
   expect_refused("DCCUDA_FFT_PLAN_CACHE", "", "is empty");
