@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """What users would otherwise pick, measured the way bench_launch and
 bench_copy_sweep measure dccuda: CuPy (RawKernel launches, copies), PyTorch
-(tensor copies) and NVIDIA's cuda.core (launches, buffer copies), on the same
+(its cheapest operator launches: a one-element fill and a 1024-float
+y += a*x; tensor copies) and NVIDIA's cuda.core (launches, buffer copies), on the same
 GPU in the same script run.
 
 Launch CPU cost: bursts of 256 launches of an empty kernel (and of a
@@ -176,6 +177,22 @@ def bench_torch(results, sizes):
     if not torch.cuda.is_available():
         out["error"] = "torch.cuda.is_available() is False"
         return
+    try:
+        # PyTorch launches no user kernel without a compiler: its cheapest
+        # launch paths are its own operators. The empty kernel's counterpart is
+        # a fill of one element (one tiny kernel), the 4-argument kernel's is
+        # y += 2 * x on the same 1024 floats (torch's saxpy: one kernel).
+        n = 1024
+        one = torch.empty(1, dtype=torch.float32, device="cuda")
+        x = torch.ones(n, dtype=torch.float32, device="cuda")
+        y = torch.ones(n, dtype=torch.float32, device="cuda")
+        stream = torch.cuda.Stream()
+        with torch.cuda.stream(stream):
+            out["launch_empty_us"] = median_burst(lambda: one.fill_(0.0), stream.synchronize)
+            out["launch_4arg_us"] = median_burst(lambda: y.add_(x, alpha=2.0), stream.synchronize)
+        out["launch_what"] = "empty: Tensor.fill_ of 1 float; 4 args: Tensor.add_(x, alpha=2) of 1024 floats"
+    except Exception as e:  # noqa: BLE001
+        out["launch_error"] = describe(e)
     if not sizes:
         return
     try:

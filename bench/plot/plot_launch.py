@@ -20,12 +20,14 @@ IMPLEMENTATIONS = (  # key, legend label, short row label
     ("prepared", "dccuda prepared (dc_launch_enqueue)", "dccuda prepared"),
     ("oneshot", "dccuda one-shot (dc_launch_kernel)", "dccuda one-shot"),
     ("cupy", "CuPy (RawKernel)", "CuPy"),
+    ("torch", "PyTorch (its operators: fill_ of 1 float, add_ of 1024)", "PyTorch"),
     ("cuda.core", "cuda.core (launch)", "cuda.core"),
 )
 LABELS = {key: label for key, label, _ in IMPLEMENTATIONS}
 SHORT = {key: short for key, _, short in IMPLEMENTATIONS}
-COLOR_OF = {"raw": "raw", "prepared": "dccuda", "oneshot": "dccuda_alt", "cupy": "cupy", "cuda.core": "cuda.core"}
-PEERS = (("cupy", "CuPy"), ("cuda.core", "cuda.core"))
+COLOR_OF = {"raw": "raw", "prepared": "dccuda", "oneshot": "dccuda_alt", "cupy": "cupy", "torch": "torch",
+            "cuda.core": "cuda.core"}
+PEERS = (("cupy", "CuPy"), ("torch", "PyTorch"), ("cuda.core", "cuda.core"))
 
 
 def collect(run):
@@ -81,6 +83,10 @@ def peer_rows(run, kernel_key, notes):
         if result is None or "error" in result or "launch_error" in result:
             reason = "not in peers.json" if result is None else result.get("error", result.get("launch_error"))
             notes.append(f"{name}: launches not measured ({reason})")
+            continue
+        if kernel_key not in result:
+            # peers.py measured PyTorch's copies only before it measured its launches.
+            notes.append(f"{name}: launches not in peers.json (an older peers.py)")
             continue
         value = result.get(kernel_key)
         if not isinstance(value, (int, float)) or value <= 0:

@@ -4,6 +4,7 @@ import numpy
 
 __version__ = "stand-in"
 uint8 = numpy.uint8
+float32 = numpy.float32
 
 
 class version:  # noqa: N801  (torch.version)
@@ -23,6 +24,14 @@ class Tensor:
         self._array[...] = other._array
         return self
 
+    def fill_(self, value):
+        self._array[...] = value
+        return self
+
+    def add_(self, other, alpha=1):
+        self._array += alpha * other._array
+        return self
+
 
 def from_numpy(array):
     return Tensor(array)
@@ -30,6 +39,26 @@ def from_numpy(array):
 
 def empty(count, dtype, pin_memory=False, device=None):
     return Tensor(numpy.empty(count, dtype))
+
+
+def ones(count, dtype, device=None):
+    return Tensor(numpy.ones(count, dtype))
+
+
+class _Stream:
+    def synchronize(self):
+        pass
+
+
+class _StreamContext:
+    def __init__(self, stream):
+        self.stream = stream
+
+    def __enter__(self):
+        return self.stream
+
+    def __exit__(self, *exc):
+        return False
 
 
 class cuda:  # noqa: N801  (torch.cuda)
@@ -44,3 +73,9 @@ class cuda:  # noqa: N801  (torch.cuda)
     @staticmethod
     def empty_cache():
         pass
+
+    Stream = _Stream
+
+    @staticmethod
+    def stream(s):
+        return _StreamContext(s)
