@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -171,8 +172,15 @@ void enqueue_driver_batch(std::vector<CheckedCopy>& copies, Stream& stream) {
   attributes.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
   size_t first = 0;
   Device& d = stream.device();
-  CUresult r = driver_api().cuMemcpyBatchAsync(to.data(), from.data(), sizes.data(), to.size(), &attributes, &first, 1,
-                                               stream.handle());
+  const DriverApi& api = driver_api();
+  // CUDA 13.0's entry point, else 12.8's (whose failIdx is not needed: the
+  // message names the whole batch, of which nothing was enqueued).
+  size_t failed = SIZE_MAX;
+  CUresult r = present(api.cuMemcpyBatchAsync)
+                   ? api.cuMemcpyBatchAsync(to.data(), from.data(), sizes.data(), to.size(), &attributes, &first, 1,
+                                            stream.handle())
+                   : api.cuMemcpyBatchAsync_v12080(to.data(), from.data(), sizes.data(), to.size(), &attributes, &first,
+                                                   1, &failed, stream.handle());
   if (r != CUDA_SUCCESS) [[unlikely]] {
     try {
       check(r, "cuMemcpyBatchAsync", &d);
@@ -210,7 +218,7 @@ void copy_batch(const dc_copy_op* ops, uint32_t count, Stream& stream) {
   // Second pass: the batch for the driver, where it has one and two or more
   // copies go there; then the others, each as its single call.
   uint32_t in_batch = 0;
-  if (present(driver_api().cuMemcpyBatchAsync)) {
+  if (present(driver_api().cuMemcpyBatchAsync) || present(driver_api().cuMemcpyBatchAsync_v12080)) {
     for (CheckedCopy& c : copies) in_batch += (c.batched = batchable(c, stream));
   }
   if (in_batch >= 2) {

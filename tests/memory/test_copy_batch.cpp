@@ -2,9 +2,11 @@
 // its single call checks it, and against the others, before anything is
 // enqueued (a bad one at index k refuses the batch and names k); the data
 // arrives for every kind (buffer to buffer, pinned, pageable host both ways).
-// The same binary runs twice on the fake: with cuMemcpyBatchAsync (the
-// buffer-to-buffer copies go there) and without it (DCFAKE_MISSING: each copy
-// as its single call).
+// The same binary runs three times on the fake: with CUDA 13.0's
+// cuMemcpyBatchAsync (the buffer-to-buffer copies go there), with CUDA 12.8's
+// (DCFAKE_DRIVER_VERSION=12080: the older signature with failIdx) and without
+// either (DCFAKE_MISSING: each copy as its single call).
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -62,6 +64,11 @@ class CopyBatchTest : public MemoryTest {
     const char* m = std::getenv("DCFAKE_MISSING");
     return m && std::strstr(m, "cuMemcpyBatchAsync");
   }
+  // The name the fake counts the batch entry point under: 12.8's on a 12.8 driver.
+  static const char* batch_entry() {
+    const char* v = std::getenv("DCFAKE_DRIVER_VERSION");
+    return v && std::atoi(v) < 13000 ? "cuMemcpyBatchAsync_v12080" : "cuMemcpyBatchAsync";
+  }
   long calls(const char* entry) {
     auto* f = dctest::fake_driver();
     return f ? f->call_count(entry) : 0;
@@ -81,7 +88,7 @@ TEST_F(CopyBatchTest, EveryKindArrives) {
       h2b(c, 2000, host_in.data(), 1000),  // pageable to device
       b2h(host_out.data(), b, 3000, 700),  // device to pageable
   };
-  long batches = calls("cuMemcpyBatchAsync");
+  long batches = calls(batch_entry());
   ASSERT_EQ(dc_buffer_copy_batch_async(ops, 5, s_), DC_SUCCESS) << dc_last_error_message();
   ASSERT_EQ(dc_stream_synchronize(s_), DC_SUCCESS) << dc_last_error_message();
   std::vector<uint8_t> got = contents(c), gotp = contents(p);
@@ -92,7 +99,7 @@ TEST_F(CopyBatchTest, EveryKindArrives) {
   EXPECT_EQ(first_difference(host_out.data(), &pb[3000], 700), -1);
   if (dctest::fake_driver()) {
     // The three buffer-to-buffer copies go to the driver in one batch where it has one.
-    EXPECT_EQ(calls("cuMemcpyBatchAsync") - batches, batch_entry_missing() ? 0 : 1);
+    EXPECT_EQ(calls(batch_entry()) - batches, batch_entry_missing() ? 0 : 1);
   }
 }
 
@@ -123,7 +130,7 @@ TEST_F(CopyBatchTest, ABadCopyAtIndexKRefusesTheWholeBatch) {
       {dc_copy_op{DC_COPY_BUFFER_TO_BUFFER, 1, c, 3000, a, 0, nullptr, 8}, DC_ERROR_INVALID_ARGUMENT,
        "ops[2].reserved is 1"},
   };
-  long before_batches = calls("cuMemcpyBatchAsync"), before_single = calls("cuMemcpyDtoDAsync");
+  long before_batches = calls(batch_entry()), before_single = calls("cuMemcpyDtoDAsync");
   for (const Case& k : cases) {
     dc_copy_op ops[] = {b2b(c, 0, a, 0, 100), h2b(c, 200, host.data(), 100), k.bad, b2b(c, 1000, a, 1000, 8)};
     EXPECT_EQ(dc_buffer_copy_batch_async(ops, 4, s_), k.status) << k.text;
@@ -133,7 +140,7 @@ TEST_F(CopyBatchTest, ABadCopyAtIndexKRefusesTheWholeBatch) {
   ASSERT_EQ(dc_stream_synchronize(s_), DC_SUCCESS);
   EXPECT_EQ(first_difference(contents(c).data(), before.data(), kBytes), -1) << "a refused batch wrote something";
   if (dctest::fake_driver()) {
-    EXPECT_EQ(calls("cuMemcpyBatchAsync"), before_batches);
+    EXPECT_EQ(calls(batch_entry()), before_batches);
     EXPECT_EQ(calls("cuMemcpyDtoDAsync"), before_single);
   }
 }
@@ -172,7 +179,7 @@ TEST_F(CopyBatchTest, ADriverFailureNamesTheCopy) {
       << dc_last_error_message();
   EXPECT_EQ(dc_last_error_cuda(), 2);
   if (!batch_entry_missing()) {
-    dctest::fake_driver()->inject("cuMemcpyBatchAsync", 1, 1 /* CUDA_ERROR_INVALID_VALUE */, 1);
+    dctest::fake_driver()->inject(batch_entry(), 1, 1 /* CUDA_ERROR_INVALID_VALUE */, 1);
     EXPECT_NE(dc_buffer_copy_batch_async(ops, 2, s_), DC_SUCCESS);
     EXPECT_NE(std::string(dc_last_error_message()).find("the 2 buffer-to-buffer copies (one cuMemcpyBatchAsync"),
               std::string::npos)
@@ -187,11 +194,11 @@ TEST_F(CopyBatchTest, TheLegacyStreamTakesSingleCopies) {
   dc_stream legacy = nullptr;
   ASSERT_EQ(dc_stream_get_default(device_, DC_STREAM_LEGACY, &legacy), DC_SUCCESS) << dc_last_error_message();
   dc_copy_op ops[] = {b2b(c, 0, a, 0, 100), b2b(c, 100, a, 100, 100)};
-  long batches = calls("cuMemcpyBatchAsync");
+  long batches = calls(batch_entry());
   ASSERT_EQ(dc_buffer_copy_batch_async(ops, 2, legacy), DC_SUCCESS) << dc_last_error_message();
   ASSERT_EQ(dc_stream_synchronize(legacy), DC_SUCCESS);
   EXPECT_EQ(first_difference(contents(c).data(), pa.data(), 200), -1);
-  EXPECT_EQ(calls("cuMemcpyBatchAsync"), batches);
+  EXPECT_EQ(calls(batch_entry()), batches);
   dc_stream_release(legacy);
 }
 
