@@ -1047,7 +1047,7 @@ typedef struct dc_copy_op {
  * index ("ops[3]").
  * Order: the batch runs in stream order after earlier work, and later work
  * waits for all of it; the copies of one batch are NOT ordered among
- * themselves (on a driver with cuMemcpyBatchAsync, CUDA 13.0+, they may run
+ * themselves (on a driver with cuMemcpyBatchAsync, CUDA 12.8+, they may run
  * concurrently, as it runs them). So no copy may write memory that another
  * copy of the batch reads or writes: that is refused too
  * (DC_ERROR_INVALID_ARGUMENT naming both indices); put dependent copies in
@@ -1056,7 +1056,7 @@ typedef struct dc_copy_op {
  * pageable host memory is staged and read (or written) before the call
  * returns; pinned memory must stay untouched until the stream reaches the copy.
  * Copies between two buffers that are neither managed nor on two devices go to
- * the driver in one cuMemcpyBatchAsync where the driver has it (CUDA 13.0+) and
+ * the driver in one cuMemcpyBatchAsync where the driver has it (CUDA 12.8+) and
  * the stream is neither a default stream nor capturing; every other copy, and
  * every copy on other drivers, is enqueued as its single call would be.
  * `count` 0 is a valid batch that does nothing (the stream is still checked);
