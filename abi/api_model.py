@@ -25,6 +25,7 @@ Parameter kinds (ParamModel.kind):
                     type with DC_OUT DC_ARRAY(n): n numbers the call writes
     struct          a pointer to a public struct (in, out or inout; DC_ARRAY for several)
     out_handle      dc_x*: a handle written by the call (DC_OWNED or DC_BORROWED)
+    handles         const dc_x* with DC_IN DC_ARRAY(n): n handles, borrowed for the call
     out_scalar      int32_t*, uint64_t*, float*...: a number written by the call
     out_string      const char**: a library-owned string written by the call (DC_LIFETIME)
     out_pointer     void** / const void**: an address written by the call (DC_LIFETIME)
@@ -287,6 +288,10 @@ def _param_model(api, anns, ty, name: str, ctx: str, line: int, problem, handles
                 problem(line, f"{ctx}: `{ty.c}` says nothing of what it points to: write DC_ARRAY(count) for "
                               "memory of `count` bytes, DC_NATIVE for a raw CUDA object or DC_USER_DATA for "
                               f"a pointer handed back to a callback {SEE}")
+        elif base in handles and m.direction == "in" and m.array is not None:
+            m.kind = "handles"
+            if not const:
+                problem(line, f"{ctx}: an input array of handles is `const {base}*`")
         elif base in handles:
             m.kind = "out_handle"
             if m.direction != "out":

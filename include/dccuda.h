@@ -1023,6 +1023,66 @@ DC_API dc_status dc_buffer_read_async(dc_buffer src, uint64_t src_offset, DC_OUT
 DC_API dc_status dc_buffer_copy_async(dc_buffer dst, uint64_t dst_offset, dc_buffer src, uint64_t src_offset,
                                       uint64_t size, dc_stream stream);
 
+/* dc_copy_op.kind */
+DC_CONSTANTS(dc_copy_kind, enumeration, uint32_t)
+#define DC_COPY_BUFFER_TO_BUFFER  1  /**< `dst` from `src`, as dc_buffer_copy_async */
+#define DC_COPY_HOST_TO_BUFFER    2  /**< `dst` from host memory `host`, as dc_buffer_write_async */
+#define DC_COPY_BUFFER_TO_HOST    3  /**< host memory `host` from `src`, as dc_buffer_read_async */
+
+/**
+ * One copy of dc_buffer_copy_batch_async. No unions: the fields a kind does
+ * not use are ignored (`src` and `src_offset` for a host-to-buffer copy, `dst`
+ * and `dst_offset` for a buffer-to-host copy, `host` for a buffer-to-buffer copy).
+ */
+typedef struct dc_copy_op {
+  DC_FAMILY(dc_copy_kind) uint32_t kind;  /**< DC_COPY_* */
+  uint32_t reserved;                      /**< 0 */
+  dc_buffer dst;                          /**< BUFFER_TO_BUFFER, HOST_TO_BUFFER: the buffer written */
+  uint64_t dst_offset;
+  dc_buffer src;                          /**< BUFFER_TO_BUFFER, BUFFER_TO_HOST: the buffer read */
+  uint64_t src_offset;
+  /** HOST_TO_BUFFER: read from; BUFFER_TO_HOST: written to (pageable or pinned host memory). */
+  DC_ARRAY(size) void* host;
+  uint64_t size;                          /**< bytes; 0 is a valid copy that does nothing */
+} dc_copy_op;
+
+/**
+ * Enqueue `count` asynchronous copies on `stream` in one call: a caller from
+ * another language pays one transition and one validation pass for all of
+ * them. Each copy is checked as the single call of its kind checks it (handles,
+ * the stream on the buffer's device, or on either buffer's device for
+ * buffer-to-buffer; ranges; NULL host memory with size > 0; overlap of a copy's
+ * source and destination), and every copy is checked before anything is
+ * enqueued: on any error nothing is enqueued and the message names the copy's
+ * index ("ops[3]").
+ * Order: the batch runs in stream order after earlier work, and later work
+ * waits for all of it; the copies of one batch are NOT ordered among
+ * themselves (on a driver with cuMemcpyBatchAsync, CUDA 12.8+, they may run
+ * concurrently, as it runs them). So no copy may write memory that another
+ * copy of the batch reads or writes: that is refused too
+ * (DC_ERROR_INVALID_ARGUMENT naming both indices); put dependent copies in
+ * two batches. Host memory: each host-to-buffer and buffer-to-host copy keeps
+ * its single call's contract (dc_buffer_write_async, dc_buffer_read_async):
+ * pageable host memory is staged and read (or written) before the call
+ * returns; pinned memory must stay untouched until the stream reaches the copy.
+ * Copies between two buffers that are neither managed nor on two devices go to
+ * the driver in one cuMemcpyBatchAsync where the driver has it (CUDA 12.8+) and
+ * the stream is neither a default stream nor capturing; every other copy, and
+ * every copy on other drivers, is enqueued as its single call would be.
+ * `count` 0 is a valid batch that does nothing (the stream is still checked);
+ * `ops` may then be NULL. The array is read during the call only.
+ * If the driver refuses a copy half way, the copies already enqueued stay
+ * enqueued: the message names the copy that failed ("ops[k]:"); which others
+ * were enqueued is not defined, and the stream should be synchronised and the
+ * batch redone.
+ * Errors: as dc_buffer_copy_async; DC_ERROR_INVALID_HANDLE (the stream, or a
+ * buffer of a copy, named by its index), DC_ERROR_INVALID_ARGUMENT (NULL ops
+ * with count > 0, kind not DC_COPY_*, reserved not 0, copies of the batch that
+ * overlap), DC_ERROR_OUT_OF_RANGE.
+ */
+DC_API dc_status dc_buffer_copy_batch_async(DC_IN DC_ARRAY(count) const dc_copy_op* ops, uint32_t count,
+                                            dc_stream stream);
+
 /**
  * Fill [offset, offset + size) of `buffer` with `value` repeated as elements of
  * `element_size` bytes (1, 2 or 4: cuMemsetD8/D16/D32). offset and size must be
@@ -1737,7 +1797,7 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_buffer_alloc_managed, dc_buffer_wrap_device, dc_buffer_register_host,
  *   dc_buffer_prefetch, dc_buffer_advise, dc_buffer_write, dc_buffer_read,
  *   dc_buffer_copy, dc_buffer_write_async, dc_buffer_read_async,
- *   dc_buffer_copy_async, dc_buffer_fill, dc_buffer_fill_async,
+ *   dc_buffer_copy_async, dc_buffer_copy_batch_async, dc_buffer_fill, dc_buffer_fill_async,
  *   dc_buffer_alloc_pitched, dc_buffer_copy_2d, dc_buffer_copy_2d_async,
  *   dc_buffer_copy_3d, dc_buffer_copy_3d_async, dc_buffer_write_2d,
  *   dc_buffer_write_2d_async, dc_buffer_read_2d, dc_buffer_read_2d_async,
@@ -1765,7 +1825,7 @@ typedef void (*dc_host_fn)(void* user_data);
  *   dc_occupancy_max_potential_block_size, dc_occupancy_max_active_clusters,
  *   dc_occupancy_available_dynamic_shared, dc_launch_config_1d,
  *   dc_launch_kernel, dc_launch_kernel_packed, dc_launch_create,
- *   dc_launch_set_config, dc_launch_enqueue, dc_graph_instantiate,
+ *   dc_launch_set_config, dc_launch_enqueue, dc_launch_enqueue_batch, dc_graph_instantiate,
  *   dc_graph_upload, dc_graph_launch, dc_graph_update, dc_graph_create,
  *   dc_graph_add_kernel_node, dc_graph_add_copy_node, dc_graph_add_fill_node,
  *   dc_graph_add_host_node, dc_graph_add_event_record_node,
@@ -2660,6 +2720,31 @@ DC_API dc_status dc_launch_set_args(dc_launch launch, DC_IN DC_ARRAY(num_args) c
  * DC_ERROR_LAUNCH_FAILED, DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST.
  */
 DC_API dc_status dc_launch_enqueue(dc_launch launch, dc_stream stream);
+
+/**
+ * Enqueue `count` prepared launches on `stream`, in order, in one call: a
+ * caller from another language (C#, Rust, Zig) pays one transition and one
+ * validation pass for all of them. The same launch may appear more than once.
+ * Every handle is checked before anything is enqueued: each must be a live
+ * dc_launch, of a function on the stream's device, with every argument bound
+ * and its shared memory within the kernel's limit; a bad one refuses the whole
+ * batch, nothing enqueued, and the message names its index ("launches[3]").
+ * Each launch is then enqueued as dc_launch_enqueue enqueues it (the same
+ * thread-safety with set_config / set_arg: each launch is seen before or after
+ * a change, never half of it; the same notes on its buffers and on a capture),
+ * with the context bound once for the batch. `count` 0 is a valid batch that
+ * does nothing (the stream is still checked); `launches` may then be NULL.
+ * The array is read during the call only; the handles stay the caller's.
+ * If the driver refuses a launch half way (or a concurrent change made one
+ * invalid after the check), the launches before it stay enqueued and the rest
+ * are not: the error's message begins "launches[k]:" and says that k launches
+ * (0 .. k-1) were enqueued.
+ * Errors: as dc_launch_enqueue; DC_ERROR_INVALID_HANDLE (the stream, or a
+ * launch, named by its index), DC_ERROR_INVALID_ARGUMENT (NULL launches with
+ * count > 0).
+ */
+DC_API dc_status dc_launch_enqueue_batch(DC_IN DC_ARRAY(count) const dc_launch* launches, uint32_t count,
+                                         dc_stream stream);
 
 /** Release a prepared launch and the references it holds. NULL is ignored. */
 DC_API void dc_launch_release(DC_OWNED DC_NULLABLE dc_launch launch);

@@ -67,7 +67,7 @@ def param_type(api, p, where: str) -> str:
         return "IntPtr"
     if k in ("int", "float"):
         return SCALARS[t.base]
-    if k == "out_handle":
+    if k in ("out_handle", "handles"):
         return "IntPtr*"
     if k == "out_scalar":
         return SCALARS[t.base] + "*"

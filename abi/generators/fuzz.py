@@ -94,7 +94,8 @@ def fill_struct(api, s) -> List[str]:
 
 def call_case(api, f, index: int) -> List[str]:
     pre, args, outs, keeps = [], [], [], []
-    arrays = {p.model.array: p for p in f.params if p.model.array is not None and p.model.kind in ("memory", "struct")}
+    arrays = {p.model.array: p for p in f.params
+              if p.model.array is not None and p.model.kind in ("memory", "struct", "handles")}
     for p in f.params:
         m, t = p.model, p.type
         v = f"a_{p.name}"
@@ -130,6 +131,15 @@ def call_case(api, f, index: int) -> List[str]:
             ct = count.type.c
             pre.append(f"    {ct} a_{count.name} = static_cast<{ct}>(host_amount());")
             pre.append(f"    {t.c} {v} = (r_.u8() == 1) ? nullptr : reinterpret_cast<{t.c}>(host(a_{count.name}));")
+            pre.append(f"    if (!{v}) a_{count.name} = static_cast<{ct}>(r_.u8() ? 0 : r_.u32());")
+        elif k == "handles":
+            # A few handles picked as single handle arguments are (live, released, made up).
+            count = f.param(m.array)
+            ct = count.type.c
+            pre.append(f"    {t.base} h_{p.name}[8];")
+            pre.append(f"    for (auto& h : h_{p.name}) h = pick<{t.base}>();")
+            pre.append(f"    {ct} a_{count.name} = static_cast<{ct}>(r_.u8() % 9);")
+            pre.append(f"    const {t.base}* {v} = (r_.u8() == 1) ? nullptr : h_{p.name};")
             pre.append(f"    if (!{v}) a_{count.name} = static_cast<{ct}>(r_.u8() ? 0 : r_.u32());")
         elif k == "struct" and m.array is not None:
             count = f.param(m.array)

@@ -62,6 +62,8 @@ def param_type(api, p, where: str) -> str:
         return SCALARS[t.base]
     if k == "out_handle":
         return f"?*?*{handle_type(t.base)}"
+    if k == "handles":
+        return f"?[*]const ?*{handle_type(t.base)}"
     if k == "out_scalar":
         return f"?*{SCALARS[t.base]}"
     if k == "string":

@@ -18,6 +18,7 @@
  *   callbacks.i  dc_host_fn and dc_block_shared_memory_fn from C# delegates, safely
  *   copies.i     copies and module images from managed arrays (byte[], float[], ...)
  *   mem_ops.i    stream memory operations: DcStreamMemOp, and DcStreamMemOp[] for a batch
+ *   batches.i    DcLaunch[] for dc_launch_enqueue_batch, DcCopyOp[] for dc_buffer_copy_batch_async
  *
  * Generated C# lives in the build folder only (bindings/swig/CMakeLists.txt); no
  * SWIGTYPE_p_* class may appear in it (tests/SwigTests.cs checks that). See README.md.
@@ -45,6 +46,7 @@
 %include "typemaps/callbacks.i"
 %include "typemaps/copies.i"
 %include "typemaps/mem_ops.i"
+%include "typemaps/batches.i"
 %include "typemaps/link.i"
 
 /* Calls that take a callback with a string or struct argument (the log hook, the

@@ -7,6 +7,7 @@
 #include "core/fork_guard.h"
 #include "core/guard.h"
 #include "memory/buffer.h"
+#include "memory/copy_batch.h"
 #include "memory/transfer.h"
 #include "stream/host_callback.h"
 #include "stream/stream.h"
@@ -120,6 +121,16 @@ DC_API dc_status dc_buffer_copy_async(dc_buffer dst, uint64_t dst_offset, dc_buf
     s->check_usable();
     st->check_usable();
     copy(*d, dst_offset, *s, src_offset, size, st.get());
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_buffer_copy_batch_async(const dc_copy_op* ops, uint32_t count, dc_stream stream) {
+  return guarded("dc_buffer_copy_batch_async", [&] {
+    forbid_after_fork();
+    Pinned<Stream> s = pin<Stream>(stream, "stream");
+    forbid_in_host_callback();
+    copy_batch(ops, count, *s);
     return DC_SUCCESS;
   });
 }

@@ -6,6 +6,7 @@
 #include "core/fork_guard.h"
 #include "core/guard.h"
 #include "device/device.h"
+#include "launch/launch_batch.h"
 #include "launch/occupancy.h"
 #include "launch/one_shot.h"
 #include "launch/prepared_launch.h"
@@ -110,6 +111,16 @@ DC_API dc_status dc_launch_enqueue(dc_launch launch, dc_stream stream) {
     Pinned<Stream> s = pin<Stream>(stream, "stream");
     forbid_in_host_callback();
     l->enqueue(*s);
+    return DC_SUCCESS;
+  });
+}
+
+DC_API dc_status dc_launch_enqueue_batch(const dc_launch* launches, uint32_t count, dc_stream stream) {
+  return guarded("dc_launch_enqueue_batch", [&] {
+    forbid_after_fork();
+    Pinned<Stream> s = pin<Stream>(stream, "stream");
+    forbid_in_host_callback();
+    enqueue_batch(launches, count, *s);
     return DC_SUCCESS;
   });
 }

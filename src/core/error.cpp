@@ -99,6 +99,15 @@ void store(dc_status status, int32_t cuda, int32_t nvrtc, const char* format, va
 
 }  // namespace
 
+void fail_again_with_prefix(const Failure& failure, const std::string& prefix) {
+  ThreadError& e = thread_error();
+  size_t at = std::string(e.call).size();
+  if (e.message.compare(0, at, e.call) == 0 && e.message.compare(at, 2, ": ") == 0) at += 2;
+  else at = 0;
+  e.message.insert(at, prefix);
+  throw Failure{failure.status};
+}
+
 std::string strf(const char* format, ...) {
   va_list args;
   va_start(args, format);

@@ -60,6 +60,11 @@ void clear_thread_error(ThreadError& e) noexcept;
 // the entry-point guard, which must not throw.
 dc_status record_failure(dc_status status, const char* format, ...) __attribute__((format(DC_PRINTF_FORMAT, 2, 3)));
 
+// Raises `failure` again (its status, CUresult and detail kept) with `prefix`
+// put after the call's name: "dc_x: launches[3]: <the message>". For the
+// batch calls, which name the element that failed.
+[[noreturn]] void fail_again_with_prefix(const Failure& failure, const std::string& prefix);
+
 // Attaches a long log (compiler output) to the failure about to be raised.
 void set_error_detail(std::string detail);
 

@@ -73,6 +73,11 @@ class Launch : public Object {
 
   // The hot path (see the top of this file).
   void enqueue(Stream& stream);
+  // A batch's two passes (launch/launch_batch.cpp): every check of enqueue,
+  // enqueueing nothing; then enqueue's work with the function's context
+  // already bound by the caller.
+  void check_enqueue(const Stream& stream);
+  void enqueue_bound(Stream& stream);
 
   // For a graph's kernel node (launch/kernel_node.h): the driver's parameters,
   // pointing into this launch's storage (valid while it lives unchanged).

@@ -4,7 +4,9 @@
 // location-based ones of 12.2, and cuEventElapsedTime of CUDA 2.0, which
 // drivers before 12.8 have instead of cuEventElapsedTime_v2, and the
 // edge calls of CUDA 10.0 (cuGraphAddDependencies, cuGraphGetEdges without
-// edge data), which drivers before 12.3 have instead of the _v2 ones. They are exported
+// edge data), which drivers before 12.3 have instead of the _v2 ones, and the
+// cuMemcpyBatchAsync of CUDA 12.8 (with failIdx), which 12.8 and 12.9 drivers
+// have instead of cuMemcpyBatchAsync_v2. They are exported
 // under their plain names, as a real driver exports them: the macros of
 // driver_symbols.h (cuda.h's), which rename these names to their _v2
 // successors, are undone below.
@@ -15,9 +17,12 @@
 #undef cuEventElapsedTime
 #undef cuGraphAddDependencies
 #undef cuGraphGetEdges
+#undef cuMemcpyBatchAsync
 
 extern "C" CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph, const CUgraphNode*, const CUgraphNode*,
                                                      const CUgraphEdgeData*, size_t);
+extern "C" CUresult CUDAAPI cuMemcpyBatchAsync_v2(CUdeviceptr*, CUdeviceptr*, size_t*, size_t, CUmemcpyAttributes*, size_t*,
+                                                 size_t, CUstream);
 extern "C" CUresult CUDAAPI cuGraphGetEdges_v2(CUgraph, CUgraphNode*, CUgraphNode*, CUgraphEdgeData*, size_t*);
 
 namespace {
@@ -66,3 +71,14 @@ extern "C" CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode* from, C
   return cuGraphGetEdges_v2(hGraph, from, to, nullptr, numEdges);
 }
 FAKE_EXPORT(cuGraphGetEdges, 10000)
+
+// The batch of CUDA 12.8: as _v2, with failIdx SIZE_MAX (the fake refuses a
+// batch only as a whole, naming no copy).
+extern "C" CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr* dsts, CUdeviceptr* srcs, size_t* sizes, size_t count,
+                                               CUmemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs,
+                                               size_t* failIdx, CUstream hStream) {
+  FAKE_ENTER(cuMemcpyBatchAsync_v12080);
+  if (failIdx) *failIdx = SIZE_MAX;
+  return cuMemcpyBatchAsync_v2(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream);
+}
+FAKE_EXPORT(cuMemcpyBatchAsync, 12080)

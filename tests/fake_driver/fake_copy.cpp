@@ -5,6 +5,7 @@
 // as stream work (fake_memory.h: enqueue), or later on a held stream
 // (dcfake_hold_stream), checking their ranges again when they run.
 #include <cstring>
+#include <vector>
 
 #include "fake_memory.h"
 
@@ -177,6 +178,38 @@ CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dstCtx, CUdevicept
   });
 }
 FAKE_EXPORT(cuMemcpyPeerAsync, 4000)
+
+// The batch of CUDA 13.0 (cuMemcpyBatchAsync_v2): the rules the real one
+// states (attributes: the first index 0, each above the one before, below
+// count; a valid source access order; not the legacy stream) are checked, and
+// every range before any byte moves; the copies then run as one piece of
+// stream work (in index order: the real driver promises no order).
+CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr* dsts, CUdeviceptr* srcs, size_t* sizes, size_t count,
+                                    CUmemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs, CUstream hStream) {
+  FAKE_ENTER(cuMemcpyBatchAsync);
+  FAKE_REQUIRE_CONTEXT();
+  FAKE_LOCKED;
+  if (count == 0 || !dsts || !srcs || !sizes || !attrs || !attrsIdxs || numAttrs == 0 || numAttrs > count)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (hStream == nullptr || hStream == CU_STREAM_LEGACY) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t a = 0; a < numAttrs; ++a) {
+    if (a == 0 ? attrsIdxs[0] != 0 : attrsIdxs[a] <= attrsIdxs[a - 1]) return CUDA_ERROR_INVALID_VALUE;
+    if (attrsIdxs[a] >= count) return CUDA_ERROR_INVALID_VALUE;
+    int order = static_cast<int>(attrs[a].srcAccessOrder);
+    if (order < 1 || order > 3) return CUDA_ERROR_INVALID_VALUE;
+  }
+  std::vector<CUdeviceptr> to(dsts, dsts + count), from(srcs, srcs + count);
+  std::vector<size_t> n(sizes, sizes + count);
+  for (size_t i = 0; i < count; ++i)
+    if (!unified_ok(to[i], n[i], true) || !unified_ok(from[i], n[i], false)) return CUDA_ERROR_INVALID_VALUE;
+  return on_stream(hStream, "cuMemcpyBatchAsync", [=] {
+    for (size_t i = 0; i < to.size(); ++i)
+      if (!unified_ok(to[i], n[i], true) || !unified_ok(from[i], n[i], false)) return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < to.size(); ++i) copy(host(to[i]), host(from[i]), n[i]);
+    return CUDA_SUCCESS;
+  });
+}
+FAKE_EXPORT(cuMemcpyBatchAsync, 13000)
 
 // ---------------------------------------------------------------------------
 // Fills

@@ -4,7 +4,7 @@
 set(DCTEST_LAUNCH ${CMAKE_CURRENT_SOURCE_DIR}/launch)
 
 dc_test(test_launch SOURCES ${DCTEST_LAUNCH}/test_launch_args.cpp ${DCTEST_LAUNCH}/test_launch_config.cpp
-  ${DCTEST_LAUNCH}/test_prepared.cpp ${DCTEST_LAUNCH}/test_occupancy.cpp ${DCTEST_LAUNCH}/test_limits.cpp
+  ${DCTEST_LAUNCH}/test_prepared.cpp ${DCTEST_LAUNCH}/test_launch_batch.cpp ${DCTEST_LAUNCH}/test_occupancy.cpp ${DCTEST_LAUNCH}/test_limits.cpp
   LABELS threads memcheck)
 dc_test(test_launch_kernels SOURCES ${DCTEST_LAUNCH}/test_kernels.cpp LABELS memcheck)
 dc_test(test_launch_faults SOURCES ${DCTEST_LAUNCH}/test_launch_faults.cpp LABELS faults)

@@ -20,6 +20,13 @@ dc_test(test_copy_tuned SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/
 dc_test(test_copy_small SOURCES ${DCTEST_MEMORY}/test_copy.cpp
   ENV ${DCTEST_FAKE_ENV} DCCUDA_STAGING_SMALL_BYTES=200000 DCCUDA_STAGING_CHUNK_BYTES=65536
       DCCUDA_STAGING_MIN_CHUNK_BYTES=65536 DCCUDA_COPY_STREAMING=no)
+# Batches of copies: with the driver's cuMemcpyBatchAsync (CUDA 13.0), with
+# 12.8's older signature, and without either (every copy as its single call).
+dc_test(test_copy_batch SOURCES ${DCTEST_MEMORY}/test_copy_batch.cpp LABELS memcheck)
+dc_test(test_copy_batch_no_entry SOURCES ${DCTEST_MEMORY}/test_copy_batch.cpp
+  ENV ${DCTEST_FAKE_ENV} DCFAKE_MISSING=cuMemcpyBatchAsync)
+dc_test(test_copy_batch_cuda_12_8 SOURCES ${DCTEST_MEMORY}/test_copy_batch.cpp
+  ENV ${DCTEST_FAKE_ENV} DCFAKE_DRIVER_VERSION=12080)
 dc_test(test_stream SOURCES ${DCTEST_MEMORY}/test_stream.cpp ${DCTEST_MEMORY}/test_event.cpp LABELS threads memcheck)
 dc_test(test_memory_faults SOURCES ${DCTEST_MEMORY}/test_memory_faults.cpp LABELS faults)
 # The library's sticky-error list (core/sticky_errors.h), to check the fake breaks its context on each.

@@ -292,6 +292,14 @@ FACTS = {
         ints={"dst_offset": COPY_OFFSET, "src_offset": COPY_OFFSET, "size": COPY_SIZE},
         after="dc_stream_synchronize(fx.stream);",
     ),
+    "dc_buffer_copy_batch_async": dict(
+        valid={"ops": "fx.copy_ops", "count": "2"},
+        ints={"count": ANY_COUNT},
+        extra=[("a released buffer at index 1", {"ops": "fx.copy_ops_dead_buffer"}, HANDLE, "ops[1].src"),
+               ("copies that depend on each other", {"ops": "fx.copy_ops_dependent"}, ARG,
+                "ops[0] and ops[1] overlap")],
+        after="dc_stream_synchronize(fx.stream);",
+    ),
     "dc_buffer_fill": dict(
         valid={"size": "badinput::kBytes", "value": "7", "element_size": "4"},
         ints={"offset": ("offset", ["badinput::kBytes + 4", "U64_MAX_ALIGNED"], RANGE),
@@ -537,6 +545,14 @@ FACTS = {
         extra=[("an argument of the wrong size", {"args": "fx.args_bad_size"}, ARG, "parameter 3")],
     ),
     "dc_launch_enqueue": dict(after="dc_stream_synchronize(fx.stream);"),
+    "dc_launch_enqueue_batch": dict(
+        valid={"launches": "&fx.launch", "count": "1"},
+        # The count of the caller's array: no other value can be tried without reading past it.
+        ints={"count": ANY_COUNT},
+        extra=[("a released launch at index 1", {"launches": "fx.launches_with_released", "count": "2"}, HANDLE,
+                "launches[1]")],
+        after="dc_stream_synchronize(fx.stream);",
+    ),
     "dc_launch_release": dict(),
 
     # -- occupancy ----------------------------------------------------------------------------

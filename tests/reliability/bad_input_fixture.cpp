@@ -244,6 +244,14 @@ std::string Fixture::open() {
   dc_graph_release(dead_graph);
   std::memcpy(args_dead_buffer, args, sizeof args);
   args_dead_buffer[1].buffer = dead_buffer;
+  launches_with_released[0] = launch;
+  launches_with_released[1] = dead_launch;
+  copy_ops[0] = {DC_COPY_BUFFER_TO_BUFFER, 0, buffer, 0, buffer2, 0, nullptr, kBytes / 2};
+  copy_ops[1] = {DC_COPY_HOST_TO_BUFFER, 0, buffer, kBytes / 2, nullptr, 0, host, kBytes / 2};
+  std::memcpy(copy_ops_dead_buffer, copy_ops, sizeof copy_ops);
+  copy_ops_dead_buffer[1] = {DC_COPY_BUFFER_TO_BUFFER, 0, buffer, kBytes / 2, dead_buffer, 0, nullptr, 8};
+  copy_ops_dependent[0] = copy_ops[0];
+  copy_ops_dependent[1] = {DC_COPY_BUFFER_TO_HOST, 0, nullptr, 0, buffer, 8, host, 16};
   return "";
 }
 

@@ -151,6 +151,10 @@ struct Fixture {
   dc_arg args_bad_size[4] = {};         // args[3] (int n) passed as 8 bytes
   dc_arg args_bad_offset[4] = {};       // args[2].offset is the buffer's size
   dc_arg args_dead_buffer[4] = {};      // args[1] is a released buffer
+  dc_launch launches_with_released[2] = {};  // launch, then a released launch
+  dc_copy_op copy_ops[2] = {};          // buffer2 -> buffer, and host -> buffer's second half
+  dc_copy_op copy_ops_dead_buffer[2] = {};  // copy_ops with ops[1] from a released buffer
+  dc_copy_op copy_ops_dependent[2] = {};    // ops[1] reads what ops[0] writes
   SaxpyParams packed = {};
   dc_launch_config config = DC_LAUNCH_CONFIG_INIT;          // 4 x 256
   dc_launch_config config_grid0 = DC_LAUNCH_CONFIG_INIT;    // grid[0] = 0

@@ -326,6 +326,10 @@ Outcome run_scenario(World& w) {
   STEP("dc_buffer_write_async", dc_buffer_write_async(async, 0, data.data(), kSmall, s));
   STEP("dc_buffer_write_async staged", dc_buffer_write_async(big, 0, data.data(), kBig, s));
   STEP("dc_buffer_copy_async", dc_buffer_copy_async(dev, 0, async, 0, kSmall, s));
+  // The same copy again, in two halves of one batch (cuMemcpyBatchAsync where the driver has it).
+  dc_copy_op halves[2] = {{DC_COPY_BUFFER_TO_BUFFER, 0, dev, 0, async, 0, nullptr, kSmall / 2},
+                          {DC_COPY_BUFFER_TO_BUFFER, 0, dev, kSmall / 2, async, kSmall / 2, nullptr, kSmall / 2}};
+  STEP("dc_buffer_copy_batch_async", dc_buffer_copy_batch_async(halves, 2, s));
   STEP("dc_buffer_write_async pinned", dc_buffer_write_async(pinned, 0, data.data() + 1, kSmall, s));
   STEP("dc_buffer_fill_async D8", dc_buffer_fill_async(managed, 0, kSmall, 0x11, 1, s));
   STEP("dc_buffer_fill_async D16", dc_buffer_fill_async(nopool, 0, kSmall, 0x2222, 2, s));

@@ -58,6 +58,7 @@ class GenError(Exception):
 # The model's parameter kinds (abi/api_model.py) as this generator treats them.
 KINDS = {"handle": "handle", "out_handle": "out_handle", "callback": "callback", "int": "int", "float": "int",
          "string": "string", "memory": "memory", "native": "memory", "user_data": "memory",
+         "handles": "memory",
          "out_scalar": "out_scalar", "out_string": "out_ptr", "out_pointer": "out_ptr"}
 
 

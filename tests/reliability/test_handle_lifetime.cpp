@@ -318,7 +318,7 @@ TEST_F(HandleLifetime, ConcurrentGraphLaunchesWhileTheGraphAndStreamAreReleased)
   }
 }
 
-// Launches enqueued from several threads while the prepared launch, its
+// Launches enqueued from several threads (one-shot, prepared, in batches) while the prepared launch, its
 // function and its module are released: releasing a parent while children
 // are in use is allowed; the last user frees everything.
 TEST_F(HandleLifetime, ConcurrentLaunchesWhileTheirHandlesAreReleased) {
@@ -346,10 +346,14 @@ TEST_F(HandleLifetime, ConcurrentLaunchesWhileTheirHandlesAreReleased) {
     ASSERT_DC_OK(dc_stream_create(device_, 0, 0, &s));
     std::atomic<int> wrong{0};
     std::vector<std::thread> users;
-    for (int t = 0; t < 4; ++t)
+    // A batch holds the launch three times: released half way, it is refused whole.
+    const dc_launch batch[] = {l, l, l};
+    for (int t = 0; t < 6; ++t)
       users.emplace_back([&, t] {
         for (int i = 0; i < 50; ++i) {
-          dc_status st = (t % 2) ? dc_launch_enqueue(l, s) : dc_launch_kernel(f, &c, args, 4, s);
+          dc_status st = t % 3 == 1   ? dc_launch_enqueue(l, s)
+                         : t % 3 == 2 ? dc_launch_enqueue_batch(batch, 3, s)
+                                      : dc_launch_kernel(f, &c, args, 4, s);
           if (st != DC_SUCCESS && st != DC_ERROR_INVALID_HANDLE) wrong.fetch_add(1);
         }
       });

@@ -86,6 +86,10 @@ namespace Dccuda.Interop
         public const int DC_ADVISE_SET_ACCESSED_BY = 5;
         public const int DC_ADVISE_UNSET_ACCESSED_BY = 6;
 
+        public const uint DC_COPY_BUFFER_TO_BUFFER = 1u;
+        public const uint DC_COPY_HOST_TO_BUFFER = 2u;
+        public const uint DC_COPY_BUFFER_TO_HOST = 3u;
+
         public const int DC_COPY_PATH_SAME_DEVICE = 1;
         public const int DC_COPY_PATH_PEER = 2;
         public const int DC_COPY_PATH_STAGED = 3;

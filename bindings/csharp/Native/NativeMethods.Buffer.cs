@@ -221,6 +221,16 @@ namespace Dccuda.Interop
 
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_buffer_copy_batch_async")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_buffer_copy_batch_async", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_buffer_copy_batch_async(DcCopyOp* ops, uint count, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
         [LibraryImport(Lib, EntryPoint = "dc_buffer_fill")]
         public static partial
 #else

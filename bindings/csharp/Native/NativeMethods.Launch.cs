@@ -91,6 +91,16 @@ namespace Dccuda.Interop
 
 #if NET7_0_OR_GREATER
         [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
+        [LibraryImport(Lib, EntryPoint = "dc_launch_enqueue_batch")]
+        public static partial
+#else
+        [DllImport(Lib, EntryPoint = "dc_launch_enqueue_batch", ExactSpelling = true, CallingConvention = CallingConvention.Cdecl)]
+        public static extern
+#endif
+            int dc_launch_enqueue_batch(IntPtr* launches, uint count, IntPtr stream);
+
+#if NET7_0_OR_GREATER
+        [UnmanagedCallConv(CallConvs = new[] { typeof(System.Runtime.CompilerServices.CallConvCdecl) })]
         [LibraryImport(Lib, EntryPoint = "dc_launch_release")]
         public static partial
 #else

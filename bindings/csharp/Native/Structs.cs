@@ -89,6 +89,26 @@ namespace Dccuda.Interop
         }
     }
 
+    /// <summary>dc_copy_op.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct DcCopyOp
+    {
+        /// <summary>DC_COPY_*</summary>
+        public uint Kind;
+        /// <summary>0</summary>
+        public uint Reserved;
+        /// <summary>dc_buffer: BUFFER_TO_BUFFER, HOST_TO_BUFFER: the buffer written</summary>
+        public IntPtr Dst;
+        public ulong DstOffset;
+        /// <summary>dc_buffer: BUFFER_TO_BUFFER, BUFFER_TO_HOST: the buffer read</summary>
+        public IntPtr Src;
+        public ulong SrcOffset;
+        /// <summary>void*: HOST_TO_BUFFER: read from; BUFFER_TO_HOST: written to (pageable or pinned host memory).</summary>
+        public IntPtr Host;
+        /// <summary>bytes; 0 is a valid copy that does nothing</summary>
+        public ulong Size;
+    }
+
     /// <summary>dc_pool_stats.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct DcPoolStats

@@ -251,6 +251,57 @@ namespace Dccuda
             }
         }
 
+        /// <summary>Enqueue every copy of `copies` on `stream` in one native call
+        /// (dc_buffer_copy_batch_async): one transition and one validation pass for all of them.
+        /// Every copy is checked first (a bad one throws naming its index, "ops[3]", and nothing
+        /// is enqueued). The copies of one batch are not ordered among themselves, so one that
+        /// writes what another reads or writes is refused: put dependent copies in two batches.
+        /// Captured into a graph, every buffer is kept until the graph can no longer run.</summary>
+        public static void EnqueueCopyBatch(ReadOnlySpan<BufferCopy> copies, DcStream stream)
+        {
+            int n = copies.Length;
+            var pins = new Pin[2 * n];
+            int pinned = 0;
+            var ops = new DcCopyOp[n];
+            try
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    BufferCopy c = copies[i];
+                    pins[pinned] = new Pin(c.Destination == null ? null : c.Destination.Handle, "copies[" + i + "].Destination");
+                    pinned++;
+                    pins[pinned] = new Pin(c.Source == null ? null : c.Source.Handle, "copies[" + i + "].Source");
+                    pinned++;
+                    ops[i] = new DcCopyOp
+                    {
+                        Kind = NativeConstants.DC_COPY_BUFFER_TO_BUFFER,
+                        Dst = pins[pinned - 2].Raw,
+                        DstOffset = c.DestinationOffset,
+                        Src = pins[pinned - 1].Raw,
+                        SrcOffset = c.SourceOffset,
+                        Size = c.Bytes,
+                    };
+                }
+                using (var st = new Pin(stream == null ? null : stream.Handle, "stream"))
+                {
+                    fixed (DcCopyOp* p = ops)
+                        DcException.Check(NativeMethods.dc_buffer_copy_batch_async(n == 0 ? null : p, (uint)n, st.Raw));
+                    GraphResources graph = stream.Capture;
+                    if (graph != null)
+                        for (int i = 0; i < n; i++)
+                        {
+                            graph.AddBuffer(copies[i].Destination.Handle);
+                            graph.AddBuffer(copies[i].Source.Handle);
+                        }
+                }
+            }
+            finally
+            {
+                for (int i = 0; i < pinned; i++)
+                    pins[i].Dispose();
+            }
+        }
+
         /// <summary>Fill [offset, offset + bytes) with `value` as elements of `elementSize`
         /// bytes (1, 2 or 4); returns when done.</summary>
         public void FillBytes(ulong offset, ulong bytes, uint value, uint elementSize)

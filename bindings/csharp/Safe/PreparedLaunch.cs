@@ -120,6 +120,43 @@ namespace Dccuda
             }
         }
 
+        /// <summary>Enqueue every launch of `launches` on `stream`, in order, in one native call
+        /// (dc_launch_enqueue_batch): one transition and one validation pass for all of them. A
+        /// launch may appear more than once. Every launch is checked before anything is enqueued:
+        /// a bad one (disposed, unbound arguments, another device) throws and nothing is enqueued;
+        /// the message names its index ("launches[3]"). A driver failure half way throws with a
+        /// message saying how many launches were enqueued before it.</summary>
+        public static void EnqueueBatch(ReadOnlySpan<PreparedLaunch> launches, DcStream stream)
+        {
+            int n = launches.Length;
+            var pins = new Pin[n];
+            int pinned = 0;
+            IntPtr[] raw = new IntPtr[n];
+            try
+            {
+                for (; pinned < n; pinned++)
+                {
+                    PreparedLaunch l = launches[pinned];
+                    pins[pinned] = new Pin(l == null ? null : l.Handle, "launches[" + pinned + "]");
+                    raw[pinned] = pins[pinned].Raw;
+                }
+                using (var s = new Pin(stream == null ? null : stream.Handle, "stream"))
+                {
+                    fixed (IntPtr* p = raw)
+                        DcException.Check(NativeMethods.dc_launch_enqueue_batch(n == 0 ? null : p, (uint)n, s.Raw));
+                    GraphResources graph = stream.Capture;
+                    if (graph != null)
+                        for (int i = 0; i < n; i++)
+                            launches[i].Handle.HoldBoundIn(graph);   // captured: the graph uses the bound buffers
+                }
+            }
+            finally
+            {
+                for (int i = 0; i < pinned; i++)
+                    pins[i].Dispose();
+            }
+        }
+
         /// <summary>True once Dispose released the handle.</summary>
         public bool IsDisposed { get { return Handle.IsClosed; } }
 

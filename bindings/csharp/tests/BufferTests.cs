@@ -29,6 +29,34 @@ namespace Dccuda.Tests
         }
 
         [Fact]
+        public void CopiesEnqueuedInOneBatch()
+        {
+            using (Device d = TestEnv.OpenDevice())
+            using (DcStream stream = d.CreateStream())
+            using (DeviceBuffer<float> a = d.Allocate<float>(1000))
+            using (DeviceBuffer<float> b = d.Allocate<float>(1000))
+            {
+                float[] data = Ramp(1000, 0.5f);
+                a.CopyFrom(data);
+                b.CopyFrom(new float[1000]);
+                DeviceBuffer.EnqueueCopyBatch(new[] { new BufferCopy(b, 0, a, 400, 400), new BufferCopy(b, 2000, a, 0, 400) }, stream);
+                stream.Synchronize();
+                float[] got = b.ToArray();
+                for (int i = 0; i < 100; i++)
+                {
+                    Expect.Equal(data[100 + i], got[i], "copy 0, element " + i);
+                    Expect.Equal(data[i], got[500 + i], "copy 1, element " + i);
+                }
+                // Copies that depend on each other are refused, naming both; nothing runs.
+                Expect.Throws(DcStatus.InvalidArgument,
+                              () => DeviceBuffer.EnqueueCopyBatch(new[] { new BufferCopy(b, 0, a, 0, 100), new BufferCopy(a, 2000, b, 40, 100) }, stream),
+                              "dependent copies", "ops[0] and ops[1] overlap");
+                DeviceBuffer.EnqueueCopyBatch(ReadOnlySpan<BufferCopy>.Empty, stream);
+                Expect.SequenceEqual(data, a.ToArray(), "a refused batch wrote nothing");
+            }
+        }
+
+        [Fact]
         public void SpanRoundTrip()
         {
             using (Device d = TestEnv.OpenDevice())

@@ -78,6 +78,38 @@ namespace Dccuda.Tests
         }
 
         [Fact]
+        public void PreparedLaunchesEnqueueInOneBatch()
+        {
+            using (var k = new Saxpy())
+            {
+                const int n = 2048;
+                float[] x = RandomFloats(n, 5), y = RandomFloats(n, 6);
+                using (DeviceBuffer<float> dx = k.Device.Allocate<float>(n))
+                using (DeviceBuffer<float> dy = k.Device.Allocate<float>(n))
+                using (PreparedLaunch launch = k.Kernel.Prepare(k.Kernel.Config1D(n)))
+                using (PreparedLaunch unbound = k.Kernel.Prepare(k.Kernel.Config1D(n)))
+                {
+                    dx.CopyFrom(x);
+                    dy.CopyFrom(y);
+                    launch.SetArgs(new KernelArgs().Value(1.5f).Buffer(dx).Buffer(dy).Value(n));
+                    // An unbound launch at index 2 refuses the whole batch: nothing runs.
+                    Expect.Throws(DcStatus.InvalidState, () => PreparedLaunch.EnqueueBatch(new[] { launch, launch, unbound }, k.Stream),
+                                  "an unbound launch in the batch", "launches[2]");
+                    k.Stream.Synchronize();
+                    CheckSaxpy(1.5f, x, y, dy.ToArray(), 0, "after a refused batch");
+                    // The same launch three times in one batch: y = 1.5 x + y, three times.
+                    PreparedLaunch.EnqueueBatch(new[] { launch, launch, launch }, k.Stream);
+                    PreparedLaunch.EnqueueBatch(ReadOnlySpan<PreparedLaunch>.Empty, k.Stream);
+                    k.Stream.Synchronize();
+                    CheckSaxpy(1.5f, x, y, dy.ToArray(), 3, "a batch of three");
+                    unbound.Dispose();
+                    Expect.Throws(DcStatus.InvalidHandle, () => PreparedLaunch.EnqueueBatch(new[] { launch, unbound }, k.Stream),
+                                  "a disposed launch in the batch", "launches[1]");
+                }
+            }
+        }
+
+        [Fact]
         public void PreparedLaunchReplaysAndRebinds()
         {
             using (var k = new Saxpy())

@@ -71,6 +71,32 @@ static partial class SwigTests {
         }
         Check.Equal(0UL, Live(Dc.DC_HANDLE_LAUNCH), "the launch handle released");
 
+        // A batch of prepared launches: an unbound one at index 1 refuses the batch (nothing
+        // runs), then the same launch twice in one batch.
+        DcLaunch bound, unbound;
+        Dc.dc_launch_create(function, config, out bound);
+        Dc.dc_launch_create(function, config, out unbound);
+        using (bound)
+        using (unbound) {
+          Dc.dc_launch_set_args(bound, SaxpyArgs(x, y));
+          Check.Fails(Dc.DC_ERROR_INVALID_STATE, "launches[1]", () => Dc.dc_launch_enqueue_batch(new[] { bound, unbound }, stream));
+          Dc.dc_stream_synchronize(stream);
+          CheckSaxpy(y, 3, "a refused batch ran nothing");
+          Dc.dc_launch_enqueue_batch(new[] { bound, bound }, stream);
+          Dc.dc_launch_enqueue_batch(new DcLaunch[0], stream);
+          Dc.dc_stream_synchronize(stream);
+          CheckSaxpy(y, 5, "a batch of two");
+          unbound.Dispose();
+          Check.Fails(Dc.DC_ERROR_INVALID_HANDLE, "launches[1]", () => Dc.dc_launch_enqueue_batch(new[] { bound, unbound }, stream));
+        }
+        // The packed form below adds one more saxpy: undo the two of the batch first.
+        Dc.dc_buffer_write(y, 0, Iota(N, 2.0f));
+        Dc.dc_launch_kernel(function, config, SaxpyArgs(x, y), stream);
+        Dc.dc_launch_kernel(function, config, SaxpyArgs(x, y), stream);
+        Dc.dc_launch_kernel(function, config, SaxpyArgs(x, y), stream);
+        Dc.dc_stream_synchronize(stream);
+        CheckSaxpy(y, 3, "back to three");
+
         // The packed form, laid out by C's rules: float a at 0, the pointers at 8 and 16
         // (aligned), int n at 24: 28 bytes.
         ulong px, py;

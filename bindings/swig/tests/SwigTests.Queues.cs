@@ -14,6 +14,47 @@ static partial class SwigTests {
     return op;
   }
 
+  // A batch of copies: two buffer-to-buffer copies (the host field unused), then a
+  // dependent pair refused naming both indices.
+  static void Case_copies_in_a_batch() {
+    using (DcDevice device = OpenDevice()) {
+      DcBuffer a, b;
+      DcStream stream;
+      Dc.dc_buffer_alloc(device, 4096, 0, out a);
+      Dc.dc_buffer_alloc(device, 4096, 0, out b);
+      Dc.dc_stream_create(device, 0, 0, out stream);
+      using (a)
+      using (b)
+      using (stream) {
+        byte[] data = new byte[4096];
+        new Random(7).NextBytes(data);
+        Dc.dc_buffer_write(a, 0, data);
+        DcCopyOp first = CopyOp(b, 0, a, 1024, 1000), second = CopyOp(b, 2000, a, 0, 500);
+        Dc.dc_buffer_copy_batch_async(new[] { first, second }, stream);
+        Dc.dc_stream_synchronize(stream);
+        byte[] got = new byte[4096];
+        Dc.dc_buffer_read(b, 0, got);
+        for (int i = 0; i < 1000; i++) Check.True(got[i] == data[1024 + i], "ops[0] byte " + i);
+        for (int i = 0; i < 500; i++) Check.True(got[2000 + i] == data[i], "ops[1] byte " + i);
+        DcException e = Check.Fails(Dc.DC_ERROR_INVALID_ARGUMENT, "dc_buffer_copy_batch_async",
+            () => Dc.dc_buffer_copy_batch_async(new[] { CopyOp(b, 0, a, 0, 100), CopyOp(a, 2000, b, 50, 100) }, stream));
+        Check.Contains(e.Message, "ops[0] and ops[1] overlap", "the dependent copies are named");
+        Dc.dc_buffer_copy_batch_async(new DcCopyOp[0], stream);
+      }
+    }
+  }
+
+  static DcCopyOp CopyOp(DcBuffer dst, ulong dstOffset, DcBuffer src, ulong srcOffset, ulong size) {
+    DcCopyOp op = new DcCopyOp();
+    op.kind = Dc.DC_COPY_BUFFER_TO_BUFFER;
+    op.dst = dst;
+    op.dst_offset = dstOffset;
+    op.src = src;
+    op.src_offset = srcOffset;
+    op.size = size;
+    return op;
+  }
+
   static void Case_stream_memory_operations_in_a_batch() {
     using (DcDevice device = OpenDevice()) {
       DcStream stream;

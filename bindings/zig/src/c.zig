@@ -272,6 +272,24 @@ pub extern "dccuda" fn dc_buffer_copy(dst: ?*Buffer, dst_offset: u64, src: ?*Buf
 pub extern "dccuda" fn dc_buffer_write_async(dst: ?*Buffer, dst_offset: u64, src: ?*const anyopaque, size: u64, stream: ?*Stream) dc_status;
 pub extern "dccuda" fn dc_buffer_read_async(src: ?*Buffer, src_offset: u64, dst: ?*anyopaque, size: u64, stream: ?*Stream) dc_status;
 pub extern "dccuda" fn dc_buffer_copy_async(dst: ?*Buffer, dst_offset: u64, src: ?*Buffer, src_offset: u64, size: u64, stream: ?*Stream) dc_status;
+
+pub const DC_COPY_BUFFER_TO_BUFFER: u32 = 1;
+pub const DC_COPY_HOST_TO_BUFFER: u32 = 2;
+pub const DC_COPY_BUFFER_TO_HOST: u32 = 3;
+
+/// dc_copy_op (fields default to zero).
+pub const dc_copy_op = extern struct {
+    kind: u32 = 0,
+    reserved: u32 = 0,
+    dst: ?*Buffer = null,
+    dst_offset: u64 = 0,
+    src: ?*Buffer = null,
+    src_offset: u64 = 0,
+    host: ?*anyopaque = null,
+    size: u64 = 0,
+};
+
+pub extern "dccuda" fn dc_buffer_copy_batch_async(ops: ?[*]const dc_copy_op, count: u32, stream: ?*Stream) dc_status;
 pub extern "dccuda" fn dc_buffer_fill(buffer: ?*Buffer, offset: u64, size: u64, value: u32, element_size: u32) dc_status;
 pub extern "dccuda" fn dc_buffer_fill_async(buffer: ?*Buffer, offset: u64, size: u64, value: u32, element_size: u32, stream: ?*Stream) dc_status;
 
@@ -658,6 +676,7 @@ pub extern "dccuda" fn dc_launch_set_config(launch: ?*Launch, config: ?*const dc
 pub extern "dccuda" fn dc_launch_set_arg(launch: ?*Launch, index: u32, arg: ?*const dc_arg) dc_status;
 pub extern "dccuda" fn dc_launch_set_args(launch: ?*Launch, args: ?[*]const dc_arg, num_args: u32) dc_status;
 pub extern "dccuda" fn dc_launch_enqueue(launch: ?*Launch, stream: ?*Stream) dc_status;
+pub extern "dccuda" fn dc_launch_enqueue_batch(launches: ?[*]const ?*Launch, count: u32, stream: ?*Stream) dc_status;
 pub extern "dccuda" fn dc_launch_release(launch: ?*Launch) void;
 
 // ---------------------------------------------------------------------------
@@ -1093,6 +1112,7 @@ pub extern "dccuda" fn dc_nccl_group_end() dc_status;
 pub const structs = .{
     .{ "dc_init_options", dc_init_options },
     .{ "dc_device_info", dc_device_info },
+    .{ "dc_copy_op", dc_copy_op },
     .{ "dc_pool_stats", dc_pool_stats },
     .{ "dc_stream_mem_op", dc_stream_mem_op },
     .{ "dc_compile_options", dc_compile_options },

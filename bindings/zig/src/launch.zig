@@ -55,4 +55,15 @@ pub const Launch = opaque {
     pub fn enqueue(self: *Launch, stream: *Stream) DcError!void {
         try check(c.dc_launch_enqueue(self, stream));
     }
+
+    /// Enqueue every launch of `launches` on `stream`, in order, in one call
+    /// (dc_launch_enqueue_batch): one validation pass for all of them; a launch
+    /// may appear more than once. A bad launch refuses the whole batch and
+    /// nothing is enqueued (the message names its index, "launches[3]"); a
+    /// driver failure half way says how many were enqueued before it.
+    pub fn enqueueBatch(launches: []const *Launch, stream: *Stream) DcError!void {
+        const n = std.math.cast(u32, launches.len) orelse return error.InvalidArgument;
+        const ptr: ?[*]const ?*Launch = if (n == 0) null else @ptrCast(launches.ptr);
+        try check(c.dc_launch_enqueue_batch(ptr, n, stream));
+    }
 };

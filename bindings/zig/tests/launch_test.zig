@@ -153,6 +153,29 @@ test "a prepared launch enqueued again and again, re-bound in between" {
     }.run);
 }
 
+test "prepared launches enqueued in one batch" {
+    try support.requireNvrtc();
+    try support.withDevice(struct {
+        fn run(dev: *dc.Device) !void {
+            var s: Saxpy = undefined;
+            try s.init(dev);
+            defer s.deinit();
+            const config = try s.function.config1d(n, 0);
+            const launch = try dc.Launch.create(s.function, config);
+            defer launch.deinit();
+            const unbound = try dc.Launch.create(s.function, config);
+            defer unbound.deinit();
+            try launch.setArgs(.{ @as(f32, 1.5), s.x, s.y, @as(i32, n) });
+            // An unbound launch at index 1 refuses the whole batch: nothing runs.
+            try expectError(error.InvalidState, dc.Launch.enqueueBatch(&.{ launch, unbound, launch }, s.stream), &.{"launches[1]"});
+            try dc.Launch.enqueueBatch(&.{}, s.stream);
+            // The same launch twice in one batch.
+            try dc.Launch.enqueueBatch(&.{ launch, launch }, s.stream);
+            try s.expectY(1.5, 2);
+        }
+    }.run);
+}
+
 fn sharedPerBlock(calls: *u32, block_size: i32) u64 {
     calls.* += 1;
     return @as(u64, @intCast(block_size)) * 4;

@@ -29,6 +29,7 @@
 #define cuMemcpyHtoDAsync            cuMemcpyHtoDAsync_v2
 #define cuMemcpyDtoHAsync            cuMemcpyDtoHAsync_v2
 #define cuMemcpyDtoDAsync            cuMemcpyDtoDAsync_v2
+#define cuMemcpyBatchAsync           cuMemcpyBatchAsync_v2
 #define cuMemsetD8                   cuMemsetD8_v2
 #define cuMemsetD16                  cuMemsetD16_v2
 #define cuMemsetD32                  cuMemsetD32_v2

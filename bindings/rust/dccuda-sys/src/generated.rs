@@ -140,6 +140,12 @@ pub const DC_ADVISE_SET_PREFERRED_LOCATION: i32 = 3;
 pub const DC_ADVISE_UNSET_PREFERRED_LOCATION: i32 = 4;
 pub const DC_ADVISE_SET_ACCESSED_BY: i32 = 5;
 pub const DC_ADVISE_UNSET_ACCESSED_BY: i32 = 6;
+/// `dst` from `src`, as dc_buffer_copy_async
+pub const DC_COPY_BUFFER_TO_BUFFER: u32 = 1;
+/// `dst` from host memory `host`, as dc_buffer_write_async
+pub const DC_COPY_HOST_TO_BUFFER: u32 = 2;
+/// host memory `host` from `src`, as dc_buffer_read_async
+pub const DC_COPY_BUFFER_TO_HOST: u32 = 3;
 /// both buffers on one device
 pub const DC_COPY_PATH_SAME_DEVICE: i32 = 1;
 /// device to device over NVLink/PCIe, peer access enabled
@@ -758,6 +764,28 @@ impl Default for dc_device_info {
             tcc_driver: 0,
         }
     }
+}
+
+/// One copy of dc_buffer_copy_batch_async. No unions: the fields a kind does
+/// not use are ignored (`src` and `src_offset` for a host-to-buffer copy, `dst`
+/// and `dst_offset` for a buffer-to-host copy, `host` for a buffer-to-buffer copy).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct dc_copy_op {
+    /// DC_COPY_*
+    pub kind: u32,
+    /// 0
+    pub reserved: u32,
+    /// BUFFER_TO_BUFFER, HOST_TO_BUFFER: the buffer written
+    pub dst: dc_buffer,
+    pub dst_offset: u64,
+    /// BUFFER_TO_BUFFER, BUFFER_TO_HOST: the buffer read
+    pub src: dc_buffer,
+    pub src_offset: u64,
+    /// HOST_TO_BUFFER: read from; BUFFER_TO_HOST: written to (pageable or pinned host memory).
+    pub host: *mut c_void,
+    /// bytes; 0 is a valid copy that does nothing
+    pub size: u64,
 }
 
 /// A pool's statistics (dc_pool_statistics, dc_device_pool_statistics): bytes
@@ -1912,6 +1940,40 @@ extern "C" {
     /// Errors: as dc_buffer_write_async.
     pub fn dc_buffer_copy_async(dst: dc_buffer, dst_offset: u64, src: dc_buffer, src_offset: u64, size: u64, stream: dc_stream) -> dc_status;
 
+    /// Enqueue `count` asynchronous copies on `stream` in one call: a caller from
+    /// another language pays one transition and one validation pass for all of
+    /// them. Each copy is checked as the single call of its kind checks it (handles,
+    /// the stream on the buffer's device, or on either buffer's device for
+    /// buffer-to-buffer; ranges; NULL host memory with size > 0; overlap of a copy's
+    /// source and destination), and every copy is checked before anything is
+    /// enqueued: on any error nothing is enqueued and the message names the copy's
+    /// index ("ops\[3\]").
+    /// Order: the batch runs in stream order after earlier work, and later work
+    /// waits for all of it; the copies of one batch are NOT ordered among
+    /// themselves (on a driver with cuMemcpyBatchAsync, CUDA 12.8+, they may run
+    /// concurrently, as it runs them). So no copy may write memory that another
+    /// copy of the batch reads or writes: that is refused too
+    /// (DC_ERROR_INVALID_ARGUMENT naming both indices); put dependent copies in
+    /// two batches. Host memory: each host-to-buffer and buffer-to-host copy keeps
+    /// its single call's contract (dc_buffer_write_async, dc_buffer_read_async):
+    /// pageable host memory is staged and read (or written) before the call
+    /// returns; pinned memory must stay untouched until the stream reaches the copy.
+    /// Copies between two buffers that are neither managed nor on two devices go to
+    /// the driver in one cuMemcpyBatchAsync where the driver has it (CUDA 12.8+) and
+    /// the stream is neither a default stream nor capturing; every other copy, and
+    /// every copy on other drivers, is enqueued as its single call would be.
+    /// `count` 0 is a valid batch that does nothing (the stream is still checked);
+    /// `ops` may then be NULL. The array is read during the call only.
+    /// If the driver refuses a copy half way, the copies already enqueued stay
+    /// enqueued: the message names the copy that failed ("ops\[k\]:"); which others
+    /// were enqueued is not defined, and the stream should be synchronised and the
+    /// batch redone.
+    /// Errors: as dc_buffer_copy_async; DC_ERROR_INVALID_HANDLE (the stream, or a
+    /// buffer of a copy, named by its index), DC_ERROR_INVALID_ARGUMENT (NULL ops
+    /// with count > 0, kind not DC_COPY_*, reserved not 0, copies of the batch that
+    /// overlap), DC_ERROR_OUT_OF_RANGE.
+    pub fn dc_buffer_copy_batch_async(ops: *const dc_copy_op, count: u32, stream: dc_stream) -> dc_status;
+
     /// Fill \[offset, offset + size) of `buffer` with `value` repeated as elements of
     /// `element_size` bytes (1, 2 or 4: cuMemsetD8/D16/D32). offset and size must be
     /// multiples of element_size. Returns when complete.
@@ -2324,7 +2386,7 @@ extern "C" {
     /// dc_buffer_alloc_managed, dc_buffer_wrap_device, dc_buffer_register_host,
     /// dc_buffer_prefetch, dc_buffer_advise, dc_buffer_write, dc_buffer_read,
     /// dc_buffer_copy, dc_buffer_write_async, dc_buffer_read_async,
-    /// dc_buffer_copy_async, dc_buffer_fill, dc_buffer_fill_async,
+    /// dc_buffer_copy_async, dc_buffer_copy_batch_async, dc_buffer_fill, dc_buffer_fill_async,
     /// dc_buffer_alloc_pitched, dc_buffer_copy_2d, dc_buffer_copy_2d_async,
     /// dc_buffer_copy_3d, dc_buffer_copy_3d_async, dc_buffer_write_2d,
     /// dc_buffer_write_2d_async, dc_buffer_read_2d, dc_buffer_read_2d_async,
@@ -2352,7 +2414,7 @@ extern "C" {
     /// dc_occupancy_max_potential_block_size, dc_occupancy_max_active_clusters,
     /// dc_occupancy_available_dynamic_shared, dc_launch_config_1d,
     /// dc_launch_kernel, dc_launch_kernel_packed, dc_launch_create,
-    /// dc_launch_set_config, dc_launch_enqueue, dc_graph_instantiate,
+    /// dc_launch_set_config, dc_launch_enqueue, dc_launch_enqueue_batch, dc_graph_instantiate,
     /// dc_graph_upload, dc_graph_launch, dc_graph_update, dc_graph_create,
     /// dc_graph_add_kernel_node, dc_graph_add_copy_node, dc_graph_add_fill_node,
     /// dc_graph_add_host_node, dc_graph_add_event_record_node,
@@ -2811,6 +2873,28 @@ extern "C" {
     /// device; the kernel's shared memory limit lowered below the configuration),
     /// DC_ERROR_LAUNCH_FAILED, DC_ERROR_NOT_SUPPORTED, DC_ERROR_CONTEXT_LOST.
     pub fn dc_launch_enqueue(launch: dc_launch, stream: dc_stream) -> dc_status;
+
+    /// Enqueue `count` prepared launches on `stream`, in order, in one call: a
+    /// caller from another language (C#, Rust, Zig) pays one transition and one
+    /// validation pass for all of them. The same launch may appear more than once.
+    /// Every handle is checked before anything is enqueued: each must be a live
+    /// dc_launch, of a function on the stream's device, with every argument bound
+    /// and its shared memory within the kernel's limit; a bad one refuses the whole
+    /// batch, nothing enqueued, and the message names its index ("launches\[3\]").
+    /// Each launch is then enqueued as dc_launch_enqueue enqueues it (the same
+    /// thread-safety with set_config / set_arg: each launch is seen before or after
+    /// a change, never half of it; the same notes on its buffers and on a capture),
+    /// with the context bound once for the batch. `count` 0 is a valid batch that
+    /// does nothing (the stream is still checked); `launches` may then be NULL.
+    /// The array is read during the call only; the handles stay the caller's.
+    /// If the driver refuses a launch half way (or a concurrent change made one
+    /// invalid after the check), the launches before it stay enqueued and the rest
+    /// are not: the error's message begins "launches\[k\]:" and says that k launches
+    /// (0 .. k-1) were enqueued.
+    /// Errors: as dc_launch_enqueue; DC_ERROR_INVALID_HANDLE (the stream, or a
+    /// launch, named by its index), DC_ERROR_INVALID_ARGUMENT (NULL launches with
+    /// count > 0).
+    pub fn dc_launch_enqueue_batch(launches: *const dc_launch, count: u32, stream: dc_stream) -> dc_status;
 
     /// Release a prepared launch and the references it holds. NULL is ignored.
     pub fn dc_launch_release(launch: dc_launch);
@@ -3787,6 +3871,7 @@ macro_rules! __dccuda_for_each_struct {
     ($m:ident) => {
         $m!(dc_init_options { struct_size, flags, driver_library, nvrtc_library, cache_dir, cache_max_bytes });
         $m!(dc_device_info { struct_size, ordinal, name, uuid, pci_domain_id, pci_bus_id, pci_device_id, compute_capability_major, compute_capability_minor, multiprocessor_count, total_memory, free_memory, clock_rate_khz, memory_clock_rate_khz, memory_bus_width_bits, warp_size, max_threads_per_block, max_threads_per_multiprocessor, max_block_dim, max_grid_dim, max_shared_memory_per_block, max_shared_memory_per_block_optin, max_shared_memory_per_multiprocessor, max_registers_per_block, l2_cache_size, async_engine_count, unified_addressing, managed_memory, concurrent_managed_access, pageable_memory_access, cooperative_launch, cluster_launch, memory_pools_supported, host_native_atomics, ecc_enabled, kernel_exec_timeout, integrated, tcc_driver });
+        $m!(dc_copy_op { kind, reserved, dst, dst_offset, src, src_offset, host, size });
         $m!(dc_pool_stats { struct_size, device_ordinal, reserved_current, reserved_high, used_current, used_high });
         $m!(dc_stream_mem_op { kind, compare, flags, reserved, buffer, offset, value });
         $m!(dc_compile_options { struct_size, output, arch, flags, max_registers, num_options, num_defines, num_include_paths, num_headers, num_name_expressions, std, options, defines, include_paths, header_names, header_sources, name_expressions });
@@ -3884,6 +3969,9 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_ADVISE_UNSET_PREFERRED_LOCATION);
         $m!(DC_ADVISE_SET_ACCESSED_BY);
         $m!(DC_ADVISE_UNSET_ACCESSED_BY);
+        $m!(DC_COPY_BUFFER_TO_BUFFER);
+        $m!(DC_COPY_HOST_TO_BUFFER);
+        $m!(DC_COPY_BUFFER_TO_HOST);
         $m!(DC_COPY_PATH_SAME_DEVICE);
         $m!(DC_COPY_PATH_PEER);
         $m!(DC_COPY_PATH_STAGED);

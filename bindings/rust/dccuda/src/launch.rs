@@ -369,4 +369,23 @@ impl Launch {
     pub unsafe fn enqueue(&self, stream: &Stream) -> Result<()> {
         check(unsafe { sys::dc_launch_enqueue(self.raw, stream.as_raw()) })
     }
+
+    /// Enqueues every launch of `launches` on `stream`, in order, in one call
+    /// ([`dc_launch_enqueue_batch`](crate::sys::dc_launch_enqueue_batch)): one validation pass
+    /// for all of them. A launch may appear more than once. Every launch is checked before
+    /// anything is enqueued: a bad one (an argument not bound, another device) refuses the
+    /// whole batch, and the message names its index (`launches[3]`).
+    ///
+    /// # Safety
+    /// As [`Launch::enqueue`], for every launch of the batch.
+    ///
+    /// # Errors
+    /// The library's status and message when the batch is refused (nothing enqueued), or when
+    /// the driver refuses a launch half way: the message then says how many launches before
+    /// it were enqueued.
+    pub unsafe fn enqueue_batch(launches: &[&Launch], stream: &Stream) -> Result<()> {
+        let raw: Vec<sys::dc_launch> = launches.iter().map(|l| l.raw).collect();
+        let n = arg_count("Launch::enqueue_batch", raw.len())?;
+        check(unsafe { sys::dc_launch_enqueue_batch(raw.as_ptr(), n, stream.as_raw()) })
+    }
 }

@@ -173,6 +173,37 @@ fn a_prepared_launch_runs_many_times_and_rebinds() {
 }
 
 #[test]
+fn prepared_launches_enqueue_in_one_batch() {
+    let Some(s) = saxpy() else { return };
+    let n = 2048usize;
+    let x = common::random_f32(n, 7);
+    let dx = DeviceBuffer::from_slice(&s.device, &x).unwrap();
+    let dy = DeviceBuffer::<f32>::zeroed(&s.device, n).unwrap();
+    let stream = Stream::new(&s.device).unwrap();
+    let mut launch = Launch::new(&s.f, &LaunchConfig::linear(n as u32, 128)).unwrap();
+    let unbound = Launch::new(&s.f, &LaunchConfig::linear(n as u32, 128)).unwrap();
+    launch
+        .set_args(&[
+            KernelArg::value(&2.0f32),
+            KernelArg::buffer(&dx),
+            KernelArg::buffer(&dy),
+            KernelArg::value(&(n as i32)),
+        ])
+        .unwrap();
+    // An unbound launch at index 1 refuses the whole batch: nothing runs.
+    let e = unsafe { Launch::enqueue_batch(&[&launch, &unbound, &launch], &stream) }.unwrap_err();
+    assert_eq!(e.status(), Status::INVALID_STATE, "{e}");
+    assert!(e.to_string().contains("launches[1]"), "{e}");
+    stream.synchronize().unwrap();
+    assert_close(&dy.to_vec().unwrap(), &vec![0.0; n]);
+    // The same launch twice in one batch, and an empty batch.
+    unsafe { Launch::enqueue_batch(&[&launch, &launch], &stream) }.unwrap();
+    unsafe { Launch::enqueue_batch(&[], &stream) }.unwrap();
+    stream.synchronize().unwrap();
+    assert_close(&dy.to_vec().unwrap(), &x.iter().map(|v| 4.0 * v).collect::<Vec<_>>());
+}
+
+#[test]
 fn a_prepared_launch_keeps_its_buffers_alive() {
     let Some(s) = saxpy() else { return };
     let n = 64usize;
