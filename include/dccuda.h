@@ -348,8 +348,8 @@ DC_CONSTANTS(dc_init_flags, flags, uint32_t)
  * |  measurements; see      |                                |                                   | from pageable memory this large  |
  * |  dc_buffer_read)        |                                |                                   | are staged through pinned memory |
  * |                         | DCCUDA_STAGING_MIN_BYTES_H2D   | integer 1 .. 2^40                 | 4194304: the same, host to device|
- * |                         | DCCUDA_STAGING_CHUNK_BYTES     | integer 65536 .. 2^30             | 8388608 (pinned buffer size)     |
- * |                         | DCCUDA_STAGING_MIN_CHUNK_BYTES | integer 65536 .. 2^30, at most    | 262144                           |
+ * |                         | DCCUDA_STAGING_CHUNK_BYTES     | integer 65536 .. 2^30             | 16777216 (pinned buffer size)    |
+ * |                         | DCCUDA_STAGING_MIN_CHUNK_BYTES | integer 65536 .. 2^30, at most    | 1048576                          |
  * |                         |                                | the chunk size                    |                                  |
  * |                         | DCCUDA_STAGING_BUFFERS         | integer 1 .. 16                   | 4 (pinned buffers per device)    |
  * |                         | DCCUDA_COPY_THREADS            | integer 1 .. 64 (1: no pool)      | 16 (at most the CPUs there are)  |
@@ -963,7 +963,7 @@ DC_API dc_status dc_buffer_advise(dc_buffer buffer, uint64_t offset, uint64_t si
  * pageable memory are staged through dccuda's own pinned buffers, which is much
  * faster than the driver's pageable path, and small synchronous ones go through
  * one of those buffers too (a pinned copy is complete when the driver returns;
- * the first such copy on a device makes the buffers, 32 MiB of pinned memory
+ * the first such copy on a device makes the buffers, 64 MiB of pinned memory
  * by default). Host memory the driver already knows (pinned, registered,
  * managed) is copied directly at full speed.
  * Synchronous copies and fills run in order with the legacy default stream, as

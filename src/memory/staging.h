@@ -35,11 +35,14 @@ namespace staging {
 // and gains 5-7x at 256 MiB, so the host-to-device threshold is higher.
 inline constexpr uint64_t kMinBytes = uint64_t(256) << 10;
 inline constexpr uint64_t kMinBytesToDevice = uint64_t(4) << 20;
-// The largest chunk moved through one pinned buffer at a time.
-inline constexpr uint64_t kChunkBytes = uint64_t(8) << 20;
-// The smallest chunk: a copy is split in at least `buffers` chunks (so that
-// host copies and DMA overlap) unless that makes chunks smaller than this.
-inline constexpr uint64_t kMinChunkBytes = uint64_t(256) << 10;
+// The largest chunk moved through one pinned buffer at a time, and the
+// smallest: a copy is split in at least `buffers` chunks (so that host copies
+// and DMA overlap) unless that makes chunks smaller than kMinChunkBytes. On
+// the H200 host (2026-11-25, bench/sweep_copies.sh and an A/B of two rounds)
+// 16 MiB and 1 MiB moved 44-45 GB/s to the device and 42-52 GB/s back at 64
+// and 256 MiB, against 43-45 and 39-41 GB/s with 8 MiB and 256 KiB.
+inline constexpr uint64_t kChunkBytes = uint64_t(16) << 20;
+inline constexpr uint64_t kMinChunkBytes = uint64_t(1) << 20;
 // Synchronous pageable copies up to this size that are not pipelined go
 // through one pinned buffer (above). On the H200 host a pinned 4 KiB copy
 // took 7-8 us to the device against 10.7 us for the pageable copy and the
