@@ -54,6 +54,7 @@
 #include "module/function.h"
 #include "module/module.h"
 #include "platform/regular_file.h"
+#include "compile_source.h"
 #include "samples.h"
 
 extern char** environ;
@@ -61,28 +62,7 @@ extern char** environ;
 namespace {
 
 // bench_compile's kernel, so that the entry is of the same size.
-const char* kSource = R"(
-template <typename T>
-__device__ T clamp01(T v) { return v < T(0) ? T(0) : (v > T(1) ? T(1) : v); }
-
-extern "C" __global__ void saxpy(float a, const float* __restrict__ x, float* __restrict__ y, int n) {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
-    y[i] = clamp01(a * x[i] + y[i]);
-}
-
-extern "C" __global__ void reduce_sum(const float* __restrict__ in, float* out, int n) {
-  __shared__ float partial[256];
-  float s = 0.f;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) s += in[i];
-  partial[threadIdx.x] = s;
-  __syncthreads();
-  for (int step = blockDim.x / 2; step > 0; step /= 2) {
-    if (threadIdx.x < step) partial[threadIdx.x] += partial[threadIdx.x + step];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) atomicAdd(out, partial[0]);
-}
-)";
+const char* const kSource = dcbench::kCompileSource;
 
 const char* const kPieces[] = {"request", "directory", "nvrtc_id", "key",   "read",         "check",
                                "program", "module",    "get",      "params", "attr",        "compile_faults",

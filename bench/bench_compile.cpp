@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "announce.h"
+#include "compile_source.h"
 #include "dccuda.h"
 #include "samples.h"
 
@@ -52,29 +53,7 @@ extern char** environ;
 
 namespace {
 
-// A typical small kernel (the size NVRTC users compile at run time).
-const char* kSource = R"(
-template <typename T>
-__device__ T clamp01(T v) { return v < T(0) ? T(0) : (v > T(1) ? T(1) : v); }
-
-extern "C" __global__ void saxpy(float a, const float* __restrict__ x, float* __restrict__ y, int n) {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
-    y[i] = clamp01(a * x[i] + y[i]);
-}
-
-extern "C" __global__ void reduce_sum(const float* __restrict__ in, float* out, int n) {
-  __shared__ float partial[256];
-  float s = 0.f;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) s += in[i];
-  partial[threadIdx.x] = s;
-  __syncthreads();
-  for (int step = blockDim.x / 2; step > 0; step /= 2) {
-    if (threadIdx.x < step) partial[threadIdx.x] += partial[threadIdx.x + step];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) atomicAdd(out, partial[0]);
-}
-)";
+const char* const kSource = dcbench::kCompileSource;
 
 std::string g_self;
 dc_device g_device = nullptr;
