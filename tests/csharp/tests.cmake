@@ -5,7 +5,8 @@ set(DCCS_SRC ${PROJECT_SOURCE_DIR}/bindings/csharp)
 set(DCCS_OUT ${CMAKE_BINARY_DIR}/bindings/csharp)
 set(DCCS_TESTS csharp.tests csharp.library_path csharp.library_path_missing csharp.sample_saxpy csharp.abi csharp.net7_view
                csharp.type_names csharp.type_names_planted csharp.xml_docs csharp.xml_docs_planted
-               csharp.nupkg csharp.nupkg_planted csharp.package_consumer csharp.readme csharp.readme_planted)
+               csharp.nupkg csharp.nupkg_planted csharp.package_consumer csharp.readme csharp.readme_planted
+               csharp.host_thread_exit)
 
 find_program(DCCUDA_MCS mcs)
 find_program(DCCUDA_MONO mono)
@@ -67,7 +68,6 @@ add_test(NAME csharp.tests
 add_test(NAME csharp.host_thread_exit
   COMMAND env ${DCCS_ENV} DCFAKE_HOST_FN_THREAD=1 LD_LIBRARY_PATH=$<TARGET_FILE_DIR:dccuda> ${DCCUDA_MONO} --debug
           ${DCCS_OUT}/DccudaTests.exe AsyncTests RegressionTests.CallbackCapturedIntoAGraphRunsAtEveryLaunch)
-set_tests_properties(csharp.host_thread_exit PROPERTIES TIMEOUT 90)
 # Found through DCCUDA_LIBRARY_PATH alone (the library file itself, no search path).
 add_test(NAME csharp.library_path
   COMMAND env -u LD_LIBRARY_PATH ${DCCS_ENV} DCCUDA_LIBRARY_PATH=$<TARGET_FILE:dccuda>
