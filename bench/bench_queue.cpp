@@ -202,6 +202,9 @@ bool time_launch_sync(Setup& s, const bench::RawDriver& raw, uint32_t bytes, int
 // in SM clock cycles (clock64: the global timer ticks in about 1 us steps on
 // an H200, too coarse here), turned into nanoseconds with the device's clock
 // rate; a number out of place counts an error. ~0 tells gpu_pong to end.
+// The rings have flagged slots (dccuda_device.h): each side finds and reads
+// a message in one load and takes without publishing, the cursor giving the
+// slots back in groups and while it waits.
 const char* const kGpuPairSource = R"(
 #include "dccuda_device.h"
 
@@ -217,12 +220,13 @@ extern "C" __global__ void gpu_ping(dc_queue_ring* to, dc_queue_ring* from, unsi
     dc_dev_u32 n = 0;
     while (dc_ring_cursor_try_enqueue(&tx, &m, 8) != DC_RING_DONE) {
     }
-    while (dc_ring_cursor_try_dequeue(&rx, &a, 8, &n) != DC_RING_DONE) {
+    while (dc_ring_cursor_take(&rx, &a, 8, &n) != DC_RING_DONE) {
     }
     long long t1 = clock64();
     if (a != m + 1 || n != 8) *errors += 1;
     if (i >= warmup) ns[i - warmup] = t1 - t0;
   }
+  dc_ring_cursor_publish(&rx);
   dc_dev_u64 stop = ~0ull;
   while (dc_ring_cursor_try_enqueue(&tx, &stop, 8) != DC_RING_DONE) {
   }

@@ -23,6 +23,12 @@
  * __threadfence_system() and publishes the new head. Each counter has one
  * writer, so no read-modify-write crosses the bus.
  *
+ * A ring between kernels (DC_QUEUE_BETWEEN_KERNELS, in device memory) uses
+ * flagged slots instead (see "flagged slots" below): every 8-byte word of a
+ * slot carries its message's flag beside 4 bytes of the message, so the
+ * consumer finds and reads a message in one load and neither side fences
+ * per message.
+ *
  * Compiled by a host compiler (no __CUDACC__ / __CUDACC_RTC__) the same
  * functions use the compiler's atomic builtins with acquire/release order, so
  * that a host thread can play the kernel's part in tests.
@@ -148,6 +154,24 @@ DC_DEVICE_FN void dc_dev_copy_in(void* slot, const void* from, dc_dev_u32 n) {
     for (dc_dev_u32 i = 0; i < n; ++i) d[i] = s[i];
   }
 }
+/* Two 8-byte words in one 16-byte access (16-byte aligned), each word
+ * single-copy atomic (PTX: a vector access is one access per element): the
+ * flagged slots' unit. GPU scope, which a ring between kernels needs (both
+ * sides on this GPU; no system-wide order, and no L1 line). */
+DC_DEVICE_FN void dc_dev_load_pair(const void* p, dc_dev_u64* a, dc_dev_u64* b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(*a), "=l"(*b) : "l"(p) : "memory");
+#else
+  asm volatile("ld.volatile.v2.u64 {%0, %1}, [%2];" : "=l"(*a), "=l"(*b) : "l"(p) : "memory");
+#endif
+}
+DC_DEVICE_FN void dc_dev_store_pair(void* p, dc_dev_u64 a, dc_dev_u64 b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  asm volatile("st.relaxed.gpu.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
+#else
+  asm volatile("st.volatile.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
+#endif
+}
 DC_DEVICE_FN void dc_dev_copy_out(void* to, const void* slot, dc_dev_u32 n) {
   if ((((unsigned long long)slot | (unsigned long long)to | n) & 7u) == 0) {
     dc_dev_u64* d = (dc_dev_u64*)to;
@@ -179,6 +203,16 @@ DC_DEVICE_FN void dc_dev_copy_in(void* slot, const void* from, dc_dev_u32 n) {
   for (dc_dev_u32 i = 0; i < n; ++i) d[i] = s[i];
 }
 DC_DEVICE_FN void dc_dev_copy_out(void* to, const void* slot, dc_dev_u32 n) { dc_dev_copy_in(to, slot, n); }
+/* Each word atomic on its own, as on the GPU (no order: the flag travels in
+ * the word it guards). */
+DC_DEVICE_FN void dc_dev_load_pair(const void* p, dc_dev_u64* a, dc_dev_u64* b) {
+  *a = __atomic_load_n((const dc_dev_u64*)p, __ATOMIC_RELAXED);
+  *b = __atomic_load_n((const dc_dev_u64*)p + 1, __ATOMIC_RELAXED);
+}
+DC_DEVICE_FN void dc_dev_store_pair(void* p, dc_dev_u64 a, dc_dev_u64 b) {
+  __atomic_store_n((dc_dev_u64*)p, a, __ATOMIC_RELAXED);
+  __atomic_store_n((dc_dev_u64*)p + 1, b, __ATOMIC_RELAXED);
+}
 #endif
 
 /* ---- queues */
@@ -190,33 +224,113 @@ DC_DEVICE_FN dc_dev_u32* dc_ring_length_cell(dc_queue_ring* q, dc_dev_u64 positi
   return (dc_dev_u32*)((unsigned char*)q + q->lengths_offset) + (position & (q->capacity - 1));
 }
 
-/* Enqueue `size` bytes from `message` (the producer's one thread).
- * DC_RING_DONE, DC_RING_NOT_READY (full) or DC_RING_TOO_LARGE. */
-DC_DEVICE_FN int dc_ring_try_enqueue(dc_queue_ring* q, const void* message, dc_dev_u32 size) {
-  if (size > q->slot_size) return DC_RING_TOO_LARGE;
-  dc_dev_u64 tail = dc_dev_load_own_u64(&q->tail);
-  /* acquire: the consumer has finished reading the slot it freed */
-  dc_dev_u64 head = dc_dev_load_acquire_u64(&q->head);
-  if (tail - head >= q->capacity) return DC_RING_NOT_READY;
-  dc_dev_copy_in(dc_ring_slot(q, tail), message, size);
-  dc_dev_store_relaxed_u32(dc_ring_length_cell(q, tail), size);
-  dc_dev_store_release_u64(&q->tail, tail + 1); /* release: slot and length first */
-  return DC_RING_DONE;
+/* A ring's direction field for a queue between kernels (dccuda.h's
+ * DC_QUEUE_BETWEEN_KERNELS): both sides on the GPU, the ring in its memory. */
+#define DC_RING_BETWEEN_KERNELS 3u
+
+/* ---- flagged slots: the rings between kernels
+ *
+ * Two kernels on one GPU talk through device memory, where every load of the
+ * other side's writes is a round trip to the L2 cache and every fence waits
+ * for one. A ring between kernels therefore does not publish its messages
+ * through the tail: each 8-byte word of a slot carries the message's flag
+ * (the 32 bits of its position + 1) in its high half and 4 bytes in its low
+ * half: word 0 the message's length, word k (k >= 1) the message's bytes
+ * 4(k-1) to 4k-1 (little-endian, the last one padded with zeros). A word is
+ * written and read whole (8-byte single-copy atomicity), so a word that shows
+ * the expected flag holds this message's bytes: the consumer finds and reads
+ * a message with the same loads, the producer writes it with plain stores,
+ * and neither fences per message. A slot takes dc_ring_flagged_stride(slot
+ * size) bytes (twice the slot size, plus 16).
+ *
+ * A stale word never shows the flag a reader expects: a 32-bit flag comes
+ * back only after 2^32 messages, at least 256 turns of the ring, and the
+ * producer writes every word of a slot (not only the message's) in one turn
+ * of every 128, so no word is older than 128 turns; dccuda zeroes the slots
+ * when it creates the ring, and turn 0 is such a turn.
+ *
+ * The tail is still written (after each message, without a fence), for
+ * dc_queue_counters only; the head is the producer's signal that slots are
+ * free again, given back in groups (dc_ring_cursor_take's rules). */
+
+/* Bytes a slot of `slot_size` message bytes takes in a flagged ring. */
+DC_DEVICE_FN dc_dev_u64 dc_ring_flagged_stride(dc_dev_u32 slot_size) {
+  dc_dev_u64 words = 1 + ((dc_dev_u64)slot_size + 3) / 4;
+  return (words * 8 + 15) & ~(dc_dev_u64)15;
 }
 
-/* Dequeue the oldest message into `message` (`max_size` bytes), its length
- * into *size (the consumer's one thread). DC_RING_DONE, DC_RING_NOT_READY
- * (empty) or DC_RING_TOO_LARGE (the message stays queued; *size gets its
- * length). */
-DC_DEVICE_FN int dc_ring_try_dequeue(dc_queue_ring* q, void* message, dc_dev_u32 max_size, dc_dev_u32* size) {
-  dc_dev_u64 head = dc_dev_load_own_u64(&q->head);
-  dc_dev_u64 tail = dc_dev_load_acquire_u64(&q->tail); /* acquire: the slot is written */
-  if (head == tail) return DC_RING_NOT_READY;
-  dc_dev_u32 n = dc_dev_load_acquire_u32(dc_ring_length_cell(q, head));
+/* The flag of the message at `position`, in a word's high half. */
+DC_DEVICE_FN dc_dev_u64 dc_ring_flag(dc_dev_u64 position) {
+  return (dc_dev_u64)(dc_dev_u32)(position + 1) << 32;
+}
+
+/* The message's bytes 4(k-1) to 4k-1 (k >= 1) as a word's low half. */
+DC_DEVICE_FN dc_dev_u32 dc_ring_flagged_get(const unsigned char* from, dc_dev_u32 k, dc_dev_u32 size) {
+  dc_dev_u32 at = 4 * (k - 1), v = 0;
+  if (at + 4 <= size && (((unsigned long long)(from + at)) & 3u) == 0) return *(const dc_dev_u32*)(from + at);
+  for (dc_dev_u32 i = 0; i < 4 && at + i < size; ++i) v |= (dc_dev_u32)from[at + i] << (8 * i);
+  return v;
+}
+
+/* A word's low half back into the message's bytes 4(k-1) to 4k-1. */
+DC_DEVICE_FN void dc_ring_flagged_put(unsigned char* to, dc_dev_u32 k, dc_dev_u32 v, dc_dev_u32 size) {
+  dc_dev_u32 at = 4 * (k - 1);
+  if (at + 4 <= size && (((unsigned long long)(to + at)) & 3u) == 0) {
+    *(dc_dev_u32*)(to + at) = v;
+    return;
+  }
+  for (dc_dev_u32 i = 0; i < 4 && at + i < size; ++i) to[at + i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Writes the message at `position` into its slot (`capacity` slots of
+ * `slot_size` bytes): the words after the first, then the first (a consumer
+ * that sees the first word early finds the rest in flight and tries again);
+ * every word of the slot in one turn of every 128 (see above). */
+DC_DEVICE_FN void dc_ring_flagged_write(unsigned char* slot, dc_dev_u64 position, dc_dev_u32 capacity,
+                                        dc_dev_u32 slot_size, const void* message, dc_dev_u32 size) {
+  const unsigned char* from = (const unsigned char*)message;
+  dc_dev_u64 flag = dc_ring_flag(position);
+  dc_dev_u32 words = 1 + (size + 3) / 4;
+  int whole_slot = (position & (((dc_dev_u64)capacity << 7) - 1)) < capacity;
+  dc_dev_u32 written = whole_slot ? (dc_dev_u32)(dc_ring_flagged_stride(slot_size) / 8) : words;
+  for (dc_dev_u32 k = 2; k < written; k += 2) {
+    dc_dev_u64 a = flag | (k < words ? dc_ring_flagged_get(from, k, size) : 0u);
+    dc_dev_u64 b = flag | (k + 1 < words ? dc_ring_flagged_get(from, k + 1, size) : 0u);
+    dc_dev_store_pair(slot + 8 * (dc_dev_u64)k, a, b);
+  }
+  dc_dev_store_pair(slot, flag | size, flag | (words > 1 ? dc_ring_flagged_get(from, 1, size) : 0u));
+}
+
+/* Reads the message at `position` from its slot into `message` if every word
+ * it needs shows its flag: DC_RING_DONE; DC_RING_NOT_READY (not there yet,
+ * or not whole yet: `message`'s bytes are then undefined); DC_RING_TOO_LARGE
+ * (longer than max_size or than the slot: *size gets the length). The first
+ * 32 bytes (the length and 12 message bytes) are read in one round trip,
+ * the rest eight words at a time, their loads in flight together. */
+DC_DEVICE_FN int dc_ring_flagged_read(const unsigned char* slot, dc_dev_u64 position, dc_dev_u32 slot_size,
+                                      void* message, dc_dev_u32 max_size, dc_dev_u32* size) {
+  const dc_dev_u64 high = 0xffffffff00000000ull, flag = dc_ring_flag(position);
+  dc_dev_u64 w[8];
+  dc_dev_load_pair(slot, &w[0], &w[1]);
+  dc_dev_load_pair(slot + 16, &w[2], &w[3]); /* a slot is at least 32 bytes */
+  if ((w[0] & high) != flag) return DC_RING_NOT_READY;
+  dc_dev_u32 n = (dc_dev_u32)w[0];
   *size = n;
-  if (n > max_size) return DC_RING_TOO_LARGE;
-  dc_dev_copy_out(message, dc_ring_slot(q, head), n);
-  dc_dev_store_release_u64(&q->head, head + 1); /* release: the slot is read */
+  if (n > max_size || n > slot_size) return DC_RING_TOO_LARGE;
+  unsigned char* to = (unsigned char*)message;
+  dc_dev_u32 words = 1 + (n + 3) / 4;
+  for (dc_dev_u32 k = 1; k < words && k < 4; ++k) {
+    if ((w[k] & high) != flag) return DC_RING_NOT_READY;
+    dc_ring_flagged_put(to, k, (dc_dev_u32)w[k], n);
+  }
+  for (dc_dev_u32 k = 4; k < words; k += 8) {
+    dc_dev_u32 m = words - k < 8 ? words - k : 8;
+    for (dc_dev_u32 j = 0; j < m; j += 2) dc_dev_load_pair(slot + 8 * (dc_dev_u64)(k + j), &w[j], &w[j + 1]);
+    for (dc_dev_u32 j = 0; j < m; ++j) {
+      if ((w[j] & high) != flag) return DC_RING_NOT_READY;
+      dc_ring_flagged_put(to, k + j, (dc_dev_u32)w[j], n);
+    }
+  }
   return DC_RING_DONE;
 }
 
@@ -248,11 +362,10 @@ typedef struct dc_ring_cursor {
   dc_dev_u64 seen;       /* the other side's counter as last read */
   int words;             /* nonzero: slots are 8-byte aligned (word copies) */
   int gpu_scope;         /* nonzero: a ring between kernels (GPU-scope fences) */
+  int flagged;           /* nonzero: flagged slots (a ring between kernels) */
+  dc_dev_u64 stride;     /* bytes from one slot to the next */
+  dc_dev_u64 published;  /* the consumer's head as last given back */
 } dc_ring_cursor;
-
-/* A ring's direction field for a queue between kernels (dccuda.h's
- * DC_QUEUE_BETWEEN_KERNELS): both sides on the GPU, the ring in its memory. */
-#define DC_RING_BETWEEN_KERNELS 3u
 
 /* The cursors' fence: GPU scope for a ring between kernels, system scope
  * otherwise (the other side is the host). */
@@ -272,6 +385,8 @@ DC_DEVICE_FN void dc_ring_cursor_open(dc_ring_cursor* c, dc_queue_ring* q, int p
   c->lengths = (dc_dev_u32*)((unsigned char*)q + q->lengths_offset);
   c->words = ((((unsigned long long)c->slots) | c->slot_size) & 7u) == 0;
   c->gpu_scope = q->direction == DC_RING_BETWEEN_KERNELS;
+  c->flagged = c->gpu_scope;
+  c->stride = c->flagged ? dc_ring_flagged_stride(c->slot_size) : c->slot_size;
   if (producer) {
     c->own = dc_dev_load_own_u64(&q->tail);
     c->seen = dc_dev_load_acquire_u64(&q->head);
@@ -279,6 +394,15 @@ DC_DEVICE_FN void dc_ring_cursor_open(dc_ring_cursor* c, dc_queue_ring* q, int p
     c->own = dc_dev_load_own_u64(&q->head);
     c->seen = c->own; /* read the tail at the first dequeue */
   }
+  c->published = c->own;
+}
+
+/* Gives the slots taken so far back to the producer (release: the reads are
+ * done first). */
+DC_DEVICE_FN void dc_ring_cursor_publish(dc_ring_cursor* c) {
+  dc_ring_cursor_fence(c);
+  dc_dev_store_relaxed_u64(&c->ring->head, c->own);
+  c->published = c->own;
 }
 
 /* Dequeues as dc_ring_try_dequeue does, but does not publish the new head
@@ -288,6 +412,17 @@ DC_DEVICE_FN void dc_ring_cursor_open(dc_ring_cursor* c, dc_queue_ring* q, int p
  * answer to a message is sent before its slot is given back: one fence for
  * both). */
 DC_DEVICE_FN int dc_ring_cursor_take(dc_ring_cursor* c, void* message, dc_dev_u32 max_size, dc_dev_u32* size) {
+  if (c->flagged) {
+    int r = dc_ring_flagged_read(c->slots + (c->own & (c->capacity - 1)) * c->stride, c->own, c->slot_size, message,
+                                 max_size, size);
+    if (r == DC_RING_DONE) {
+      c->own += 1;
+      if (c->own - c->published >= c->capacity / 2) dc_ring_cursor_publish(c);
+    } else if (r == DC_RING_NOT_READY && c->own != c->published) {
+      dc_ring_cursor_publish(c); /* idle: give the slots back now */
+    }
+    return r;
+  }
   if (c->own == c->seen) {
     /* An empty poll needs no fence; a new tail is made an acquire by one. */
     c->seen = dc_dev_load_relaxed_u64(&c->ring->tail);
@@ -333,18 +468,15 @@ DC_DEVICE_FN int dc_ring_cursor_take(dc_ring_cursor* c, void* message, dc_dev_u3
   return DC_RING_DONE;
 }
 
-/* Gives the slots taken so far back to the producer (release: the reads are
- * done first). */
-DC_DEVICE_FN void dc_ring_cursor_publish(dc_ring_cursor* c) {
-  dc_ring_cursor_fence(c);
-  dc_dev_store_relaxed_u64(&c->ring->head, c->own);
-}
-
 /* The same without the fence, for a caller that has just run a system fence
  * after its reads (dc_ring_cursor_try_enqueue runs one before it returns
- * DC_RING_DONE). */
+ * DC_RING_DONE). On a ring between kernels, whose enqueue has no fence to
+ * share, it leaves the slots to dc_ring_cursor_take's giving back (see
+ * there). */
 DC_DEVICE_FN void dc_ring_cursor_publish_after_fence(dc_ring_cursor* c) {
+  if (c->flagged) return;
   dc_dev_store_relaxed_u64(&c->ring->head, c->own);
+  c->published = c->own;
 }
 
 /* dc_ring_try_dequeue through a cursor: take, then publish. */
@@ -365,11 +497,61 @@ DC_DEVICE_FN int dc_ring_cursor_try_enqueue(dc_ring_cursor* c, const void* messa
     dc_ring_cursor_fence(c);
   }
   dc_dev_u64 index = c->own & (c->capacity - 1);
+  if (c->flagged) {
+    dc_ring_flagged_write(c->slots + index * c->stride, c->own, c->capacity, c->slot_size, message, size);
+    c->own += 1;
+    dc_dev_store_relaxed_u64(&c->ring->tail, c->own); /* the count, for dc_queue_counters: no fence */
+    return DC_RING_DONE;
+  }
   dc_dev_copy_in(c->slots + index * (dc_dev_u64)c->slot_size, message, size);
   dc_dev_store_relaxed_u32(c->lengths + index, size);
   c->own += 1;
   dc_ring_cursor_fence(c); /* release: slot and length first */
   dc_dev_store_relaxed_u64(&c->ring->tail, c->own);
+  return DC_RING_DONE;
+}
+
+/* ---- one call at a time (no cursor) */
+
+/* Enqueue `size` bytes from `message` (the producer's one thread).
+ * DC_RING_DONE, DC_RING_NOT_READY (full) or DC_RING_TOO_LARGE. */
+DC_DEVICE_FN int dc_ring_try_enqueue(dc_queue_ring* q, const void* message, dc_dev_u32 size) {
+  if (size > q->slot_size) return DC_RING_TOO_LARGE;
+  if (q->direction == DC_RING_BETWEEN_KERNELS) { /* flagged slots: through a cursor for this one call */
+    dc_ring_cursor c;
+    dc_ring_cursor_open(&c, q, 1);
+    return dc_ring_cursor_try_enqueue(&c, message, size);
+  }
+  dc_dev_u64 tail = dc_dev_load_own_u64(&q->tail);
+  /* acquire: the consumer has finished reading the slot it freed */
+  dc_dev_u64 head = dc_dev_load_acquire_u64(&q->head);
+  if (tail - head >= q->capacity) return DC_RING_NOT_READY;
+  dc_dev_copy_in(dc_ring_slot(q, tail), message, size);
+  dc_dev_store_relaxed_u32(dc_ring_length_cell(q, tail), size);
+  dc_dev_store_release_u64(&q->tail, tail + 1); /* release: slot and length first */
+  return DC_RING_DONE;
+}
+
+/* Dequeue the oldest message into `message` (`max_size` bytes), its length
+ * into *size (the consumer's one thread). DC_RING_DONE, DC_RING_NOT_READY
+ * (empty) or DC_RING_TOO_LARGE (the message stays queued; *size gets its
+ * length). */
+DC_DEVICE_FN int dc_ring_try_dequeue(dc_queue_ring* q, void* message, dc_dev_u32 max_size, dc_dev_u32* size) {
+  if (q->direction == DC_RING_BETWEEN_KERNELS) { /* flagged slots: through a cursor for this one call */
+    dc_ring_cursor c;
+    dc_ring_cursor_open(&c, q, 0);
+    int r = dc_ring_cursor_take(&c, message, max_size, size);
+    if (r == DC_RING_DONE && c.own != c.published) dc_ring_cursor_publish(&c);
+    return r;
+  }
+  dc_dev_u64 head = dc_dev_load_own_u64(&q->head);
+  dc_dev_u64 tail = dc_dev_load_acquire_u64(&q->tail); /* acquire: the slot is written */
+  if (head == tail) return DC_RING_NOT_READY;
+  dc_dev_u32 n = dc_dev_load_acquire_u32(dc_ring_length_cell(q, head));
+  *size = n;
+  if (n > max_size) return DC_RING_TOO_LARGE;
+  dc_dev_copy_out(message, dc_ring_slot(q, head), n);
+  dc_dev_store_release_u64(&q->head, head + 1); /* release: the slot is read */
   return DC_RING_DONE;
 }
 

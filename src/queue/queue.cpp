@@ -61,9 +61,13 @@ Ref<Queue> Queue::create(Ref<Device> device, int32_t direction, uint32_t slot_si
   uint64_t bytes = slots + uint64_t(slot_size) * capacity;
   if (direction == DC_QUEUE_BETWEEN_KERNELS) {
     // Device memory, outside the stream-ordered pool (a resident kernel may
-    // use it while other streams allocate and free). The header and the
-    // lengths are written once from the host; the slots need no clearing.
+    // use it while other streams allocate and free). Flagged slots
+    // (dccuda_device.h): each twice the slot size and more, zeroed, because
+    // memory a former ring left could show the flags a new ring's reader
+    // expects. The header is written once from the host.
+    bytes = slots + dc_ring_flagged_stride(slot_size) * capacity;
     Ref<Buffer> buffer = Buffer::alloc_device(device, bytes, DC_ALLOC_NO_POOL);
+    fill(*buffer, slots, bytes - slots, 0, 1, nullptr);
     std::vector<unsigned char> header(static_cast<size_t>(slots), 0);
     write_header(reinterpret_cast<dc_queue_ring*>(header.data()), direction, slot_size, capacity, lengths, slots);
     write(*buffer, 0, header.data(), header.size(), nullptr);

@@ -380,7 +380,8 @@ CUresult emulate_kernel(const KernelRun& run) {
 bool kernel_is_emulated(const std::string& name) { return registry().count(name) != 0; }
 
 bool kernel_is_resident(const std::string& name) {
-  return name == "spin_until" || name == "dc_echo" || name == "dc_echo_cursor";
+  return name == "spin_until" || name == "dc_echo" || name == "dc_echo_cursor" || name == "dc_relay_source" ||
+         name == "dc_relay_echo";
 }
 
 std::function<void()> resident_body(const KernelRun& run) {
@@ -401,6 +402,12 @@ std::function<void()> resident_body(const KernelRun& run) {
   auto* o = reinterpret_cast<dc_queue_ring*>(static_cast<uintptr_t>(out));
   auto* c = reinterpret_cast<dc_control_block*>(static_cast<uintptr_t>(control));
   if (run.name == "dc_echo_cursor") return [i, o, c] { dc_echo_cursor_run(i, o, c); };
+  if (run.name == "dc_relay_source" || run.name == "dc_relay_echo") {
+    uint64_t count = a.get<uint64_t>(3);
+    uint32_t max = a.get<uint32_t>(4);
+    if (run.name == "dc_relay_source") return [i, o, c, count, max] { dc_relay_source_run(i, o, c, count, max); };
+    return [i, o, c, count, max] { dc_relay_echo_run(i, o, c, count, max); };
+  }
   return [i, o, c] { dc_echo_run(i, o, c); };
 }
 

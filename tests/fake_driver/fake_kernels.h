@@ -67,6 +67,10 @@
 //   dc_echo(dc_queue_ring* in, dc_queue_ring* out, dc_control_block* control)
 //       the echo actor of tests/queue/echo_kernel.cuh (the same code,
 //       compiled for the host), until its control block asks it to stop
+//   dc_relay_source / dc_relay_echo(dc_queue_ring*, dc_queue_ring*,
+//       dc_control_block*, unsigned long long count, unsigned max)
+//       the two sides of echo_kernel.cuh's relay between kernels, until
+//       `count` messages went through (or nothing moved for a long time)
 #pragma once
 
 #include "loader/cuda_abi/driver_abi.h"

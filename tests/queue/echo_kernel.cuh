@@ -113,6 +113,125 @@ DC_DEVICE_FN void dc_echo_cursor_run(dc_queue_ring* in, dc_queue_ring* out, dc_c
   dc_control_exit(control);
 }
 
+/* ---- a relay between two kernels, through two DC_QUEUE_BETWEEN_KERNELS
+ * rings (flagged slots, dccuda_device.h): the source sends `count` messages,
+ * message i being dc_relay_length(i, max) bytes (0 to max, every length in
+ * turn) of dc_relay_byte(i, j), as fast as the ring takes them, and takes the
+ * echoes as they come; the echo takes each message and sends it back as it
+ * is. Both check every message (its length and every byte) and count an error
+ * in their control block for each wrong one; a side that sees nothing move
+ * for DC_RELAY_PATIENCE turns reports DC_RELAY_ERROR_STUCK and ends instead
+ * of hanging. Each sets its heartbeat to its count of messages at the end. */
+#define DC_RELAY_ERROR_WRONG 3  /* a message or echo of the wrong length or bytes */
+#define DC_RELAY_ERROR_STUCK 4  /* nothing moved for DC_RELAY_PATIENCE turns */
+#if DC_DEVICE_ON_GPU
+#define DC_RELAY_PATIENCE (1ull << 26) /* polls of about 0.5 us: half a minute */
+#else
+#define DC_RELAY_PATIENCE (1ull << 32) /* a host thread polls faster, and a sanitizer may stall it */
+#endif
+
+DC_DEVICE_FN dc_dev_u32 dc_relay_length(dc_dev_u64 i, dc_dev_u32 max) { return (dc_dev_u32)(i % (max + 1)); }
+DC_DEVICE_FN unsigned char dc_relay_byte(dc_dev_u64 i, dc_dev_u32 j) { return (unsigned char)(i * 131u + j * 7u + 1u); }
+DC_DEVICE_FN int dc_relay_intact(const unsigned char* m, dc_dev_u32 n, dc_dev_u64 i, dc_dev_u32 max) {
+  if (n != dc_relay_length(i, max)) return 0;
+  for (dc_dev_u32 j = 0; j < n; ++j)
+    if (m[j] != dc_relay_byte(i, j)) return 0;
+  return 1;
+}
+
+DC_DEVICE_FN void dc_relay_source_run(dc_queue_ring* out, dc_queue_ring* back, dc_control_block* control,
+                                      dc_dev_u64 count, dc_dev_u32 max) {
+  dc_control_enter(control);
+  dc_ring_cursor tx, rx;
+  dc_ring_cursor_open(&tx, out, 1);
+  dc_ring_cursor_open(&rx, back, 0);
+  dc_dev_u64 m[DC_ECHO_MAX_MESSAGE / 8], a[DC_ECHO_MAX_MESSAGE / 8];
+  unsigned char* mb = (unsigned char*)m;
+  dc_dev_u64 sent = 0, got = 0, idle = 0;
+  int filled = 0; /* m holds message `sent` */
+  if (max > DC_ECHO_MAX_MESSAGE) max = DC_ECHO_MAX_MESSAGE;
+  while (got < count) {
+    int moved = 0;
+    if (sent < count) {
+      dc_dev_u32 n = dc_relay_length(sent, max);
+      if (!filled) {
+        for (dc_dev_u32 j = 0; j < n; ++j) mb[j] = dc_relay_byte(sent, j);
+        filled = 1;
+      }
+      int r = dc_ring_cursor_try_enqueue(&tx, m, n);
+      if (r == DC_RING_DONE) {
+        ++sent;
+        filled = 0;
+        moved = 1;
+      } else if (r != DC_RING_NOT_READY) {
+        dc_control_report_error(control, DC_RELAY_ERROR_WRONG);
+        break;
+      }
+    }
+    dc_dev_u32 n = 0;
+    int r = dc_ring_cursor_take(&rx, a, (dc_dev_u32)sizeof a, &n);
+    if (r == DC_RING_DONE) {
+      if (!dc_relay_intact((const unsigned char*)a, n, got, max)) dc_control_report_error(control, DC_RELAY_ERROR_WRONG);
+      ++got;
+      moved = 1;
+    } else if (r != DC_RING_NOT_READY) {
+      dc_control_report_error(control, DC_RELAY_ERROR_WRONG);
+      break;
+    }
+    if (moved) {
+      idle = 0;
+    } else if (++idle > DC_RELAY_PATIENCE) {
+      dc_control_report_error(control, DC_RELAY_ERROR_STUCK);
+      break;
+    }
+  }
+  dc_ring_cursor_publish(&rx);
+  dc_control_beat_to(control, got);
+  dc_control_exit(control);
+}
+
+DC_DEVICE_FN void dc_relay_echo_run(dc_queue_ring* in, dc_queue_ring* back, dc_control_block* control,
+                                    dc_dev_u64 count, dc_dev_u32 max) {
+  dc_control_enter(control);
+  dc_ring_cursor rx, tx;
+  dc_ring_cursor_open(&rx, in, 0);
+  dc_ring_cursor_open(&tx, back, 1);
+  dc_dev_u64 m[DC_ECHO_MAX_MESSAGE / 8];
+  dc_dev_u64 done = 0, idle = 0;
+  if (max > DC_ECHO_MAX_MESSAGE) max = DC_ECHO_MAX_MESSAGE;
+  int running = 1;
+  while (running && done < count) {
+    dc_dev_u32 n = 0;
+    int r = dc_ring_cursor_take(&rx, m, (dc_dev_u32)sizeof m, &n);
+    if (r == DC_RING_NOT_READY) {
+      if (++idle > DC_RELAY_PATIENCE) {
+        dc_control_report_error(control, DC_RELAY_ERROR_STUCK);
+        break;
+      }
+      continue;
+    }
+    idle = 0;
+    if (r != DC_RING_DONE) {
+      dc_control_report_error(control, DC_RELAY_ERROR_WRONG);
+      break;
+    }
+    if (!dc_relay_intact((const unsigned char*)m, n, done, max)) dc_control_report_error(control, DC_RELAY_ERROR_WRONG);
+    while ((r = dc_ring_cursor_try_enqueue(&tx, m, n)) != DC_RING_DONE) {
+      if (r != DC_RING_NOT_READY || ++idle > DC_RELAY_PATIENCE) {
+        dc_control_report_error(control, r != DC_RING_NOT_READY ? DC_RELAY_ERROR_WRONG : DC_RELAY_ERROR_STUCK);
+        running = 0;
+        break;
+      }
+    }
+    idle = 0;
+    dc_ring_cursor_publish_after_fence(&rx);
+    ++done;
+  }
+  dc_ring_cursor_publish(&rx);
+  dc_control_beat_to(control, done);
+  dc_control_exit(control);
+}
+
 #if DC_DEVICE_ON_GPU
 /* One thread serves the queues; launch it with one block of one thread (more
  * threads only wait). */
@@ -121,6 +240,14 @@ extern "C" __global__ void dc_echo(dc_queue_ring* in, dc_queue_ring* out, dc_con
 }
 extern "C" __global__ void dc_echo_cursor(dc_queue_ring* in, dc_queue_ring* out, dc_control_block* control) {
   if (blockIdx.x == 0 && threadIdx.x == 0) dc_echo_cursor_run(in, out, control);
+}
+extern "C" __global__ void dc_relay_source(dc_queue_ring* out, dc_queue_ring* back, dc_control_block* control,
+                                           unsigned long long count, unsigned max) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) dc_relay_source_run(out, back, control, count, max);
+}
+extern "C" __global__ void dc_relay_echo(dc_queue_ring* in, dc_queue_ring* back, dc_control_block* control,
+                                         unsigned long long count, unsigned max) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) dc_relay_echo_run(in, back, control, count, max);
 }
 #endif
 

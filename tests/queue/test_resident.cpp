@@ -306,4 +306,103 @@ TEST_F(ResidentTest, QueueHandlesReleasedWhileTheKernelRunsLeaveItsMemoryAlive) 
   dc_buffer_release(control_buffer);
 }
 
+// Two resident kernels talking through two DC_QUEUE_BETWEEN_KERNELS queues
+// (flagged slots in device memory), echo_kernel.cuh's relay: every length
+// from 0 to the slot size in turn, every byte checked on both sides, small
+// rings (8 slots) so that they run full and wrap, the slots given back in
+// groups. 200,000 messages each way on a GPU (DCTEST_QUEUE_MESSAGES to
+// change), 20,000 on the fake driver, whose threads run the same code.
+class RelayTest : public QueueTest {
+ protected:
+  void SetUp() override {
+    QueueTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    if (dctest::real_driver()) SKIP_WITHOUT_NVRTC();
+    if (!dctest::nvrtc_unavailable().empty()) GTEST_SKIP() << "the relay is launched as a compiled kernel";
+  }
+  void TearDown() override {
+    if (!abandoned_) {
+      for (dc_stream s : streams_) dc_stream_release(s);
+      for (dc_buffer b : buffers_) dc_buffer_release(b);
+      for (dc_control c : controls_) dc_control_release(c);
+      for (dc_queue q : queues_) dc_queue_release(q);
+      if (function_[0]) dc_function_release(function_[0]);
+      if (function_[1]) dc_function_release(function_[1]);
+      if (module_) dc_module_release(module_);
+    } else {
+      leaked_on_purpose_ = true;  // a kernel that would not end still uses them
+    }
+    QueueTest::TearDown();
+  }
+
+  dc_module module_ = nullptr;
+  dc_function function_[2] = {};
+  std::vector<dc_queue> queues_;
+  std::vector<dc_control> controls_;
+  std::vector<dc_buffer> buffers_;
+  std::vector<dc_stream> streams_;
+  bool abandoned_ = false;
+};
+
+TEST_F(RelayTest, TwoKernelsPassEveryLengthBothWaysThroughFlaggedRings) {
+  const char* asked = std::getenv("DCTEST_QUEUE_MESSAGES");
+  const uint64_t count = asked && std::strtoull(asked, nullptr, 10) > 0 ? std::strtoull(asked, nullptr, 10)
+                         : dctest::real_driver()                        ? 200'000
+                                                                        : 20'000;
+  const uint32_t slot = 64;
+  queues_ = {queue(DC_QUEUE_BETWEEN_KERNELS, slot, 8), queue(DC_QUEUE_BETWEEN_KERNELS, slot, 8)};
+  controls_ = {control(), control()};
+  ASSERT_TRUE(queues_[0] && queues_[1] && controls_[0] && controls_[1]);
+  buffers_.resize(4);
+  ASSERT_DC_OK(dc_queue_buffer(queues_[0], &buffers_[0]));
+  ASSERT_DC_OK(dc_queue_buffer(queues_[1], &buffers_[1]));
+  ASSERT_DC_OK(dc_control_buffer(controls_[0], &buffers_[2]));
+  ASSERT_DC_OK(dc_control_buffer(controls_[1], &buffers_[3]));
+  const char* names[] = {"dccuda_device.h", "echo_kernel.cuh"};
+  const char* sources[] = {kDeviceHeaderSource, kEchoKernelSource};
+  dc_compile_options options = DC_COMPILE_OPTIONS_INIT;
+  options.num_headers = 2;
+  options.header_names = names;
+  options.header_sources = sources;
+  ASSERT_DC_OK(dc_module_compile_and_load(device_, "#include \"echo_kernel.cuh\"\n", "relay.cu", &options, &module_));
+  ASSERT_DC_OK(dc_module_get_function(module_, "dc_relay_source", &function_[0]));
+  ASSERT_DC_OK(dc_module_get_function(module_, "dc_relay_echo", &function_[1]));
+  streams_.resize(2);
+  ASSERT_DC_OK(dc_stream_create(device_, 0, 0, &streams_[0]));
+  ASSERT_DC_OK(dc_stream_create(device_, 0, 0, &streams_[1]));
+  dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
+  config.flags = DC_LAUNCH_PERSISTENT;
+  uint64_t n = count;
+  uint32_t max = slot;
+  // The echo first: the source's first messages wait in the ring until it runs.
+  dc_arg echo_args[5] = {DC_ARG_BUFFER_OF(buffers_[0]), DC_ARG_BUFFER_OF(buffers_[1]), DC_ARG_BUFFER_OF(buffers_[3]),
+                         DC_ARG_VALUE_OF(&n), DC_ARG_VALUE_OF(&max)};
+  dc_arg source_args[5] = {DC_ARG_BUFFER_OF(buffers_[0]), DC_ARG_BUFFER_OF(buffers_[1]),
+                           DC_ARG_BUFFER_OF(buffers_[2]), DC_ARG_VALUE_OF(&n), DC_ARG_VALUE_OF(&max)};
+  ASSERT_DC_OK(dc_launch_kernel(function_[1], &config, echo_args, 5, streams_[1]));
+  ASSERT_DC_OK(dc_launch_kernel(function_[0], &config, source_args, 5, streams_[0]));
+  for (dc_control c : controls_) {
+    if (dc_control_wait_stopped(c, DC_WAIT_SPIN_YIELD, 4 * kTimeoutUs) != DC_SUCCESS) {
+      abandoned_ = true;
+      FAIL() << "the relay did not end: " << dc_last_error_message();
+    }
+  }
+  ASSERT_DC_OK(dc_stream_synchronize(streams_[0]));
+  ASSERT_DC_OK(dc_stream_synchronize(streams_[1]));
+  const char* side[] = {"source", "echo"};
+  for (int k = 0; k < 2; ++k) {
+    dc_control_info i = DC_CONTROL_INFO_INIT;
+    ASSERT_DC_OK(dc_control_status(controls_[k], &i));
+    EXPECT_EQ(i.state, DC_CONTROL_STOPPED) << side[k];
+    EXPECT_EQ(i.errors, 0u) << side[k] << ": last error " << i.last_error << " (3: a wrong message, 4: stuck)";
+    EXPECT_EQ(i.heartbeat, count) << side[k] << "'s count of messages";
+  }
+  dc_queue_stats s = DC_QUEUE_STATS_INIT;
+  for (dc_queue q : queues_) {
+    ASSERT_DC_OK(dc_queue_counters(q, &s));
+    EXPECT_EQ(s.enqueued, count);
+    EXPECT_EQ(s.dequeued, count) << "every slot given back at the end";
+  }
+}
+
 }  // namespace
