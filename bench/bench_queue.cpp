@@ -278,7 +278,6 @@ extern "C" __global__ void gpu_pong(dc_queue_ring* from, dc_queue_ring* to) {
     dc_dev_u64 a = m + 1;
     while (dc_ring_cursor_try_enqueue(&tx, &a, 8) != DC_RING_DONE) {
     }
-    dc_ring_cursor_publish_after_fence(&rx);
   }
   dc_ring_cursor_publish(&rx);
 }

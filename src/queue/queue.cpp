@@ -29,13 +29,12 @@ uint64_t round_up(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
 
 // The ring's header as include/dccuda_device.h reads it (in host memory, or
 // in a host copy that goes to device memory).
-void write_header(dc_queue_ring* ring, int32_t direction, uint32_t slot_size, uint32_t capacity, uint64_t lengths,
-                  uint64_t slots) {
+void write_header(dc_queue_ring* ring, int32_t direction, uint32_t slot_size, uint32_t capacity, uint64_t slots) {
   ring->magic = DC_QUEUE_RING_MAGIC;
   ring->slot_size = slot_size;
   ring->capacity = capacity;
   ring->direction = static_cast<uint32_t>(direction);
-  ring->lengths_offset = lengths;
+  ring->lengths_offset = 0;  // unused: a slot's first word holds its length
   ring->slots_offset = slots;
 }
 
@@ -56,20 +55,19 @@ Ref<Queue> Queue::create(Ref<Device> device, int32_t direction, uint32_t slot_si
   if (uint64_t(slot_size) * capacity > kMaxSlotBytes)
     fail(DC_ERROR_INVALID_ARGUMENT, "slot_size %u * capacity %u exceeds 1 GiB; use fewer or smaller slots",
          slot_size, capacity);
-  uint64_t lengths = sizeof(dc_queue_ring);
-  uint64_t slots = round_up(lengths + uint64_t(4) * capacity, 128);
-  uint64_t bytes = slots + uint64_t(slot_size) * capacity;
+  // Flagged slots (dccuda_device.h), each twice the slot size and more,
+  // zeroed: memory a former ring left could show the flags a new ring's
+  // reader expects.
+  uint64_t slots = round_up(sizeof(dc_queue_ring), 128);
+  uint64_t bytes = slots + dc_ring_flagged_stride(slot_size) * capacity;
   if (direction == DC_QUEUE_BETWEEN_KERNELS) {
     // Device memory, outside the stream-ordered pool (a resident kernel may
-    // use it while other streams allocate and free). Flagged slots
-    // (dccuda_device.h): each twice the slot size and more, zeroed, because
-    // memory a former ring left could show the flags a new ring's reader
-    // expects. The header is written once from the host.
-    bytes = slots + dc_ring_flagged_stride(slot_size) * capacity;
+    // use it while other streams allocate and free). The header is written
+    // once from the host.
     Ref<Buffer> buffer = Buffer::alloc_device(device, bytes, DC_ALLOC_NO_POOL);
     fill(*buffer, slots, bytes - slots, 0, 1, nullptr);
     std::vector<unsigned char> header(static_cast<size_t>(slots), 0);
-    write_header(reinterpret_cast<dc_queue_ring*>(header.data()), direction, slot_size, capacity, lengths, slots);
+    write_header(reinterpret_cast<dc_queue_ring*>(header.data()), direction, slot_size, capacity, slots);
     write(*buffer, 0, header.data(), header.size(), nullptr);
     return Ref<Queue>::adopt(new Queue(std::move(device), std::move(buffer), direction, slot_size, capacity));
   }
@@ -78,9 +76,8 @@ Ref<Queue> Queue::create(Ref<Device> device, int32_t direction, uint32_t slot_si
     fail(DC_ERROR_NOT_SUPPORTED, "device %d cannot map page-locked host memory, which queues live in",
          device->ordinal());
   auto* ring = static_cast<dc_queue_ring*>(buffer->host_pointer());
-  // The slots need no clearing: a slot is read only after its message was written.
-  std::memset(ring, 0, static_cast<size_t>(slots));
-  write_header(ring, direction, slot_size, capacity, lengths, slots);
+  std::memset(ring, 0, static_cast<size_t>(bytes));
+  write_header(ring, direction, slot_size, capacity, slots);
   return Ref<Queue>::adopt(new Queue(std::move(device), std::move(buffer), direction, slot_size, capacity));
 }
 
@@ -93,8 +90,7 @@ Queue::Queue(Ref<Device> device, Ref<Buffer> buffer, int32_t direction, uint32_t
       direction_(direction),
       slot_size_(slot_size),
       mask_(capacity - 1),
-      lengths_(ring_ ? reinterpret_cast<uint32_t*>(reinterpret_cast<unsigned char*>(ring_) + ring_->lengths_offset)
-                     : nullptr),
+      stride_(dc_ring_flagged_stride(slot_size)),
       slots_(ring_ ? reinterpret_cast<unsigned char*>(ring_) + ring_->slots_offset : nullptr) {}
 
 void Queue::require_host_side() const {
@@ -126,40 +122,66 @@ void Queue::check_message_size(uint32_t size) const {
          "slots or split the message", size, slot_size_);
 }
 
-// The host's side of dccuda_device.h's dc_ring_try_enqueue and
-// dc_ring_try_dequeue, with the same ordering, but with the ring's shape
+// The host's side of dccuda_device.h's flagged slots, with the ring's shape
 // taken from the host's own copy: the ring's memory is writable by the
 // kernel, and a kernel that scribbled over the header must not make the host
-// read or write outside the ring.
-unsigned char* Queue::slot(uint64_t position) const noexcept {
-  return slots_ + (position & mask_) * uint64_t(slot_size_);
+// read or write outside the ring. The host is one side of a ring to or from
+// a kernel, so it keeps no cursor: its counter is read back from the ring
+// (only the host writes it), and the consumer gives each slot back at once
+// (a store into host memory costs the host little; the kernel reads the head
+// only when the ring looks full).
+unsigned char* Queue::slot(uint64_t position) const noexcept { return slots_ + (position & mask_) * stride_; }
+
+void Queue::write_slot(uint64_t position, const void* message, uint32_t size) noexcept {
+  dc_ring_flagged_write(slot(position), position, static_cast<uint32_t>(capacity()), slot_size_, message, size, 0);
 }
-uint32_t* Queue::length_cell(uint64_t position) const noexcept { return lengths_ + (position & mask_); }
+
+// The length of the message at `position`, if every word of it has arrived
+// (false: not yet). A length past the slot (a kernel that wrote the ring
+// other than through dccuda_device.h) comes back as it is, for the caller
+// to refuse.
+bool Queue::arrived(uint64_t position, uint32_t* size) const noexcept {
+  dc_dev_u32 n = 0;
+  int r = dc_ring_flagged_read(slot(position), position, slot_size_, nullptr, UINT32_MAX, &n, 0);
+  *size = n;
+  return r != DC_RING_NOT_READY;
+}
+
+// Copies the message at `position`, which arrived() saw whole and the kernel
+// cannot rewrite before its slot is given back.
+void Queue::read_slot(uint64_t position, void* message, uint32_t size) const {
+  dc_dev_u32 n = 0;
+  if (dc_ring_flagged_read(slot(position), position, slot_size_, message, size, &n, 0) != DC_RING_DONE) [[unlikely]]
+    fail(DC_ERROR_INTERNAL, "message %llu changed while it was read: the kernel wrote the ring other than through "
+         "dccuda_device.h", (unsigned long long)position);
+}
+
+void Queue::check_arrived_length(uint64_t position, uint32_t size) const {
+  if (size > slot_size_) [[unlikely]]
+    fail(DC_ERROR_INTERNAL, "the kernel's message %llu claims %u bytes, more than the slot size %u: the kernel wrote "
+         "the ring other than through dccuda_device.h; the message stays queued", (unsigned long long)position, size,
+         slot_size_);
+}
 
 bool Queue::attempt_enqueue(const void* message, uint32_t size) {
   uint64_t tail = dc_dev_load_own_u64(&ring_->tail);
   uint64_t head = dc_dev_load_acquire_u64(&ring_->head);
   if (tail - head >= capacity()) return false;
-  if (size) std::memcpy(slot(tail), message, size);
-  dc_dev_store_relaxed_u32(length_cell(tail), size);
-  dc_dev_store_release_u64(&ring_->tail, tail + 1);
+  write_slot(tail, message, size);
+  dc_dev_store_release_u64(&ring_->tail, tail + 1);  // the count, for dc_queue_counters
   return true;
 }
 
 bool Queue::attempt_dequeue(void* message, uint32_t max_size, uint32_t* size) {
   *size = 0;
   uint64_t head = dc_dev_load_own_u64(&ring_->head);
-  uint64_t tail = dc_dev_load_acquire_u64(&ring_->tail);
-  if (head == tail) return false;
-  uint32_t n = dc_dev_load_acquire_u32(length_cell(head));
-  if (n > slot_size_)
-    fail(DC_ERROR_INTERNAL, "the kernel's message %llu claims %u bytes, more than the slot size %u: the kernel wrote "
-         "the ring other than through dccuda_device.h; the message stays queued", (unsigned long long)head, n,
-         slot_size_);
+  uint32_t n = 0;
+  if (!arrived(head, &n)) return false;
+  check_arrived_length(head, n);
   if (n > max_size)
     fail(DC_ERROR_OUT_OF_RANGE, "the next message is %u bytes, more than max_size %u; it stays queued: pass a "
          "buffer of the slot size (%u bytes)", n, max_size, slot_size_);
-  if (n) std::memcpy(message, slot(head), n);
+  read_slot(head, message, n);
   dc_dev_store_release_u64(&ring_->head, head + 1);
   *size = n;
   return true;
@@ -205,18 +227,14 @@ uint32_t Queue::enqueue_batch(const void* messages, uint64_t size, uint32_t mess
          message_size);
   uint64_t count = size / message_size;
   std::lock_guard<std::mutex> g(mutex_);
-  // The producer's side of dc_ring_try_enqueue, once for the whole batch:
-  // the slots first, then one release of the tail.
+  // The producer's side, once for the whole batch: the slots, then the count.
   uint64_t tail = dc_dev_load_own_u64(&ring_->tail);
   uint64_t head = dc_dev_load_acquire_u64(&ring_->head);
   uint64_t used = tail - head;
   uint64_t free_slots = used >= capacity() ? 0 : capacity() - used;
   uint64_t n = count < free_slots ? count : free_slots;
   const auto* p = static_cast<const unsigned char*>(messages);
-  for (uint64_t i = 0; i < n; ++i) {
-    std::memcpy(slot(tail + i), p + i * message_size, message_size);
-    dc_dev_store_relaxed_u32(length_cell(tail + i), message_size);
-  }
+  for (uint64_t i = 0; i < n; ++i) write_slot(tail + i, p + i * message_size, message_size);
   if (n) dc_dev_store_release_u64(&ring_->tail, tail + n);
   if (n == 0 && count > 0) drops_.fetch_add(count, std::memory_order_relaxed);
   return static_cast<uint32_t>(n);
@@ -258,17 +276,18 @@ uint32_t Queue::dequeue_batch(void* messages, uint64_t size, uint32_t stride) {
   if (room > UINT32_MAX) room = UINT32_MAX;
   std::lock_guard<std::mutex> g(mutex_);
   uint64_t head = dc_dev_load_own_u64(&ring_->head);
-  uint64_t tail = dc_dev_load_acquire_u64(&ring_->tail);
-  uint64_t available = tail - head;
-  if (available > capacity()) available = capacity();  // a kernel that broke the ring: never read past it
-  uint64_t n = available < room ? available : room;
   auto* p = static_cast<unsigned char*>(messages);
-  for (uint64_t i = 0; i < n; ++i) {
-    uint32_t len = dc_dev_load_acquire_u32(length_cell(head + i));
-    // A length past the slot can only come from a kernel that wrote the ring
-    // by hand: never copy past the slot.
-    if (len > slot_size_) len = slot_size_;
-    std::memcpy(p + i * stride, slot(head + i), len);
+  uint64_t n = 0;
+  // Every message that has arrived whole, up to the room; a length past the
+  // slot (a kernel that broke the ring) ends the batch before it, and is
+  // refused as dequeue refuses it when it comes first.
+  uint32_t len = 0;
+  for (; n < room && arrived(head + n, &len); ++n) {
+    if (len > slot_size_) {
+      if (n == 0) check_arrived_length(head, len);
+      break;
+    }
+    read_slot(head + n, p + n * stride, len);
   }
   if (n) dc_dev_store_release_u64(&ring_->head, head + n);
   return static_cast<uint32_t>(n);

@@ -1,8 +1,9 @@
 // dc_queue: a single-producer / single-consumer ring of fixed-size slots in
 // page-locked host memory mapped into the device, or in device memory for a
-// queue between kernels (dccuda.h, "Message queues and resident kernels"). The ring's layout and the one implementation of its
-// enqueue and dequeue are include/dccuda_device.h's: the host side runs the
-// same functions, compiled for the host, as the kernel does on the GPU.
+// queue between kernels (dccuda.h, "Message queues and resident kernels").
+// The ring's layout (flagged slots) and the one implementation of writing and
+// reading a slot are include/dccuda_device.h's: the host side runs the same
+// functions, compiled for the host, as the kernel does on the GPU.
 //
 // Host calls on one queue are serialised by a mutex, so several host threads
 // may share the host's side. The other side is a kernel (or, in tests on the
@@ -58,7 +59,11 @@ class Queue : public DeviceObject {
 
   uint64_t capacity() const noexcept { return uint64_t(mask_) + 1; }
   unsigned char* slot(uint64_t position) const noexcept;
-  uint32_t* length_cell(uint64_t position) const noexcept;
+  void write_slot(uint64_t position, const void* message, uint32_t size) noexcept;
+  bool arrived(uint64_t position, uint32_t* size) const noexcept;
+  void read_slot(uint64_t position, void* message, uint32_t size) const;
+  // DC_ERROR_INTERNAL for a length past the slot.
+  void check_arrived_length(uint64_t position, uint32_t size) const;
 
   Ref<Buffer> buffer_;
   dc_queue_ring* ring_;  // nullptr between kernels (device memory)
@@ -66,7 +71,7 @@ class Queue : public DeviceObject {
   // The shape, kept on the host side: the kernel can write the ring's header.
   uint32_t slot_size_;
   uint32_t mask_;
-  uint32_t* lengths_;
+  uint64_t stride_;  // bytes per flagged slot
   unsigned char* slots_;
   std::mutex mutex_;
   std::atomic<uint64_t> full_waits_{0}, empty_waits_{0}, drops_{0};

@@ -64,10 +64,10 @@ DC_DEVICE_FN void dc_echo_run(dc_queue_ring* in, dc_queue_ring* out, dc_control_
 }
 
 /* The same actor through cursors (dccuda_device.h): the ring headers and its
- * own counters in registers, the other sides' counters read only when empty
- * or full, one system fence per message (the answer's, which also covers the
- * request's slot going back), the heartbeat a store of its own count, and
- * the stop flag read every 64 turns of the loop rather than every turn. */
+ * own counters in registers, a message found and read in one round trip, the
+ * answer written without a fence, the requests' slots given back in groups
+ * and when idle, the heartbeat a store of its own count, and the stop flag
+ * read every 64 turns of the loop rather than every turn. */
 DC_DEVICE_FN void dc_echo_cursor_run(dc_queue_ring* in, dc_queue_ring* out, dc_control_block* control) {
   dc_control_enter(control);
   dc_ring_cursor rx, tx;
@@ -92,10 +92,7 @@ DC_DEVICE_FN void dc_echo_cursor_run(dc_queue_ring* in, dc_queue_ring* out, dc_c
     dc_echo_answer(message, n, &expected, control);
     for (;;) {
       r = dc_ring_cursor_try_enqueue(&tx, message, n);
-      if (r == DC_RING_DONE) {
-        dc_ring_cursor_publish_after_fence(&rx);
-        break;
-      }
+      if (r == DC_RING_DONE) break;
       if (r != DC_RING_NOT_READY) {
         dc_control_report_error(control, DC_ECHO_ERROR_QUEUE);
         dc_ring_cursor_publish(&rx);
@@ -110,6 +107,7 @@ DC_DEVICE_FN void dc_echo_cursor_run(dc_queue_ring* in, dc_queue_ring* out, dc_c
     }
     dc_control_beat_to(control, ++beats);
   }
+  dc_ring_cursor_publish(&rx); /* every slot taken given back before the kernel ends */
   dc_control_exit(control);
 }
 
@@ -224,7 +222,6 @@ DC_DEVICE_FN void dc_relay_echo_run(dc_queue_ring* in, dc_queue_ring* back, dc_c
       }
     }
     idle = 0;
-    dc_ring_cursor_publish_after_fence(&rx);
     ++done;
   }
   dc_ring_cursor_publish(&rx);

@@ -1,5 +1,5 @@
-// The flagged slots of a ring between kernels (include/dccuda_device.h,
-// "flagged slots"), compiled for the host and driven step by step on one
+// The flagged slots of every ring (include/dccuda_device.h, "queues:
+// flagged slots"), compiled for the host and driven step by step on one
 // thread: every length and alignment comes back whole, a message whose words
 // have not all arrived stays queued, no word of a slot grows older than 128
 // turns of the ring, a message too large for the caller's buffer stays
@@ -17,13 +17,12 @@
 
 namespace {
 
-// A ring between kernels laid out as dc_queue_create lays it out, in host
-// memory: the header, the (unused) lengths, then the flagged slots, zeroed.
+// A ring laid out as dc_queue_create lays it out, in host memory: the
+// header, then the flagged slots, zeroed.
 class FlaggedRing {
  public:
   FlaggedRing(uint32_t slot_size, uint32_t capacity) {
-    uint64_t lengths = sizeof(dc_queue_ring);
-    uint64_t slots = (lengths + 4ull * capacity + 127) / 128 * 128;
+    uint64_t slots = (sizeof(dc_queue_ring) + 127) / 128 * 128;
     uint64_t bytes = slots + dc_ring_flagged_stride(slot_size) * capacity;
     memory_.assign((bytes + 15) / 16 * 2, 0);  // 16-byte aligned, zeroed
     ring_ = reinterpret_cast<dc_queue_ring*>(memory_.data());
@@ -31,7 +30,7 @@ class FlaggedRing {
     ring_->slot_size = slot_size;
     ring_->capacity = capacity;
     ring_->direction = DC_RING_BETWEEN_KERNELS;
-    ring_->lengths_offset = lengths;
+    ring_->lengths_offset = 0;
     ring_->slots_offset = slots;
   }
   dc_queue_ring* ring() { return ring_; }
@@ -159,7 +158,6 @@ TEST(FlaggedRingTest, TheConsumerGivesSlotsBackInGroupsAndWhenIdle) {
   dc_dev_u32 size = 0;
   for (int i = 0; i < 3; ++i) ASSERT_EQ(dc_ring_cursor_try_enqueue(&tx, &m, 8), DC_RING_DONE);
   for (int i = 0; i < 3; ++i) ASSERT_EQ(dc_ring_cursor_take(&rx, &m, 8, &size), DC_RING_DONE);
-  dc_ring_cursor_publish_after_fence(&rx);
   EXPECT_EQ(q->head, 0u) << "three of eight taken, the consumer busy: not given back yet";
   EXPECT_EQ(dc_ring_cursor_take(&rx, &m, 8, &size), DC_RING_NOT_READY);
   EXPECT_EQ(q->head, 3u) << "an empty take gives them back";

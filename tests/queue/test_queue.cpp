@@ -56,12 +56,13 @@ TEST_F(QueueTest, CreateChecksTheShape) {
   EXPECT_EQ(r->slot_size, 64u);
   EXPECT_EQ(r->capacity, 16u);
   EXPECT_EQ(r->direction, uint32_t(DC_QUEUE_TO_HOST));
-  EXPECT_GE(r->slots_offset, r->lengths_offset + 16 * 4);
+  EXPECT_EQ(r->lengths_offset, 0u) << "unused: a slot's first word holds its length";
+  EXPECT_EQ(r->slots_offset % 128, 0u);
   dc_buffer b = nullptr;
   ASSERT_DC_OK(dc_queue_buffer(q, &b));
   uint64_t size = 0, device_address = 0;
   ASSERT_DC_OK(dc_buffer_size(b, &size));
-  EXPECT_EQ(size, r->slots_offset + 16 * 64);
+  EXPECT_EQ(size, r->slots_offset + 16 * dc_ring_flagged_stride(64)) << "16 flagged slots";
   // Mapped into the device: a kernel can be given it.
   ASSERT_DC_OK(dc_buffer_device_pointer(b, &device_address));
   EXPECT_NE(device_address, 0u);
@@ -158,12 +159,18 @@ TEST_F(QueueTest, ABrokenRingNeverMakesTheHostReadPastASlot) {
   dc_queue_ring* r = ring(q);
   uint8_t m[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   ASSERT_EQ(dc_ring_try_enqueue(r, m, 8), DC_RING_DONE);
-  *reinterpret_cast<uint32_t*>(reinterpret_cast<uint8_t*>(r) + r->lengths_offset) = 1u << 30;
+  // Slot 0's first word: message 0's flag and a length of 2^30.
+  auto* word0 = reinterpret_cast<uint64_t*>(reinterpret_cast<uint8_t*>(r) + r->slots_offset);
+  *word0 = dc_ring_flag(0) | (1u << 30);
   std::vector<uint8_t> big(64);
   uint32_t n = 0;
   EXPECT_DC_ERROR(dc_queue_try_dequeue(q, big.data(), uint32_t(big.size()), &n), DC_ERROR_INTERNAL,
                   "claims 1073741824 bytes");
-  // The batch clamps it to the slot.
+  // The batch refuses it too.
+  EXPECT_DC_ERROR(dc_queue_dequeue_batch(q, big.data(), 8, 8, &n), DC_ERROR_INTERNAL, "claims 1073741824 bytes");
+  EXPECT_EQ(n, 0u);
+  // Mended, it comes through.
+  *word0 = dc_ring_flag(0) | 8u;
   ASSERT_DC_OK(dc_queue_dequeue_batch(q, big.data(), 8, 8, &n));
   EXPECT_EQ(n, 1u);
   EXPECT_EQ(big[7], 8);

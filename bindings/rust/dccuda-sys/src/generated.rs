@@ -3269,8 +3269,8 @@ extern "C" {
     /// Create a queue of `capacity` slots of `slot_size` bytes on `device`, in
     /// page-locked host memory mapped into the device (cuMemHostAlloc, DEVICEMAP),
     /// or, for DC_QUEUE_BETWEEN_KERNELS, in device memory (cuMemAlloc: a kernel's
-    /// loads of it stay on the GPU instead of crossing PCIe; its slots are flagged,
-    /// see dccuda_device.h, and take 2 * slot_size + 16 bytes each).
+    /// loads of it stay on the GPU instead of crossing PCIe). Each slot takes
+    /// 2 * slot_size + 16 bytes (flagged slots, see dccuda_device.h).
     /// slot_size is a power of two from 8 to 65536; capacity a power of two from 2
     /// to 16777216; slot_size * capacity at most 1 GiB. A message is 0 to
     /// slot_size bytes. The queue starts empty, its counters at zero.
@@ -3358,8 +3358,9 @@ extern "C" {
     /// counters. enqueued and dequeued are read from the ring's counters, so they
     /// include the kernel's side; for a DC_QUEUE_BETWEEN_KERNELS queue they are a
     /// snapshot copied from device memory (full_waits, empty_waits and drops, the
-    /// host's counts, stay 0), and dequeued counts the slots the consumer has given
-    /// back, which a cursor does in groups (dccuda_device.h). Errors: DC_ERROR_INVALID_HANDLE,
+    /// host's counts, stay 0). dequeued counts the slots the consumer has given
+    /// back, which a kernel's cursor does in groups (dccuda_device.h), so while a
+    /// kernel runs it may trail the messages the kernel has taken. Errors: DC_ERROR_INVALID_HANDLE,
     /// DC_ERROR_INVALID_ARGUMENT (NULL stats, bad struct_size), and for a queue
     /// between kernels DC_ERROR_INVALID_STATE (called from a host function: the
     /// copy would wait for the stream it runs on), DC_ERROR_CONTEXT_LOST.
