@@ -220,6 +220,18 @@ DC_DEVICE_FN void dc_dev_store_pair(void* p, dc_dev_u64 a, dc_dev_u64 b, int gpu
  * free again (after a fence: its reads are done); the producer reads it only
  * when the ring looks full. */
 
+/* Whether a take that finds the ring empty gives the slots taken so far back
+ * (a fence and a store, while the consumer has nothing else to do). Define
+ * it as 0 before including this header to give them back only every
+ * capacity / 2 messages and at dc_ring_cursor_publish: no producer waits for
+ * ever on that (a full ring leaves the consumer at least capacity / 2 + 1
+ * messages to take), but a queue's dequeued count then trails the messages
+ * taken by up to capacity / 2 - 1 while the kernel runs. bench_queue
+ * measures both. */
+#ifndef DC_RING_IDLE_PUBLISH
+#define DC_RING_IDLE_PUBLISH 1
+#endif
+
 /* A ring's direction field for a queue between kernels (dccuda.h's
  * DC_QUEUE_BETWEEN_KERNELS): both sides on the GPU, the ring in its memory
  * (GPU-scoped accesses and fences). */
@@ -372,8 +384,9 @@ DC_DEVICE_FN void dc_ring_cursor_publish(dc_ring_cursor* c) {
  * into *size: DC_RING_DONE, DC_RING_NOT_READY (empty) or DC_RING_TOO_LARGE
  * (the message stays queued; *size gets its length). The slot is not given
  * back at once: slots go back by themselves every capacity / 2 messages
- * taken and whenever a take finds the ring empty (the consumer is idle then),
- * so a consumer that only takes never leaves the producer waiting; call
+ * taken and whenever a take finds the ring empty (the consumer is idle then;
+ * see DC_RING_IDLE_PUBLISH), so a consumer that only takes never leaves the
+ * producer waiting; call
  * dc_ring_cursor_publish to give them back at once (before the kernel ends,
  * for example). */
 DC_DEVICE_FN int dc_ring_cursor_take(dc_ring_cursor* c, void* message, dc_dev_u32 max_size, dc_dev_u32* size) {
@@ -382,7 +395,7 @@ DC_DEVICE_FN int dc_ring_cursor_take(dc_ring_cursor* c, void* message, dc_dev_u3
   if (r == DC_RING_DONE) {
     c->own += 1;
     if (c->own - c->published >= c->capacity / 2) dc_ring_cursor_publish(c);
-  } else if (r == DC_RING_NOT_READY && c->own != c->published) {
+  } else if (DC_RING_IDLE_PUBLISH && r == DC_RING_NOT_READY && c->own != c->published) {
     dc_ring_cursor_publish(c); /* idle: give the slots back now */
   }
   return r;

@@ -8,7 +8,7 @@ include(${PROJECT_SOURCE_DIR}/cmake/queue_kernel_sources.cmake)
 dc_queue_kernel_sources(${CMAKE_CURRENT_BINARY_DIR}/queue)
 
 dc_test(test_queue SOURCES ${DCTEST_QUEUE}/test_queue.cpp ${DCTEST_QUEUE}/test_control.cpp
-        ${DCTEST_QUEUE}/test_flagged_ring.cpp LABELS threads memcheck)
+        ${DCTEST_QUEUE}/test_flagged_ring.cpp ${DCTEST_QUEUE}/test_flagged_ring_lazy.cpp LABELS threads memcheck)
 dc_test(test_resident SOURCES ${DCTEST_QUEUE}/test_resident.cpp LABELS threads memcheck)
 dc_test(test_persistent SOURCES ${DCTEST_QUEUE}/test_persistent.cpp LABELS threads memcheck)
 dc_test(test_stream_values SOURCES ${DCTEST_QUEUE}/test_stream_values.cpp LABELS threads memcheck)
