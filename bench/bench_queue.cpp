@@ -6,13 +6,15 @@
 //   queue_cursor        the same through the echo actor that uses cursors
 //                       (dccuda_device.h's dc_ring_cursor_*: fewer reads of
 //                       host memory per message);
-//   queue_cursor_lazy   the cursor actor compiled with DC_RING_IDLE_PUBLISH=0
-//                       (slots given back in groups only, no fence when a
-//                       take finds the ring empty);
+//   queue_cursor_eager  the cursor actor compiled with
+//                       DC_RING_IDLE_PUBLISH_AFTER=1 (slots given back at the
+//                       first take that finds the ring empty: a fence in every
+//                       round trip), against the default (64 empty takes);
 //   gpu_to_gpu          two resident kernels answering each other through two
 //                       DC_QUEUE_BETWEEN_KERNELS queues (device memory), timed
 //                       on the GPU (SM clock cycles; 8-byte messages), and
-//                       gpu_to_gpu_lazy, the same with DC_RING_IDLE_PUBLISH=0;
+//                       gpu_to_gpu_eager, the same with
+//                       DC_RING_IDLE_PUBLISH_AFTER=1;
 //   launch_synchronize  the same work (the message copied into mapped pinned
 //                       memory, answered by a kernel, read back) done by one
 //                       kernel launch + stream synchronisation per message
@@ -83,17 +85,17 @@ bool answer_ok(const uint8_t* a, uint64_t seq, uint32_t n) {
 
 struct Setup {
   dc_device device = nullptr;
-  dc_module echo_module = nullptr, lazy_module = nullptr, once_module = nullptr;
-  dc_function echo = nullptr, echo_cursor = nullptr, echo_cursor_lazy = nullptr, once = nullptr;
+  dc_module echo_module = nullptr, eager_module = nullptr, once_module = nullptr;
+  dc_function echo = nullptr, echo_cursor = nullptr, echo_cursor_eager = nullptr, once = nullptr;
   dc_stream stream = nullptr;
   ~Setup() {
     dc_stream_release(stream);
     dc_function_release(echo);
     dc_function_release(echo_cursor);
-    dc_function_release(echo_cursor_lazy);
+    dc_function_release(echo_cursor_eager);
     dc_function_release(once);
     dc_module_release(echo_module);
-    dc_module_release(lazy_module);
+    dc_module_release(eager_module);
     dc_module_release(once_module);
     dc_device_release(device);
   }
@@ -348,18 +350,18 @@ double one_way_rate(Setup& s, dc_function sink, int count, uint32_t batch) {
   return rate;
 }
 
-// `lazy`: the kernels compiled with DC_RING_IDLE_PUBLISH=0 (slots given back
+// `eager`: the kernels compiled with DC_RING_IDLE_PUBLISH_AFTER=1 (slots given back
 // in groups only). one_way / one_way_batched: NULL to skip the one-way rates.
-bool time_gpu_to_gpu(Setup& s, int count, bool lazy, std::vector<double>* ns, double* one_way,
+bool time_gpu_to_gpu(Setup& s, int count, bool eager, std::vector<double>* ns, double* one_way,
                      double* one_way_batched) {
   const char* names[] = {"dccuda_device.h"};
   const char* sources[] = {kDeviceHeaderSource};
-  const char* defines[] = {"DC_RING_IDLE_PUBLISH=0"};
+  const char* defines[] = {"DC_RING_IDLE_PUBLISH_AFTER=1"};
   dc_compile_options options = DC_COMPILE_OPTIONS_INIT;
   options.num_headers = 1;
   options.header_names = names;
   options.header_sources = sources;
-  options.num_defines = lazy ? 1 : 0;
+  options.num_defines = eager ? 1 : 0;
   options.defines = defines;
   dc_module module = nullptr;
   dc_function ping = nullptr, pong = nullptr;
@@ -426,14 +428,14 @@ bool time_gpu_to_gpu(Setup& s, int count, bool lazy, std::vector<double>* ns, do
   return ok;
 }
 
-// The cursor actor again, compiled with DC_RING_IDLE_PUBLISH=0. Nonzero on failure.
-int compile_lazy(Setup& s, dc_compile_options options) {
-  const char* defines[] = {"DC_RING_IDLE_PUBLISH=0"};
+// The cursor actor again, compiled with DC_RING_IDLE_PUBLISH_AFTER=1. Nonzero on failure.
+int compile_eager(Setup& s, dc_compile_options options) {
+  const char* defines[] = {"DC_RING_IDLE_PUBLISH_AFTER=1"};
   options.num_defines = 1;
   options.defines = defines;
-  return dc_module_compile_and_load(s.device, "#include \"echo_kernel.cuh\"\n", "echo_lazy.cu", &options,
-                                    &s.lazy_module) ||
-         dc_module_get_function(s.lazy_module, "dc_echo_cursor", &s.echo_cursor_lazy);
+  return dc_module_compile_and_load(s.device, "#include \"echo_kernel.cuh\"\n", "echo_eager.cu", &options,
+                                    &s.eager_module) ||
+         dc_module_get_function(s.eager_module, "dc_echo_cursor", &s.echo_cursor_eager);
 }
 
 double percentile(std::vector<double> v, double p) {
@@ -484,7 +486,7 @@ int main(int argc, char** argv) {
   if (dc_module_compile_and_load(s.device, "#include \"echo_kernel.cuh\"\n", "echo.cu", &options, &s.echo_module) ||
       dc_module_get_function(s.echo_module, "dc_echo", &s.echo) ||
       dc_module_get_function(s.echo_module, "dc_echo_cursor", &s.echo_cursor) ||
-      compile_lazy(s, options) ||
+      compile_eager(s, options) ||
       dc_module_compile_and_load(s.device, kOnceSource, "echo_once.cu", nullptr, &s.once_module) ||
       dc_module_get_function(s.once_module, "echo_once", &s.once) || dc_stream_create(s.device, 0, 0, &s.stream))
     return fail("compiling the kernels (needs NVRTC)") ? 0 : 1;
@@ -498,15 +500,15 @@ int main(int argc, char** argv) {
     bench::RoundTrips q{"queue" + suffix, "dccuda queue round trip, " + std::to_string(bytes) + " B", {}};
     bench::RoundTrips c{"queue_cursor" + suffix,
                         "dccuda queue round trip, cursor actor, " + std::to_string(bytes) + " B", {}};
-    bench::RoundTrips z{"queue_cursor_lazy" + suffix,
-                        "dccuda queue round trip, cursor actor, DC_RING_IDLE_PUBLISH=0, " + std::to_string(bytes) +
+    bench::RoundTrips z{"queue_cursor_eager" + suffix,
+                        "dccuda queue round trip, cursor actor, DC_RING_IDLE_PUBLISH_AFTER=1, " + std::to_string(bytes) +
                             " B",
                         {}};
     bench::RoundTrips l{"launch_synchronize" + suffix,
                         "cuLaunchKernel + cuStreamSynchronize, " + std::to_string(bytes) + " B", {}};
     ok = time_queue(s, s.echo, bytes, count, &q.ns) && ok;
     ok = time_queue(s, s.echo_cursor, bytes, count, &c.ns) && ok;
-    ok = time_queue(s, s.echo_cursor_lazy, bytes, count, &z.ns) && ok;
+    ok = time_queue(s, s.echo_cursor_eager, bytes, count, &z.ns) && ok;
     ok = time_launch_sync(s, *raw, bytes, count, &l.ns) && ok;
     if (q.ns.empty() || c.ns.empty() || z.ns.empty() || l.ns.empty()) break;
     double c50 = percentile(c.ns, 50);
@@ -519,7 +521,7 @@ int main(int argc, char** argv) {
                 "%.2fx\n",
                 bytes, c50 / 1e3, percentile(c.ns, 99) / 1e3, percentile(c.ns, 99.9) / 1e3, l50 / c50);
     double z50 = percentile(z.ns, 50);
-    std::printf("%3u B  queue, cursor actor, DC_RING_IDLE_PUBLISH=0: p50 %.2f us  p99 %.2f us  p99.9 %.2f us | "
+    std::printf("%3u B  queue, cursor actor, DC_RING_IDLE_PUBLISH_AFTER=1: p50 %.2f us  p99 %.2f us  p99.9 %.2f us | "
                 "launch+sync / queue at p50: %.2fx\n",
                 bytes, z50 / 1e3, percentile(z.ns, 99) / 1e3, percentile(z.ns, 99.9) / 1e3, l50 / z50);
     sets.push_back(std::move(q));
@@ -536,7 +538,7 @@ int main(int argc, char** argv) {
   if (!bench::any_fake({device_name})) {
     bench::RoundTrips g{"gpu_to_gpu", "GPU to GPU round trip, two resident kernels, 8 B", {}};
     double one_way = 0, one_way_batched = 0;
-    bench::RoundTrips gz{"gpu_to_gpu_lazy", "GPU to GPU round trip, DC_RING_IDLE_PUBLISH=0, 8 B", {}};
+    bench::RoundTrips gz{"gpu_to_gpu_eager", "GPU to GPU round trip, DC_RING_IDLE_PUBLISH_AFTER=1, 8 B", {}};
     ok = time_gpu_to_gpu(s, count, false, &g.ns, &one_way, &one_way_batched) && ok;
     ok = time_gpu_to_gpu(s, count, true, &gz.ns, nullptr, nullptr) && ok;
     std::printf("  8 B  one way, host to GPU (sink kernel, %d messages): %.0f messages/s one by one, %.0f messages/s "
@@ -555,7 +557,7 @@ int main(int argc, char** argv) {
     }
     if (!gz.ns.empty()) {
       double z50 = percentile(gz.ns, 50);
-      std::printf("  8 B  GPU to GPU, DC_RING_IDLE_PUBLISH=0: round trip p50 %.3f us  p99 %.3f us  p99.9 %.3f us; one "
+      std::printf("  8 B  GPU to GPU, DC_RING_IDLE_PUBLISH_AFTER=1: round trip p50 %.3f us  p99 %.3f us  p99.9 %.3f us; one "
                   "way p50 %.3f us\n",
                   z50 / 1e3, percentile(gz.ns, 99) / 1e3, percentile(gz.ns, 99.9) / 1e3, z50 / 2e3);
       sets.push_back(std::move(gz));

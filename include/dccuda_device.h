@@ -220,16 +220,17 @@ DC_DEVICE_FN void dc_dev_store_pair(void* p, dc_dev_u64 a, dc_dev_u64 b, int gpu
  * free again (after a fence: its reads are done); the producer reads it only
  * when the ring looks full. */
 
-/* Whether a take that finds the ring empty gives the slots taken so far back
- * (a fence and a store, while the consumer has nothing else to do). Define
- * it as 0 before including this header to give them back only every
- * capacity / 2 messages and at dc_ring_cursor_publish: no producer waits for
- * ever on that (a full ring leaves the consumer at least capacity / 2 + 1
- * messages to take), but a queue's dequeued count then trails the messages
- * taken by up to capacity / 2 - 1 while the kernel runs. bench_queue
- * measures both. */
-#ifndef DC_RING_IDLE_PUBLISH
-#define DC_RING_IDLE_PUBLISH 1
+/* After how many takes in a row that find the ring empty a cursor gives the
+ * slots taken so far back (a fence and a store, while the consumer has
+ * nothing else to do), so that a queue's dequeued count catches up once a
+ * kernel goes idle. Not at the first: a consumer that answers a message and
+ * polls for the next would pay the fence inside every round trip (0.6 us of
+ * a host round trip on an H200, bench_queue). Define it before including
+ * this header; 0: never (slots go back only every capacity / 2 messages and
+ * at dc_ring_cursor_publish, on which no producer waits for ever: a full ring
+ * leaves the consumer at least capacity / 2 + 1 messages to take). */
+#ifndef DC_RING_IDLE_PUBLISH_AFTER
+#define DC_RING_IDLE_PUBLISH_AFTER 64
 #endif
 
 /* A ring's direction field for a queue between kernels (dccuda.h's
@@ -291,11 +292,12 @@ DC_DEVICE_FN void dc_ring_flagged_write(unsigned char* slot, dc_dev_u64 position
  * the length). `message` (NULL: only look) gets the bytes as they are read,
  * so after DC_RING_NOT_READY its first bytes may have changed. The first 32
  * bytes (the length and 12 message bytes) are read in one round trip, the
- * rest eight words at a time, their loads in flight together. */
+ * rest 32 words (128 message bytes) at a time, their loads in flight
+ * together: each round trip to host memory costs about 1 us. */
 DC_DEVICE_FN int dc_ring_flagged_read(const unsigned char* slot, dc_dev_u64 position, dc_dev_u32 slot_size,
                                       void* message, dc_dev_u32 max_size, dc_dev_u32* size, int gpu_scope) {
   const dc_dev_u64 high = 0xffffffff00000000ull, flag = dc_ring_flag(position);
-  dc_dev_u64 w[8];
+  dc_dev_u64 w[32];
   dc_dev_load_pair(slot, &w[0], &w[1], gpu_scope);
   dc_dev_load_pair(slot + 16, &w[2], &w[3], gpu_scope); /* a slot is at least 32 bytes */
   if ((w[0] & high) != flag) return DC_RING_NOT_READY;
@@ -308,8 +310,8 @@ DC_DEVICE_FN int dc_ring_flagged_read(const unsigned char* slot, dc_dev_u64 posi
     if ((w[k] & high) != flag) return DC_RING_NOT_READY;
     if (to) dc_ring_flagged_put(to, k, (dc_dev_u32)w[k], n);
   }
-  for (dc_dev_u32 k = 4; k < words; k += 8) {
-    dc_dev_u32 m = words - k < 8 ? words - k : 8;
+  for (dc_dev_u32 k = 4; k < words; k += 32) {
+    dc_dev_u32 m = words - k < 32 ? words - k : 32;
     for (dc_dev_u32 j = 0; j < m; j += 2)
       dc_dev_load_pair(slot + 8 * (dc_dev_u64)(k + j), &w[j], &w[j + 1], gpu_scope);
     for (dc_dev_u32 j = 0; j < m; ++j) {
@@ -342,6 +344,7 @@ typedef struct dc_ring_cursor {
   dc_dev_u64 own;        /* the consumer's head or the producer's tail */
   dc_dev_u64 seen;       /* the producer's copy of the consumer's head */
   dc_dev_u64 published;  /* the consumer's head as last given back */
+  dc_dev_u32 idle;       /* the consumer's takes in a row that found the ring empty */
   int gpu_scope;         /* nonzero: a ring between kernels (GPU-scope accesses and fences) */
 } dc_ring_cursor;
 
@@ -370,6 +373,7 @@ DC_DEVICE_FN void dc_ring_cursor_open(dc_ring_cursor* c, dc_queue_ring* q, int p
     c->seen = c->own;
   }
   c->published = c->own;
+  c->idle = 0;
 }
 
 /* Gives the slots taken so far back to the producer (release: the reads are
@@ -384,9 +388,9 @@ DC_DEVICE_FN void dc_ring_cursor_publish(dc_ring_cursor* c) {
  * into *size: DC_RING_DONE, DC_RING_NOT_READY (empty) or DC_RING_TOO_LARGE
  * (the message stays queued; *size gets its length). The slot is not given
  * back at once: slots go back by themselves every capacity / 2 messages
- * taken and whenever a take finds the ring empty (the consumer is idle then;
- * see DC_RING_IDLE_PUBLISH), so a consumer that only takes never leaves the
- * producer waiting; call
+ * taken and once takes have found the ring empty DC_RING_IDLE_PUBLISH_AFTER
+ * times in a row (the consumer is idle then), so a consumer that only takes
+ * never leaves the producer waiting; call
  * dc_ring_cursor_publish to give them back at once (before the kernel ends,
  * for example). */
 DC_DEVICE_FN int dc_ring_cursor_take(dc_ring_cursor* c, void* message, dc_dev_u32 max_size, dc_dev_u32* size) {
@@ -394,10 +398,14 @@ DC_DEVICE_FN int dc_ring_cursor_take(dc_ring_cursor* c, void* message, dc_dev_u3
                                max_size, size, c->gpu_scope);
   if (r == DC_RING_DONE) {
     c->own += 1;
+    c->idle = 0;
     if (c->own - c->published >= c->capacity / 2) dc_ring_cursor_publish(c);
-  } else if (DC_RING_IDLE_PUBLISH && r == DC_RING_NOT_READY && c->own != c->published) {
-    dc_ring_cursor_publish(c); /* idle: give the slots back now */
+    return r;
   }
+#if DC_RING_IDLE_PUBLISH_AFTER > 0
+  if (r == DC_RING_NOT_READY && ++c->idle >= DC_RING_IDLE_PUBLISH_AFTER && c->own != c->published)
+    dc_ring_cursor_publish(c); /* idle: give the slots back now */
+#endif
   return r;
 }
 

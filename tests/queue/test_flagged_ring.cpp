@@ -69,6 +69,32 @@ TEST(FlaggedRingTest, EveryLengthAndAlignmentComesBackWhole) {
   EXPECT_EQ(dc_dev_load_acquire_u64(&r.ring()->tail), 4u * 300) << "the tail counts the messages";
 }
 
+TEST(FlaggedRingTest, LongMessagesComeBackWholeAcrossReadBatches) {
+  FlaggedRing r(1024, 2);  // 257 words: the first four, then batches of 32
+  dc_ring_cursor tx, rx;
+  dc_ring_cursor_open(&tx, r.ring(), 1);
+  dc_ring_cursor_open(&rx, r.ring(), 0);
+  std::vector<uint8_t> in(1024), out(1024);
+  for (uint32_t n : {13u, 16u, 140u, 141u, 143u, 144u, 256u, 1021u, 1024u}) {
+    for (uint32_t j = 0; j < n; ++j) in[j] = pattern(n, j);
+    ASSERT_EQ(dc_ring_cursor_try_enqueue(&tx, in.data(), n), DC_RING_DONE) << n;
+    dc_dev_u32 size = 0;
+    ASSERT_EQ(dc_ring_cursor_take(&rx, out.data(), 1024, &size), DC_RING_DONE) << n;
+    ASSERT_EQ(size, n);
+    ASSERT_EQ(std::memcmp(out.data(), in.data(), n), 0) << n;
+  }
+  // A stale word in the last batch keeps the message queued.
+  ASSERT_EQ(dc_ring_cursor_try_enqueue(&tx, in.data(), 1024), DC_RING_DONE);
+  uint64_t position = rx.own;
+  uint64_t* w = r.word(position, 256);
+  uint64_t kept = *w;
+  *w = kept & 0xffffffffull;
+  dc_dev_u32 size = 0;
+  EXPECT_EQ(dc_ring_cursor_take(&rx, out.data(), 1024, &size), DC_RING_NOT_READY);
+  *w = kept;
+  EXPECT_EQ(dc_ring_cursor_take(&rx, out.data(), 1024, &size), DC_RING_DONE);
+}
+
 TEST(FlaggedRingTest, AMessageWhoseWordsHaveNotAllArrivedStaysQueued) {
   FlaggedRing r(64, 4);
   dc_ring_cursor tx, rx;
@@ -159,8 +185,12 @@ TEST(FlaggedRingTest, TheConsumerGivesSlotsBackInGroupsAndWhenIdle) {
   for (int i = 0; i < 3; ++i) ASSERT_EQ(dc_ring_cursor_try_enqueue(&tx, &m, 8), DC_RING_DONE);
   for (int i = 0; i < 3; ++i) ASSERT_EQ(dc_ring_cursor_take(&rx, &m, 8, &size), DC_RING_DONE);
   EXPECT_EQ(q->head, 0u) << "three of eight taken, the consumer busy: not given back yet";
+  for (int i = 1; i < DC_RING_IDLE_PUBLISH_AFTER; ++i) {
+    ASSERT_EQ(dc_ring_cursor_take(&rx, &m, 8, &size), DC_RING_NOT_READY);
+    ASSERT_EQ(q->head, 0u) << i << " empty takes in a row: not idle yet";
+  }
   EXPECT_EQ(dc_ring_cursor_take(&rx, &m, 8, &size), DC_RING_NOT_READY);
-  EXPECT_EQ(q->head, 3u) << "an empty take gives them back";
+  EXPECT_EQ(q->head, 3u) << DC_RING_IDLE_PUBLISH_AFTER << " empty takes in a row give them back";
   for (int i = 0; i < 8; ++i) ASSERT_EQ(dc_ring_cursor_try_enqueue(&tx, &m, 8), DC_RING_DONE);
   EXPECT_EQ(dc_ring_cursor_try_enqueue(&tx, &m, 8), DC_RING_NOT_READY) << "full";
   for (int i = 0; i < 3; ++i) ASSERT_EQ(dc_ring_cursor_take(&rx, &m, 8, &size), DC_RING_DONE);
