@@ -6,15 +6,16 @@
 //   queue_cursor        the same through the echo actor that uses cursors
 //                       (dccuda_device.h's dc_ring_cursor_*: fewer reads of
 //                       host memory per message);
-//   queue_cursor_eager  the cursor actor compiled with
-//                       DC_RING_IDLE_PUBLISH_AFTER=1 (slots given back at the
-//                       first take that finds the ring empty: a fence in every
-//                       round trip), against the default (64 empty takes);
+//   queue_cursor_<variant>  the cursor actor compiled with one of
+//                       dccuda_device.h's choices changed (kVariants below:
+//                       _eager, DC_RING_IDLE_PUBLISH_AFTER=1, slots given back
+//                       at the first take that finds the ring empty, a fence
+//                       in every round trip; _volatile_loads and _weak_loads,
+//                       DC_RING_LOADS=1 and 2, the slots' loads);
 //   gpu_to_gpu          two resident kernels answering each other through two
 //                       DC_QUEUE_BETWEEN_KERNELS queues (device memory), timed
 //                       on the GPU (SM clock cycles; 8-byte messages), and
-//                       gpu_to_gpu_eager, the same with
-//                       DC_RING_IDLE_PUBLISH_AFTER=1;
+//                       gpu_to_gpu_<variant>, the same variants;
 //   launch_synchronize  the same work (the message copied into mapped pinned
 //                       memory, answered by a kernel, read back) done by one
 //                       kernel launch + stream synchronisation per message
@@ -36,6 +37,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,17 +87,19 @@ bool answer_ok(const uint8_t* a, uint64_t seq, uint32_t n) {
 
 struct Setup {
   dc_device device = nullptr;
-  dc_module echo_module = nullptr, eager_module = nullptr, once_module = nullptr;
-  dc_function echo = nullptr, echo_cursor = nullptr, echo_cursor_eager = nullptr, once = nullptr;
+  dc_module echo_module = nullptr, once_module = nullptr;
+  dc_function echo = nullptr, echo_cursor = nullptr, once = nullptr;
+  std::vector<dc_module> variant_modules;
+  std::vector<dc_function> variant_actors;  // the cursor actor, one per kVariants entry
   dc_stream stream = nullptr;
   ~Setup() {
     dc_stream_release(stream);
     dc_function_release(echo);
     dc_function_release(echo_cursor);
-    dc_function_release(echo_cursor_eager);
+    for (dc_function f : variant_actors) dc_function_release(f);
+    for (dc_module m : variant_modules) dc_module_release(m);
     dc_function_release(once);
     dc_module_release(echo_module);
-    dc_module_release(eager_module);
     dc_module_release(once_module);
     dc_device_release(device);
   }
@@ -350,18 +354,18 @@ double one_way_rate(Setup& s, dc_function sink, int count, uint32_t batch) {
   return rate;
 }
 
-// `eager`: the kernels compiled with DC_RING_IDLE_PUBLISH_AFTER=1 (slots given back
-// in groups only). one_way / one_way_batched: NULL to skip the one-way rates.
-bool time_gpu_to_gpu(Setup& s, int count, bool eager, std::vector<double>* ns, double* one_way,
+// `define`: NULL, or a kVariants define the kernels are compiled with.
+// one_way / one_way_batched: NULL to skip the one-way rates.
+bool time_gpu_to_gpu(Setup& s, int count, const char* define, std::vector<double>* ns, double* one_way,
                      double* one_way_batched) {
   const char* names[] = {"dccuda_device.h"};
   const char* sources[] = {kDeviceHeaderSource};
-  const char* defines[] = {"DC_RING_IDLE_PUBLISH_AFTER=1"};
+  const char* defines[] = {define};
   dc_compile_options options = DC_COMPILE_OPTIONS_INIT;
   options.num_headers = 1;
   options.header_names = names;
   options.header_sources = sources;
-  options.num_defines = eager ? 1 : 0;
+  options.num_defines = define ? 1 : 0;
   options.defines = defines;
   dc_module module = nullptr;
   dc_function ping = nullptr, pong = nullptr;
@@ -428,14 +432,33 @@ bool time_gpu_to_gpu(Setup& s, int count, bool eager, std::vector<double>* ns, d
   return ok;
 }
 
-// The cursor actor again, compiled with DC_RING_IDLE_PUBLISH_AFTER=1. Nonzero on failure.
-int compile_eager(Setup& s, dc_compile_options options) {
-  const char* defines[] = {"DC_RING_IDLE_PUBLISH_AFTER=1"};
-  options.num_defines = 1;
-  options.defines = defines;
-  return dc_module_compile_and_load(s.device, "#include \"echo_kernel.cuh\"\n", "echo_eager.cu", &options,
-                                    &s.eager_module) ||
-         dc_module_get_function(s.eager_module, "dc_echo_cursor", &s.echo_cursor_eager);
+// Variants of the cursor actor and the GPU pair, each compiled with one of
+// dccuda_device.h's choices changed, measured beside the defaults.
+struct Variant {
+  const char* suffix;
+  const char* define;
+};
+constexpr Variant kVariants[] = {
+    {"_eager", "DC_RING_IDLE_PUBLISH_AFTER=1"},
+    {"_volatile_loads", "DC_RING_LOADS=1"},
+    {"_weak_loads", "DC_RING_LOADS=2"},
+};
+
+// The cursor actor once per variant. Nonzero on failure.
+int compile_variants(Setup& s, dc_compile_options options) {
+  for (const Variant& v : kVariants) {
+    const char* defines[] = {v.define};
+    options.num_defines = 1;
+    options.defines = defines;
+    dc_module m = nullptr;
+    dc_function f = nullptr;
+    if (dc_module_compile_and_load(s.device, "#include \"echo_kernel.cuh\"\n", "echo_variant.cu", &options, &m))
+      return 1;
+    s.variant_modules.push_back(m);
+    if (dc_module_get_function(m, "dc_echo_cursor", &f)) return 1;
+    s.variant_actors.push_back(f);
+  }
+  return 0;
 }
 
 double percentile(std::vector<double> v, double p) {
@@ -486,7 +509,7 @@ int main(int argc, char** argv) {
   if (dc_module_compile_and_load(s.device, "#include \"echo_kernel.cuh\"\n", "echo.cu", &options, &s.echo_module) ||
       dc_module_get_function(s.echo_module, "dc_echo", &s.echo) ||
       dc_module_get_function(s.echo_module, "dc_echo_cursor", &s.echo_cursor) ||
-      compile_eager(s, options) ||
+      compile_variants(s, options) ||
       dc_module_compile_and_load(s.device, kOnceSource, "echo_once.cu", nullptr, &s.once_module) ||
       dc_module_get_function(s.once_module, "echo_once", &s.once) || dc_stream_create(s.device, 0, 0, &s.stream))
     return fail("compiling the kernels (needs NVRTC)") ? 0 : 1;
@@ -500,17 +523,20 @@ int main(int argc, char** argv) {
     bench::RoundTrips q{"queue" + suffix, "dccuda queue round trip, " + std::to_string(bytes) + " B", {}};
     bench::RoundTrips c{"queue_cursor" + suffix,
                         "dccuda queue round trip, cursor actor, " + std::to_string(bytes) + " B", {}};
-    bench::RoundTrips z{"queue_cursor_eager" + suffix,
-                        "dccuda queue round trip, cursor actor, DC_RING_IDLE_PUBLISH_AFTER=1, " + std::to_string(bytes) +
-                            " B",
-                        {}};
     bench::RoundTrips l{"launch_synchronize" + suffix,
                         "cuLaunchKernel + cuStreamSynchronize, " + std::to_string(bytes) + " B", {}};
     ok = time_queue(s, s.echo, bytes, count, &q.ns) && ok;
     ok = time_queue(s, s.echo_cursor, bytes, count, &c.ns) && ok;
-    ok = time_queue(s, s.echo_cursor_eager, bytes, count, &z.ns) && ok;
+    std::vector<bench::RoundTrips> variants;
+    for (size_t k = 0; k < std::size(kVariants); ++k) {
+      variants.push_back({std::string("queue_cursor") + kVariants[k].suffix + suffix,
+                          "dccuda queue round trip, cursor actor, " + std::string(kVariants[k].define) + ", " +
+                              std::to_string(bytes) + " B",
+                          {}});
+      ok = time_queue(s, s.variant_actors[k], bytes, count, &variants.back().ns) && ok;
+    }
     ok = time_launch_sync(s, *raw, bytes, count, &l.ns) && ok;
-    if (q.ns.empty() || c.ns.empty() || z.ns.empty() || l.ns.empty()) break;
+    if (q.ns.empty() || c.ns.empty() || l.ns.empty()) break;
     double c50 = percentile(c.ns, 50);
     double q50 = percentile(q.ns, 50), l50 = percentile(l.ns, 50);
     std::printf("%3u B  queue: p50 %.2f us  p99 %.2f us  p99.9 %.2f us | launch+sync: p50 %.2f us  p99 %.2f us  "
@@ -520,16 +546,20 @@ int main(int argc, char** argv) {
     std::printf("%3u B  queue, cursor actor: p50 %.2f us  p99 %.2f us  p99.9 %.2f us | launch+sync / queue at p50: "
                 "%.2fx\n",
                 bytes, c50 / 1e3, percentile(c.ns, 99) / 1e3, percentile(c.ns, 99.9) / 1e3, l50 / c50);
-    double z50 = percentile(z.ns, 50);
-    std::printf("%3u B  queue, cursor actor, DC_RING_IDLE_PUBLISH_AFTER=1: p50 %.2f us  p99 %.2f us  p99.9 %.2f us | "
-                "launch+sync / queue at p50: %.2fx\n",
-                bytes, z50 / 1e3, percentile(z.ns, 99) / 1e3, percentile(z.ns, 99.9) / 1e3, l50 / z50);
     sets.push_back(std::move(q));
     sets.push_back(std::move(c));
-    sets.push_back(std::move(z));
+    for (size_t k = 0; k < variants.size(); ++k) {
+      if (variants[k].ns.empty()) continue;
+      double z50 = percentile(variants[k].ns, 50);
+      std::printf("%3u B  queue, cursor actor, %s: p50 %.2f us  p99 %.2f us  p99.9 %.2f us | launch+sync / queue at "
+                  "p50: %.2fx\n",
+                  bytes, kVariants[k].define, z50 / 1e3, percentile(variants[k].ns, 99) / 1e3,
+                  percentile(variants[k].ns, 99.9) / 1e3, l50 / z50);
+      sets.push_back(std::move(variants[k]));
+    }
     sets.push_back(std::move(l));
   }
-  if (sets.size() != 8) return 1;
+  if (sets.size() < 6) return 1;
   std::vector<std::pair<std::string, std::string>> context = {
       {"date_utc", bench::utc_now_iso()}, {"device", device_name}, {"driver", bench::driver_cuda_version()},
       {"messages_per_set", std::to_string(count)}, {"warmup_per_set", std::to_string(kWarmup)},
@@ -538,9 +568,7 @@ int main(int argc, char** argv) {
   if (!bench::any_fake({device_name})) {
     bench::RoundTrips g{"gpu_to_gpu", "GPU to GPU round trip, two resident kernels, 8 B", {}};
     double one_way = 0, one_way_batched = 0;
-    bench::RoundTrips gz{"gpu_to_gpu_eager", "GPU to GPU round trip, DC_RING_IDLE_PUBLISH_AFTER=1, 8 B", {}};
-    ok = time_gpu_to_gpu(s, count, false, &g.ns, &one_way, &one_way_batched) && ok;
-    ok = time_gpu_to_gpu(s, count, true, &gz.ns, nullptr, nullptr) && ok;
+    ok = time_gpu_to_gpu(s, count, nullptr, &g.ns, &one_way, &one_way_batched) && ok;
     std::printf("  8 B  one way, host to GPU (sink kernel, %d messages): %.0f messages/s one by one, %.0f messages/s "
                 "in batches of 32\n",
                 count * 10, one_way, one_way_batched);
@@ -555,11 +583,14 @@ int main(int argc, char** argv) {
                   g50 / 2e3);
       sets.push_back(std::move(g));
     }
-    if (!gz.ns.empty()) {
+    for (const Variant& v : kVariants) {
+      bench::RoundTrips gz{std::string("gpu_to_gpu") + v.suffix, "GPU to GPU round trip, " + std::string(v.define) + ", 8 B",
+                           {}};
+      ok = time_gpu_to_gpu(s, count, v.define, &gz.ns, nullptr, nullptr) && ok;
+      if (gz.ns.empty()) continue;
       double z50 = percentile(gz.ns, 50);
-      std::printf("  8 B  GPU to GPU, DC_RING_IDLE_PUBLISH_AFTER=1: round trip p50 %.3f us  p99 %.3f us  p99.9 %.3f us; one "
-                  "way p50 %.3f us\n",
-                  z50 / 1e3, percentile(gz.ns, 99) / 1e3, percentile(gz.ns, 99.9) / 1e3, z50 / 2e3);
+      std::printf("  8 B  GPU to GPU, %s: round trip p50 %.3f us  p99 %.3f us  p99.9 %.3f us; one way p50 %.3f us\n",
+                  v.define, z50 / 1e3, percentile(gz.ns, 99) / 1e3, percentile(gz.ns, 99.9) / 1e3, z50 / 2e3);
       sets.push_back(std::move(gz));
     }
   }

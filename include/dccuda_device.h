@@ -142,9 +142,24 @@ DC_DEVICE_FN void dc_dev_store_relaxed_u32(dc_dev_u32* p, dc_dev_u32 v) { *(vola
 /* Two 8-byte words in one 16-byte access (16-byte aligned), each word
  * single-copy atomic (PTX: a vector access is one access per element): the
  * flagged slots' unit. GPU scope for a ring between kernels (both sides on
- * this GPU), system scope for a ring in host memory; never an L1 line. */
+ * this GPU), system scope for a ring in host memory; never an L1 line.
+ * DC_RING_LOADS picks the loads (define it before including this header):
+ * 0, relaxed loads of the ring's scope (the default); 1, volatile loads;
+ * 2, weak loads that skip the L1 cache (ld.global.cg), which the memory
+ * model does not order or make atomic but the hardware serves as one 16-byte
+ * access; bench_queue measures all three. */
+#ifndef DC_RING_LOADS
+#define DC_RING_LOADS 0
+#endif
 DC_DEVICE_FN void dc_dev_load_pair(const void* p, dc_dev_u64* a, dc_dev_u64* b, int gpu_scope) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+#if DC_RING_LOADS == 2
+  (void)gpu_scope;
+  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %2; ld.global.cg.v2.u64 {%0, %1}, [g]; }"
+               : "=l"(*a), "=l"(*b) : "l"(p) : "memory");
+#elif DC_RING_LOADS == 1
+  (void)gpu_scope;
+  asm volatile("ld.volatile.v2.u64 {%0, %1}, [%2];" : "=l"(*a), "=l"(*b) : "l"(p) : "memory");
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
   if (gpu_scope)
     asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(*a), "=l"(*b) : "l"(p) : "memory");
   else
