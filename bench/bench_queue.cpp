@@ -10,8 +10,8 @@
 //                       dccuda_device.h's choices changed (kVariants below:
 //                       _eager, DC_RING_IDLE_PUBLISH_AFTER=1, slots given back
 //                       at the first take that finds the ring empty, a fence
-//                       in every round trip; _volatile_loads and _weak_loads,
-//                       DC_RING_LOADS=1 and 2, the slots' loads);
+//                       in every round trip; _relaxed_loads and _weak_loads,
+//                       DC_RING_LOADS=0 and 2, the slots' loads);
 //   gpu_to_gpu          two resident kernels answering each other through two
 //                       DC_QUEUE_BETWEEN_KERNELS queues (device memory), timed
 //                       on the GPU (SM clock cycles; 8-byte messages), and
@@ -440,7 +440,7 @@ struct Variant {
 };
 constexpr Variant kVariants[] = {
     {"_eager", "DC_RING_IDLE_PUBLISH_AFTER=1"},
-    {"_volatile_loads", "DC_RING_LOADS=1"},
+    {"_relaxed_loads", "DC_RING_LOADS=0"},
     {"_weak_loads", "DC_RING_LOADS=2"},
 };
 

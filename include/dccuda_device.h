@@ -3,10 +3,10 @@
  * blocks (see "Message queues and resident kernels" in dccuda.h).
  *
  * Plain CUDA C++: it compiles under NVRTC and nvcc, needs no CUDA header, no
- * CCCL and no runtime library, and uses only relaxed (before sm_70:
- * volatile) loads and stores and fences (__threadfence_system(), and on sm_70
- * and later the lighter fence.acq_rel); no host-native atomics: the rings
- * work on every PCIe host. Include it in a kernel's source
+ * CCCL and no runtime library, and uses only volatile loads, relaxed
+ * (before sm_70: volatile) stores and fences (__threadfence_system(), and on
+ * sm_70 and later the lighter fence.acq_rel); no host-native atomics: the
+ * rings work on every PCIe host. Include it in a kernel's source
  * (with dc_compile, pass it as an in-memory header or an include path).
  *
  * Which thread calls what. Each function here is called by ONE thread at a
@@ -144,12 +144,19 @@ DC_DEVICE_FN void dc_dev_store_relaxed_u32(dc_dev_u32* p, dc_dev_u32 v) { *(vola
  * flagged slots' unit. GPU scope for a ring between kernels (both sides on
  * this GPU), system scope for a ring in host memory; never an L1 line.
  * DC_RING_LOADS picks the loads (define it before including this header):
- * 0, relaxed loads of the ring's scope (the default); 1, volatile loads;
- * 2, weak loads that skip the L1 cache (ld.global.cg), which the memory
- * model does not order or make atomic but the hardware serves as one 16-byte
- * access; bench_queue measures all three. */
+ *   1 (the default): volatile loads (ld.volatile: system scope, never
+ *     cached in L1, each word single-copy atomic);
+ *   0: relaxed loads of the ring's scope (ld.relaxed.gpu / .sys): the
+ *     memory model's own words for the same guarantees, but slower on an
+ *     H200 (bench_queue: a 256-byte host round trip 45 us against 26 us, a
+ *     one-way hop between kernels 0.72 us against 0.53 us);
+ *   2: weak loads that skip the L1 cache (ld.global.cg), faster still for
+ *     long messages from host memory (16 us) but outside the memory model's
+ *     promises: correct only where the GPU never serves a ring's host memory
+ *     from a stale cache line, as measured on an H200 with the CUDA 13.0
+ *     driver; not for production without that check on the target. */
 #ifndef DC_RING_LOADS
-#define DC_RING_LOADS 0
+#define DC_RING_LOADS 1
 #endif
 DC_DEVICE_FN void dc_dev_load_pair(const void* p, dc_dev_u64* a, dc_dev_u64* b, int gpu_scope) {
 #if DC_RING_LOADS == 2
