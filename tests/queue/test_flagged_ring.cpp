@@ -14,42 +14,14 @@
 #include <vector>
 
 #include "dccuda_device.h"
+#include "flagged_ring.h"
 
 namespace {
-
-// A ring laid out as dc_queue_create lays it out, in host memory: the
-// header, then the flagged slots, zeroed.
-class FlaggedRing {
- public:
-  FlaggedRing(uint32_t slot_size, uint32_t capacity) {
-    uint64_t slots = (sizeof(dc_queue_ring) + 127) / 128 * 128;
-    uint64_t bytes = slots + dc_ring_flagged_stride(slot_size) * capacity;
-    memory_.assign((bytes + 15) / 16 * 2, 0);  // 16-byte aligned, zeroed
-    ring_ = reinterpret_cast<dc_queue_ring*>(memory_.data());
-    ring_->magic = DC_QUEUE_RING_MAGIC;
-    ring_->slot_size = slot_size;
-    ring_->capacity = capacity;
-    ring_->direction = DC_RING_BETWEEN_KERNELS;
-    ring_->lengths_offset = 0;
-    ring_->slots_offset = slots;
-  }
-  dc_queue_ring* ring() { return ring_; }
-  // Word k of the slot that holds `position`.
-  uint64_t* word(uint64_t position, uint32_t k) {
-    auto* slot = reinterpret_cast<unsigned char*>(ring_) + ring_->slots_offset +
-                 (position % ring_->capacity) * dc_ring_flagged_stride(ring_->slot_size);
-    return reinterpret_cast<uint64_t*>(slot) + k;
-  }
-
- private:
-  std::vector<uint64_t> memory_;
-  dc_queue_ring* ring_;
-};
 
 uint8_t pattern(uint64_t i, uint32_t j) { return uint8_t(i * 131 + j * 7 + 1); }
 
 TEST(FlaggedRingTest, EveryLengthAndAlignmentComesBackWhole) {
-  FlaggedRing r(64, 4);
+  queuetest::FlaggedRing r(64, 4);
   dc_ring_cursor tx, rx;
   dc_ring_cursor_open(&tx, r.ring(), 1);
   dc_ring_cursor_open(&rx, r.ring(), 0);
@@ -70,7 +42,7 @@ TEST(FlaggedRingTest, EveryLengthAndAlignmentComesBackWhole) {
 }
 
 TEST(FlaggedRingTest, LongMessagesComeBackWholeAcrossReadBatches) {
-  FlaggedRing r(1024, 2);  // 257 words: the first four, then batches of 32
+  queuetest::FlaggedRing r(1024, 2);  // 257 words: the first four, then batches of 32
   dc_ring_cursor tx, rx;
   dc_ring_cursor_open(&tx, r.ring(), 1);
   dc_ring_cursor_open(&rx, r.ring(), 0);
@@ -96,7 +68,7 @@ TEST(FlaggedRingTest, LongMessagesComeBackWholeAcrossReadBatches) {
 }
 
 TEST(FlaggedRingTest, AMessageWhoseWordsHaveNotAllArrivedStaysQueued) {
-  FlaggedRing r(64, 4);
+  queuetest::FlaggedRing r(64, 4);
   dc_ring_cursor tx, rx;
   dc_ring_cursor_open(&tx, r.ring(), 1);
   dc_ring_cursor_open(&rx, r.ring(), 0);
@@ -127,7 +99,7 @@ TEST(FlaggedRingTest, AMessageWhoseWordsHaveNotAllArrivedStaysQueued) {
 // once every 128 turns, so none is older than that.
 TEST(FlaggedRingTest, NoWordOfASlotIsOlderThan128Turns) {
   const uint32_t capacity = 2, slot = 64;
-  FlaggedRing r(slot, capacity);
+  queuetest::FlaggedRing r(slot, capacity);
   dc_ring_cursor tx, rx;
   dc_ring_cursor_open(&tx, r.ring(), 1);
   dc_ring_cursor_open(&rx, r.ring(), 0);
@@ -152,7 +124,7 @@ TEST(FlaggedRingTest, NoWordOfASlotIsOlderThan128Turns) {
 }
 
 TEST(FlaggedRingTest, AMessageTooLargeForTheBufferStaysQueued) {
-  FlaggedRing r(64, 4);
+  queuetest::FlaggedRing r(64, 4);
   dc_ring_cursor tx, rx;
   dc_ring_cursor_open(&tx, r.ring(), 1);
   dc_ring_cursor_open(&rx, r.ring(), 0);
@@ -175,7 +147,7 @@ TEST(FlaggedRingTest, AMessageTooLargeForTheBufferStaysQueued) {
 }
 
 TEST(FlaggedRingTest, TheConsumerGivesSlotsBackInGroupsAndWhenIdle) {
-  FlaggedRing r(16, 8);
+  queuetest::FlaggedRing r(16, 8);
   dc_queue_ring* q = r.ring();
   dc_ring_cursor tx, rx;
   dc_ring_cursor_open(&tx, q, 1);
@@ -204,7 +176,7 @@ TEST(FlaggedRingTest, TheConsumerGivesSlotsBackInGroupsAndWhenIdle) {
 }
 
 TEST(FlaggedRingTest, TheOneCallFunctionsUseTheFlaggedSlotsToo) {
-  FlaggedRing r(16, 4);
+  queuetest::FlaggedRing r(16, 4);
   dc_queue_ring* q = r.ring();
   uint64_t m[2] = {7, 8}, out[2] = {};
   dc_dev_u32 size = 0;

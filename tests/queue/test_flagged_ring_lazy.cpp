@@ -7,21 +7,15 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <vector>
 
 #include "dccuda_device.h"
+#include "flagged_ring.h"
 
 namespace {
 
 TEST(FlaggedRingLazyTest, SlotsGoBackOnlyInGroupsAndAFullRingAlwaysDrains) {
-  const uint32_t capacity = 8;
-  std::vector<uint64_t> memory((384 + dc_ring_flagged_stride(16) * capacity) / 8 + 2, 0);
-  auto* q = reinterpret_cast<dc_queue_ring*>(memory.data());
-  q->magic = DC_QUEUE_RING_MAGIC;
-  q->slot_size = 16;
-  q->capacity = capacity;
-  q->direction = 1;
-  q->slots_offset = 384;
+  queuetest::FlaggedRing r(16, 8, 1);
+  dc_queue_ring* q = r.ring();
   dc_ring_cursor tx, rx;
   dc_ring_cursor_open(&tx, q, 1);
   dc_ring_cursor_open(&rx, q, 0);

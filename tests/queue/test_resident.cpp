@@ -21,6 +21,20 @@ namespace {
 using queuetest::kTimeoutUs;
 using queuetest::QueueTest;
 
+// echo_kernel.cuh compiled with NVRTC (with dccuda_device.h as an in-memory
+// header) and loaded: "" or what failed.
+std::string compile_echo_kernels(dc_device device, dc_module* module) {
+  const char* names[] = {"dccuda_device.h", "echo_kernel.cuh"};
+  const char* sources[] = {kDeviceHeaderSource, kEchoKernelSource};
+  dc_compile_options options = DC_COMPILE_OPTIONS_INIT;
+  options.num_headers = 2;
+  options.header_names = names;
+  options.header_sources = sources;
+  if (dc_module_compile_and_load(device, "#include \"echo_kernel.cuh\"\n", "echo.cu", &options, module))
+    return dc_last_error_message();
+  return "";
+}
+
 // The echo actor on a GPU (a compiled module, a launch on its own stream) or
 // on the fake driver (a host thread).
 class EchoActor {
@@ -89,15 +103,8 @@ class EchoActor {
 
  private:
   std::string compile() {
-    const char* names[] = {"dccuda_device.h", "echo_kernel.cuh"};
-    const char* sources[] = {kDeviceHeaderSource, kEchoKernelSource};
-    dc_compile_options options = DC_COMPILE_OPTIONS_INIT;
-    options.num_headers = 2;
-    options.header_names = names;
-    options.header_sources = sources;
-    if (dc_module_compile_and_load(device_, "#include \"echo_kernel.cuh\"\n", "echo.cu", &options, &module_) ||
-        dc_module_get_function(module_, kernel_.c_str(), &function_))
-      return dc_last_error_message();
+    if (std::string e = compile_echo_kernels(device_, &module_); !e.empty()) return e;
+    if (dc_module_get_function(module_, kernel_.c_str(), &function_)) return dc_last_error_message();
     return "";
   }
 
@@ -358,13 +365,7 @@ TEST_F(RelayTest, TwoKernelsPassEveryLengthBothWaysThroughFlaggedRings) {
   ASSERT_DC_OK(dc_queue_buffer(queues_[1], &buffers_[1]));
   ASSERT_DC_OK(dc_control_buffer(controls_[0], &buffers_[2]));
   ASSERT_DC_OK(dc_control_buffer(controls_[1], &buffers_[3]));
-  const char* names[] = {"dccuda_device.h", "echo_kernel.cuh"};
-  const char* sources[] = {kDeviceHeaderSource, kEchoKernelSource};
-  dc_compile_options options = DC_COMPILE_OPTIONS_INIT;
-  options.num_headers = 2;
-  options.header_names = names;
-  options.header_sources = sources;
-  ASSERT_DC_OK(dc_module_compile_and_load(device_, "#include \"echo_kernel.cuh\"\n", "relay.cu", &options, &module_));
+  ASSERT_EQ(compile_echo_kernels(device_, &module_), "");
   ASSERT_DC_OK(dc_module_get_function(module_, "dc_relay_source", &function_[0]));
   ASSERT_DC_OK(dc_module_get_function(module_, "dc_relay_echo", &function_[1]));
   streams_.resize(2);
