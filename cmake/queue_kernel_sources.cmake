@@ -36,3 +36,22 @@ function(dc_queue_kernel_sources_c dir)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
     ${PROJECT_SOURCE_DIR}/include/dccuda_device.h ${PROJECT_SOURCE_DIR}/tests/queue/echo_kernel.cuh)
 endfunction()
+
+# dc_queue_kernel_sources_cs(<dir>): the same two files as C# verbatim strings,
+# in <dir>/QueueKernelSources.cs (QueueKernelSources.DeviceHeader, .EchoKernel),
+# for the C# echo-actor sample (bindings/csharp/samples/EchoActor.cs).
+function(dc_queue_kernel_sources_cs dir)
+  set(_out "// Generated from include/dccuda_device.h and tests/queue/echo_kernel.cuh at configure time.\ninternal static class QueueKernelSources\n{\n")
+  foreach(_pair "DeviceHeader;include/dccuda_device.h" "EchoKernel;tests/queue/echo_kernel.cuh")
+    list(GET _pair 0 _name)
+    list(GET _pair 1 _file)
+    file(READ ${PROJECT_SOURCE_DIR}/${_file} _text)
+    string(REPLACE "\"" "\"\"" _text "${_text}")
+    string(APPEND _out "    internal const string ${_name} = @\"${_text}\";\n")
+  endforeach()
+  string(APPEND _out "}\n")
+  file(WRITE ${dir}/QueueKernelSources.cs.tmp "${_out}")
+  file(COPY_FILE ${dir}/QueueKernelSources.cs.tmp ${dir}/QueueKernelSources.cs ONLY_IF_DIFFERENT)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+    ${PROJECT_SOURCE_DIR}/include/dccuda_device.h ${PROJECT_SOURCE_DIR}/tests/queue/echo_kernel.cuh)
+endfunction()

@@ -59,7 +59,7 @@ done
 # GPU bundle's lib/ for libdccuda, ours for libmono-native: the loader reads it only at
 # start), so that each runs when called directly, as tests/gpu/run.sh calls extra/*/*saxpy*.
 # name:program:folder of its assemblies[:arguments the wrapper passes]
-bundles=("dccuda-saxpy-cs:Saxpy.exe:$cs" "dccuda-cs-tests:DccudaTests.exe:$cs")
+bundles=("dccuda-saxpy-cs:Saxpy.exe:$cs" "dccuda-echo-actor-cs:EchoActor.exe:$cs" "dccuda-cs-tests:DccudaTests.exe:$cs")
 if [ -f "$swig/SwigTests.exe" ] && ls "$swig"/libdccuda_swig.so* >/dev/null 2>&1; then
   # Every case but the one that reads the generated sources, which stay in the build tree.
   cases="$(LD_LIBRARY_PATH="$swig:$build" mono "$swig/SwigTests.exe" --list | grep -vx generated_api_has_no_swigtype | tr '\n' ' ')"
@@ -89,6 +89,8 @@ done
   echo 'rc=0'
   echo 'echo "== C# saxpy sample"'
   echo '"$here/dccuda-saxpy-cs" "$@" || rc=$?'
+  echo 'echo "== C# echo-actor sample"'
+  echo '"$here/dccuda-echo-actor-cs" || { r=$?; [ $rc -eq 0 ] && rc=$r; }'
   echo 'echo "== C# binding tests"'
   echo '"$here/dccuda-cs-tests" || { r=$?; [ $rc -eq 0 ] && rc=$r; }'
   echo 'if [ -x "$here/dccuda-swig-tests" ]; then'

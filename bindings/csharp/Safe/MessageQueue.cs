@@ -74,7 +74,7 @@ namespace Dccuda
     }
 
     /// <summary>A message queue (dc_queue): a single-producer / single-consumer ring of fixed-size slots in page-locked host memory mapped into the device. Host calls may come from any threads (the queue serialises them). Dispose it; the ring lives on while a buffer from GetBuffer does.</summary>
-    public sealed unsafe class MessageQueue : IDisposable
+    public sealed unsafe partial class MessageQueue : IDisposable
     {
         private MessageQueue(DcQueueHandle handle)
         {
@@ -226,7 +226,7 @@ namespace Dccuda
     }
 
     /// <summary>The control block of a resident kernel (dc_control): the kernel reports its state and heartbeat there; the host asks it to stop, waits for it, and watches the heartbeat. One kernel at a time; Reset before the next launch. Dispose it.</summary>
-    public sealed unsafe class Control : IDisposable
+    public sealed unsafe partial class Control : IDisposable
     {
         private Control(DcControlHandle handle)
         {

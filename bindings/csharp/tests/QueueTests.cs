@@ -5,6 +5,8 @@
 using System;
 using System.Diagnostics;
 using System.Runtime.InteropServices;
+using System.Threading;
+using System.Threading.Tasks;
 using Xunit;
 
 namespace Dccuda.Tests
@@ -72,6 +74,51 @@ namespace Dccuda.Tests
                 Expect.Equal(1ul, q.Counters.EmptyWaits, "empty waits");
                 Expect.Throws(DcStatus.InvalidArgument, () => MessageQueue.Create(d, QueueDirection.ToHost, 8, 3).Dispose(), "capacity 3");
                 Expect.Throws(DcStatus.InvalidArgument, () => MessageQueue.Create(d, QueueDirection.ToHost, 12, 4).Dispose(), "slot size 12");
+            }
+        }
+
+        // The ValueTask waits: at once when the queue is ready (no task), given back to the pool
+        // while they wait, a timeout as the blocking calls give it, cancellation, and a full
+        // queue's async enqueue counted as one drop, not one per poll.
+        [Fact]
+        public void AsyncWaitsCompleteAtOnceWhenReadyAndTimeOutOrCancelOtherwise()
+        {
+            using (Device d = TestEnv.OpenDevice())
+            using (MessageQueue toDevice = MessageQueue.Create(d, QueueDirection.ToDevice, 16, 2))
+            using (MessageQueue toHost = MessageQueue.Create(d, QueueDirection.ToHost, 16, 2))
+            using (Control c = Control.Create(d))
+            {
+                var message = new byte[16];
+                ValueTask first = toDevice.EnqueueAsync(message);
+                Expect.True(first.IsCompletedSuccessfully, "a free slot: done before the call returns");
+                toDevice.EnqueueAsync(message, TimeSpan.FromSeconds(5)).GetAwaiter().GetResult();
+                var watch = Stopwatch.StartNew();
+                ValueTask full = toDevice.EnqueueAsync(message, TimeSpan.FromMilliseconds(30));
+                Expect.False(full.IsCompleted, "a full queue: the call returns and the wait goes on");
+                Expect.Throws(DcStatus.Timeout, () => full.GetAwaiter().GetResult(), "a full queue for 30 ms",
+                              "MessageQueue.EnqueueAsync", "stayed full");
+                Expect.True(watch.ElapsedMilliseconds >= 29, "the wait lasted its limit (" + watch.ElapsedMilliseconds + " ms)");
+                QueueStats s = toDevice.Counters;
+                Expect.Equal(2ul, s.Enqueued, "two enqueued");
+                Expect.Equal(1ul, s.Drops, "the message given up on is one drop, whatever the polls");
+
+                var answer = new byte[16];
+                ValueTask<int> none = toHost.DequeueAsync(answer, TimeSpan.FromMilliseconds(20));
+                Expect.Throws(DcStatus.Timeout, () => none.GetAwaiter().GetResult(), "an empty queue for 20 ms",
+                              "MessageQueue.DequeueAsync", "stayed empty");
+                using (var cancel = new CancellationTokenSource())
+                {
+                    ValueTask<int> waiting = toHost.DequeueAsync(answer, null, cancel.Token);
+                    cancel.CancelAfter(10);
+                    Expect.Throws<OperationCanceledException>(() => waiting.GetAwaiter().GetResult(), "a cancelled wait");
+                }
+                Expect.Throws<ArgumentOutOfRangeException>(() => toHost.DequeueAsync(answer, TimeSpan.FromMilliseconds(-1)),
+                                                           "a negative time limit");
+                Expect.Throws(DcStatus.InvalidArgument, () => toHost.EnqueueAsync(message).GetAwaiter().GetResult(),
+                              "enqueuing on a queue to the host");
+
+                Expect.Throws(DcStatus.Timeout, () => c.WaitStoppedAsync(TimeSpan.FromMilliseconds(10)).GetAwaiter().GetResult(),
+                              "no kernel ever stops", "Control.WaitStoppedAsync");
             }
         }
 
