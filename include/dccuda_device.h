@@ -149,7 +149,7 @@ DC_DEVICE_FN void dc_dev_store_relaxed_u32(dc_dev_u32* p, dc_dev_u32 v) { *(vola
  *   0: relaxed loads of the ring's scope (ld.relaxed.gpu / .sys): the
  *     memory model's own words for the same guarantees, but slower on an
  *     H200 (bench_queue: a 256-byte host round trip 45 us against 26 us, a
- *     one-way hop between kernels 0.72 us against 0.53 us);
+ *     one-way hop between kernels 0.74 us against 0.62 us);
  *   2: weak loads that skip the L1 cache (ld.global.cg), faster still for
  *     long messages from host memory (16 us) but outside the memory model's
  *     promises: correct only where the GPU never serves a ring's host memory
