@@ -119,6 +119,17 @@ namespace Dccuda.Tests
 
                 Expect.Throws(DcStatus.Timeout, () => c.WaitStoppedAsync(TimeSpan.FromMilliseconds(10)).GetAwaiter().GetResult(),
                               "no kernel ever stops", "Control.WaitStoppedAsync");
+
+                // A queue disposed while an async wait polls it ends the wait with InvalidHandle;
+                // one disposed before the call refuses at once.
+                ValueTask<int> pending = toHost.DequeueAsync(answer, TimeSpan.FromSeconds(10));
+                toHost.Dispose();
+                Expect.Throws(DcStatus.InvalidHandle, () => pending.GetAwaiter().GetResult(), "the queue disposed mid-wait");
+                Expect.Throws(DcStatus.InvalidHandle, () => toHost.DequeueAsync(answer), "a disposed queue");
+                toDevice.Dispose();
+                Expect.Throws(DcStatus.InvalidHandle, () => toDevice.EnqueueAsync(message), "a disposed queue");
+                c.Dispose();
+                Expect.Throws(DcStatus.InvalidHandle, () => c.WaitStoppedAsync(), "a disposed control block");
             }
         }
 
