@@ -45,7 +45,12 @@
  *   on every call itself: a caller never needs cuCtxSetCurrent and never sees
  *   CUDA_ERROR_INVALID_CONTEXT. If the calling thread has no current context,
  *   the device's primary context is left current after the call; if another
- *   context was current, it is restored before the call returns.
+ *   context was current, it is restored before the call returns. One
+ *   exception: dc_graph_launch does not ask the driver which context is
+ *   current where an earlier dccuda call left the device's context current on
+ *   the thread (the driver launches a graph in its stream's context whatever is
+ *   current): a context the caller changed with the driver since then, or
+ *   unbound, is left as the caller set it.
  *
  * Configuration. Settings come from dc_init() or from environment variables,
  *   listed in one table before dc_init_options. While a variable holds a

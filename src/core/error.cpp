@@ -8,28 +8,32 @@
 #include "platform/thread_exit.h"
 
 namespace dc {
-namespace {
+namespace detail {
 
 // The last error must outlive the thread's C++ thread_local objects: glibc
 // destroys those before atexit handlers, static destructors and pthread key
 // destructors run, and a dc_ call from any of them would write into a
 // destroyed object (a heap-use-after-free). So the object lives in
 // trivially destructible thread-local storage that nothing destroys
-// implicitly, and a thread-exit slot (platform/thread_exit.h) destroys it when
-// a thread ends, after the thread_local destructors (a dc_ call after that
-// makes it again, and the slot destroys it again). The main thread's is never
-// destroyed: it serves calls until the process is gone, its memory still
-// referenced from there.
-struct ErrorSlot {
-  alignas(ThreadError) unsigned char bytes[sizeof(ThreadError)];
-  bool constructed;
-};
-thread_local ErrorSlot t_slot;  // constant-initialised: no guard, no destructor
+// implicitly (ErrorSlot, error.h), and a thread-exit slot
+// (platform/thread_exit.h) destroys it when a thread ends, after the
+// thread_local destructors (a dc_ call after that makes it again, and the slot
+// destroys it again). The main thread's is never destroyed: it serves calls
+// until the process is gone, its memory still referenced from there.
+constinit thread_local ErrorSlot t_error_slot = {};  // no guard, no destructor
+
+}  // namespace detail
+
+namespace {
 
 void destroy_thread_error(void* object) {
   static_cast<ThreadError*>(object)->~ThreadError();
-  t_slot.constructed = false;
+  detail::t_error_slot.constructed = false;
 }
+
+}  // namespace
+
+namespace detail {
 
 [[gnu::noinline]] ThreadError& make_thread_error(ErrorSlot& slot) noexcept {
   ThreadError* e = new (slot.bytes) ThreadError();
@@ -41,14 +45,7 @@ void destroy_thread_error(void* object) {
   return *e;
 }
 
-}  // namespace
-
-ThreadError& thread_error() noexcept {
-  ErrorSlot& slot = t_slot;
-  if (!slot.constructed) [[unlikely]]
-    return make_thread_error(slot);
-  return *std::launder(reinterpret_cast<ThreadError*>(slot.bytes));
-}
+}  // namespace detail
 
 unsigned long long current_thread_id_cached(ThreadError& e) noexcept {
   if (e.thread_id == 0) [[unlikely]]

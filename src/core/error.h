@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
 #include <string>
 
 #include "dccuda.h"
@@ -28,7 +29,32 @@ struct ThreadError {
 // The system's id of the calling thread, cached in its ThreadError.
 unsigned long long current_thread_id_cached(ThreadError& e) noexcept;
 
-ThreadError& thread_error() noexcept;
+namespace detail {
+// Constant-initialised storage for this thread's ThreadError: no guard, no
+// destructor (error.cpp makes the object on first use and destroys it when
+// the thread ends). It also holds two plain words of per-thread state of the
+// layers above (valid from the thread's start to its end, whether or not the
+// ThreadError exists), so that one thread-local lookup serves a whole call:
+struct ErrorSlot {
+  alignas(ThreadError) unsigned char bytes[sizeof(ThreadError)];
+  bool constructed;
+  // A host function runs on this thread (stream/host_callback.h).
+  bool in_host_callback;
+  // The CUcontext this thread had current when the library last bound or
+  // found one (device/device.h, LaunchContext).
+  void* context_seen;
+};
+extern constinit thread_local ErrorSlot t_error_slot;
+ThreadError& make_thread_error(ErrorSlot& slot) noexcept;
+}  // namespace detail
+
+// Inline: every entry point asks for it once.
+inline ThreadError& thread_error() noexcept {
+  detail::ErrorSlot& slot = detail::t_error_slot;
+  if (!slot.constructed) [[unlikely]]
+    return detail::make_thread_error(slot);
+  return *std::launder(reinterpret_cast<ThreadError*>(slot.bytes));
+}
 
 // Thrown by fail(); holds only the status: the text is already in thread_error().
 struct Failure {

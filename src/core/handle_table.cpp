@@ -7,20 +7,14 @@
 #include "core/error.h"
 
 namespace dc {
+namespace handle_layout {
+std::atomic<Chunk*> g_chunks[kMaxChunks];
+}  // namespace handle_layout
+
 namespace {
 
-constexpr uint64_t kOpen = 1ull << 31;
-constexpr uint64_t kPinMask = kOpen - 1;
-constexpr uint32_t kChunkBits = 12;
-constexpr uint32_t kChunkSize = 1u << kChunkBits;
-constexpr uint32_t kMaxChunks = 1u << 16;  // 268 million live handles
-constexpr uint64_t kGenerationMask = 0xFFFFFF;
+using namespace handle_layout;
 
-struct Chunk {
-  HandleSlot slots[kChunkSize];
-};
-
-std::atomic<Chunk*> g_chunks[kMaxChunks];
 std::atomic<uint64_t> g_live[kHandleTypeCount];
 
 struct FreeList {
@@ -44,14 +38,6 @@ uint64_t first_generation(uint32_t index) noexcept {
 FreeList& free_list() {
   static FreeList* list = new FreeList;  // never destroyed: handles may be released during exit
   return *list;
-}
-
-HandleSlot* slot_at(uint32_t index) noexcept {
-  uint32_t c = index >> kChunkBits;
-  if (c >= kMaxChunks) return nullptr;
-  Chunk* chunk = g_chunks[c].load(std::memory_order_acquire);
-  if (!chunk) return nullptr;
-  return &chunk->slots[index & (kChunkSize - 1)];
 }
 
 void destroy(HandleSlot* slot, uint32_t index, uint64_t state) noexcept {
@@ -133,27 +119,8 @@ uint64_t HandleTable::insert(Object* object) {
   return (static_cast<uint64_t>(object->type()) << 56) | ((generation & kGenerationMask) << 32) | index;
 }
 
-HandleSlot* HandleTable::pin(uint64_t handle, HandleType type) noexcept {
-  if ((handle >> 56) != static_cast<uint64_t>(type)) return nullptr;
-  HandleSlot* slot = slot_at(static_cast<uint32_t>(handle));
-  if (!slot) return nullptr;
-  uint64_t generation = (handle >> 32) & kGenerationMask;
-  uint64_t state = slot->state.load(std::memory_order_relaxed);
-  for (;;) {
-    if (!(state & kOpen) || ((state >> 32) & kGenerationMask) != generation) return nullptr;
-    if ((state & kPinMask) == kPinMask) return nullptr;
-    if (slot->state.compare_exchange_weak(state, state + 1, std::memory_order_acquire, std::memory_order_relaxed)) break;
-  }
-  if (slot->object->type() != type) {
-    unpin(slot);
-    return nullptr;
-  }
-  return slot;
-}
-
-void HandleTable::unpin(HandleSlot* slot) noexcept {
-  uint64_t previous = slot->state.fetch_sub(1, std::memory_order_acq_rel);
-  if ((previous & kPinMask) == 1 && !(previous & kOpen)) destroy(slot, slot->slot_index, previous - 1);
+void HandleTable::destroy_unpinned(HandleSlot* slot, uint64_t state) noexcept {
+  destroy(slot, slot->slot_index, state);
 }
 
 bool HandleTable::close(uint64_t handle, HandleType type) noexcept {

@@ -49,6 +49,32 @@ struct LiveHandle {
 // The steady clock in nanoseconds, as created_ns has it.
 uint64_t steady_now_ns() noexcept;
 
+// The table's layout, here so that pin and unpin inline into every entry
+// point (they are on every call's path; handle_table.cpp has the rest).
+namespace handle_layout {
+inline constexpr uint64_t kOpen = 1ull << 31;
+inline constexpr uint64_t kPinMask = kOpen - 1;
+inline constexpr uint32_t kChunkBits = 12;
+inline constexpr uint32_t kChunkSize = 1u << kChunkBits;
+inline constexpr uint32_t kMaxChunks = 1u << 16;  // 268 million live handles
+inline constexpr uint64_t kGenerationMask = 0xFFFFFF;
+
+struct Chunk {
+  HandleSlot slots[kChunkSize];
+};
+extern std::atomic<Chunk*> g_chunks[kMaxChunks];
+
+inline HandleSlot* slot_at(uint32_t index) noexcept {
+  uint32_t c = index >> kChunkBits;
+  if (c >= kMaxChunks) [[unlikely]]
+    return nullptr;
+  Chunk* chunk = g_chunks[c].load(std::memory_order_acquire);
+  if (!chunk) [[unlikely]]
+    return nullptr;
+  return &chunk->slots[index & (kChunkSize - 1)];
+}
+}  // namespace handle_layout
+
 class HandleTable {
  public:
   // Stores a new reference to `object` and returns its handle value.
@@ -56,8 +82,38 @@ class HandleTable {
 
   // Pins the slot named by `handle` if it is open and holds an object of
   // `type`; returns the slot (nullptr for an invalid handle).
-  static HandleSlot* pin(uint64_t handle, HandleType type) noexcept;
-  static void unpin(HandleSlot* slot) noexcept;
+  static HandleSlot* pin(uint64_t handle, HandleType type) noexcept {
+    using namespace handle_layout;
+    if ((handle >> 56) != static_cast<uint64_t>(type)) [[unlikely]]
+      return nullptr;
+    HandleSlot* slot = slot_at(static_cast<uint32_t>(handle));
+    if (!slot) [[unlikely]]
+      return nullptr;
+    uint64_t generation = (handle >> 32) & kGenerationMask;
+    uint64_t state = slot->state.load(std::memory_order_relaxed);
+    for (;;) {
+      if (!(state & kOpen) || ((state >> 32) & kGenerationMask) != generation) [[unlikely]]
+        return nullptr;
+      if ((state & kPinMask) == kPinMask) [[unlikely]]
+        return nullptr;
+      if (slot->state.compare_exchange_weak(state, state + 1, std::memory_order_acquire, std::memory_order_relaxed))
+          [[likely]]
+        break;
+    }
+    // The type byte of a forged handle may name another type than the
+    // object's: checked on the object itself.
+    if (slot->object->type() != type) [[unlikely]] {
+      unpin(slot);
+      return nullptr;
+    }
+    return slot;
+  }
+  static void unpin(HandleSlot* slot) noexcept {
+    using namespace handle_layout;
+    uint64_t previous = slot->state.fetch_sub(1, std::memory_order_acq_rel);
+    if ((previous & kPinMask) == 1 && !(previous & kOpen)) [[unlikely]]
+      destroy_unpinned(slot, previous - 1);
+  }
 
   // The caller's release: closes the handle. Returns false if it was not open.
   static bool close(uint64_t handle, HandleType type) noexcept;
@@ -68,6 +124,10 @@ class HandleTable {
   // (so its object cannot go meanwhile). Takes the free list's lock only to
   // read how many slots exist.
   static std::vector<LiveHandle> live_handles();
+
+ private:
+  // The last unpin of a closed slot: drops the object, recycles the slot.
+  static void destroy_unpinned(HandleSlot* slot, uint64_t state) noexcept;
 };
 
 // A pinned handle: the object cannot be destroyed while this lives.
@@ -109,7 +169,7 @@ class Pinned {
 
 // Pins `handle` as a T, or returns an empty Pinned.
 template <class T>
-Pinned<T> try_pin(const void* handle) noexcept {
+[[gnu::always_inline]] inline Pinned<T> try_pin(const void* handle) noexcept {
   uint64_t value = reinterpret_cast<uintptr_t>(handle);
   HandleSlot* slot = HandleTable::pin(value, T::kHandleType);
   if (!slot) return {};
@@ -137,10 +197,13 @@ void close_handle(const void* handle) noexcept {
 
 [[noreturn]] void fail_invalid_handle(const void* handle, HandleType expected, const char* argument);
 
+// Inlined: every entry point pins its handles, and the call costs more than
+// the pin (the failure is out of line).
 template <class T>
-Pinned<T> pin(const void* handle, const char* argument) {
+[[gnu::always_inline]] inline Pinned<T> pin(const void* handle, const char* argument) {
   Pinned<T> p = try_pin<T>(handle);
-  if (!p) fail_invalid_handle(handle, T::kHandleType, argument);
+  if (!p) [[unlikely]]
+    fail_invalid_handle(handle, T::kHandleType, argument);
   return p;
 }
 

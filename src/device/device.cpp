@@ -121,6 +121,7 @@ void Device::reset() {
   // Unbind the broken context from this thread, drop our hold on it, reset
   // it, and take a fresh one.
   if (current == old && old) api.cuCtxSetCurrent(nullptr);
+  context_seen() = nullptr;  // asked again by the next launch
   if (retained_) {
     release_primary(cu_device_);
     retained_ = false;
@@ -169,7 +170,10 @@ ContextScope::ContextScope(const Device& device) {
   if (current != ctx) [[unlikely]] {
     check(api.cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
     restore_ = current;
+    changed_ = true;
   }
+  // What the thread has current after the call (the destructor restores).
+  context_seen() = restore_ ? restore_ : ctx;
 }
 
 ContextScope::~ContextScope() {

@@ -6,9 +6,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 
+#include "core/error.h"
 #include "core/handle_table.h"
 #include "core/object.h"
 #include "device/residency.h"
@@ -143,6 +145,13 @@ class DeviceObject : public Object {
   uint32_t generation_;
 };
 
+// The context this thread had current when the library last bound or found
+// one there (null: none seen yet, or unknown). A cache of cuCtxGetCurrent
+// for the launch paths (LaunchContext); stale once the caller changes the
+// thread's context with the driver directly. (Kept in the thread's error slot:
+// core/error.h.)
+inline void*& context_seen() noexcept { return detail::t_error_slot.context_seen; }
+
 // Binds the device's primary context to the calling thread for the scope of a
 // call (the header's "Threads" convention). A thread with no current context keeps ours after the
 // call; another context that was current is restored.
@@ -153,8 +162,47 @@ class ContextScope {
   ContextScope(const ContextScope&) = delete;
   ContextScope& operator=(const ContextScope&) = delete;
 
+  // Whether another context, or none, was current (the binding changed it).
+  bool changed() const noexcept { return changed_; }
+
  private:
   CUcontext restore_ = nullptr;
+  bool changed_ = false;
+};
+
+// The launch paths' binding (dc_graph_launch, dc_launch_enqueue), whose driver
+// calls name their context through the stream and the executable graph or
+// function. Where the library last left the device's context current on this
+// thread, it does not ask the driver again (cuCtxGetCurrent costs as much as
+// the rest of the path); where that is stale (the caller changed the thread's
+// context with the driver since), a driver call that fails is tried again
+// once bound (retry_bound). Else it binds as ContextScope does.
+class LaunchContext {
+ public:
+  explicit LaunchContext(const Device& device) : device_(device) {
+    CUcontext ctx = device.context();
+    if (!ctx || context_seen() != ctx) [[unlikely]]
+      bound_.emplace(device);
+  }
+  LaunchContext(const LaunchContext&) = delete;
+  LaunchContext& operator=(const LaunchContext&) = delete;
+
+  // Binds the context for work that needs it current (instantiation).
+  void bind() {
+    if (!bound_) bound_.emplace(device_);
+  }
+  // After a driver call failed, made without asking: binds the context, and
+  // answers whether the call is worth making again (the context current was
+  // not the device's). False when the binding was already made.
+  bool retry_bound() {
+    if (bound_) return false;
+    bound_.emplace(device_);
+    return bound_->changed();
+  }
+
+ private:
+  const Device& device_;
+  std::optional<ContextScope> bound_;
 };
 
 }  // namespace dc

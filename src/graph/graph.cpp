@@ -92,7 +92,7 @@ Ref<Graph> Graph::create(Ref<Device> device) {
   return graph;
 }
 
-void Graph::note_launch(Stream& stream) noexcept {
+[[gnu::always_inline]] inline void Graph::note_launch(Stream& stream) noexcept {
   if (last_launch_.load(std::memory_order_relaxed) == &stream) [[likely]]
     return;
   stream.retain();
@@ -136,19 +136,23 @@ void Graph::upload(Stream& stream) {
   check(driver_api().cuGraphUpload(exec_locked(), stream.handle()), "cuGraphUpload", &device());
 }
 
-void Graph::launch(Stream& stream) {
+[[gnu::hot]] void Graph::launch(Stream& stream) {
+  LaunchContext context(device());
   CUresult r = CUDA_SUCCESS;
   for (;;) {
     {
       ExecLatch latch(exec_latch_);
       if (exec_ && !stale_) [[likely]] {
         r = driver_api().cuGraphLaunch(exec_, stream.handle());
+        if (r != CUDA_SUCCESS && context.retry_bound()) [[unlikely]]
+          r = driver_api().cuGraphLaunch(exec_, stream.handle());
         break;
       }
     }
     // The first launch, or one after a change of the definition: instantiate
     // (the mutex is not held across the launch itself, so that the graph can
     // be inspected meanwhile, from its host functions too).
+    context.bind();
     std::lock_guard<std::mutex> g(mutex_);
     ExecLatch latch(exec_latch_);
     exec_locked();

@@ -186,6 +186,8 @@ class Graph : public DeviceObject {
   CUgraphExec exec_ = nullptr;
   bool stale_ = false;  // the definition changed since exec_ was made
   std::atomic<bool> exec_latch_{false};
+  // Beside the latch: a launch reads it too (one cache line for the launch path).
+  std::atomic<Stream*> last_launch_{nullptr};  // owns one reference
   mutable std::mutex mutex_;
   bool ids_known_ = false;
   std::map<uint64_t, CUgraphNode> nodes_;
@@ -204,7 +206,6 @@ class Graph : public DeviceObject {
   void keep(std::vector<Ref<Object>> more);
   std::vector<Ref<Object>> kept();
   std::mutex keep_mutex_;
-  std::atomic<Stream*> last_launch_{nullptr};  // owns one reference
   // Destroyed after the driver's graph (members go after the destructor body).
   std::vector<Ref<Object>> keep_;
 };

@@ -25,7 +25,15 @@ DriverApi make_missing_table() {
   return api;
 }
 
+}  // namespace
+
+namespace detail {
 DriverApi g_api = make_missing_table();
+}  // namespace detail
+
+namespace {
+
+using detail::g_api;
 
 const DriverEntry g_entries[] = {
 #define DC_DRIVER_FN(name, version)                                                      \
@@ -177,7 +185,6 @@ void load() {
 
 std::span<const DriverEntry> driver_entries() noexcept { return g_entries; }
 
-const DriverApi& driver_api() noexcept { return g_api; }
 
 const DriverState& driver_state() {
   // The settings first: a malformed one fails here. No exception may cross

@@ -50,8 +50,12 @@ struct DriverEntry {
 
 std::span<const DriverEntry> driver_entries() noexcept;
 
+namespace detail {
+extern DriverApi g_api;  // driver.cpp
+}
 // The table; every member is callable before and without loading (stand-ins).
-const DriverApi& driver_api() noexcept;
+// Inline: every driver call of the library goes through it.
+inline const DriverApi& driver_api() noexcept { return detail::g_api; }
 
 struct DriverState {
   dc_status status = DC_ERROR_NO_DRIVER;  // DC_SUCCESS when usable

@@ -9,11 +9,6 @@
 namespace dc {
 namespace detail {
 
-bool& in_host_callback() noexcept {
-  thread_local bool flag = false;
-  return flag;
-}
-
 void fail_in_host_callback() {
   fail(DC_ERROR_INVALID_STATE,
        "called from a host function running on a stream (dc_stream_add_callback); the driver forbids CUDA work "

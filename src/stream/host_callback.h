@@ -6,6 +6,7 @@
 
 #include "loader/cuda_abi/driver_abi.h"
 
+#include "core/error.h"
 #include "core/object.h"
 #include "dccuda.h"
 #include "stream/stream.h"
@@ -13,7 +14,8 @@
 namespace dc {
 
 namespace detail {
-bool& in_host_callback() noexcept;
+// Set while a host function runs on this thread (run_host_function).
+inline bool& in_host_callback() noexcept { return t_error_slot.in_host_callback; }
 [[noreturn]] void fail_in_host_callback();
 }  // namespace detail
 

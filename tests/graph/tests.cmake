@@ -3,6 +3,9 @@ dc_test(test_graph SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/graph/test_graph.cpp LABE
 target_link_libraries(test_graph PRIVATE dctest_kernels)
 dc_test(test_graph_build SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/graph/test_graph_build.cpp LABELS threads memcheck)
 target_link_libraries(test_graph_build PRIVATE dctest_kernels)
+# dc_graph_launch and the thread's current context (two fake devices: another context to set).
+dc_test(test_graph_launch_context SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/graph/test_graph_launch_context.cpp
+  ENV ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 LABELS threads)
 # The device-side header of conditional nodes, compiled into the test as text.
 file(READ ${PROJECT_SOURCE_DIR}/include/dccuda_device_graph.h DCTEST_DEVICE_GRAPH_H)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/dccuda_device_graph.h)
