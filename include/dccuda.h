@@ -3360,6 +3360,15 @@ DC_CONSTANTS(dc_queue_direction, enumeration, int32_t)
  *  dequeue calls refuse such a queue (dc_queue_counters reads its counters
  *  with a copy). */
 #define DC_QUEUE_BETWEEN_KERNELS 3
+/** As DC_QUEUE_BETWEEN_KERNELS, for two kernels on different devices: the ring
+ *  is in the memory of the queue's device, the kernel on the other device
+ *  reaches it through peer access (dc_device_enable_peer_access from that
+ *  device to the queue's; a launch passing the ring's buffer to a kernel on a
+ *  device without it is refused), and both sides fence and store at system
+ *  scope. Make it on the device whose kernel dequeues: its polling then stays
+ *  in its own memory and only the producer's stores cross the link. Works
+ *  between kernels of one device too, at the cost of system-scoped fences. */
+#define DC_QUEUE_BETWEEN_DEVICES 4
 
 /* How a host call waits (dc_queue_enqueue, dc_queue_dequeue,
  * dc_control_wait_stopped). The GPU cannot wake a host thread cheaply, so
@@ -3377,8 +3386,9 @@ DC_CONSTANTS(dc_wait_strategy, enumeration, int32_t)
 /**
  * Create a queue of `capacity` slots of `slot_size` bytes on `device`, in
  * page-locked host memory mapped into the device (cuMemHostAlloc, DEVICEMAP),
- * or, for DC_QUEUE_BETWEEN_KERNELS, in device memory (cuMemAlloc: a kernel's
- * loads of it stay on the GPU instead of crossing PCIe). Each slot takes
+ * or, for DC_QUEUE_BETWEEN_KERNELS and DC_QUEUE_BETWEEN_DEVICES, in device
+ * memory (cuMemAlloc: a kernel's loads of it stay on the GPU instead of
+ * crossing PCIe). Each slot takes
  * 2 * slot_size + 16 bytes (flagged slots, see dccuda_device.h).
  * slot_size is a power of two from 8 to 65536; capacity a power of two from 2
  * to 16777216; slot_size * capacity at most 1 GiB. A message is 0 to
@@ -3507,8 +3517,8 @@ typedef struct dc_queue_stats {
 /**
  * Fill `stats` (the caller sets struct_size) with the queue's shape and
  * counters. enqueued and dequeued are read from the ring's counters, so they
- * include the kernel's side; for a DC_QUEUE_BETWEEN_KERNELS queue they are a
- * snapshot copied from device memory (full_waits, empty_waits and drops, the
+ * include the kernel's side; for a queue between kernels (DC_QUEUE_BETWEEN_KERNELS,
+ * DC_QUEUE_BETWEEN_DEVICES) they are a snapshot copied from device memory (full_waits, empty_waits and drops, the
  * host's counts, stay 0). dequeued counts the slots the consumer has given
  * back, which a kernel's cursor does in groups (dccuda_device.h), so while a
  * kernel runs it may trail the messages the kernel has taken. Errors: DC_ERROR_INVALID_HANDLE,

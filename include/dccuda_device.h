@@ -24,8 +24,9 @@
  * fence, in groups; the producer reads the head only when the ring looks
  * full, and fences once it found room. Each counter has one writer, so no
  * read-modify-write crosses the bus. Loads and stores of a ring in host
- * memory are system-scoped, of a ring between kernels (in device memory)
- * GPU-scoped; none is served from the L1 cache.
+ * memory, or between kernels on two devices, are system-scoped, of a ring
+ * between kernels of one device (in its memory) GPU-scoped; none is served
+ * from the L1 cache.
  *
  * Compiled by a host compiler (no __CUDACC__ / __CUDACC_RTC__) the same
  * functions use the compiler's atomic builtins with acquire/release order, so
@@ -142,7 +143,8 @@ DC_DEVICE_FN void dc_dev_store_relaxed_u32(dc_dev_u32* p, dc_dev_u32 v) { *(vola
 /* Two 8-byte words in one 16-byte access (16-byte aligned), each word
  * single-copy atomic (PTX: a vector access is one access per element): the
  * flagged slots' unit. GPU scope for a ring between kernels (both sides on
- * this GPU), system scope for a ring in host memory; never an L1 line.
+ * this GPU), system scope for a ring in host memory or between devices;
+ * never an L1 line.
  * DC_RING_LOADS picks the loads (define it before including this header):
  *   1 (the default): volatile loads (ld.volatile: system scope, never
  *     cached in L1, each word single-copy atomic);
@@ -259,6 +261,11 @@ DC_DEVICE_FN void dc_dev_store_pair(void* p, dc_dev_u64 a, dc_dev_u64 b, int gpu
  * DC_QUEUE_BETWEEN_KERNELS): both sides on the GPU, the ring in its memory
  * (GPU-scoped accesses and fences). */
 #define DC_RING_BETWEEN_KERNELS 3u
+/* ... and for one between kernels on two devices (DC_QUEUE_BETWEEN_DEVICES):
+ * the ring in one device's memory, the other side reaching it through peer
+ * access; system-scoped accesses and fences, as for a ring in host memory
+ * (a GPU-scoped fence orders nothing for another GPU). */
+#define DC_RING_BETWEEN_DEVICES 4u
 
 /* Bytes a slot of `slot_size` message bytes takes. */
 DC_DEVICE_FN dc_dev_u64 dc_ring_flagged_stride(dc_dev_u32 slot_size) {

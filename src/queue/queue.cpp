@@ -25,6 +25,11 @@ constexpr uint64_t kMaxSlotBytes = uint64_t(1) << 30;
 
 bool power_of_two(uint32_t v) { return v && !(v & (v - 1)); }
 
+// Both sides kernels: the ring in device memory, out of the host's reach.
+bool between_kernels(int32_t direction) {
+  return direction == DC_QUEUE_BETWEEN_KERNELS || direction == DC_QUEUE_BETWEEN_DEVICES;
+}
+
 uint64_t round_up(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
 
 // The ring's header as include/dccuda_device.h reads it (in host memory, or
@@ -42,9 +47,10 @@ void write_header(dc_queue_ring* ring, int32_t direction, uint32_t slot_size, ui
 }  // namespace
 
 Ref<Queue> Queue::create(Ref<Device> device, int32_t direction, uint32_t slot_size, uint32_t capacity) {
-  if (direction != DC_QUEUE_TO_DEVICE && direction != DC_QUEUE_TO_HOST && direction != DC_QUEUE_BETWEEN_KERNELS)
+  if (direction != DC_QUEUE_TO_DEVICE && direction != DC_QUEUE_TO_HOST && !between_kernels(direction))
     fail(DC_ERROR_INVALID_ARGUMENT,
-         "direction is %d; use DC_QUEUE_TO_DEVICE (1), DC_QUEUE_TO_HOST (2) or DC_QUEUE_BETWEEN_KERNELS (3)",
+         "direction is %d; use DC_QUEUE_TO_DEVICE (1), DC_QUEUE_TO_HOST (2), DC_QUEUE_BETWEEN_KERNELS (3) or "
+         "DC_QUEUE_BETWEEN_DEVICES (4)",
          direction);
   if (!power_of_two(slot_size) || slot_size < kMinSlot || slot_size > kMaxSlot)
     fail(DC_ERROR_INVALID_ARGUMENT, "slot_size %u is not a power of two from %u to %u; round it up", slot_size,
@@ -60,7 +66,7 @@ Ref<Queue> Queue::create(Ref<Device> device, int32_t direction, uint32_t slot_si
   // reader expects.
   uint64_t slots = round_up(sizeof(dc_queue_ring), 128);
   uint64_t bytes = slots + dc_ring_flagged_stride(slot_size) * capacity;
-  if (direction == DC_QUEUE_BETWEEN_KERNELS) {
+  if (between_kernels(direction)) {
     // Device memory, outside the stream-ordered pool (a resident kernel may
     // use it while other streams allocate and free). The header is written
     // once from the host.
@@ -86,7 +92,7 @@ Queue::Queue(Ref<Device> device, Ref<Buffer> buffer, int32_t direction, uint32_t
     : DeviceObject(kHandleType, std::move(device)),
       buffer_(std::move(buffer)),
       // Between kernels the ring is in device memory: the host has no view of it.
-      ring_(direction == DC_QUEUE_BETWEEN_KERNELS ? nullptr : static_cast<dc_queue_ring*>(buffer_->host_pointer())),
+      ring_(between_kernels(direction) ? nullptr : static_cast<dc_queue_ring*>(buffer_->host_pointer())),
       direction_(direction),
       slot_size_(slot_size),
       mask_(capacity - 1),
@@ -94,10 +100,11 @@ Queue::Queue(Ref<Device> device, Ref<Buffer> buffer, int32_t direction, uint32_t
       slots_(ring_ ? reinterpret_cast<unsigned char*>(ring_) + ring_->slots_offset : nullptr) {}
 
 void Queue::require_host_side() const {
-  if (direction_ == DC_QUEUE_BETWEEN_KERNELS) [[unlikely]]
+  if (between_kernels(direction_)) [[unlikely]]
     fail(DC_ERROR_INVALID_ARGUMENT,
-         "queue was made DC_QUEUE_BETWEEN_KERNELS: its ring is in device memory and both its sides are kernels "
-         "(dccuda_device.h); use a DC_QUEUE_TO_DEVICE or DC_QUEUE_TO_HOST queue to talk to a kernel from the host");
+         "queue was made %s: its ring is in device memory and both its sides are kernels "
+         "(dccuda_device.h); use a DC_QUEUE_TO_DEVICE or DC_QUEUE_TO_HOST queue to talk to a kernel from the host",
+         direction_ == DC_QUEUE_BETWEEN_KERNELS ? "DC_QUEUE_BETWEEN_KERNELS" : "DC_QUEUE_BETWEEN_DEVICES");
 }
 
 void Queue::require_producer() const {

@@ -23,7 +23,7 @@ TEST_F(QueueTest, CreateChecksTheShape) {
   dc_queue q = reinterpret_cast<dc_queue>(1);
   EXPECT_DC_ERROR(dc_queue_create(device_, 0, 64, 16, &q), DC_ERROR_INVALID_ARGUMENT, "direction is 0");
   EXPECT_EQ(q, nullptr);
-  EXPECT_DC_ERROR(dc_queue_create(device_, 4, 64, 16, &q), DC_ERROR_INVALID_ARGUMENT, "DC_QUEUE_BETWEEN_KERNELS");
+  EXPECT_DC_ERROR(dc_queue_create(device_, 5, 64, 16, &q), DC_ERROR_INVALID_ARGUMENT, "DC_QUEUE_BETWEEN_DEVICES (4)");
   EXPECT_DC_ERROR(dc_queue_create(device_, DC_QUEUE_TO_DEVICE, 48, 16, &q), DC_ERROR_INVALID_ARGUMENT,
                   "slot_size 48 is not a power of two");
   EXPECT_DC_ERROR(dc_queue_create(device_, DC_QUEUE_TO_DEVICE, 4, 16, &q), DC_ERROR_INVALID_ARGUMENT,
@@ -355,6 +355,45 @@ TEST_F(QueueTest, ManyMessagesAcrossThreadsArriveInOrder) {
 // driver device memory is host memory, so two host threads play the two
 // kernels with dccuda_device.h's cursors (on a GPU, bench_queue's
 // gpu_to_gpu set runs two resident kernels over such a queue).
+// A ring between devices is a ring between kernels whose cursors fence and
+// store at system scope (dccuda_device.h: a GPU-scoped fence orders nothing
+// for another GPU); the host stays out of it as well.
+TEST_F(QueueTest, BetweenDevicesTheRingIsInDeviceMemoryAndItsCursorsUseSystemScope) {
+  dc_queue q = nullptr, local = nullptr;
+  ASSERT_DC_OK(dc_queue_create(device_, DC_QUEUE_BETWEEN_DEVICES, 16, 8, &q));
+  ASSERT_DC_OK(dc_queue_create(device_, DC_QUEUE_BETWEEN_KERNELS, 16, 8, &local));
+  uint8_t m[16] = {};
+  uint32_t n = 0;
+  EXPECT_DC_ERROR(dc_queue_try_enqueue(q, m, 8), DC_ERROR_INVALID_ARGUMENT, "queue was made DC_QUEUE_BETWEEN_DEVICES");
+  EXPECT_DC_ERROR(dc_queue_try_dequeue(q, m, 16, &n), DC_ERROR_INVALID_ARGUMENT, "both its sides are kernels");
+  dc_queue_stats s = DC_QUEUE_STATS_INIT;
+  ASSERT_DC_OK(dc_queue_counters(q, &s));
+  EXPECT_EQ(s.direction, DC_QUEUE_BETWEEN_DEVICES);
+  EXPECT_EQ(s.enqueued, 0u);
+  dc_buffer b = nullptr, lb = nullptr;
+  ASSERT_DC_OK(dc_queue_buffer(q, &b));
+  ASSERT_DC_OK(dc_queue_buffer(local, &lb));
+  void* host = reinterpret_cast<void*>(1);
+  EXPECT_NE(dc_buffer_host_pointer(b, &host), DC_SUCCESS) << "device memory has no host view";
+  if (dctest::fake_driver()) {
+    uint64_t address = 0, local_address = 0;
+    ASSERT_DC_OK(dc_buffer_device_pointer(b, &address));
+    ASSERT_DC_OK(dc_buffer_device_pointer(lb, &local_address));
+    auto* ring = reinterpret_cast<dc_queue_ring*>(static_cast<uintptr_t>(address));
+    auto* local_ring = reinterpret_cast<dc_queue_ring*>(static_cast<uintptr_t>(local_address));
+    EXPECT_EQ(ring->direction, uint32_t(DC_QUEUE_BETWEEN_DEVICES));
+    dc_ring_cursor c, lc;
+    dc_ring_cursor_open(&c, ring, 1);
+    dc_ring_cursor_open(&lc, local_ring, 1);
+    EXPECT_EQ(c.gpu_scope, 0) << "a ring between devices needs system-scoped fences and stores";
+    EXPECT_EQ(lc.gpu_scope, 1) << "a ring between kernels of one device keeps the cheaper GPU scope";
+  }
+  dc_buffer_release(b);
+  dc_buffer_release(lb);
+  dc_queue_release(q);
+  dc_queue_release(local);
+}
+
 TEST_F(QueueTest, BetweenKernelsTheRingIsInDeviceMemoryAndTheHostStaysOut) {
   dc_queue q = nullptr;
   ASSERT_DC_OK(dc_queue_create(device_, DC_QUEUE_BETWEEN_KERNELS, 16, 8, &q));

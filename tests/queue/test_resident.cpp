@@ -333,16 +333,82 @@ class RelayTest : public QueueTest {
       for (dc_buffer b : buffers_) dc_buffer_release(b);
       for (dc_control c : controls_) dc_control_release(c);
       for (dc_queue q : queues_) dc_queue_release(q);
-      if (function_[0]) dc_function_release(function_[0]);
-      if (function_[1]) dc_function_release(function_[1]);
-      if (module_) dc_module_release(module_);
+      for (dc_function f : function_) dc_function_release(f);
+      for (dc_module m : module_) dc_module_release(m);
+      if (other_) dc_device_release(other_);
     } else {
       leaked_on_purpose_ = true;  // a kernel that would not end still uses them
     }
     QueueTest::TearDown();
   }
 
-  dc_module module_ = nullptr;
+  dc_device other_ = nullptr;
+
+  // Runs dc_relay_source on `devices[0]` and dc_relay_echo on `devices[1]`
+  // over two rings of `direction` of 8 slots of 64 bytes, the ring each
+  // kernel dequeues from on its own device, and checks both sides' counts.
+  void relay(int32_t direction, const dc_device devices[2]) {
+    const char* asked = std::getenv("DCTEST_QUEUE_MESSAGES");
+    const uint64_t count = asked && std::strtoull(asked, nullptr, 10) > 0 ? std::strtoull(asked, nullptr, 10)
+                           : dctest::real_driver()                        ? 200'000
+                                                                          : 20'000;
+    const uint32_t slot = 64;
+    // queues_[0]: source -> echo, on the echo's device; queues_[1]: back.
+    queues_.assign(2, nullptr);
+    ASSERT_DC_OK(dc_queue_create(devices[1], direction, slot, 8, &queues_[0]));
+    ASSERT_DC_OK(dc_queue_create(devices[0], direction, slot, 8, &queues_[1]));
+    controls_.assign(2, nullptr);
+    ASSERT_DC_OK(dc_control_create(devices[0], &controls_[0]));
+    ASSERT_DC_OK(dc_control_create(devices[1], &controls_[1]));
+    buffers_.resize(4);
+    ASSERT_DC_OK(dc_queue_buffer(queues_[0], &buffers_[0]));
+    ASSERT_DC_OK(dc_queue_buffer(queues_[1], &buffers_[1]));
+    ASSERT_DC_OK(dc_control_buffer(controls_[0], &buffers_[2]));
+    ASSERT_DC_OK(dc_control_buffer(controls_[1], &buffers_[3]));
+    for (int k = 0; k < 2; ++k) {
+      ASSERT_EQ(compile_echo_kernels(devices[k], &module_[k]), "");
+      ASSERT_DC_OK(dc_module_get_function(module_[k], k == 0 ? "dc_relay_source" : "dc_relay_echo", &function_[k]));
+    }
+    streams_.resize(2);
+    ASSERT_DC_OK(dc_stream_create(devices[0], 0, 0, &streams_[0]));
+    ASSERT_DC_OK(dc_stream_create(devices[1], 0, 0, &streams_[1]));
+    dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
+    config.flags = DC_LAUNCH_PERSISTENT;
+    uint64_t n = count;
+    uint32_t max = slot;
+    // The echo first: the source's first messages wait in the ring until it runs.
+    dc_arg echo_args[5] = {DC_ARG_BUFFER_OF(buffers_[0]), DC_ARG_BUFFER_OF(buffers_[1]),
+                           DC_ARG_BUFFER_OF(buffers_[3]), DC_ARG_VALUE_OF(&n), DC_ARG_VALUE_OF(&max)};
+    dc_arg source_args[5] = {DC_ARG_BUFFER_OF(buffers_[0]), DC_ARG_BUFFER_OF(buffers_[1]),
+                             DC_ARG_BUFFER_OF(buffers_[2]), DC_ARG_VALUE_OF(&n), DC_ARG_VALUE_OF(&max)};
+    ASSERT_DC_OK(dc_launch_kernel(function_[1], &config, echo_args, 5, streams_[1]));
+    ASSERT_DC_OK(dc_launch_kernel(function_[0], &config, source_args, 5, streams_[0]));
+    for (dc_control c : controls_) {
+      if (dc_control_wait_stopped(c, DC_WAIT_SPIN_YIELD, 4 * kTimeoutUs) != DC_SUCCESS) {
+        abandoned_ = true;
+        FAIL() << "the relay did not end: " << dc_last_error_message();
+      }
+    }
+    ASSERT_DC_OK(dc_stream_synchronize(streams_[0]));
+    ASSERT_DC_OK(dc_stream_synchronize(streams_[1]));
+    const char* side[] = {"source", "echo"};
+    for (int k = 0; k < 2; ++k) {
+      dc_control_info i = DC_CONTROL_INFO_INIT;
+      ASSERT_DC_OK(dc_control_status(controls_[k], &i));
+      EXPECT_EQ(i.state, DC_CONTROL_STOPPED) << side[k];
+      EXPECT_EQ(i.errors, 0u) << side[k] << ": last error " << i.last_error << " (3: a wrong message, 4: stuck)";
+      EXPECT_EQ(i.heartbeat, count) << side[k] << "'s count of messages";
+    }
+    dc_queue_stats s = DC_QUEUE_STATS_INIT;
+    for (dc_queue q : queues_) {
+      ASSERT_DC_OK(dc_queue_counters(q, &s));
+      EXPECT_EQ(s.direction, direction);
+      EXPECT_EQ(s.enqueued, count);
+      EXPECT_EQ(s.dequeued, count) << "every slot given back at the end";
+    }
+  }
+
+  dc_module module_[2] = {};
   dc_function function_[2] = {};
   std::vector<dc_queue> queues_;
   std::vector<dc_control> controls_;
@@ -352,58 +418,31 @@ class RelayTest : public QueueTest {
 };
 
 TEST_F(RelayTest, TwoKernelsPassEveryLengthBothWaysThroughFlaggedRings) {
-  const char* asked = std::getenv("DCTEST_QUEUE_MESSAGES");
-  const uint64_t count = asked && std::strtoull(asked, nullptr, 10) > 0 ? std::strtoull(asked, nullptr, 10)
-                         : dctest::real_driver()                        ? 200'000
-                                                                        : 20'000;
-  const uint32_t slot = 64;
-  queues_ = {queue(DC_QUEUE_BETWEEN_KERNELS, slot, 8), queue(DC_QUEUE_BETWEEN_KERNELS, slot, 8)};
-  controls_ = {control(), control()};
-  ASSERT_TRUE(queues_[0] && queues_[1] && controls_[0] && controls_[1]);
-  buffers_.resize(4);
-  ASSERT_DC_OK(dc_queue_buffer(queues_[0], &buffers_[0]));
-  ASSERT_DC_OK(dc_queue_buffer(queues_[1], &buffers_[1]));
-  ASSERT_DC_OK(dc_control_buffer(controls_[0], &buffers_[2]));
-  ASSERT_DC_OK(dc_control_buffer(controls_[1], &buffers_[3]));
-  ASSERT_EQ(compile_echo_kernels(device_, &module_), "");
-  ASSERT_DC_OK(dc_module_get_function(module_, "dc_relay_source", &function_[0]));
-  ASSERT_DC_OK(dc_module_get_function(module_, "dc_relay_echo", &function_[1]));
-  streams_.resize(2);
-  ASSERT_DC_OK(dc_stream_create(device_, 0, 0, &streams_[0]));
-  ASSERT_DC_OK(dc_stream_create(device_, 0, 0, &streams_[1]));
-  dc_launch_config config = DC_LAUNCH_CONFIG_INIT;
-  config.flags = DC_LAUNCH_PERSISTENT;
-  uint64_t n = count;
-  uint32_t max = slot;
-  // The echo first: the source's first messages wait in the ring until it runs.
-  dc_arg echo_args[5] = {DC_ARG_BUFFER_OF(buffers_[0]), DC_ARG_BUFFER_OF(buffers_[1]), DC_ARG_BUFFER_OF(buffers_[3]),
-                         DC_ARG_VALUE_OF(&n), DC_ARG_VALUE_OF(&max)};
-  dc_arg source_args[5] = {DC_ARG_BUFFER_OF(buffers_[0]), DC_ARG_BUFFER_OF(buffers_[1]),
-                           DC_ARG_BUFFER_OF(buffers_[2]), DC_ARG_VALUE_OF(&n), DC_ARG_VALUE_OF(&max)};
-  ASSERT_DC_OK(dc_launch_kernel(function_[1], &config, echo_args, 5, streams_[1]));
-  ASSERT_DC_OK(dc_launch_kernel(function_[0], &config, source_args, 5, streams_[0]));
-  for (dc_control c : controls_) {
-    if (dc_control_wait_stopped(c, DC_WAIT_SPIN_YIELD, 4 * kTimeoutUs) != DC_SUCCESS) {
-      abandoned_ = true;
-      FAIL() << "the relay did not end: " << dc_last_error_message();
-    }
-  }
-  ASSERT_DC_OK(dc_stream_synchronize(streams_[0]));
-  ASSERT_DC_OK(dc_stream_synchronize(streams_[1]));
-  const char* side[] = {"source", "echo"};
-  for (int k = 0; k < 2; ++k) {
-    dc_control_info i = DC_CONTROL_INFO_INIT;
-    ASSERT_DC_OK(dc_control_status(controls_[k], &i));
-    EXPECT_EQ(i.state, DC_CONTROL_STOPPED) << side[k];
-    EXPECT_EQ(i.errors, 0u) << side[k] << ": last error " << i.last_error << " (3: a wrong message, 4: stuck)";
-    EXPECT_EQ(i.heartbeat, count) << side[k] << "'s count of messages";
-  }
-  dc_queue_stats s = DC_QUEUE_STATS_INIT;
-  for (dc_queue q : queues_) {
-    ASSERT_DC_OK(dc_queue_counters(q, &s));
-    EXPECT_EQ(s.enqueued, count);
-    EXPECT_EQ(s.dequeued, count) << "every slot given back at the end";
-  }
+  const dc_device devices[2] = {device_, device_};
+  relay(DC_QUEUE_BETWEEN_KERNELS, devices);
+}
+
+// The rings for kernels on two devices, here both on one: system-scoped
+// fences and stores (dccuda_device.h), the same messages.
+TEST_F(RelayTest, RingsBetweenDevicesWorkOnOneDevice) {
+  const dc_device devices[2] = {device_, device_};
+  relay(DC_QUEUE_BETWEEN_DEVICES, devices);
+}
+
+// The relay across two devices: each kernel's ring on its own device, the
+// other side writing into it through peer access. Needs two devices that can
+// reach each other (on a one-GPU machine it skips; the fake driver's run is
+// registered with two devices in tests/queue/tests.cmake).
+TEST_F(RelayTest, KernelsOnTwoDevicesPassEveryLengthBothWays) {
+  if (dctest::device_count() < 2) GTEST_SKIP() << "needs two devices";
+  ASSERT_DC_OK(dc_device_open(1, &other_));
+  int32_t can = 0;
+  ASSERT_DC_OK(dc_device_can_access_peer(device_, other_, &can));
+  if (!can) GTEST_SKIP() << "devices 0 and 1 cannot access each other's memory";
+  ASSERT_DC_OK(dc_device_enable_peer_access(device_, other_));
+  ASSERT_DC_OK(dc_device_enable_peer_access(other_, device_));
+  const dc_device devices[2] = {device_, other_};
+  relay(DC_QUEUE_BETWEEN_DEVICES, devices);
 }
 
 }  // namespace

@@ -12,6 +12,12 @@ dc_test(test_queue SOURCES ${DCTEST_QUEUE}/test_queue.cpp ${DCTEST_QUEUE}/test_c
 dc_test(test_resident SOURCES ${DCTEST_QUEUE}/test_resident.cpp LABELS threads memcheck)
 dc_test(test_persistent SOURCES ${DCTEST_QUEUE}/test_persistent.cpp LABELS threads memcheck)
 dc_test(test_stream_values SOURCES ${DCTEST_QUEUE}/test_stream_values.cpp LABELS threads memcheck)
+# The relay across two devices (RelayTest.KernelsOnTwoDevices*), which skips
+# with one device: on two fake devices, each kernel a thread of the fake.
+add_test(NAME test_resident_two_devices COMMAND env ${DCTEST_FAKE_ENV} DCFAKE_DEVICES=2 $<TARGET_FILE:test_resident>
+         --gtest_filter=RelayTest.KernelsOnTwoDevices*)
+set_tests_properties(test_resident_two_devices PROPERTIES TIMEOUT 300 LABELS "fake;threads"
+  SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
 foreach(_t test_queue test_resident test_persistent test_stream_values)
   target_include_directories(${_t} PRIVATE ${DCTEST_QUEUE} ${CMAKE_CURRENT_BINARY_DIR}/queue)
 endforeach()

@@ -210,6 +210,7 @@ namespace Dccuda.Interop
         public const int DC_QUEUE_TO_DEVICE = 1;
         public const int DC_QUEUE_TO_HOST = 2;
         public const int DC_QUEUE_BETWEEN_KERNELS = 3;
+        public const int DC_QUEUE_BETWEEN_DEVICES = 4;
 
         public const int DC_WAIT_SPIN = 1;
         public const int DC_WAIT_SPIN_YIELD = 2;

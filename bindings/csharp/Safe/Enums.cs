@@ -392,6 +392,10 @@ namespace Dccuda
         /// <summary>DC_QUEUE_BETWEEN_KERNELS: a kernel enqueues, another kernel dequeues; the ring is in
         /// device memory and the host's Enqueue/Dequeue calls refuse the queue.</summary>
         BetweenKernels = C.DC_QUEUE_BETWEEN_KERNELS,
+        /// <summary>DC_QUEUE_BETWEEN_DEVICES: as BetweenKernels, for kernels on two devices (the ring in the
+        /// queue's device's memory, the other side through peer access; system-scoped fences). Make it on
+        /// the device whose kernel dequeues.</summary>
+        BetweenDevices = C.DC_QUEUE_BETWEEN_DEVICES,
     }
 
     /// <summary>DC_WAIT_*: what a host thread does between polls while it waits on a queue or a control block.</summary>

@@ -763,6 +763,7 @@ pub extern "dccuda" fn dc_graph_set_host_node(graph: ?*Graph, node: u64, @"fn": 
 pub const DC_QUEUE_TO_DEVICE: i32 = 1;
 pub const DC_QUEUE_TO_HOST: i32 = 2;
 pub const DC_QUEUE_BETWEEN_KERNELS: i32 = 3;
+pub const DC_QUEUE_BETWEEN_DEVICES: i32 = 4;
 
 pub const DC_WAIT_SPIN: i32 = 1;
 pub const DC_WAIT_SPIN_YIELD: i32 = 2;

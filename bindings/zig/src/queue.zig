@@ -23,6 +23,9 @@ pub const Direction = enum(i32) {
     /// A kernel enqueues, another kernel dequeues (the ring in device memory; the host's
     /// enqueue and dequeue refuse the queue).
     between_kernels = c.DC_QUEUE_BETWEEN_KERNELS,
+    /// As between_kernels, for kernels on two devices: the ring in the queue's device's memory,
+    /// the other side through peer access, system-scoped fences. Make it on the consumer's device.
+    between_devices = c.DC_QUEUE_BETWEEN_DEVICES,
 };
 
 /// DC_WAIT_*: what a waiting host thread does between polls of the memory the device writes.

@@ -353,6 +353,15 @@ pub const DC_QUEUE_TO_HOST: i32 = 2;
 /// dequeue calls refuse such a queue (dc_queue_counters reads its counters
 /// with a copy).
 pub const DC_QUEUE_BETWEEN_KERNELS: i32 = 3;
+/// As DC_QUEUE_BETWEEN_KERNELS, for two kernels on different devices: the ring
+/// is in the memory of the queue's device, the kernel on the other device
+/// reaches it through peer access (dc_device_enable_peer_access from that
+/// device to the queue's; a launch passing the ring's buffer to a kernel on a
+/// device without it is refused), and both sides fence and store at system
+/// scope. Make it on the device whose kernel dequeues: its polling then stays
+/// in its own memory and only the producer's stores cross the link. Works
+/// between kernels of one device too, at the cost of system-scoped fences.
+pub const DC_QUEUE_BETWEEN_DEVICES: i32 = 4;
 /// Poll without pause: the lowest latency, one CPU core busy while waiting.
 pub const DC_WAIT_SPIN: i32 = 1;
 /// Poll about 4000 times, then yield the CPU between polls.
@@ -3268,8 +3277,9 @@ extern "C" {
 
     /// Create a queue of `capacity` slots of `slot_size` bytes on `device`, in
     /// page-locked host memory mapped into the device (cuMemHostAlloc, DEVICEMAP),
-    /// or, for DC_QUEUE_BETWEEN_KERNELS, in device memory (cuMemAlloc: a kernel's
-    /// loads of it stay on the GPU instead of crossing PCIe). Each slot takes
+    /// or, for DC_QUEUE_BETWEEN_KERNELS and DC_QUEUE_BETWEEN_DEVICES, in device
+    /// memory (cuMemAlloc: a kernel's loads of it stay on the GPU instead of
+    /// crossing PCIe). Each slot takes
     /// 2 * slot_size + 16 bytes (flagged slots, see dccuda_device.h).
     /// slot_size is a power of two from 8 to 65536; capacity a power of two from 2
     /// to 16777216; slot_size * capacity at most 1 GiB. A message is 0 to
@@ -3356,8 +3366,8 @@ extern "C" {
 
     /// Fill `stats` (the caller sets struct_size) with the queue's shape and
     /// counters. enqueued and dequeued are read from the ring's counters, so they
-    /// include the kernel's side; for a DC_QUEUE_BETWEEN_KERNELS queue they are a
-    /// snapshot copied from device memory (full_waits, empty_waits and drops, the
+    /// include the kernel's side; for a queue between kernels (DC_QUEUE_BETWEEN_KERNELS,
+    /// DC_QUEUE_BETWEEN_DEVICES) they are a snapshot copied from device memory (full_waits, empty_waits and drops, the
     /// host's counts, stay 0). dequeued counts the slots the consumer has given
     /// back, which a kernel's cursor does in groups (dccuda_device.h), so while a
     /// kernel runs it may trail the messages the kernel has taken. Errors: DC_ERROR_INVALID_HANDLE,
@@ -4069,6 +4079,7 @@ macro_rules! __dccuda_for_each_constant {
         $m!(DC_QUEUE_TO_DEVICE);
         $m!(DC_QUEUE_TO_HOST);
         $m!(DC_QUEUE_BETWEEN_KERNELS);
+        $m!(DC_QUEUE_BETWEEN_DEVICES);
         $m!(DC_WAIT_SPIN);
         $m!(DC_WAIT_SPIN_YIELD);
         $m!(DC_WAIT_BLOCK);

@@ -21,6 +21,10 @@ pub enum Direction {
     /// A kernel sends, another kernel receives: the ring is in device memory and the host's
     /// enqueue and dequeue calls refuse the queue.
     BetweenKernels,
+    /// As `BetweenKernels`, for kernels on two devices: the ring is in the queue's device's
+    /// memory, the other side reaches it through peer access, both fence at system scope.
+    /// Make it on the device whose kernel receives.
+    BetweenDevices,
 }
 
 /// How a host call waits for the other side (all of them poll: the GPU cannot wake a thread cheaply).
@@ -88,6 +92,7 @@ impl<T: Pod> Queue<T> {
             Direction::ToDevice => sys::DC_QUEUE_TO_DEVICE,
             Direction::ToHost => sys::DC_QUEUE_TO_HOST,
             Direction::BetweenKernels => sys::DC_QUEUE_BETWEEN_KERNELS,
+            Direction::BetweenDevices => sys::DC_QUEUE_BETWEEN_DEVICES,
         };
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::dc_queue_create(device.as_raw(), d, slot, capacity, &mut raw) })?;
