@@ -170,13 +170,13 @@ class ContextScope {
   bool changed_ = false;
 };
 
-// The launch paths' binding (dc_graph_launch, dc_launch_enqueue), whose driver
-// calls name their context through the stream and the executable graph or
-// function. Where the library last left the device's context current on this
-// thread, it does not ask the driver again (cuCtxGetCurrent costs as much as
-// the rest of the path); where that is stale (the caller changed the thread's
-// context with the driver since), a driver call that fails is tried again
-// once bound (retry_bound). Else it binds as ContextScope does.
+// dc_graph_launch's binding: the driver launches a graph in the context of its
+// stream and executable graph whatever is current (probed on an H200,
+// tests/gpu/probes/graph_launch_ab.cpp). Where the library last left the
+// device's context current on this thread, it does not ask the driver again
+// (a call into the driver on every launch); where that is stale (the caller
+// changed the thread's context with the driver since), a launch that fails
+// is tried again once bound (retry_bound). Else it binds as ContextScope does.
 class LaunchContext {
  public:
   explicit LaunchContext(const Device& device) : device_(device) {
