@@ -2995,7 +2995,10 @@ extern "C" {
     /// without a lock or a system call, and are safe against a concurrent node
     /// update, change, update from another graph or release of the handle (a launch
     /// after the release is DC_ERROR_INVALID_HANDLE); the work of each launch is
-    /// ordered after the previous launch of the graph. Host functions recorded in the graph run at every launch; they must not
+    /// ordered after the previous launch of the graph. Where an earlier dccuda call
+    /// left the device's context current on the calling thread, the launch does not
+    /// ask the driver which context is current (see "Threads" at the top: a context
+    /// the caller changed with the driver since is left as it is). Host functions recorded in the graph run at every launch; they must not
     /// call dccuda functions that enqueue work or synchronise (unlike those of
     /// dc_stream_add_callback, such calls are not detected there).
     /// Errors: DC_ERROR_INVALID_HANDLE, DC_ERROR_INVALID_ARGUMENT (stream on another
