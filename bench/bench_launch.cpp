@@ -22,6 +22,10 @@
 //   BM_FourArgsOneShot   dc_launch_kernel with two buffer arguments (checked, pinned)
 //   BM_RoundTrip         one launch + synchronisation, timed whole (bursts of 1)
 //   BM_GraphReplay/N     a graph of N empty kernels: dc_graph_launch vs cuGraphLaunch
+//   BM_GraphReplayControl/N  the same graph instantiated twice, raw cuGraphLaunch
+//                        of one against raw cuGraphLaunch of the other (an A/A
+//                        control: its ratio's distance from 1 is what the
+//                        method alone shows between two identical calls)
 //   BM_GraphNodeUpdate   dc_graph_set_kernel_node vs instantiating the graph again (raw)
 //
 // Without a usable driver, device or NVRTC it prints why and exits 0.
@@ -335,6 +339,34 @@ void BM_GraphReplay(benchmark::State& state) {
   dc_graph_release(graph);
 }
 
+// The A/A control of BM_GraphReplay: the "dc" side is a second executable
+// graph of the same raw capture, launched raw, so both sides are the same
+// call. What its ratio shows is the spread of the method itself (two
+// executable graphs, the order of the sides), the floor under any
+// difference BM_GraphReplay reports.
+void BM_GraphReplayControl(benchmark::State& state) {
+  const int kernels = static_cast<int>(state.range(1));
+  bind();
+  const bench::RawDriver& raw = *g_env.raw;
+  CUgraph raw_graph = nullptr;
+  CUgraphExec first = nullptr, second = nullptr;
+  bool ok = raw_ok(state, raw.cuStreamBeginCapture(g_env.raw_stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                   "cuStreamBeginCapture");
+  for (int i = 0; ok && i < kernels; ++i)
+    ok = raw_ok(state, raw.cuLaunchKernel(g_env.raw_empty, 1, 1, 1, 32, 1, 1, 0, g_env.raw_stream, nullptr, nullptr),
+                "cuLaunchKernel");
+  if (raw_ok(state, raw.cuStreamEndCapture(g_env.raw_stream, &raw_graph), "cuStreamEndCapture") && ok &&
+      raw_ok(state, raw.cuGraphInstantiateWithFlags(&first, raw_graph, 0), "cuGraphInstantiateWithFlags") &&
+      raw_ok(state, raw.cuGraphInstantiateWithFlags(&second, raw_graph, 0), "cuGraphInstantiateWithFlags")) {
+    bursts(
+        state, kernels, [&] { return raw_ok(state, raw.cuGraphLaunch(second, g_env.raw_stream), "cuGraphLaunch"); },
+        [&] { return raw_ok(state, raw.cuGraphLaunch(first, g_env.raw_stream), "cuGraphLaunch"); });
+  }
+  if (second) raw.cuGraphExecDestroy(second);
+  if (first) raw.cuGraphExecDestroy(first);
+  if (raw_graph) raw.cuGraphDestroy(raw_graph);
+}
+
 // Changing one kernel node of an instantiated graph in place
 // (dc_graph_set_kernel_node: checks + cuGraphKernelNodeSetParams +
 // cuGraphExecKernelNodeSetParams) against what it spares: instantiating the
@@ -391,6 +423,7 @@ BENCHMARK(BM_RoundTrip)->Apply(round_trips);
 BENCHMARK(BM_EmptyEnqueueTraceHookSetVsUnset)->Apply(launch_bursts);
 BENCHMARK(BM_RangePushPopNoTool)->Apply(launch_bursts);
 BENCHMARK(BM_GraphReplay)->Apply(graph_sizes);
+BENCHMARK(BM_GraphReplayControl)->Apply(graph_sizes);
 BENCHMARK(BM_GraphNodeUpdate)->Arg(16)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 }  // namespace

@@ -98,16 +98,16 @@ DC_API dc_status dc_graph_upload(dc_graph graph, dc_stream stream) {
 // Hot (with Graph::launch): laid out together, away from the cold paths, so
 // that a replay loop's path stays in few instruction-cache lines.
 [[gnu::hot]] DC_API dc_status dc_graph_launch(dc_graph graph, dc_stream stream) {
-  return guarded("dc_graph_launch", [&] {
+  return guarded("dc_graph_launch", [&](const detail::ErrorSlot& thread) {
     forbid_after_fork();
     Pinned<Graph> g = pin<Graph>(graph, "graph");
     Pinned<Stream> s = pin<Stream>(stream, "stream");
-    forbid_in_host_callback();
+    forbid_in_host_callback(thread);
     if (&s->device() != &g->device()) [[unlikely]]
       require_same_device(*s, *g);
     g->check_usable();
     s->check_usable();
-    g->launch(*s);  // binds the context as it needs (LaunchContext)
+    g->launch(*s, thread);  // binds the context as it needs (LaunchContext)
     return DC_SUCCESS;
   });
 }

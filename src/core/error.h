@@ -20,9 +20,10 @@ struct ThreadError {
   dc_status status = DC_SUCCESS;
   int32_t cuda = 0;            // raw CUresult behind the failure
   int32_t nvrtc = 0;           // raw nvrtcResult behind the failure
+  bool in_log_callback = false; // the log callback runs on this thread (core/log.h): calls are refused
+  // The rest is written on failure and read rarely.
   std::string message;
   std::string detail;          // long logs (compiler, JIT)
-  bool in_log_callback = false; // the log callback runs on this thread (core/log.h): calls are refused
   unsigned long long thread_id = 0;  // the system's id of this thread, 0 until asked (thread_id())
 };
 
@@ -34,27 +35,29 @@ namespace detail {
 // destructor (error.cpp makes the object on first use and destroys it when
 // the thread ends). It also holds two plain words of per-thread state of the
 // layers above (valid from the thread's start to its end, whether or not the
-// ThreadError exists), so that one thread-local lookup serves a whole call:
-struct ErrorSlot {
-  alignas(ThreadError) unsigned char bytes[sizeof(ThreadError)];
+// ThreadError exists), so that one thread-local lookup serves a whole call.
+// Cache-line aligned, the words every call reads first (these, then the
+// ThreadError's call, status and in_log_callback): one line per call.
+struct alignas(64) ErrorSlot {
   bool constructed;
   // A host function runs on this thread (stream/host_callback.h).
   bool in_host_callback;
   // The CUcontext this thread had current when the library last bound or
   // found one (device/device.h, LaunchContext).
   void* context_seen;
+  alignas(ThreadError) unsigned char bytes[sizeof(ThreadError)];
 };
 extern constinit thread_local ErrorSlot t_error_slot;
 ThreadError& make_thread_error(ErrorSlot& slot) noexcept;
 }  // namespace detail
 
 // Inline: every entry point asks for it once.
-inline ThreadError& thread_error() noexcept {
-  detail::ErrorSlot& slot = detail::t_error_slot;
+inline ThreadError& thread_error(detail::ErrorSlot& slot) noexcept {
   if (!slot.constructed) [[unlikely]]
     return detail::make_thread_error(slot);
   return *std::launder(reinterpret_cast<ThreadError*>(slot.bytes));
 }
+inline ThreadError& thread_error() noexcept { return thread_error(detail::t_error_slot); }
 
 // Thrown by fail(); holds only the status: the text is already in thread_error().
 struct Failure {

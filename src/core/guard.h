@@ -3,24 +3,33 @@
 // ever crosses the C boundary.
 #pragma once
 
-#include <new>
 #include <exception>
+#include <new>
+#include <type_traits>
 
 #include "core/error.h"
 #include "core/log.h"
 
 namespace dc {
 
+// A body that takes a detail::ErrorSlot& is given this thread's slot, so that
+// the per-thread words of the layers above (the host-function flag, the
+// context seen) cost no second thread-local lookup (the hot launch paths).
 template <class Body>
 inline dc_status guarded(const char* call, Body&& body) noexcept {
   // One thread-local lookup per call: the reference serves the end as well.
-  ThreadError& e = thread_error();
+  detail::ErrorSlot& slot = detail::t_error_slot;
+  ThreadError& e = thread_error(slot);
   if (e.in_log_callback) [[unlikely]]
     return refuse_in_log_callback(call);
   e.call = call;
   if (e.status != DC_SUCCESS) clear_thread_error(e);
   try {
-    dc_status status = body();
+    dc_status status;
+    if constexpr (std::is_invocable_v<Body&, detail::ErrorSlot&>)
+      status = body(slot);
+    else
+      status = body();
     // A failure recovered inside the call must not leave a stale message.
     if (status >= DC_SUCCESS && e.status != DC_SUCCESS) [[unlikely]]
       clear_thread_error(e);

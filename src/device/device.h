@@ -45,7 +45,9 @@ struct DeviceLimits {
 // only holds it (opaque here: the memory layer is above this one).
 struct MemoryState;
 
-class Device : public Object {
+// Cache-line aligned: what every launch reads (the context, the generation,
+// the lost flag) is one line of it.
+class alignas(64) Device : public Object {
  public:
   static constexpr HandleType kHandleType = HandleType::Device;
 

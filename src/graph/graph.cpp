@@ -92,14 +92,6 @@ Ref<Graph> Graph::create(Ref<Device> device) {
   return graph;
 }
 
-[[gnu::always_inline]] inline void Graph::note_launch(Stream& stream) noexcept {
-  if (last_launch_.load(std::memory_order_relaxed) == &stream) [[likely]]
-    return;
-  stream.retain();
-  Stream* old = last_launch_.exchange(&stream, std::memory_order_acq_rel);
-  if (old) old->unref();
-}
-
 CUgraphExec Graph::exec_locked() {
   if (parent_) [[unlikely]]
     fail(DC_ERROR_INVALID_ARGUMENT, "graph is the body of a conditional node: it runs inside that node; instantiate, "
@@ -136,7 +128,15 @@ void Graph::upload(Stream& stream) {
   check(driver_api().cuGraphUpload(exec_locked(), stream.handle()), "cuGraphUpload", &device());
 }
 
-[[gnu::hot]] void Graph::launch(Stream& stream) {
+void Graph::launch_failed(Stream& stream, CUresult result) {
+  LaunchContext context(device());
+  if (!context.retry_bound()) check(result, "cuGraphLaunch", &device());
+  // The caller changed the thread's context behind the library: launch
+  // again bound (also instantiating, should a change have come meanwhile).
+  launch_slow(stream);
+}
+
+void Graph::launch_slow(Stream& stream) {
   LaunchContext context(device());
   CUresult r = CUDA_SUCCESS;
   for (;;) {

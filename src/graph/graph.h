@@ -45,7 +45,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/error.h"
 #include "device/device.h"
+#include "loader/driver.h"
+#include "stream/capture_registry.h"
 #include "stream/stream.h"
 
 namespace dc {
@@ -53,7 +56,17 @@ namespace dc {
 // A new node id: process-wide, never 0, never reused.
 uint64_t next_node_id() noexcept;
 
-class Graph : public DeviceObject {
+// Cache-line aligned, the launch path's fields first: with the object's
+// header (type, device, generation) they fill one line, so a replay touches
+// one line of the graph (docs/PERFORMANCE.md, "Graph replay").
+class alignas(64) Graph : public DeviceObject {
+  // Both written with mutex_ and the latch held; read with either.
+  CUgraphExec exec_ = nullptr;
+  bool stale_ = false;  // the definition changed since exec_ was made
+  std::atomic<bool> exec_latch_{false};
+  // Beside the latch: a launch reads it too.
+  std::atomic<Stream*> last_launch_{nullptr};  // owns one reference
+
  public:
   static constexpr HandleType kHandleType = HandleType::Graph;
 
@@ -69,7 +82,12 @@ class Graph : public DeviceObject {
   // The device's context must be bound for each of these.
   void instantiate();
   void upload(Stream& stream);
-  void launch(Stream& stream);
+  // Launches the executable form on `stream`, binding the context as it needs
+  // (LaunchContext). Inline, the common case: the executable form made and
+  // current, the device's context the one this thread was last seen with,
+  // the latch free; anything else goes to launch_slow. `thread`: this
+  // thread's slot (guarded() gives it).
+  void launch(Stream& stream, const detail::ErrorSlot& thread);
   // Updates the executable form with `source`'s parameters; unchanged on failure.
   void update(Graph& source);
   uint64_t node_count() const;
@@ -180,14 +198,14 @@ class Graph : public DeviceObject {
   std::vector<CUgraphNode> dependencies_locked(const uint64_t* deps, uint32_t count);
   uint64_t record_node_locked(CUgraphNode node, std::vector<Ref<Object>> keep);
   void note_launch(Stream& stream) noexcept;
+  // The launch in every case, the context bound as LaunchContext says.
+  void launch_slow(Stream& stream);
+  // After a launch made without asking the driver for the context failed
+  // with `result`: binds and launches again if that changed the thread's
+  // context, else reports `result`.
+  void launch_failed(Stream& stream, CUresult result);
 
   CUgraph graph_;
-  // Both written with mutex_ and the latch held; read with either.
-  CUgraphExec exec_ = nullptr;
-  bool stale_ = false;  // the definition changed since exec_ was made
-  std::atomic<bool> exec_latch_{false};
-  // Beside the latch: a launch reads it too (one cache line for the launch path).
-  std::atomic<Stream*> last_launch_{nullptr};  // owns one reference
   mutable std::mutex mutex_;
   bool ids_known_ = false;
   std::map<uint64_t, CUgraphNode> nodes_;
@@ -209,5 +227,34 @@ class Graph : public DeviceObject {
   // Destroyed after the driver's graph (members go after the destructor body).
   std::vector<Ref<Object>> keep_;
 };
+
+// Inline in the entry point: no call, no second thread-local lookup, no
+// context query where LaunchContext would make none (the replay goal).
+[[gnu::always_inline]] inline void Graph::note_launch(Stream& stream) noexcept {
+  if (last_launch_.load(std::memory_order_relaxed) == &stream) [[likely]]
+    return;
+  stream.retain();
+  Stream* old = last_launch_.exchange(&stream, std::memory_order_acq_rel);
+  if (old) old->unref();
+}
+
+[[gnu::always_inline]] inline void Graph::launch(Stream& stream, const detail::ErrorSlot& thread) {
+  CUcontext context = device().context();
+  if (context && thread.context_seen == context && !exec_latch_.exchange(true, std::memory_order_acquire))
+      [[likely]] {
+    if (exec_ && !stale_) [[likely]] {
+      CUresult r = driver_api().cuGraphLaunch(exec_, stream.handle());
+      exec_latch_.store(false, std::memory_order_release);
+      if (r != CUDA_SUCCESS) [[unlikely]]
+        return launch_failed(stream, r);
+      note_launch(stream);
+      // Launched into a capture: a child graph of the graph being recorded.
+      capture_registry::note(stream.handle(), this);
+      return;
+    }
+    exec_latch_.store(false, std::memory_order_release);
+  }
+  launch_slow(stream);
+}
 
 }  // namespace dc

@@ -29,6 +29,11 @@ inline void forbid_in_host_callback() {
   if (detail::in_host_callback()) [[unlikely]]
     detail::fail_in_host_callback();
 }
+// The same with this thread's slot in hand (guarded() gives it).
+inline void forbid_in_host_callback(const detail::ErrorSlot& thread) {
+  if (thread.in_host_callback) [[unlikely]]
+    detail::fail_in_host_callback();
+}
 
 // Enqueues fn(user_data) on `stream` through cuLaunchHostFunc; the device's
 // context must be bound. The function runs on a driver thread.

@@ -11,7 +11,9 @@
 
 namespace dc {
 
-class Stream : public DeviceObject {
+// Cache-line aligned: what a launch reads (type, device, generation, the
+// CUstream) is one line of it.
+class alignas(64) Stream : public DeviceObject {
  public:
   static constexpr HandleType kHandleType = HandleType::Stream;
 

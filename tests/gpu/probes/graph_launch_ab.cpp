@@ -7,14 +7,20 @@
 //    value arrived; the same for cuLaunchKernel. Then dc_graph_launch of each
 //    library given, in the same situations, and the context current after it.
 // 2. Cost: graphs of 1, 10 and 100 empty kernels launched in bursts of 16,
-//    variants taking turns burst by burst (so drift falls on all alike): raw
-//    cuGraphLaunch, raw with cuCtxGetCurrent before it, raw with the pins'
-//    and the latch's atomics around it, and dc_graph_launch of each library
-//    (two builds of libdccuda loaded side by side with dlopen). Median per
-//    launch, and its difference to raw.
+//    variants taking turns burst by burst in a new random order each round
+//    (so drift, and what the burst before leaves behind, falls on all
+//    alike): raw
+//    cuGraphLaunch, raw through the pointer cuGetProcAddress_v2 gives (as
+//    dccuda calls it), raw on a second stream with a second executable graph
+//    (the spread between two raw sides: what a difference below it means),
+//    raw on the first library's stream, raw with cuCtxGetCurrent before it,
+//    raw with the pins' and the latch's atomics around it, and
+//    dc_graph_launch of each library (builds of libdccuda loaded side by side
+//    with dlopen). Median per launch, and its difference to raw; the whole
+//    table is printed `passes` times (the second argument form below).
 // Build: g++ -O2 -std=c++20 graph_launch_ab.cpp -I<repo>/include -I<cuda>/include
 //        -L<cuda>/lib64/stubs -lcuda -ldl -lpthread
-// Run:   graph_launch_ab <libdccuda A> [<libdccuda B> ...]
+// Run:   graph_launch_ab [--passes N] <libdccuda A> [<libdccuda B> ...]
 #include <cuda.h>
 #include <dlfcn.h>
 
@@ -23,6 +29,7 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -202,10 +209,25 @@ int main(int argc, char** argv) {
     std::printf("cuLaunchKernel, another context current:  %s, value %u (expect 14)\n", name(r), read_cell());
   });
 
+  int passes = 1;
   std::vector<Lib> libs;
   for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--passes" && i + 1 < argc) {
+      passes = std::atoi(argv[++i]);
+      continue;
+    }
     libs.push_back(Lib{argv[i]});
   }
+  // The entry point as dccuda resolves it (cuGetProcAddress_v2 at 10000).
+  CUresult (*resolved)(CUgraphExec, CUstream) = nullptr;
+  CUdriverProcAddressQueryResult found{};
+  CHECK(cuGetProcAddress("cuGraphLaunch", reinterpret_cast<void**>(&resolved), 10000, CU_GET_PROC_ADDRESS_DEFAULT,
+                         &found));
+  std::printf("cuGraphLaunch: exported %p, cuGetProcAddress_v2 at 10000 %p (%s)\n",
+              reinterpret_cast<void*>(&cuGraphLaunch), reinterpret_cast<void*>(resolved),
+              reinterpret_cast<void*>(&cuGraphLaunch) == reinterpret_cast<void*>(resolved) ? "the same" : "differ");
+  CUstream other_stream;
+  CHECK(cuStreamCreate(&other_stream, CU_STREAM_NON_BLOCKING));
   for (Lib& l : libs)
     if (!l.load()) return 1;
 
@@ -236,16 +258,21 @@ int main(int argc, char** argv) {
   }
   CHECK(cuCtxSetCurrent(primary));
 
-  std::printf("== cost: bursts of 16 launches, median per graph launch\n");
+  void* first_lib_stream = nullptr;
+  if (!libs.empty()) libs[0].dc_stream_native(libs[0].stream, &first_lib_stream);
+  for (int pass = 1; pass <= passes; ++pass) {
+  std::printf("== cost, pass %d of %d: bursts of 16 launches, median per graph launch\n", pass, passes);
   for (int kernels : {1, 10, 100}) {
     CUgraph g;
-    CUgraphExec raw_exec;
+    CUgraphExec raw_exec, other_exec;
     CHECK(cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
     for (int i = 0; i < kernels; ++i) CHECK(cuLaunchKernel(empty, 1, 1, 1, 32, 1, 1, 0, stream, nullptr, nullptr));
     CHECK(cuStreamEndCapture(stream, &g));
     CHECK(cuGraphInstantiate(&raw_exec, g, 0));
+    CHECK(cuGraphInstantiate(&other_exec, g, 0));
     CUcontext current = nullptr;
     auto raw = [&] { cuGraphLaunch(raw_exec, stream); };
+    CUstream lib_stream = static_cast<CUstream>(first_lib_stream);
     struct Variant {
       std::string name;
       std::function<void()> launch;
@@ -255,6 +282,9 @@ int main(int argc, char** argv) {
     auto raw_sync = [&] { cuStreamSynchronize(stream); };
     std::vector<Variant> variants = {
         {"raw cuGraphLaunch", raw, raw_sync, {}},
+        {"raw via cuGetProcAddress", [&] { resolved(raw_exec, stream); }, raw_sync, {}},
+        {"raw, other exec + stream", [&] { cuGraphLaunch(other_exec, other_stream); },
+         [&] { cuStreamSynchronize(other_stream); }, {}},
         {"cuCtxGetCurrent + raw", [&] { cuCtxGetCurrent(&current); raw(); }, raw_sync, {}},
         {"2 RMW + latch + raw + 2 RMW",
          [&] {
@@ -270,6 +300,9 @@ int main(int argc, char** argv) {
          raw_sync,
          {}},
     };
+    if (lib_stream)
+      variants.push_back({"raw on library 1's stream", [&] { cuGraphLaunch(raw_exec, lib_stream); },
+                          [&] { cuStreamSynchronize(lib_stream); }, {}});
     for (Lib& l : libs) {
       dc_graph dg = l.graph_of(kernels);
       if (!dg) return 1;
@@ -282,9 +315,18 @@ int main(int argc, char** argv) {
       v.launch();
       v.sync();
     }
+    // A new random order every round: a variant that always came after the
+    // same other one inherits that one's stream and executable graph state
+    // (a burst right after a burst on the same stream and graph ran up to
+    // 20 ns faster per launch on an H100), so a fixed or merely rotated order
+    // biases the comparison.
+    std::mt19937 order_rng(12345u + static_cast<unsigned>(kernels));
+    std::vector<size_t> order(variants.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
     for (int round = 0; round < kRounds; ++round) {
+      std::shuffle(order.begin(), order.end(), order_rng);
       for (size_t k = 0; k < variants.size(); ++k) {
-        Variant& v = variants[(k + round) % variants.size()];  // the order rotates
+        Variant& v = variants[order[k]];
         auto t0 = std::chrono::steady_clock::now();
         for (int i = 0; i < kBurst; ++i) v.launch();
         auto t1 = std::chrono::steady_clock::now();
@@ -299,7 +341,9 @@ int main(int argc, char** argv) {
       std::printf("%-44s %8.1f ns  %+7.1f ns  %.4fx\n", v.name.c_str(), m, m - base, m / base);
     }
     cuGraphExecDestroy(raw_exec);
+    cuGraphExecDestroy(other_exec);
     cuGraphDestroy(g);
+  }
   }
   return 0;
 }
