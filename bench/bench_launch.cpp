@@ -304,6 +304,24 @@ void BM_RangePushPopNoTool(benchmark::State& state) {
 
 // -- Graphs -------------------------------------------------------------------
 
+// A graph of `kernels` empty kernels captured through the driver on the raw
+// stream, the context bound; nullptr (the benchmark's error set) on failure.
+// The caller destroys it.
+CUgraph capture_raw_graph(benchmark::State& state, int kernels) {
+  bind();
+  const bench::RawDriver& raw = *g_env.raw;
+  CUgraph graph = nullptr;
+  bool ok = raw_ok(state, raw.cuStreamBeginCapture(g_env.raw_stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                   "cuStreamBeginCapture");
+  for (int i = 0; ok && i < kernels; ++i)
+    ok = raw_ok(state, raw.cuLaunchKernel(g_env.raw_empty, 1, 1, 1, 32, 1, 1, 0, g_env.raw_stream, nullptr, nullptr),
+                "cuLaunchKernel");
+  bool ended = raw_ok(state, raw.cuStreamEndCapture(g_env.raw_stream, &graph), "cuStreamEndCapture");
+  if (ended && ok) return graph;
+  if (graph) raw.cuGraphDestroy(graph);
+  return nullptr;
+}
+
 void BM_GraphReplay(benchmark::State& state) {
   const int kernels = static_cast<int>(state.range(1));
   dc_launch_config c = one_warp();
@@ -318,16 +336,10 @@ void BM_GraphReplay(benchmark::State& state) {
     return;
   }
   // The raw graph, captured through the driver.
-  bind();
   const bench::RawDriver& raw = *g_env.raw;
-  CUgraph raw_graph = nullptr;
+  CUgraph raw_graph = capture_raw_graph(state, kernels);
   CUgraphExec raw_exec = nullptr;
-  bool ok = raw_ok(state, raw.cuStreamBeginCapture(g_env.raw_stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
-                   "cuStreamBeginCapture");
-  for (int i = 0; ok && i < kernels; ++i)
-    ok = raw_ok(state, raw.cuLaunchKernel(g_env.raw_empty, 1, 1, 1, 32, 1, 1, 0, g_env.raw_stream, nullptr, nullptr),
-                "cuLaunchKernel");
-  if (raw_ok(state, raw.cuStreamEndCapture(g_env.raw_stream, &raw_graph), "cuStreamEndCapture") && ok &&
+  if (raw_graph &&
       raw_ok(state, raw.cuGraphInstantiateWithFlags(&raw_exec, raw_graph, 0), "cuGraphInstantiateWithFlags") &&
       dc_ok(state, dc_graph_instantiate(graph))) {
     bursts(
@@ -346,16 +358,10 @@ void BM_GraphReplay(benchmark::State& state) {
 // difference BM_GraphReplay reports.
 void BM_GraphReplayControl(benchmark::State& state) {
   const int kernels = static_cast<int>(state.range(1));
-  bind();
   const bench::RawDriver& raw = *g_env.raw;
-  CUgraph raw_graph = nullptr;
+  CUgraph raw_graph = capture_raw_graph(state, kernels);
   CUgraphExec first = nullptr, second = nullptr;
-  bool ok = raw_ok(state, raw.cuStreamBeginCapture(g_env.raw_stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
-                   "cuStreamBeginCapture");
-  for (int i = 0; ok && i < kernels; ++i)
-    ok = raw_ok(state, raw.cuLaunchKernel(g_env.raw_empty, 1, 1, 1, 32, 1, 1, 0, g_env.raw_stream, nullptr, nullptr),
-                "cuLaunchKernel");
-  if (raw_ok(state, raw.cuStreamEndCapture(g_env.raw_stream, &raw_graph), "cuStreamEndCapture") && ok &&
+  if (raw_graph &&
       raw_ok(state, raw.cuGraphInstantiateWithFlags(&first, raw_graph, 0), "cuGraphInstantiateWithFlags") &&
       raw_ok(state, raw.cuGraphInstantiateWithFlags(&second, raw_graph, 0), "cuGraphInstantiateWithFlags")) {
     bursts(
@@ -382,14 +388,9 @@ void BM_GraphNodeUpdate(benchmark::State& state) {
     dc_graph_release(graph);
     return;
   }
-  bind();
   const bench::RawDriver& raw = *g_env.raw;
-  CUgraph raw_graph = nullptr;
-  bool ok = raw_ok(state, raw.cuStreamBeginCapture(g_env.raw_stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
-                   "cuStreamBeginCapture") &&
-            raw_ok(state, raw.cuLaunchKernel(g_env.raw_empty, 1, 1, 1, 32, 1, 1, 0, g_env.raw_stream, nullptr, nullptr),
-                   "cuLaunchKernel");
-  if (raw_ok(state, raw.cuStreamEndCapture(g_env.raw_stream, &raw_graph), "cuStreamEndCapture") && ok) {
+  CUgraph raw_graph = capture_raw_graph(state, 1);
+  if (raw_graph) {
     bursts(
         state, 1, [&] { return dc_ok(state, dc_graph_set_kernel_node(graph, node, &c, nullptr, 0)); },
         [&] {
