@@ -1,6 +1,7 @@
 #include "core/error.h"
 
 #include <cstdarg>
+#include <cstddef>
 #include <cstdio>
 #include <new>
 
@@ -21,6 +22,16 @@ namespace detail {
 // destroys it again). The main thread's is never destroyed: it serves calls
 // until the process is gone, its memory still referenced from there.
 constinit thread_local ErrorSlot t_error_slot = {};  // no guard, no destructor
+
+// What every call reads of the slot lies in its first cache line (error.h):
+// the slot's own words, then the ThreadError's call, status and
+// in_log_callback. (ThreadError holds strings: offsetof is conditionally
+// supported there, and g++ and clang give the layout it says.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+static_assert(offsetof(ErrorSlot, bytes) + offsetof(ThreadError, in_log_callback) + sizeof(bool) <= 64,
+              "the words every call reads must stay in the thread slot's first cache line");
+#pragma GCC diagnostic pop
 
 }  // namespace detail
 

@@ -1,6 +1,7 @@
 #include "graph/graph.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <functional>
 #include <queue>
 #include <string>
@@ -91,6 +92,18 @@ Ref<Graph> Graph::create(Ref<Device> device) {
   graph->ids_known_ = true;
   return graph;
 }
+
+// Graph is not standard-layout (virtual functions): offsetof is conditionally
+// supported there, and g++ and clang give the layout it says.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+constexpr bool Graph::launch_fields_in_first_line() noexcept {
+  return offsetof(Graph, exec_) < 64 && offsetof(Graph, stale_) < 64 && offsetof(Graph, exec_latch_) < 64 &&
+         offsetof(Graph, last_launch_) + sizeof(std::atomic<Stream*>) <= 64;
+}
+#pragma GCC diagnostic pop
+static_assert(alignof(Graph) == 64 && Graph::launch_fields_in_first_line(),
+              "the launch path's fields must stay in the graph's first cache line (graph.h)");
 
 CUgraphExec Graph::exec_locked() {
   if (parent_) [[unlikely]]

@@ -88,6 +88,9 @@ class alignas(64) Graph : public DeviceObject {
   // the latch free; anything else goes to launch_slow. `thread`: this
   // thread's slot (guarded() gives it).
   void launch(Stream& stream, const detail::ErrorSlot& thread);
+  // Whether the launch path's fields lie in the object's first cache line
+  // (a static_assert in graph.cpp holds it).
+  static constexpr bool launch_fields_in_first_line() noexcept;
   // Updates the executable form with `source`'s parameters; unchanged on failure.
   void update(Graph& source);
   uint64_t node_count() const;
