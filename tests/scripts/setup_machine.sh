@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   valgrind libclang-rt-14-dev
   mono-mcs mono-runtime swig abigail-tools
+  libmono-system-net-http4.0-cil  # System.Net.Http: the C# type-name check compiles against it (tests/csharp)
   ccache qemu-user libc6-arm64-cross
   python3-matplotlib
   graphviz  # dot: test_graph_build checks that dc_graph_write_dot's file parses (dot -Tsvg)
