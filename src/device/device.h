@@ -182,9 +182,14 @@ class ContextScope {
 class LaunchContext {
  public:
   explicit LaunchContext(const Device& device) : device_(device) {
-    CUcontext ctx = device.context();
-    if (!ctx || context_seen() != ctx) [[unlikely]]
+    if (!left_current(device, detail::t_error_slot)) [[unlikely]]
       bound_.emplace(device);
+  }
+  // Whether the library last left `device`'s context current on the thread
+  // whose slot is `thread` (then a launch needs no binding and no query).
+  static bool left_current(const Device& device, const detail::ErrorSlot& thread) noexcept {
+    CUcontext ctx = device.context();
+    return ctx && thread.context_seen == ctx;
   }
   LaunchContext(const LaunchContext&) = delete;
   LaunchContext& operator=(const LaunchContext&) = delete;

@@ -231,8 +231,6 @@ class alignas(64) Graph : public DeviceObject {
   std::vector<Ref<Object>> keep_;
 };
 
-// Inline in the entry point: no call, no second thread-local lookup, no
-// context query where LaunchContext would make none (the replay goal).
 [[gnu::always_inline]] inline void Graph::note_launch(Stream& stream) noexcept {
   if (last_launch_.load(std::memory_order_relaxed) == &stream) [[likely]]
     return;
@@ -241,9 +239,10 @@ class alignas(64) Graph : public DeviceObject {
   if (old) old->unref();
 }
 
+// Inline in the entry point: no call, no second thread-local lookup, no
+// context query where LaunchContext would make none (the replay goal).
 [[gnu::always_inline]] inline void Graph::launch(Stream& stream, const detail::ErrorSlot& thread) {
-  CUcontext context = device().context();
-  if (context && thread.context_seen == context && !exec_latch_.exchange(true, std::memory_order_acquire))
+  if (LaunchContext::left_current(device(), thread) && !exec_latch_.exchange(true, std::memory_order_acquire))
       [[likely]] {
     if (exec_ && !stale_) [[likely]] {
       CUresult r = driver_api().cuGraphLaunch(exec_, stream.handle());

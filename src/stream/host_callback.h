@@ -25,15 +25,13 @@ inline bool& in_host_callback() noexcept { return t_error_slot.in_host_callback;
 // loads, function attributes, occupancy, resets): costs a thread-local read.
 // include/dccuda.h lists them under dc_stream_add_callback, and
 // tests/reliability/test_host_functions.cpp checks the list against the code.
-inline void forbid_in_host_callback() {
-  if (detail::in_host_callback()) [[unlikely]]
-    detail::fail_in_host_callback();
-}
-// The same with this thread's slot in hand (guarded() gives it).
+// `thread`: this thread's slot, where the caller has it in hand (guarded()
+// gives it to the body), so that the check costs no second lookup.
 inline void forbid_in_host_callback(const detail::ErrorSlot& thread) {
   if (thread.in_host_callback) [[unlikely]]
     detail::fail_in_host_callback();
 }
+inline void forbid_in_host_callback() { forbid_in_host_callback(detail::t_error_slot); }
 
 // Enqueues fn(user_data) on `stream` through cuLaunchHostFunc; the device's
 // context must be bound. The function runs on a driver thread.
