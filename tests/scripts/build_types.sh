@@ -3,7 +3,9 @@
 # with g++ and with clang, warnings as errors: Release (-O3) and MinSizeRel
 # (-Os) give the optimiser's warnings that RelWithDebInfo (-O2) does not (GCC
 # 12's -Wrestrict false positive broke a plain Release build once). The main
-# run builds RelWithDebInfo with g++, the sanitizer run Debug with clang.
+# run builds RelWithDebInfo with g++; the sanitizer run builds clang's
+# MinSizeRel (with ASan + UBSan: tests/scripts/run_sanitizers.sh) and Debug
+# (TSan), so clang MinSizeRel is left out here unless DCCUDA_BUILD_TYPES=all.
 # The g++ Release build also runs the C/C++ tests (the bindings' tests do not
 # depend on the build type and run in the main build).
 # Usage: tests/scripts/build_types.sh [work-dir]   (default <root>/build-types)
@@ -19,6 +21,9 @@ for compiler in gcc clang; do
     clang) cc=clang; cxx=clang++ ;;
   esac
   for type in Release MinSizeRel; do
+    if [ "$compiler-$type" = clang-MinSizeRel ] && [ "${DCCUDA_BUILD_TYPES:-1}" != all ]; then
+      echo "== clang MinSizeRel: built with tests by the sanitizer run (ASan + UBSan)"; continue
+    fi
     dir="$work/$compiler-$type"
     echo "== $compiler $type: build with tests ($dir)"
     # The Zig binding's build does not depend on the build type; it is built

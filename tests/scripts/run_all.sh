@@ -13,7 +13,8 @@
 #   DCCUDA_FUZZ_SECONDS   seconds per fuzzer (default 45; 0 leaves fuzzing out)
 #   DCCUDA_FUZZ_SEED      libFuzzer's seed (default 1 here: the same inputs each run)
 #   DCCUDA_SANITIZERS=0   leaves the sanitizer runs out (a quicker local run)
-#   DCCUDA_BUILD_TYPES=0  leaves out the Release/MinSizeRel builds (g++ and clang)
+#   DCCUDA_BUILD_TYPES=0  leaves out the Release/MinSizeRel builds (g++ and clang;
+#                         =all adds clang MinSizeRel without sanitizers)
 #   DCCUDA_RELEASE=0      leaves the portable release build out
 #   DCCUDA_NO_TOOLKIT=0   leaves the build without the toolkit out
 #   DCCUDA_WINDOWS=0      leaves the Windows cross-build and its run under Wine out
@@ -22,6 +23,9 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
 
 "$root/tests/scripts/setup_machine.sh"
+
+# Each part's header says how long the run has taken so far (CI's budget is 45 minutes on 2 cores).
+phase() { echo "== $* [$((SECONDS / 60)) min $((SECONDS % 60)) s]"; }
 
 # ccache, where installed: the build without the toolkit below reuses what
 # this build compiled (only where every header is the same).
@@ -32,12 +36,13 @@ if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 
-echo "== build (fake driver, tests)"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCCUDA_BUILD_TESTS=ON "${launcher[@]}" \
-  >/dev/null
+phase "build (fake driver, tests)"
+# The library with debug information (the ABI check reads it), the tests without (quicker to build).
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCCUDA_BUILD_TESTS=ON \
+  -DDCCUDA_TEST_DEBUG_INFO=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build"
 
-echo "== unit, integration, binding and ABI tests (CTest; whole log in $build/ctest.log)"
+phase "unit, integration, binding and ABI tests (CTest; whole log in $build/ctest.log)"
 ctest_rc=0
 rm -f "$build/ctest-junit.xml"
 (cd "$build" && ctest --output-on-failure -j2 --output-junit ctest-junit.xml >ctest.log 2>&1) || ctest_rc=$?
@@ -57,31 +62,31 @@ if [ "$ctest_rc" != 0 ]; then
 fi
 
 if [ "${DCCUDA_BUILD_TYPES:-1}" != 0 ]; then
-  echo "== build types (tests/scripts/build_types.sh): Release and MinSizeRel, g++ and clang"
+  phase "build types (tests/scripts/build_types.sh): Release and MinSizeRel, g++ and clang"
   "$root/tests/scripts/build_types.sh" "$build-types"
 fi
 
 if [ "${DCCUDA_RELEASE:-1}" != 0 ]; then
-  echo "== portable release binaries, x86-64 and aarch64 (src/tools/build_release.sh)"
+  phase "portable release binaries, x86-64 and aarch64 (src/tools/build_release.sh)"
   "$root/src/tools/build_release.sh" "$root/build-release/dist"
-  echo "== the C/C++ tests against the portable x86-64 libdccuda.so.1 (tests/release/run_suite_against.sh)"
+  phase "the C/C++ tests against the portable x86-64 libdccuda.so.1 (tests/release/run_suite_against.sh)"
   "$root/tests/release/run_suite_against.sh" "$build" "$root/build-release/dist/runtimes/linux-x64/native"
 fi
 
 if [ "${DCCUDA_NO_TOOLKIT:-1}" != 0 ]; then
-  echo "== the C/C++ suite without the CUDA toolkit (tests/scripts/run_without_toolkit.sh)"
+  phase "the C/C++ suite without the CUDA toolkit (tests/scripts/run_without_toolkit.sh)"
   "$root/tests/scripts/run_without_toolkit.sh" "$root/build-notoolkit"
 fi
 
 if [ "${DCCUDA_WINDOWS:-1}" != 0 ]; then
-  echo "== Windows x64: dccuda.dll cross-built with MinGW-w64, its tests under Wine (tests/scripts/run_windows.sh)"
+  phase "Windows x64: dccuda.dll cross-built with MinGW-w64, its tests under Wine (tests/scripts/run_windows.sh)"
   "$root/tests/scripts/run_windows.sh" "$root/build-windows"
 fi
 
 if [ "${DCCUDA_RELEASE:-1}" != 0 ] && [ "${DCCUDA_WINDOWS:-1}" != 0 ] && [ -f "$build/bindings/csharp/Dccuda.dll" ]; then
   # The package a .NET user installs carries every platform's native library:
   # the portable Linux ones (x86-64, AArch64) and the MinGW dccuda.dll built above.
-  echo "== the NuGet package with every native library (linux-x64, linux-arm64, win-x64)"
+  phase "the NuGet package with every native library (linux-x64, linux-arm64, win-x64)"
   natives="$root/build-release/dist/runtimes"
   python3 "$root/bindings/csharp/pack/make_nupkg.py" --out "$root/build-release/nupkg" \
     --lib netstandard2.0="$build/bindings/csharp/Dccuda.dll" \
@@ -93,13 +98,13 @@ if [ "${DCCUDA_RELEASE:-1}" != 0 ] && [ "${DCCUDA_WINDOWS:-1}" != 0 ] && [ -f "$
 fi
 
 if [ "${DCCUDA_SANITIZERS:-1}" != 0 ]; then
-  echo "== sanitizers (tests/scripts/run_sanitizers.sh)"
+  phase "sanitizers (tests/scripts/run_sanitizers.sh)"
   "$root/tests/scripts/run_sanitizers.sh"
 fi
 
 fuzz_seconds="${DCCUDA_FUZZ_SECONDS:-45}"
 if [ "$fuzz_seconds" != 0 ]; then
-  echo "== fuzzers, $fuzz_seconds s each (tests/scripts/run_fuzzers.sh)"
+  phase "fuzzers, $fuzz_seconds s each (tests/scripts/run_fuzzers.sh)"
   DCCUDA_FUZZ_SEED="${DCCUDA_FUZZ_SEED:-1}" "$root/tests/scripts/run_fuzzers.sh" "$fuzz_seconds"
 fi
-echo "== all tests passed"
+phase "all tests passed"

@@ -61,7 +61,8 @@ fi
 # The bindings' tests are left out (they run in the main build; the Zig and SWIG
 # bindings are not even built): the C/C++ suite is what must build and pass here.
 echo "== configure and build without the toolkit ($build)"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCCUDA_BUILD_TESTS=ON \
+# The main run's flags (tests without debug information), so that ccache reuses what it compiled.
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCCUDA_BUILD_TESTS=ON -DDCCUDA_TEST_DEBUG_INFO=OFF \
   -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON -DDCCUDA_ZIG=OFF -DCMAKE_DISABLE_FIND_PACKAGE_SWIG=ON \
   "${launcher[@]}" > "$build.configure.log" 2>&1 ||
   { tail -n 30 "$build.configure.log"; exit 1; }
