@@ -101,13 +101,18 @@ DC_API dc_status dc_graph_upload(dc_graph graph, dc_stream stream) {
   return guarded("dc_graph_launch", [&](const detail::ErrorSlot& thread) {
     forbid_after_fork();
     Pinned<Graph> g = pin<Graph>(graph, "graph");
-    Pinned<Stream> s = pin<Stream>(stream, "stream");
     forbid_in_host_callback(thread);
+    // A replay on the stream of the graph's last launch: the graph keeps that
+    // stream, so it needs no pin (a pin is two atomic read-modify-writes).
+    if (g->launch_again(stream, thread)) [[likely]]
+      return DC_SUCCESS;
+    Pinned<Stream> s = pin<Stream>(stream, "stream");
     if (&s->device() != &g->device()) [[unlikely]]
       require_same_device(*s, *g);
     g->check_usable();
     s->check_usable();
-    g->launch(*s, thread);  // binds the context as it needs (LaunchContext)
+    // Binds the context as it needs (LaunchContext).
+    g->launch(*s, reinterpret_cast<uintptr_t>(stream), thread);
     return DC_SUCCESS;
   });
 }

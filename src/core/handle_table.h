@@ -115,6 +115,19 @@ class HandleTable {
       destroy_unpinned(slot, previous - 1);
   }
 
+  // Whether `handle`, known to have named an object of its type (a handle
+  // pinned before), names it still: its slot open, in the handle's
+  // generation. No pin: the caller keeps the object alive by other means
+  // (Graph::launch_again).
+  static bool is_open(uint64_t handle) noexcept {
+    using namespace handle_layout;
+    HandleSlot* slot = slot_at(static_cast<uint32_t>(handle));
+    if (!slot) [[unlikely]]
+      return false;
+    uint64_t state = slot->state.load(std::memory_order_relaxed);
+    return (state & kOpen) && ((state >> 32) & kGenerationMask) == ((handle >> 32) & kGenerationMask);
+  }
+
   // The caller's release: closes the handle. Returns false if it was not open.
   static bool close(uint64_t handle, HandleType type) noexcept;
 

@@ -99,7 +99,8 @@ Ref<Graph> Graph::create(Ref<Device> device) {
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
 constexpr bool Graph::launch_fields_in_first_line() noexcept {
   return offsetof(Graph, exec_) < 64 && offsetof(Graph, stale_) < 64 && offsetof(Graph, exec_latch_) < 64 &&
-         offsetof(Graph, last_launch_) + sizeof(std::atomic<Stream*>) <= 64;
+         offsetof(Graph, last_launch_) + sizeof(std::atomic<Stream*>) <= 64 &&
+         offsetof(Graph, last_launch_handle_) + sizeof(uint64_t) <= 64;
 }
 #pragma GCC diagnostic pop
 static_assert(alignof(Graph) == 64 && Graph::launch_fields_in_first_line(),
@@ -141,17 +142,18 @@ void Graph::upload(Stream& stream) {
   check(driver_api().cuGraphUpload(exec_locked(), stream.handle()), "cuGraphUpload", &device());
 }
 
-void Graph::launch_failed(Stream& stream, CUresult result) {
+void Graph::launch_failed(Stream& stream, uint64_t stream_handle, CUresult result) {
   LaunchContext context(device());
   if (!context.retry_bound()) check(result, "cuGraphLaunch", &device());
   // The caller changed the thread's context behind the library: launch
   // again bound (also instantiating, should a change have come meanwhile).
-  launch_slow(stream);
+  launch_slow(stream, stream_handle);
 }
 
-void Graph::launch_slow(Stream& stream) {
+void Graph::launch_slow(Stream& stream, uint64_t stream_handle) {
   LaunchContext context(device());
   CUresult r = CUDA_SUCCESS;
+  Ref<Stream> before;  // let go after the latch
   for (;;) {
     {
       ExecLatch latch(exec_latch_);
@@ -159,6 +161,7 @@ void Graph::launch_slow(Stream& stream) {
         r = driver_api().cuGraphLaunch(exec_, stream.handle());
         if (r != CUDA_SUCCESS && context.retry_bound()) [[unlikely]]
           r = driver_api().cuGraphLaunch(exec_, stream.handle());
+        if (r == CUDA_SUCCESS) before = note_launch(stream, stream_handle);
         break;
       }
     }
@@ -172,7 +175,6 @@ void Graph::launch_slow(Stream& stream) {
   }
   if (r != CUDA_SUCCESS) [[unlikely]]
     check(r, "cuGraphLaunch", &device());
-  note_launch(stream);
   // Launched into a capture: a child graph of the graph being recorded.
   capture_registry::note(stream.handle(), this);
 }

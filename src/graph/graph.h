@@ -15,7 +15,10 @@
 //    updates) holds the mutex and then the latch. A launch that finds no
 //    executable form, or a stale one, falls back to the mutex.
 // Release: a launch has the graph pinned (core/handle_table.h), so the
-// object, and its executable form, outlive the launch. A change to the
+// object, and its executable form, outlive the launch. The stream of the
+// graph's last launch is kept by the graph (last_launch_, changed only with
+// the latch held): a launch on that stream again, its handle still open,
+// needs no pin of it (launch_again). A change to the
 // definition marks the executable form stale; the next instantiate or launch
 // makes a new one (the old one is destroyed: the driver frees it when the
 // launches in flight have completed).
@@ -46,6 +49,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/handle_table.h"
 #include "device/device.h"
 #include "loader/driver.h"
 #include "stream/capture_registry.h"
@@ -64,8 +68,9 @@ class alignas(64) Graph : public DeviceObject {
   CUgraphExec exec_ = nullptr;
   bool stale_ = false;  // the definition changed since exec_ was made
   std::atomic<bool> exec_latch_{false};
-  // Beside the latch: a launch reads it too.
+  // Beside the latch, changed only with it held: a launch reads them too.
   std::atomic<Stream*> last_launch_{nullptr};  // owns one reference
+  uint64_t last_launch_handle_ = 0;            // the handle it was launched through
 
  public:
   static constexpr HandleType kHandleType = HandleType::Graph;
@@ -82,12 +87,19 @@ class alignas(64) Graph : public DeviceObject {
   // The device's context must be bound for each of these.
   void instantiate();
   void upload(Stream& stream);
-  // Launches the executable form on `stream`, binding the context as it needs
-  // (LaunchContext). Inline, the common case: the executable form made and
-  // current, the device's context the one this thread was last seen with,
-  // the latch free; anything else goes to launch_slow. `thread`: this
-  // thread's slot (guarded() gives it).
-  void launch(Stream& stream, const detail::ErrorSlot& thread);
+  // Launches the executable form on `stream` (named by the handle value
+  // `stream_handle`), binding the context as it needs (LaunchContext).
+  // Inline, the common case: the executable form made and current, the
+  // device's context the one this thread was last seen with, the latch free;
+  // anything else goes to launch_slow. `thread`: this thread's slot
+  // (guarded() gives it).
+  void launch(Stream& stream, uint64_t stream_handle, const detail::ErrorSlot& thread);
+  // The replay: launch's common case on the stream of the graph's last
+  // launch, named by the same handle, still open; the graph's reference keeps
+  // that stream, so the caller pins only the graph. False, having done
+  // nothing, where that does not hold or the graph or its device is not
+  // usable: then the caller pins the stream and calls launch.
+  bool launch_again(const void* stream_handle, const detail::ErrorSlot& thread);
   // Whether the launch path's fields lie in the object's first cache line
   // (a static_assert in graph.cpp holds it).
   static constexpr bool launch_fields_in_first_line() noexcept;
@@ -200,13 +212,17 @@ class alignas(64) Graph : public DeviceObject {
   void changed_locked() noexcept;
   std::vector<CUgraphNode> dependencies_locked(const uint64_t* deps, uint32_t count);
   uint64_t record_node_locked(CUgraphNode node, std::vector<Ref<Object>> keep);
-  void note_launch(Stream& stream) noexcept;
+  // After a launch on `stream`: the graph keeps it as its last launch's
+  // stream. With the latch held; returns the stream it kept before (if
+  // another), to be let go once the latch is free (a stream's destruction
+  // waits for its work).
+  Ref<Stream> note_launch(Stream& stream, uint64_t stream_handle) noexcept;
   // The launch in every case, the context bound as LaunchContext says.
-  void launch_slow(Stream& stream);
+  void launch_slow(Stream& stream, uint64_t stream_handle);
   // After a launch made without asking the driver for the context failed
   // with `result`: binds and launches again if that changed the thread's
   // context, else reports `result`.
-  void launch_failed(Stream& stream, CUresult result);
+  void launch_failed(Stream& stream, uint64_t stream_handle, CUresult result);
 
   CUgraph graph_;
   mutable std::mutex mutex_;
@@ -231,32 +247,59 @@ class alignas(64) Graph : public DeviceObject {
   std::vector<Ref<Object>> keep_;
 };
 
-[[gnu::always_inline]] inline void Graph::note_launch(Stream& stream) noexcept {
+[[gnu::always_inline]] inline Ref<Stream> Graph::note_launch(Stream& stream, uint64_t stream_handle) noexcept {
+  last_launch_handle_ = stream_handle;
   if (last_launch_.load(std::memory_order_relaxed) == &stream) [[likely]]
-    return;
+    return {};
   stream.retain();
-  Stream* old = last_launch_.exchange(&stream, std::memory_order_acq_rel);
-  if (old) old->unref();
+  return Ref<Stream>::adopt(last_launch_.exchange(&stream, std::memory_order_acq_rel));
 }
 
 // Inline in the entry point: no call, no second thread-local lookup, no
 // context query where LaunchContext would make none (the replay goal).
-[[gnu::always_inline]] inline void Graph::launch(Stream& stream, const detail::ErrorSlot& thread) {
+[[gnu::always_inline]] inline void Graph::launch(Stream& stream, uint64_t stream_handle,
+                                                 const detail::ErrorSlot& thread) {
   if (LaunchContext::left_current(device(), thread) && !exec_latch_.exchange(true, std::memory_order_acquire))
       [[likely]] {
     if (exec_ && !stale_) [[likely]] {
       CUresult r = driver_api().cuGraphLaunch(exec_, stream.handle());
+      Ref<Stream> before;
+      if (r == CUDA_SUCCESS) [[likely]]
+        before = note_launch(stream, stream_handle);
       exec_latch_.store(false, std::memory_order_release);
       if (r != CUDA_SUCCESS) [[unlikely]]
-        return launch_failed(stream, r);
-      note_launch(stream);
+        return launch_failed(stream, stream_handle, r);
       // Launched into a capture: a child graph of the graph being recorded.
       capture_registry::note(stream.handle(), this);
       return;
     }
     exec_latch_.store(false, std::memory_order_release);
   }
-  launch_slow(stream);
+  launch_slow(stream, stream_handle);
+}
+
+[[gnu::always_inline]] inline bool Graph::launch_again(const void* stream_handle, const detail::ErrorSlot& thread) {
+  uint64_t handle = reinterpret_cast<uintptr_t>(stream_handle);
+  if (!LaunchContext::left_current(device(), thread) || exec_latch_.exchange(true, std::memory_order_acquire))
+      [[unlikely]]
+    return false;
+  // With the latch held, last_launch_ cannot change: its stream lives.
+  Stream* stream = last_launch_.load(std::memory_order_relaxed);
+  if (handle != last_launch_handle_ || !stream || !exec_ || stale_ || !HandleTable::is_open(handle) ||
+      !current() || !stream->current() || device().lost()) [[unlikely]] {
+    exec_latch_.store(false, std::memory_order_release);
+    return false;
+  }
+  CUresult r = driver_api().cuGraphLaunch(exec_, stream->handle());
+  if (r != CUDA_SUCCESS) [[unlikely]] {
+    Ref<Stream> keep = Ref<Stream>::share(stream);  // past the latch, held here
+    exec_latch_.store(false, std::memory_order_release);
+    launch_failed(*keep, handle, r);
+    return true;
+  }
+  exec_latch_.store(false, std::memory_order_release);
+  capture_registry::note(stream->handle(), this);
+  return true;
 }
 
 }  // namespace dc

@@ -4,7 +4,11 @@
 // "Threads" promise: a fresh thread keeps the device's context, a context the
 // caller set is current after the call, a caller that changed the context
 // with the driver behind the library's back still gets its launch, and a
-// launch that fails is reported once, not tried twice. Runs against
+// launch that fails is reported once, not tried twice. A replay on the stream
+// of the graph's last launch takes no pin of the stream (graph/graph.h,
+// launch_again): the Replay* cases hold it to the rules a pin gave (a
+// released stream refused, each launch on the stream it names, launches and
+// releases on several threads at once). Runs against
 // the fake driver (which refuses work on a stream of a context that is not
 // current, so a launch made without the binding it needs fails there) and
 // against a real driver on a GPU machine.
@@ -157,6 +161,80 @@ TEST_F(GraphLaunchContextTest, AFailedLaunchIsReportedOnceNotTriedAgain) {
   set_fill(0x5a5a0003u);
   EXPECT_DC_OK(dc_graph_launch(graph_, stream_));
   EXPECT_TRUE(filled(0x5a5a0003u));
+}
+
+// A replay on the last launch's stream (no pin of it) still refuses the
+// stream once its handle is released, although the graph keeps the object.
+TEST_F(GraphLaunchContextTest, ReplayRefusesTheLastStreamOnceItsHandleIsReleased) {
+  dc_stream other = nullptr;
+  ASSERT_DC_OK(dc_stream_create(device_, 0, 0, &other));
+  ASSERT_DC_OK(dc_graph_launch(graph_, other));
+  ASSERT_DC_OK(dc_graph_launch(graph_, other));  // the replay path
+  ASSERT_DC_OK(dc_stream_synchronize(other));
+  auto* fake = dctest::fake_driver();
+  if (fake) fake->reset();
+  dc_stream_release(other);
+  EXPECT_DC_ERROR(dc_graph_launch(graph_, other), DC_ERROR_INVALID_HANDLE, "stream");
+  if (fake) {
+    EXPECT_EQ(fake->call_count("cuGraphLaunch"), 0) << "a launch on a released stream reached the driver";
+  }
+  // The graph, and a launch on a live stream, are unaffected.
+  set_fill(0x5a5a0004u);
+  EXPECT_DC_OK(dc_graph_launch(graph_, stream_));
+  EXPECT_TRUE(filled(0x5a5a0004u));
+}
+
+// Each launch runs on the stream it names, whichever stream the graph last
+// ran on: a stream in capture records the launch as a child graph, the
+// other stream does not.
+TEST_F(GraphLaunchContextTest, ReplayRunsOnTheStreamItNames) {
+  dc_stream capturing = nullptr;
+  ASSERT_DC_OK(dc_stream_create(device_, 0, 0, &capturing));
+  ASSERT_DC_OK(dc_graph_launch(graph_, stream_));
+  ASSERT_DC_OK(dc_graph_launch(graph_, stream_));
+  ASSERT_DC_OK(dc_stream_begin_capture(capturing, DC_CAPTURE_THREAD_LOCAL));
+  EXPECT_DC_OK(dc_graph_launch(graph_, capturing));  // recorded
+  EXPECT_DC_OK(dc_graph_launch(graph_, stream_));     // runs
+  EXPECT_DC_OK(dc_graph_launch(graph_, capturing));  // recorded, now the last launch's stream
+  EXPECT_DC_OK(dc_graph_launch(graph_, capturing));  // recorded, through the replay path
+  dc_graph captured = nullptr;
+  ASSERT_DC_OK(dc_stream_end_capture(capturing, &captured));
+  uint64_t nodes = 0;
+  EXPECT_DC_OK(dc_graph_node_count(captured, &nodes));
+  EXPECT_EQ(nodes, 3u) << "each launch on the capturing stream is one child-graph node, and no other";
+  EXPECT_DC_OK(dc_graph_launch(captured, stream_));
+  EXPECT_DC_OK(dc_stream_synchronize(stream_));
+  dc_graph_release(captured);
+  dc_stream_release(capturing);
+}
+
+// Threads replay one graph on their own streams (the last launch's stream
+// changing under each), while one thread releases its stream midway: every
+// launch either runs or is refused as a released handle; nothing leaks
+// (TearDown), and ThreadSanitizer sees the graph's last-stream fields only
+// under the latch.
+TEST_F(GraphLaunchContextTest, ReplaysOnSeveralThreadsWithAStreamReleasedMidway) {
+  constexpr int kThreads = 4, kLaunches = 200;
+  std::vector<dc_stream> streams(kThreads);
+  for (dc_stream& s : streams) ASSERT_DC_OK(dc_stream_create(device_, 0, 0, &s));
+  std::vector<int> refused(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kLaunches; ++i) {
+        if (t == 0 && i == kLaunches / 2) dc_stream_release(streams[0]);
+        dc_status st = dc_graph_launch(graph_, streams[t]);
+        if (st == DC_ERROR_INVALID_HANDLE) ++refused[t];
+        else EXPECT_DC_OK(st);
+      }
+    });
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(refused[0], kLaunches / 2) << "every launch after the release is refused, none before";
+  for (int t = 1; t < kThreads; ++t) {
+    EXPECT_EQ(refused[t], 0);
+    EXPECT_DC_OK(dc_stream_synchronize(streams[t]));
+    dc_stream_release(streams[t]);
+  }
 }
 
 }  // namespace
