@@ -290,15 +290,18 @@ class alignas(64) Graph : public DeviceObject {
     exec_latch_.store(false, std::memory_order_release);
     return false;
   }
-  CUresult r = driver_api().cuGraphLaunch(exec_, stream->handle());
+  // Past the latch the stream may go (another launch lets it go): nothing
+  // below reads it but through `keep`.
+  CUstream cu = stream->handle();
+  CUresult r = driver_api().cuGraphLaunch(exec_, cu);
   if (r != CUDA_SUCCESS) [[unlikely]] {
-    Ref<Stream> keep = Ref<Stream>::share(stream);  // past the latch, held here
+    Ref<Stream> keep = Ref<Stream>::share(stream);
     exec_latch_.store(false, std::memory_order_release);
     launch_failed(*keep, handle, r);
     return true;
   }
   exec_latch_.store(false, std::memory_order_release);
-  capture_registry::note(stream->handle(), this);
+  capture_registry::note(cu, this);
   return true;
 }
 
