@@ -9,6 +9,9 @@
 #
 #   src/tools/build_release.sh [out-dir]       (default: build-release/dist)
 #   DCCUDA_RELEASE_TARGETS="x86_64-linux-gnu.2.28"   to build one target
+#   DCCUDA_RELEASE_HOST_FAKE=<libdcfake_cuda.so>     a fake driver built for this
+#     machine (a test build's): dccuda-info for this machine's architecture runs
+#     against it instead of one built here (CI's run saves that build)
 #
 # Result:
 #   <out>/runtimes/linux-x64/native/{libdccuda.so.1,dccuda-info}
@@ -69,7 +72,13 @@ for target in $targets; do
     -DDCCUDA_BUILD_TESTS=OFF -DDCCUDA_BUILD_FAKE_DRIVER=ON -DDCCUDA_STATIC_LIBSTDCXX=OFF \
     -DCMAKE_SHARED_LINKER_FLAGS=-Wl,--strip-debug -DCMAKE_EXE_LINKER_FLAGS=-Wl,--strip-debug \
     -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON >/dev/null
-  cmake --build "$build" -j "$jobs" --target dccuda dccuda-info dcfake_cuda
+  fake="$build/tests/libdcfake_cuda.so"
+  if [ "$arch" = "$(uname -m)" ] && [ -n "${DCCUDA_RELEASE_HOST_FAKE:-}" ]; then
+    fake="$DCCUDA_RELEASE_HOST_FAKE"
+    cmake --build "$build" -j "$jobs" --target dccuda dccuda-info
+  else
+    cmake --build "$build" -j "$jobs" --target dccuda dccuda-info dcfake_cuda
+  fi
   native="$out/runtimes/$rid/native"
   mkdir -p "$native"
   cp -L "$build/libdccuda.so.1" "$build/dccuda-info" "$native/"
@@ -87,7 +96,7 @@ for target in $targets; do
     fi
   fi
   if [ "${run[0]:-}" != skip ]; then
-    info=$(DCCUDA_DRIVER_LIBRARY="$build/tests/libdcfake_cuda.so" DCFAKE_DEVICES=2 LD_LIBRARY_PATH="$native" \
+    info=$(DCCUDA_DRIVER_LIBRARY="$fake" DCFAKE_DEVICES=2 LD_LIBRARY_PATH="$native" \
            DCCUDA_CACHE_DISABLE=1 "${run[@]}" "$native/dccuda-info") || { echo "$info"; echo "$target: dccuda-info failed"; exit 1; }
     echo "$info" | grep -E "^(dccuda|driver|devices)|^  device" | sed "s/^/  $arch dccuda-info: /"
     echo "$info" | grep -q "dccuda fake device 1" || { echo "$target: dccuda-info did not list the fake devices"; exit 1; }

@@ -12,12 +12,13 @@ dc_test(test_copy SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_f
 # The same copies with the staging tunables pushed to their edges: every
 # pageable copy staged (even 1 byte), small chunks, two buffers (many laps of
 # the pipeline per copy), a single copy thread.
-dc_test(test_copy_tuned SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_copy_2d.cpp
+# (The same sources as test_copy: the binary links its objects, tests/CMakeLists.txt.)
+dc_test(test_copy_tuned SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_fill.cpp ${DCTEST_MEMORY}/test_copy_2d.cpp
   ENV ${DCTEST_FAKE_ENV} DCCUDA_STAGING_MIN_BYTES=1 DCCUDA_STAGING_MIN_BYTES_H2D=1 DCCUDA_STAGING_CHUNK_BYTES=65536
       DCCUDA_STAGING_MIN_CHUNK_BYTES=65536 DCCUDA_STAGING_BUFFERS=2 DCCUDA_COPY_THREADS=1)
 # The small-copy path (one pinned buffer, synchronous driver copies) taking
 # copies of several chunks: a 200000-byte limit over 64 KiB buffers.
-dc_test(test_copy_small SOURCES ${DCTEST_MEMORY}/test_copy.cpp
+dc_test(test_copy_small SOURCES ${DCTEST_MEMORY}/test_copy.cpp ${DCTEST_MEMORY}/test_fill.cpp ${DCTEST_MEMORY}/test_copy_2d.cpp
   ENV ${DCTEST_FAKE_ENV} DCCUDA_STAGING_SMALL_BYTES=200000 DCCUDA_STAGING_CHUNK_BYTES=65536
       DCCUDA_STAGING_MIN_CHUNK_BYTES=65536 DCCUDA_COPY_STREAMING=no)
 # Batches of copies: with the driver's cuMemcpyBatchAsync (CUDA 13.0), with

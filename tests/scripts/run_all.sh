@@ -68,7 +68,7 @@ fi
 
 if [ "${DCCUDA_RELEASE:-1}" != 0 ]; then
   phase "portable release binaries, x86-64 and aarch64 (src/tools/build_release.sh)"
-  "$root/src/tools/build_release.sh" "$root/build-release/dist"
+  DCCUDA_RELEASE_HOST_FAKE="$build/tests/libdcfake_cuda.so" "$root/src/tools/build_release.sh" "$root/build-release/dist"
   phase "the C/C++ tests against the portable x86-64 libdccuda.so.1 (tests/release/run_suite_against.sh)"
   "$root/tests/release/run_suite_against.sh" "$build" "$root/build-release/dist/runtimes/linux-x64/native"
 fi
