@@ -55,7 +55,9 @@ for w in "${what[@]}"; do
         # lsan.supp: leaks inside libraries dccuda loads (each explained there).
         ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
           LSAN_OPTIONS=suppressions="$root/tests/scripts/lsan.supp" \
-          run_ctest asan "$root/build-asan" -LE "bindings|abi|gen|install|bench_plot"   # bench_plot: Python only
+          run_ctest asan "$root/build-asan" -LE "bindings|abi|gen|install|bench_plot" -E '^test_fault_sweep_old_driver\.'
+        # (bench_plot: Python only. The fault sweep runs here against the current driver; its repeat
+        # against a CUDA 12.0 driver, a minute under ASan, runs in the other builds.)
       else
         summary+="asan       build failed"$'\n'; failed=1
       fi
