@@ -64,6 +64,11 @@ struct Chunk {
 };
 extern std::atomic<Chunk*> g_chunks[kMaxChunks];
 
+// Whether a slot in `state` holds what `handle` names: open, in the handle's generation.
+inline bool names(uint64_t state, uint64_t handle) noexcept {
+  return (state & kOpen) && ((state >> 32) & kGenerationMask) == ((handle >> 32) & kGenerationMask);
+}
+
 inline HandleSlot* slot_at(uint32_t index) noexcept {
   uint32_t c = index >> kChunkBits;
   if (c >= kMaxChunks) [[unlikely]]
@@ -89,10 +94,9 @@ class HandleTable {
     HandleSlot* slot = slot_at(static_cast<uint32_t>(handle));
     if (!slot) [[unlikely]]
       return nullptr;
-    uint64_t generation = (handle >> 32) & kGenerationMask;
     uint64_t state = slot->state.load(std::memory_order_relaxed);
     for (;;) {
-      if (!(state & kOpen) || ((state >> 32) & kGenerationMask) != generation) [[unlikely]]
+      if (!names(state, handle)) [[unlikely]]
         return nullptr;
       if ((state & kPinMask) == kPinMask) [[unlikely]]
         return nullptr;
@@ -124,8 +128,7 @@ class HandleTable {
     HandleSlot* slot = slot_at(static_cast<uint32_t>(handle));
     if (!slot) [[unlikely]]
       return false;
-    uint64_t state = slot->state.load(std::memory_order_relaxed);
-    return (state & kOpen) && ((state >> 32) & kGenerationMask) == ((handle >> 32) & kGenerationMask);
+    return names(slot->state.load(std::memory_order_relaxed), handle);
   }
 
   // The caller's release: closes the handle. Returns false if it was not open.

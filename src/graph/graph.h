@@ -223,6 +223,9 @@ class alignas(64) Graph : public DeviceObject {
   // with `result`: binds and launches again if that changed the thread's
   // context, else reports `result`.
   void launch_failed(Stream& stream, uint64_t stream_handle, CUresult result);
+  // launch's and launch_again's common part: with the latch held and the
+  // executable form current, launches on `stream`, notes it, frees the latch.
+  void launch_latched(Stream& stream, uint64_t stream_handle);
 
   CUgraph graph_;
   mutable std::mutex mutex_;
@@ -255,24 +258,30 @@ class alignas(64) Graph : public DeviceObject {
   return Ref<Stream>::adopt(last_launch_.exchange(&stream, std::memory_order_acq_rel));
 }
 
+[[gnu::always_inline]] inline void Graph::launch_latched(Stream& stream, uint64_t stream_handle) {
+  // Past the latch the stream may go (a launch on another stream lets the
+  // graph's reference go): what follows reads its CUstream from here.
+  CUstream cu = stream.handle();
+  CUresult r = driver_api().cuGraphLaunch(exec_, cu);
+  if (r != CUDA_SUCCESS) [[unlikely]] {
+    Ref<Stream> keep = Ref<Stream>::share(&stream);
+    exec_latch_.store(false, std::memory_order_release);
+    return launch_failed(*keep, stream_handle, r);
+  }
+  Ref<Stream> before = note_launch(stream, stream_handle);  // let go after the latch
+  exec_latch_.store(false, std::memory_order_release);
+  // Launched into a capture: a child graph of the graph being recorded.
+  capture_registry::note(cu, this);
+}
+
 // Inline in the entry point: no call, no second thread-local lookup, no
 // context query where LaunchContext would make none (the replay goal).
 [[gnu::always_inline]] inline void Graph::launch(Stream& stream, uint64_t stream_handle,
                                                  const detail::ErrorSlot& thread) {
   if (LaunchContext::left_current(device(), thread) && !exec_latch_.exchange(true, std::memory_order_acquire))
       [[likely]] {
-    if (exec_ && !stale_) [[likely]] {
-      CUresult r = driver_api().cuGraphLaunch(exec_, stream.handle());
-      Ref<Stream> before;
-      if (r == CUDA_SUCCESS) [[likely]]
-        before = note_launch(stream, stream_handle);
-      exec_latch_.store(false, std::memory_order_release);
-      if (r != CUDA_SUCCESS) [[unlikely]]
-        return launch_failed(stream, stream_handle, r);
-      // Launched into a capture: a child graph of the graph being recorded.
-      capture_registry::note(stream.handle(), this);
-      return;
-    }
+    if (exec_ && !stale_) [[likely]]
+      return launch_latched(stream, stream_handle);
     exec_latch_.store(false, std::memory_order_release);
   }
   launch_slow(stream, stream_handle);
@@ -290,18 +299,7 @@ class alignas(64) Graph : public DeviceObject {
     exec_latch_.store(false, std::memory_order_release);
     return false;
   }
-  // Past the latch the stream may go (another launch lets it go): nothing
-  // below reads it but through `keep`.
-  CUstream cu = stream->handle();
-  CUresult r = driver_api().cuGraphLaunch(exec_, cu);
-  if (r != CUDA_SUCCESS) [[unlikely]] {
-    Ref<Stream> keep = Ref<Stream>::share(stream);
-    exec_latch_.store(false, std::memory_order_release);
-    launch_failed(*keep, handle, r);
-    return true;
-  }
-  exec_latch_.store(false, std::memory_order_release);
-  capture_registry::note(cu, this);
+  launch_latched(*stream, handle);
   return true;
 }
 

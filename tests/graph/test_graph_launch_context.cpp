@@ -175,6 +175,10 @@ TEST_F(GraphLaunchContextTest, ReplayRefusesTheLastStreamOnceItsHandleIsReleased
   if (fake) fake->reset();
   dc_stream_release(other);
   EXPECT_DC_ERROR(dc_graph_launch(graph_, other), DC_ERROR_INVALID_HANDLE, "stream");
+  // A NULL stream, and the graph's handle given as the stream, after replays: refused as ever.
+  EXPECT_DC_ERROR(dc_graph_launch(graph_, nullptr), DC_ERROR_INVALID_HANDLE, "stream is NULL");
+  EXPECT_DC_ERROR(dc_graph_launch(graph_, reinterpret_cast<dc_stream>(graph_)), DC_ERROR_INVALID_HANDLE,
+                  "not a dc_stream");
   if (fake) {
     EXPECT_EQ(fake->call_count("cuGraphLaunch"), 0) << "a launch on a released stream reached the driver";
   }
