@@ -14,7 +14,7 @@
 #   DCCUDA_FUZZ_SEED      libFuzzer's seed (default 1 here: the same inputs each run)
 #   DCCUDA_SANITIZERS=0   leaves the sanitizer runs out (a quicker local run)
 #   DCCUDA_BUILD_TYPES=0  leaves out the Release/MinSizeRel builds (g++ and clang;
-#                         =all adds clang MinSizeRel without sanitizers)
+#                         =all builds clang's Release and MinSizeRel with tests as well)
 #   DCCUDA_RELEASE=0      leaves the portable release build out
 #   DCCUDA_NO_TOOLKIT=0   leaves the build without the toolkit out
 #   DCCUDA_WINDOWS=0      leaves the Windows cross-build and its run under Wine out
